@@ -1,0 +1,228 @@
+package io.jtick.core.client;
+
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.util.NanoClock;
+import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.FramePipeline;
+import io.jtick.core.wire.MessageType;
+import io.jtick.core.wire.UpdateDecoder;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.SocketChannel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * A subscriber connection to a tickerplant ({@code .u.sub}): sends hello and subscribe, decodes
+ * what comes back and calls a {@link TickListener} on its event-loop thread. On disconnect it
+ * reconnects and subscribes again from {@code fromSequence.getAsLong()}, so a listener that
+ * tracks its last sequence gets no gap and no duplicate across TP restarts.
+ */
+public final class TickClient implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TickClient.class);
+
+    /** Connection settings. {@code tables}/{@code syms} empty mean all. */
+    public record Settings(String host, int port, String name, List<String> tables, List<String> syms,
+                           Duration reconnectDelay, int maxFrameLength) {
+        public Settings {
+            tables = List.copyOf(tables);
+            syms = List.copyOf(syms);
+        }
+
+        public static Settings of(final String host, final int port, final String name) {
+            return new Settings(host, port, name, List.of(), List.of(), Duration.ofMillis(500),
+                io.jtick.core.wire.FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH);
+        }
+
+        public Settings withTables(final List<String> t) {
+            return new Settings(host, port, name, t, syms, reconnectDelay, maxFrameLength);
+        }
+
+        public Settings withSyms(final List<String> s) {
+            return new Settings(host, port, name, tables, s, reconnectDelay, maxFrameLength);
+        }
+    }
+
+    private final Settings settings;
+    private final TickListener listener;
+    private final LongSupplier fromSequence;
+    private final EventLoopGroup group;
+    private final boolean ownGroup;
+    private final NanoClock clock;
+    private volatile Channel channel;
+    private volatile boolean closed;
+    private volatile boolean subscribed;
+
+    /**
+     * @param group event loop to run on (the caller's, e.g. a chained TP's own thread) or null for a private one
+     */
+    public TickClient(final Settings settings, final TickListener listener, final LongSupplier fromSequence,
+                      final EventLoopGroup group, final NanoClock clock) {
+        this.settings = settings;
+        this.listener = listener;
+        this.fromSequence = fromSequence;
+        this.ownGroup = group == null;
+        this.group = group == null ? Transport.newGroup(1, "tick-client-" + settings.name()) : group;
+        this.clock = clock;
+    }
+
+    public void start() {
+        connect();
+    }
+
+    public boolean isConnected() {
+        final Channel ch = channel;
+        return ch != null && ch.isActive();
+    }
+
+    /** True once the TP has answered the current connection's subscribe. */
+    public boolean isSubscribed() {
+        return subscribed && isConnected();
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    private void connect() {
+        if (closed) {
+            return;
+        }
+        final Bootstrap b = new Bootstrap()
+            .group(group)
+            .channel(Transport.socketChannel(group))
+            .option(ChannelOption.TCP_NODELAY, true)
+            .option(ChannelOption.SO_RCVBUF, 1 << 20)
+            .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(256 * 1024))
+            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2000)
+            .handler(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(final SocketChannel ch) {
+                    FramePipeline.install(ch.pipeline(), settings.maxFrameLength());
+                    ch.pipeline().addLast(new Handler());
+                }
+            });
+        b.connect(settings.host(), settings.port()).addListener((ChannelFutureListener) f -> {
+            if (!f.isSuccess()) {
+                scheduleReconnect();
+                return;
+            }
+            channel = f.channel();
+            final Channel ch = f.channel();
+            ch.closeFuture().addListener(cf -> {
+                subscribed = false;
+                listener.onDisconnected();
+                scheduleReconnect();
+            });
+            ch.write(ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_SUBSCRIBER, settings.name()));
+            ch.writeAndFlush(ControlFrames.subscribe(ch.alloc(), fromSequence.getAsLong(), settings.tables(), settings.syms()));
+        });
+    }
+
+    private void scheduleReconnect() {
+        if (!closed && !group.isShuttingDown()) {
+            group.schedule(this::connect, settings.reconnectDelay().toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        final Channel ch = channel;
+        if (ch != null) {
+            ch.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
+        if (ownGroup) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private final class Handler extends SimpleChannelInboundHandler<ByteBuf> {
+        private final UpdateDecoder decoder = new UpdateDecoder();
+        private Map<String, TableSchema> schemas = new HashMap<>();
+        private TableSchema[] lastSchemas = new TableSchema[0];
+
+        @Override
+        protected void channelRead0(final ChannelHandlerContext ctx, final ByteBuf frame) {
+            final long now = clock.epochNanos();
+            final int type = ControlFrames.type(frame, frame.readerIndex());
+            switch (type) {
+                case MessageType.UPDATE:
+                    decoder.wrap(frame, frame.readerIndex());
+                    final TableSchema schema = schemaOf(frame);
+                    if (schema == null) {
+                        LOG.warn("update for a table the TP did not announce [table={}]", decoder.tableName());
+                        return;
+                    }
+                    listener.onUpdate(schema, decoder, now);
+                    break;
+                case MessageType.SUBSCRIBED:
+                    final ControlFrames.Subscribed s = ControlFrames.readSubscribed(frame);
+                    schemas = new HashMap<>(s.schemas());
+                    lastSchemas = s.schemas().values().toArray(new TableSchema[0]);
+                    subscribed = true;
+                    listener.onSubscribed(s);
+                    break;
+                case MessageType.CATCH_UP_DONE:
+                    listener.onCatchUpDone(ControlFrames.readSequence(frame));
+                    break;
+                case MessageType.END_OF_DAY:
+                    final ControlFrames.EndOfDay eod = ControlFrames.readEndOfDay(frame);
+                    listener.onEndOfDay(eod.epochDay(), eod.sequence());
+                    break;
+                case MessageType.ERROR:
+                    final ControlFrames.Error e = ControlFrames.readError(frame);
+                    LOG.warn("tickerplant error [client={}, code={}]: {}", settings.name(), e.code().tag(), e.message());
+                    listener.onError(e.code(), e.message());
+                    break;
+                case MessageType.HEARTBEAT:
+                    break;
+                default:
+                    LOG.warn("unexpected frame from tickerplant [type={}]", MessageType.name(type));
+            }
+        }
+
+        private TableSchema schemaOf(final ByteBuf frame) {
+            final int nameOffset = decoder.tableNameOffset();
+            final int nameLength = decoder.tableNameLength();
+            for (final TableSchema s : lastSchemas) {
+                final byte[] n = s.nameBytes();
+                if (n.length == nameLength && frame.getByte(nameOffset) == n[0]
+                    && sameName(frame, nameOffset, n)) {
+                    return s;
+                }
+            }
+            return schemas.get(decoder.tableName());
+        }
+
+        private boolean sameName(final ByteBuf frame, final int offset, final byte[] n) {
+            for (int i = 1; i < n.length; i++) {
+                if (frame.getByte(offset + i) != n[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause) {
+            LOG.warn("subscriber connection failed [client={}]: {}", settings.name(), cause.toString());
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.jtick.core.wire;
+
+/** Codes carried by ERROR frames; each is counted by the side that detects it. */
+public enum ErrorCode {
+    NONE(0),
+    MALFORMED_FRAME(1),
+    UNSUPPORTED_VERSION(2),
+    UNKNOWN_TABLE(3),
+    WRONG_COLUMNS(4),
+    WRONG_TYPE(5),
+    OVERSIZED_FRAME(6),
+    BAD_SYMBOL(7),
+    UNEXPECTED_MESSAGE(8),
+    SLOW_SUBSCRIBER(9),
+    BAD_SUBSCRIPTION(10),
+    JOURNAL_FAILURE(11),
+    SHUTTING_DOWN(12);
+
+    private static final ErrorCode[] BY_CODE = values();
+
+    private final int code;
+
+    ErrorCode(final int code) {
+        this.code = code;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public static ErrorCode fromCode(final int code) {
+        for (final ErrorCode e : BY_CODE) {
+            if (e.code == code) {
+                return e;
+            }
+        }
+        return MALFORMED_FRAME;
+    }
+
+    /** Lower-case, hyphenated: the form metrics tags and REST use. */
+    public String tag() {
+        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+}

@@ -1,0 +1,224 @@
+package io.jtick.core.wire;
+
+import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.TableSchema;
+import io.netty.buffer.ByteBuf;
+
+import static io.jtick.core.wire.FrameDescriptor.COLUMN_COUNT_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.COLUMN_HEADER_LENGTH;
+import static io.jtick.core.wire.FrameDescriptor.DICT_OFFSET_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.FEED_TIME_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.FLAGS_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.LENGTH_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.ROW_COUNT_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.SEQUENCE_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.TABLE_LENGTH_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.TABLE_NAME_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.TYPE_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.UPDATE_COUNT_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.VERSION;
+import static io.jtick.core.wire.FrameDescriptor.VERSION_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.align8;
+
+/**
+ * Flyweight that writes one UPDATE frame into a buffer, column by column, by absolute position.
+ * Reuse one instance per thread: {@link #wrap}, set values, {@link #sym} codes index the batch's
+ * dictionary built with {@link #addSym}, then {@link #finish}. Nothing is allocated per frame.
+ */
+public final class UpdateEncoder {
+    private static final int MAX_COLUMNS = 4096;
+
+    private ByteBuf buffer;
+    private int frameStart;
+    private TableSchema schema;
+    private int rowCount;
+    private final int[] dataOffset = new int[MAX_COLUMNS];
+    private int dictOffset;
+    private int dictCount;
+    private int dictWrite;
+    private byte[][] dictEntries = new byte[64][];
+
+    /** Bytes a frame of this schema, row count, and dictionary byte total (sum of sym lengths + 1 each) takes. */
+    public static int frameLength(final TableSchema schema, final int rowCount, final int dictBytes) {
+        int len = TABLE_NAME_OFFSET + align8(schema.nameBytes().length);
+        for (int c = 0; c < schema.columnCount(); c++) {
+            len += COLUMN_HEADER_LENGTH + align8(rowCount * schema.type(c).width());
+        }
+        return len + 4 + dictBytes;
+    }
+
+    /**
+     * Starts a frame at the buffer's writer index, making room for {@code rowCount} rows and up to
+     * {@code maxDictBytes} of dictionary. Column values are zero until set.
+     */
+    public UpdateEncoder wrap(final ByteBuf buffer, final TableSchema schema, final int rowCount, final int maxDictBytes) {
+        this.buffer = buffer;
+        this.schema = schema;
+        this.rowCount = rowCount;
+        this.frameStart = buffer.writerIndex();
+        final int maxLength = frameLength(schema, rowCount, maxDictBytes);
+        buffer.ensureWritable(maxLength);
+        buffer.setZero(frameStart, maxLength);
+        buffer.setByte(frameStart + VERSION_OFFSET, VERSION);
+        buffer.setByte(frameStart + TYPE_OFFSET, MessageType.UPDATE);
+        buffer.setShortLE(frameStart + FLAGS_OFFSET, 0);
+        buffer.setIntLE(frameStart + UPDATE_COUNT_OFFSET, 1);
+        buffer.setIntLE(frameStart + ROW_COUNT_OFFSET, rowCount);
+        buffer.setShortLE(frameStart + COLUMN_COUNT_OFFSET, schema.columnCount());
+        final byte[] name = schema.nameBytes();
+        buffer.setShortLE(frameStart + TABLE_LENGTH_OFFSET, name.length);
+        buffer.setBytes(frameStart + TABLE_NAME_OFFSET, name);
+        int pos = TABLE_NAME_OFFSET + align8(name.length);
+        for (int c = 0; c < schema.columnCount(); c++) {
+            final ColumnType type = schema.type(c);
+            final int bytes = rowCount * type.width();
+            buffer.setByte(frameStart + pos, type.code());
+            buffer.setIntLE(frameStart + pos + 4, bytes);
+            dataOffset[c] = frameStart + pos + COLUMN_HEADER_LENGTH;
+            pos += COLUMN_HEADER_LENGTH + align8(bytes);
+        }
+        dictOffset = pos;
+        buffer.setIntLE(frameStart + DICT_OFFSET_OFFSET, dictOffset);
+        dictCount = 0;
+        dictWrite = frameStart + dictOffset + 4;
+        return this;
+    }
+
+    public UpdateEncoder flags(final int flags) {
+        buffer.setShortLE(frameStart + FLAGS_OFFSET, flags);
+        return this;
+    }
+
+    public UpdateEncoder sequence(final long sequence) {
+        buffer.setLongLE(frameStart + SEQUENCE_OFFSET, sequence);
+        return this;
+    }
+
+    public UpdateEncoder updateCount(final int count) {
+        buffer.setIntLE(frameStart + UPDATE_COUNT_OFFSET, count);
+        return this;
+    }
+
+    public UpdateEncoder tpTime(final long nanos) {
+        buffer.setLongLE(frameStart + TP_TIME_OFFSET, nanos);
+        return this;
+    }
+
+    public UpdateEncoder feedTime(final long nanos) {
+        buffer.setLongLE(frameStart + FEED_TIME_OFFSET, nanos);
+        return this;
+    }
+
+    /** Adds a symbol (ASCII bytes, 1..255) to the batch dictionary; returns its code. Callers dedupe. */
+    public int addSym(final byte[] sym) {
+        if (sym.length == 0 || sym.length > FrameDescriptor.MAX_SYM_LENGTH) {
+            throw new IllegalArgumentException("symbol length must be 1..255 [length=" + sym.length + "]");
+        }
+        buffer.ensureWritable(dictWrite + 1 + sym.length - buffer.writerIndex());
+        buffer.setByte(dictWrite, sym.length);
+        buffer.setBytes(dictWrite + 1, sym);
+        dictWrite += 1 + sym.length;
+        if (dictCount == dictEntries.length) {
+            dictEntries = java.util.Arrays.copyOf(dictEntries, dictCount * 2);
+        }
+        dictEntries[dictCount] = sym;
+        return dictCount++;
+    }
+
+    /** Number of syms added to the dictionary so far. */
+    public int dictCount() {
+        return dictCount;
+    }
+
+    public int rowCount() {
+        return rowCount;
+    }
+
+    public TableSchema schema() {
+        return schema;
+    }
+
+    public UpdateEncoder timestamp(final int column, final int row, final long nanos) {
+        buffer.setLongLE(dataOffset[column] + (row << 3), nanos);
+        return this;
+    }
+
+    public UpdateEncoder sym(final int row, final int code) {
+        buffer.setIntLE(dataOffset[TableSchema.SYM] + (row << 2), code);
+        return this;
+    }
+
+    public UpdateEncoder float64(final int column, final int row, final double value) {
+        buffer.setLongLE(dataOffset[column] + (row << 3), Double.doubleToRawLongBits(value));
+        return this;
+    }
+
+    public UpdateEncoder float32(final int column, final int row, final float value) {
+        buffer.setIntLE(dataOffset[column] + (row << 2), Float.floatToRawIntBits(value));
+        return this;
+    }
+
+    public UpdateEncoder int64(final int column, final int row, final long value) {
+        buffer.setLongLE(dataOffset[column] + (row << 3), value);
+        return this;
+    }
+
+    public UpdateEncoder int32(final int column, final int row, final int value) {
+        buffer.setIntLE(dataOffset[column] + (row << 2), value);
+        return this;
+    }
+
+    public UpdateEncoder int16(final int column, final int row, final short value) {
+        buffer.setShortLE(dataOffset[column] + (row << 1), value);
+        return this;
+    }
+
+    /** byte, bool (0/1) and char (one ASCII byte) columns. */
+    public UpdateEncoder int8(final int column, final int row, final int value) {
+        buffer.setByte(dataOffset[column] + row, value);
+        return this;
+    }
+
+    /** Sets a numeric column from a double, converting to the column's type (feeds reading text use it). */
+    public UpdateEncoder number(final int column, final int row, final double value) {
+        switch (schema.type(column)) {
+            case FLOAT64:
+                return float64(column, row, value);
+            case FLOAT32:
+                return float32(column, row, (float) value);
+            case INT64:
+            case TIMESTAMP:
+                return int64(column, row, (long) value);
+            case INT32:
+                return int32(column, row, (int) value);
+            case INT16:
+                return int16(column, row, (short) value);
+            case BYTE:
+            case BOOL:
+            case CHAR:
+                return int8(column, row, (int) value);
+            default:
+                throw new IllegalArgumentException("not a numeric column [column=" + schema.column(column).name() + "]");
+        }
+    }
+
+    /** Absolute buffer index of a column's first value (for bulk copies). */
+    public int dataOffset(final int column) {
+        return dataOffset[column];
+    }
+
+    public ByteBuf buffer() {
+        return buffer;
+    }
+
+    /** Writes the dictionary count and frame length, moves the writer index past the frame; returns the frame length. */
+    public int finish() {
+        buffer.setIntLE(frameStart + dictOffset, dictCount);
+        final int length = dictWrite - frameStart;
+        buffer.setIntLE(frameStart + LENGTH_OFFSET, length);
+        buffer.writerIndex(frameStart + length);
+        buffer = null;
+        return length;
+    }
+}

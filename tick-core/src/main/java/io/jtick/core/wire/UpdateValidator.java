@@ -1,0 +1,151 @@
+package io.jtick.core.wire;
+
+import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.schema.TableSchema;
+import io.netty.buffer.ByteBuf;
+
+import static io.jtick.core.wire.FrameDescriptor.COLUMN_COUNT_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.COLUMN_HEADER_LENGTH;
+import static io.jtick.core.wire.FrameDescriptor.DICT_OFFSET_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.HEADER_LENGTH;
+import static io.jtick.core.wire.FrameDescriptor.LENGTH_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.ROW_COUNT_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.TABLE_LENGTH_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.TABLE_NAME_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.TYPE_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.VERSION;
+import static io.jtick.core.wire.FrameDescriptor.VERSION_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.align8;
+
+/**
+ * Checks an UPDATE frame completely before anyone trusts it: lengths, version, table, every column's
+ * type and size against the schema, the dictionary's bounds and every sym code. On success returns
+ * {@link ErrorCode#NONE} and allocates nothing; on failure {@link #reason()} says what was wrong.
+ */
+public final class UpdateValidator {
+    private final SchemaRegistry schemas;
+    private TableSchema table;
+    private String reason;
+
+    public UpdateValidator(final SchemaRegistry schemas) {
+        this.schemas = schemas;
+    }
+
+    /** The schema of the last frame that validated. */
+    public TableSchema table() {
+        return table;
+    }
+
+    /** Why the last frame failed, with {@code [key=value]} context. */
+    public String reason() {
+        return reason;
+    }
+
+    /** Validates the frame of {@code length} bytes at {@code offset}. */
+    public ErrorCode validate(final ByteBuf buf, final int offset, final int length) {
+        table = null;
+        if (length < TABLE_NAME_OFFSET + 8 || buf.getIntLE(offset + LENGTH_OFFSET) != length) {
+            return fail(ErrorCode.MALFORMED_FRAME, "frame length does not match its header [length=" + length + "]");
+        }
+        final int version = buf.getUnsignedByte(offset + VERSION_OFFSET);
+        if (version != VERSION) {
+            return fail(ErrorCode.UNSUPPORTED_VERSION, "unsupported frame version [version=" + version + ", supported=" + VERSION + "]");
+        }
+        if (buf.getUnsignedByte(offset + TYPE_OFFSET) != MessageType.UPDATE) {
+            return fail(ErrorCode.UNEXPECTED_MESSAGE, "expected an update frame [type="
+                + MessageType.name(buf.getUnsignedByte(offset + TYPE_OFFSET)) + "]");
+        }
+        final int nameLength = buf.getUnsignedShortLE(offset + TABLE_LENGTH_OFFSET);
+        if (nameLength < 1 || nameLength > TableSchema.MAX_NAME_LENGTH || TABLE_NAME_OFFSET + align8(nameLength) > length) {
+            return fail(ErrorCode.MALFORMED_FRAME, "bad table name length [length=" + nameLength + "]");
+        }
+        final TableSchema schema = schemas.get(buf, offset + TABLE_NAME_OFFSET, nameLength);
+        if (schema == null) {
+            return fail(ErrorCode.UNKNOWN_TABLE, "unknown table [table="
+                + buf.toString(offset + TABLE_NAME_OFFSET, nameLength, java.nio.charset.StandardCharsets.US_ASCII) + "]");
+        }
+        final int rows = buf.getIntLE(offset + ROW_COUNT_OFFSET);
+        if (rows < 0) {
+            return fail(ErrorCode.MALFORMED_FRAME, "negative row count [table=" + schema.name() + ", rows=" + rows + "]");
+        }
+        final int columns = buf.getUnsignedShortLE(offset + COLUMN_COUNT_OFFSET);
+        if (columns != schema.columnCount()) {
+            return fail(ErrorCode.WRONG_COLUMNS, "column count does not match the schema [table=" + schema.name()
+                + ", columns=" + columns + ", expected=" + schema.columnCount() + "]");
+        }
+        int pos = TABLE_NAME_OFFSET + align8(nameLength);
+        int symData = -1;
+        for (int c = 0; c < columns; c++) {
+            if (pos + COLUMN_HEADER_LENGTH > length) {
+                return fail(ErrorCode.MALFORMED_FRAME, "frame ends inside column headers [table=" + schema.name() + ", column=" + c + "]");
+            }
+            final ColumnType expected = schema.type(c);
+            final int code = buf.getUnsignedByte(offset + pos);
+            if (code != expected.code()) {
+                final ColumnType got = ColumnType.fromCode(code);
+                return fail(ErrorCode.WRONG_TYPE, "wrong column type [table=" + schema.name() + ", column=" + schema.column(c).name()
+                    + ", type=" + (got == null ? "code " + code : got.typeName()) + ", expected=" + expected.typeName() + "]");
+            }
+            final int bytes = buf.getIntLE(offset + pos + 4);
+            if ((long) rows * expected.width() != bytes) {
+                return fail(ErrorCode.MALFORMED_FRAME, "column size does not match row count [table=" + schema.name()
+                    + ", column=" + schema.column(c).name() + ", bytes=" + bytes + ", rows=" + rows + "]");
+            }
+            if (c == TableSchema.SYM) {
+                symData = offset + pos + COLUMN_HEADER_LENGTH;
+            }
+            pos += COLUMN_HEADER_LENGTH + align8(bytes);
+            if (pos > length) {
+                return fail(ErrorCode.MALFORMED_FRAME, "frame ends inside column data [table=" + schema.name()
+                    + ", column=" + schema.column(c).name() + "]");
+            }
+        }
+        final int dictOffset = buf.getIntLE(offset + DICT_OFFSET_OFFSET);
+        if (dictOffset != pos || dictOffset + 4 > length) {
+            return fail(ErrorCode.MALFORMED_FRAME, "bad dictionary offset [table=" + schema.name() + ", dictOffset=" + dictOffset + "]");
+        }
+        final int symCount = buf.getIntLE(offset + dictOffset);
+        int p = dictOffset + 4;
+        for (int i = 0; i < symCount; i++) {
+            if (p >= length) {
+                return fail(ErrorCode.MALFORMED_FRAME, "frame ends inside the sym dictionary [table=" + schema.name() + ", entry=" + i + "]");
+            }
+            final int len = buf.getUnsignedByte(offset + p);
+            if (len == 0) {
+                return fail(ErrorCode.BAD_SYMBOL, "empty symbol in dictionary [table=" + schema.name() + ", entry=" + i + "]");
+            }
+            p += 1 + len;
+        }
+        if (symCount < 0 || p != length) {
+            return fail(ErrorCode.MALFORMED_FRAME, "sym dictionary does not end the frame [table=" + schema.name()
+                + ", symCount=" + symCount + "]");
+        }
+        for (int r = 0; r < rows; r++) {
+            final int code = buf.getIntLE(symData + (r << 2));
+            if (code < 0 || code >= symCount) {
+                return fail(ErrorCode.BAD_SYMBOL, "sym code outside the dictionary [table=" + schema.name() + ", row=" + r
+                    + ", code=" + code + ", dictionary=" + symCount + "]");
+            }
+        }
+        table = schema;
+        reason = null;
+        return ErrorCode.NONE;
+    }
+
+    /** Checks only the common header of any frame: length and version. */
+    public static String checkHeader(final ByteBuf buf, final int offset, final int length) {
+        if (length < HEADER_LENGTH || buf.getIntLE(offset + LENGTH_OFFSET) != length) {
+            return "frame length does not match its header [length=" + length + "]";
+        }
+        if (buf.getUnsignedByte(offset + VERSION_OFFSET) != VERSION) {
+            return "unsupported frame version [version=" + buf.getUnsignedByte(offset + VERSION_OFFSET) + "]";
+        }
+        return null;
+    }
+
+    private ErrorCode fail(final ErrorCode code, final String why) {
+        reason = why;
+        return code;
+    }
+}
