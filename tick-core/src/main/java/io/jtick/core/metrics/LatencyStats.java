@@ -16,6 +16,43 @@ public final class LatencyStats {
     private final Recorder recorder = new Recorder(HIGHEST, 3);
     private final Histogram cumulative = new Histogram(HIGHEST, 3);
     private Histogram interval;
+    private volatile Summary summary = new Summary(0, 0, new long[0], new double[0], 0);
+    private long summaryAt;
+
+    /** A cached view of the cumulative histogram for exporters (refreshed at most every 500 ms). */
+    public record Summary(long count, double totalNanos, long[] values, double[] quantiles, long max) {
+        /** Value at a quantile in ns, from a fixed set computed at refresh (0.5, 0.9, 0.99, 0.999) or exact when absent. */
+        public double valueAt(final double q) {
+            for (int i = 0; i < quantiles.length; i++) {
+                if (quantiles[i] == q) {
+                    return values[i];
+                }
+            }
+            return 0;
+        }
+    }
+
+    private static final double[] SUMMARY_QUANTILES = {0.5, 0.9, 0.99, 0.999};
+
+    /** Cached summary for metric exporters; never blocks the hot path. */
+    public Summary summary() {
+        final long now = System.nanoTime();
+        synchronized (this) {
+            if (now - summaryAt > 500_000_000L || summaryAt == 0) {
+                interval = recorder.getIntervalHistogram(interval);
+                cumulative.add(interval);
+                final long[] v = new long[SUMMARY_QUANTILES.length];
+                for (int i = 0; i < v.length; i++) {
+                    v[i] = cumulative.getValueAtPercentile(SUMMARY_QUANTILES[i] * 100.0);
+                }
+                final long count = cumulative.getTotalCount();
+                summary = new Summary(count, count == 0 ? 0 : cumulative.getMean() * count, v, SUMMARY_QUANTILES,
+                    cumulative.getMaxValue());
+                summaryAt = now;
+            }
+            return summary;
+        }
+    }
 
     public LatencyStats(final String name, final String description) {
         this.name = name;
@@ -53,5 +90,6 @@ public final class LatencyStats {
     public synchronized void reset() {
         interval = recorder.getIntervalHistogram(interval);
         cumulative.reset();
+        summaryAt = 0;
     }
 }

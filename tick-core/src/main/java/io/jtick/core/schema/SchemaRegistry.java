@@ -113,6 +113,31 @@ public final class SchemaRegistry {
         return null;
     }
 
+    /** Index of a table in {@link #tables()} by its name bytes in a buffer, or -1; does not allocate. */
+    public int indexOf(final ByteBuf buffer, final int offset, final int length) {
+        for (int i = 0; i < tables.length; i++) {
+            final byte[] n = tables[i].nameBytes();
+            if (n.length == length && matches(buffer, offset, n)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Index of a table by name, or -1. */
+    public int indexOf(final String name) {
+        for (int i = 0; i < tables.length; i++) {
+            if (tables[i].name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public TableSchema get(final int index) {
+        return tables[index];
+    }
+
     private static boolean matches(final ByteBuf buffer, final int offset, final byte[] name) {
         for (int i = 0; i < name.length; i++) {
             if (buffer.getByte(offset + i) != name[i]) {

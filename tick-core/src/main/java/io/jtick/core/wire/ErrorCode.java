@@ -14,7 +14,8 @@ public enum ErrorCode {
     SLOW_SUBSCRIBER(9),
     BAD_SUBSCRIPTION(10),
     JOURNAL_FAILURE(11),
-    SHUTTING_DOWN(12);
+    SHUTTING_DOWN(12),
+    TRUNCATED_FRAME(13);
 
     private static final ErrorCode[] BY_CODE = values();
 

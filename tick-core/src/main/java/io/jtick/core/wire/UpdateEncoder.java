@@ -126,6 +126,15 @@ public final class UpdateEncoder {
         return dictCount++;
     }
 
+    /** Adds a symbol copied from a buffer range (1..255 bytes) to the batch dictionary; returns its code. */
+    public int addSym(final ByteBuf src, final int offset, final int length) {
+        buffer.ensureWritable(dictWrite + 1 + length - buffer.writerIndex());
+        buffer.setByte(dictWrite, length);
+        buffer.setBytes(dictWrite + 1, src, offset, length);
+        dictWrite += 1 + length;
+        return dictCount++;
+    }
+
     /** Number of syms added to the dictionary so far. */
     public int dictCount() {
         return dictCount;

@@ -1,0 +1,69 @@
+package io.jtick.boot;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+import java.util.Map;
+
+/**
+ * REST errors as {@code {"error": "...", "status": 400}}: a bad request names its problem and
+ * never surfaces as a 500. Services throw {@link ApiException} with a status.
+ */
+@RestControllerAdvice
+public class ApiErrors {
+    /** An error with an HTTP status and a message meant for the client. */
+    public static class ApiException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final HttpStatus status;
+
+        public ApiException(final HttpStatus status, final String message) {
+            super(message);
+            this.status = status;
+        }
+
+        public HttpStatus status() {
+            return status;
+        }
+    }
+
+    public static ApiException badRequest(final String message) {
+        return new ApiException(HttpStatus.BAD_REQUEST, message);
+    }
+
+    @ExceptionHandler(ApiException.class)
+    public ResponseEntity<Map<String, Object>> api(final ApiException e) {
+        return body(e.status(), e.getMessage());
+    }
+
+    @ExceptionHandler({IllegalArgumentException.class, HttpMessageNotReadableException.class})
+    public ResponseEntity<Map<String, Object>> bad(final Exception e) {
+        final String msg = e instanceof HttpMessageNotReadableException ? "malformed request body: " + rootMessage(e) : e.getMessage();
+        return body(HttpStatus.BAD_REQUEST, msg);
+    }
+
+    @ExceptionHandler(MethodArgumentNotValidException.class)
+    public ResponseEntity<Map<String, Object>> invalid(final MethodArgumentNotValidException e) {
+        final StringBuilder sb = new StringBuilder("invalid request");
+        e.getBindingResult().getFieldErrors().forEach(f -> sb.append(" [").append(f.getField()).append(": ")
+            .append(f.getDefaultMessage()).append(']'));
+        return body(HttpStatus.BAD_REQUEST, sb.toString());
+    }
+
+    private static String rootMessage(final Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        final String m = t.getMessage();
+        return m == null ? t.getClass().getSimpleName() : m.split("\n")[0];
+    }
+
+    private static ResponseEntity<Map<String, Object>> body(final HttpStatus status, final String message) {
+        return ResponseEntity.status(status).body(Map.of("error", message == null ? status.getReasonPhrase() : message,
+            "status", status.value()));
+    }
+}

@@ -1,0 +1,37 @@
+package io.jtick.core.tp;
+
+import io.jtick.core.journal.JournalReader;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOutboundBuffer;
+
+/** One subscription's state; owned by the tickerplant thread. */
+final class Subscriber {
+    final long id;
+    final Channel channel;
+    final String name;
+    final boolean[] tables;
+    final SymFilter filter;
+    JournalReader catchUp;
+    boolean live;
+    boolean dirty;
+    boolean closing;
+    long updatesSent;
+    long lastSequence;
+
+    Subscriber(final long id, final Channel channel, final String name, final boolean[] tables, final SymFilter filter) {
+        this.id = id;
+        this.channel = channel;
+        this.name = name;
+        this.tables = tables;
+        this.filter = filter;
+    }
+
+    long backlogBytes() {
+        final ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();
+        return out == null ? 0 : out.totalPendingWriteBytes();
+    }
+
+    String state() {
+        return closing ? "closing" : live ? "live" : "catching-up";
+    }
+}

@@ -1,0 +1,90 @@
+package io.jtick.core.tp;
+
+import io.jtick.core.wire.FrameDescriptor;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.util.Objects;
+
+/**
+ * Everything a tickerplant needs to start (the core half of STYLE.md's two configuration layers;
+ * tp-service binds {@code tick.tp.*} onto it). {@link #validate()} names the first bad value.
+ *
+ * @param upstreamHost non-null makes this a chained TP fed by the TP at upstreamHost:upstreamPort
+ */
+public record TickerplantSettings(String host, int port, Path journalDir, PublishMode mode, Duration timer,
+                                  LocalTime eodTime, ZoneId zone, int maxFrameLength, long maxSubscriberBacklog,
+                                  boolean broadcast, String upstreamHost, int upstreamPort, Duration heartbeat,
+                                  String name) {
+
+    public static TickerplantSettings defaults(final Path journalDir) {
+        return new TickerplantSettings("127.0.0.1", 5010, journalDir, PublishMode.ZERO_LATENCY, Duration.ofMillis(100),
+            LocalTime.MIDNIGHT, ZoneId.of("UTC"), FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, 64L << 20, true, null, 5010,
+            Duration.ofSeconds(1), "tp");
+    }
+
+    public TickerplantSettings validate() {
+        Objects.requireNonNull(journalDir, "journalDir");
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(eodTime, "eodTime");
+        Objects.requireNonNull(zone, "zone");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port out of range [port=" + port + "]");
+        }
+        if (timer == null || timer.toMillis() < 1 || timer.toMinutes() > 60) {
+            throw new IllegalArgumentException("timer must be 1 ms .. 60 min [timer=" + timer + "]");
+        }
+        if (maxFrameLength < 1024) {
+            throw new IllegalArgumentException("maxFrameLength too small [maxFrameLength=" + maxFrameLength + "]");
+        }
+        if (maxSubscriberBacklog < maxFrameLength) {
+            throw new IllegalArgumentException("maxSubscriberBacklog must hold at least one frame [maxSubscriberBacklog="
+                + maxSubscriberBacklog + ", maxFrameLength=" + maxFrameLength + "]");
+        }
+        if (heartbeat == null || heartbeat.isNegative() || heartbeat.isZero()) {
+            throw new IllegalArgumentException("heartbeat must be positive [heartbeat=" + heartbeat + "]");
+        }
+        return this;
+    }
+
+    public boolean chained() {
+        return upstreamHost != null && !upstreamHost.isBlank();
+    }
+
+    public TickerplantSettings withPort(final int p) {
+        return new TickerplantSettings(host, p, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
+            broadcast, upstreamHost, upstreamPort, heartbeat, name);
+    }
+
+    public TickerplantSettings withMode(final PublishMode m, final Duration t) {
+        return new TickerplantSettings(host, port, journalDir, m, t, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
+            broadcast, upstreamHost, upstreamPort, heartbeat, name);
+    }
+
+    public TickerplantSettings withEndOfDay(final LocalTime t, final ZoneId z) {
+        return new TickerplantSettings(host, port, journalDir, mode, timer, t, z, maxFrameLength, maxSubscriberBacklog,
+            broadcast, upstreamHost, upstreamPort, heartbeat, name);
+    }
+
+    public TickerplantSettings withBacklog(final long maxBacklog) {
+        return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxBacklog,
+            broadcast, upstreamHost, upstreamPort, heartbeat, name);
+    }
+
+    public TickerplantSettings withBroadcast(final boolean b) {
+        return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
+            b, upstreamHost, upstreamPort, heartbeat, name);
+    }
+
+    public TickerplantSettings withMaxFrameLength(final int n) {
+        return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, n, maxSubscriberBacklog,
+            broadcast, upstreamHost, upstreamPort, heartbeat, name);
+    }
+
+    public TickerplantSettings withUpstream(final String h, final int p) {
+        return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
+            broadcast, h, p, heartbeat, name);
+    }
+}

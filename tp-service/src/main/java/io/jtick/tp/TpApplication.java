@@ -1,0 +1,17 @@
+package io.jtick.tp;
+
+import io.jtick.boot.ApiErrors;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.context.annotation.Import;
+
+/** The tickerplant service: builds the core context from {@code tick.tp.*}, starts it, waits. */
+@SpringBootApplication
+@ConfigurationPropertiesScan
+@Import(ApiErrors.class)
+public class TpApplication {
+    public static void main(final String[] args) {
+        SpringApplication.run(TpApplication.class, args);
+    }
+}

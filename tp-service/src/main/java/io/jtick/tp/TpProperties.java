@@ -1,0 +1,50 @@
+package io.jtick.tp;
+
+import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.tp.PublishMode;
+import io.jtick.core.tp.TickerplantSettings;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneId;
+
+/** {@code tick.tp.*}: see docs/configuration.md. */
+@Validated
+@ConfigurationProperties("tick.tp")
+public record TpProperties(
+    @DefaultValue("tp") String name,
+    @DefaultValue("127.0.0.1") String host,
+    @DefaultValue("5010") @Min(0) @Max(65535) int port,
+    @DefaultValue("./var/tp/journal") @NotNull Path journalDir,
+    @DefaultValue("zero-latency") @NotNull String mode,
+    @DefaultValue("100ms") @NotNull Duration timer,
+    @DefaultValue("00:00") @NotNull LocalTime eodTime,
+    @DefaultValue("UTC") @NotNull ZoneId zone,
+    @DefaultValue("16MB") @NotNull DataSize maxFrameLength,
+    @DefaultValue("64MB") @NotNull DataSize maxSubscriberBacklog,
+    @DefaultValue("true") boolean broadcast,
+    String upstreamHost,
+    @DefaultValue("5010") int upstreamPort,
+    Path schemaFile,
+    @DefaultValue("0") @Min(0) @Max(1024) int extraFloats,
+    @DefaultValue("1s") @NotNull Duration heartbeat) {
+
+    TickerplantSettings toSettings() {
+        return new TickerplantSettings(host, port, journalDir, PublishMode.parse(mode), timer, eodTime, zone,
+            (int) maxFrameLength.toBytes(), maxSubscriberBacklog.toBytes(), broadcast, upstreamHost, upstreamPort, heartbeat, name)
+            .validate();
+    }
+
+    SchemaRegistry schemas() throws IOException {
+        return SchemaRegistry.load(schemaFile, extraFloats);
+    }
+}
