@@ -1,2 +1,4 @@
-/** Netty clients of the tickerplant: a subscriber ({@link io.jtick.core.client.TickClient}) and a feed ({@link io.jtick.core.client.FeedPublisher}). */
+/**
+ * Netty clients of the tickerplant: a subscriber
+ * ({@link io.jtick.core.client.TickClient}) and a feed ({@link io.jtick.core.client.FeedPublisher}). */
 package io.jtick.core.client;

@@ -1,7 +1,6 @@
 package io.jtick.core.tp;
 
 import io.jtick.core.journal.Journal;
-import io.jtick.core.journal.JournalReader;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
@@ -16,7 +15,6 @@ import io.jtick.core.wire.UpdateValidator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

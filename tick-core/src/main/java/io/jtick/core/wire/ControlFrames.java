@@ -69,7 +69,8 @@ public final class ControlFrames {
         return end(b);
     }
 
-    public static ByteBuf subscribe(final ByteBufAllocator alloc, final long fromSequence, final List<String> tables, final List<String> syms) {
+    public static ByteBuf subscribe(final ByteBufAllocator alloc, final long fromSequence, final List<String> tables,
+                                    final List<String> syms) {
         final ByteBuf b = start(alloc, MessageType.SUBSCRIBE);
         b.writeLongLE(fromSequence);
         b.writeShortLE(tables.size());

@@ -109,7 +109,8 @@ public final class UpdateValidator {
         int p = dictOffset + 4;
         for (int i = 0; i < symCount; i++) {
             if (p >= length) {
-                return fail(ErrorCode.MALFORMED_FRAME, "frame ends inside the sym dictionary [table=" + schema.name() + ", entry=" + i + "]");
+                return fail(ErrorCode.MALFORMED_FRAME, "frame ends inside the sym dictionary [table=" + schema.name()
+                    + ", entry=" + i + "]");
             }
             final int len = buf.getUnsignedByte(offset + p);
             if (len == 0) {

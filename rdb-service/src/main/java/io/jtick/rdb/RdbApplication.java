@@ -1,0 +1,15 @@
+package io.jtick.rdb;
+
+import io.jtick.boot.ApiErrors;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Import;
+
+/** Starts the RDB: properties → {@link io.jtick.core.rdb.RealtimeDatabase} + subscription → query REST. */
+@SpringBootApplication
+@Import(ApiErrors.class)
+public class RdbApplication {
+    public static void main(final String[] args) {
+        SpringApplication.run(RdbApplication.class, args);
+    }
+}

@@ -1,0 +1,126 @@
+package io.jtick.rdb;
+
+import io.jtick.boot.ApiErrors;
+import io.jtick.core.rdb.ColumnarTable;
+import io.jtick.core.rdb.QueryRequest;
+import io.jtick.core.rdb.QueryResult;
+import io.jtick.core.rdb.RealtimeDatabase;
+import io.jtick.core.schema.ColumnDef;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Query REST over today's data: {@code POST /api/query}, {@code GET /api/tables},
+ * {@code GET /api/status}. Bad input answers 400 with a message (see {@link ApiErrors}).
+ */
+@RestController
+@RequestMapping("/api")
+class RdbController {
+    /** Rows returned when a query gives no limit. */
+    static final int DEFAULT_LIMIT = 1000;
+
+    private final RealtimeDatabase rdb;
+    private final ObjectProvider<RdbLifecycle> subscription;
+
+    RdbController(final RealtimeDatabase rdb, final ObjectProvider<RdbLifecycle> subscription) {
+        this.rdb = rdb;
+        this.subscription = subscription;
+    }
+
+    /**
+     * A query body. {@code from}/{@code to} are epoch nanoseconds (a JSON number or a string of
+     * digits) or an ISO-8601 instant ({@code "2026-11-21T09:30:00Z"}), both inclusive; {@code syms}
+     * and {@code columns} empty or absent mean all; {@code limit} defaults to {@value #DEFAULT_LIMIT}.
+     */
+    record QueryBody(@NotBlank String table, List<String> syms, Object from, Object to, List<String> columns, Integer limit) {
+    }
+
+    /** Result rows; timestamps are ISO-8601 strings with nanoseconds (see {@link QueryResult}). */
+    @PostMapping("/query")
+    QueryResult query(@Valid @RequestBody final QueryBody body) {
+        final int limit = body.limit() == null ? DEFAULT_LIMIT : body.limit();
+        return rdb.query(new QueryRequest(body.table(), body.syms(), nanos("from", body.from()), nanos("to", body.to()),
+            body.columns(), limit));
+    }
+
+    record ColumnView(String name, String type) {
+    }
+
+    record TableView(String name, List<ColumnView> columns, long rows) {
+    }
+
+    @GetMapping("/tables")
+    List<TableView> tables() {
+        final List<TableView> out = new ArrayList<>();
+        for (final ColumnarTable t : rdb.tables()) {
+            final List<ColumnView> cols = new ArrayList<>();
+            for (final ColumnDef c : t.schema().columns()) {
+                cols.add(new ColumnView(c.name(), c.type().typeName()));
+            }
+            out.add(new TableView(t.schema().name(), cols, t.rowCount()));
+        }
+        return out;
+    }
+
+    record StatusView(boolean connected, boolean subscribed, boolean caughtUp, long lastSequence, Map<String, Long> tables,
+                      long rows, long updates, long duplicates, long rejected, long endOfDays, long endOfDayFailures,
+                      int lastEndOfDay, String lastEodError, String lastError) {
+    }
+
+    @GetMapping("/status")
+    StatusView status() {
+        final RdbLifecycle sub = subscription.getIfAvailable();
+        final RealtimeDatabase.Status s = rdb.status();
+        return new StatusView(sub != null && sub.connected(), sub != null && sub.subscribed(), s.caughtUp(), s.lastSequence(),
+            s.tableRows(), s.rows(), s.updates(), s.duplicates(), s.rejected(), s.endOfDays(), s.endOfDayFailures(),
+            s.lastEndOfDay(), s.lastEodError(), s.lastError());
+    }
+
+    /** Epoch nanoseconds from a JSON number, a string of digits or an ISO-8601 instant; null stays null. */
+    static Long nanos(final String field, final Object value) {
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof Integer || value instanceof Long || value instanceof Short) {
+            return ((Number) value).longValue();
+        }
+        if (value instanceof BigInteger big && big.bitLength() < 64) {
+            return big.longValue();
+        }
+        if (value instanceof String s) {
+            final String text = s.trim();
+            if (text.matches("-?\\d{1,19}")) {
+                try {
+                    return Long.parseLong(text);
+                } catch (final NumberFormatException e) {
+                    throw bad(field, value);
+                }
+            }
+            try {
+                final Instant i = Instant.parse(text);
+                return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000_000L), i.getNano());
+            } catch (final DateTimeParseException | ArithmeticException e) {
+                throw bad(field, value);
+            }
+        }
+        throw bad(field, value);
+    }
+
+    private static IllegalArgumentException bad(final String field, final Object value) {
+        return new IllegalArgumentException("bad time [" + field + "=" + value
+            + "]: expected epoch nanoseconds or an ISO-8601 instant like 2026-11-21T09:30:00Z");
+    }
+}

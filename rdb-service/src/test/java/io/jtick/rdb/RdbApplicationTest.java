@@ -1,0 +1,48 @@
+package io.jtick.rdb;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.test.web.servlet.MockMvc;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/** The whole context wires up: properties, the subscription lifecycle (no TP listening) and the core meters. */
+@SpringBootTest(properties = {"tick.rdb.tp-port=1", "tick.rdb.reconnect-delay=2s", "tick.rdb.tables=trade"})
+@AutoConfigureMockMvc
+class RdbApplicationTest {
+    @Autowired
+    private RdbProperties properties;
+
+    @Autowired
+    private RdbLifecycle lifecycle;
+
+    @Autowired
+    private MeterRegistry registry;
+
+    @Autowired
+    private MockMvc mvc;
+
+    @Test
+    void shouldStartWithPropertiesLifecycleAndMeters() throws Exception {
+        assertThat(properties.tpHost()).isEqualTo("127.0.0.1");
+        assertThat(properties.name()).isEqualTo("rdb");
+        assertThat(properties.reconnectDelay()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(properties.syms()).isEmpty();
+        assertThat(lifecycle.isRunning()).isTrue();
+        assertThat(registry.find("tick.rdb.rows").meter()).isNotNull();
+        assertThat(registry.find("tick.rdb.recv").meter()).isNotNull();
+        assertThat(registry.find("tick.rdb.table.rows").tag("table", "trade").meter()).isNotNull();
+        mvc.perform(get("/api/status"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.subscribed").value(false))
+            .andExpect(jsonPath("$.lastSequence").value(0));
+    }
+}

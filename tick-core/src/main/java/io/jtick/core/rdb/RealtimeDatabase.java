@@ -1,0 +1,367 @@
+package io.jtick.core.rdb;
+
+import io.jtick.core.client.TickListener;
+import io.jtick.core.metrics.LatencyStats;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.UpdateDecoder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The real-time database ({@code r.q}): a {@link TickListener} that keeps today's tables in
+ * memory, answers queries over them and hands them to an {@link EndOfDayHandler} at end of day.
+ * Give {@link #lastSequence()} to the {@code TickClient} as its from-sequence: after a reconnect
+ * it re-subscribes right after the last applied update, and any update at or below that sequence
+ * that still arrives is skipped and counted as a duplicate (so no gap and no duplicate rows).
+ * Sequences are journal positions and grow across days.
+ *
+ * <p>State (all written on the subscription thread only; read by any thread):
+ * <ul>
+ *   <li>{@code tables}: today's {@link RealtimeTable}s, an array replaced (never mutated) when a
+ *       table is added or end of day clears them;</li>
+ *   <li>{@code lastSequence}: sequence of the last applied update (or of the last end of day);</li>
+ *   <li>{@code caughtUp}: history replay done, updates are live (cleared on disconnect);</li>
+ *   <li>counters in {@link TickMetrics}: {@code tick.rdb.rows}, {@code tick.rdb.updates} (frames
+ *       applied), {@code tick.rdb.duplicates}, {@code tick.rdb.rejected}, {@code tick.rdb.eod},
+ *       {@code tick.rdb.eod.failures}; gauges {@code tick.rdb.sequence} and
+ *       {@code tick.rdb.table.rows|table=x} for the tables named at construction;</li>
+ *   <li>latencies {@code tick.rdb.recv} (receive time − TP publish time, epoch ns; live updates
+ *       only, replayed history would swamp it) and {@code tick.rdb.upd} (time of the insert).</li>
+ * </ul>
+ */
+public final class RealtimeDatabase implements TickListener {
+    private static final Logger LOG = LoggerFactory.getLogger(RealtimeDatabase.class);
+
+    private final SymbolCatalog symbols = new SymbolCatalog();
+    private final EndOfDayHandler endOfDay;
+    private final int initialCapacity;
+    private final LatencyStats recv;
+    private final LatencyStats upd;
+    private final AtomicLong rows;
+    private final AtomicLong updates;
+    private final AtomicLong duplicates;
+    private final AtomicLong rejected;
+    private final AtomicLong eods;
+    private final AtomicLong eodFailures;
+
+    private volatile RealtimeTable[] tables = new RealtimeTable[0];
+    private volatile long lastSequence;
+    private volatile boolean caughtUp;
+    private volatile int lastEndOfDay = -1;
+    private volatile String lastEodError;
+    private volatile String lastError;
+
+    /** An RDB that drops its data at end of day. */
+    public RealtimeDatabase(final TickMetrics metrics) {
+        this(metrics, EndOfDayHandler.NONE, List.of(), RealtimeTable.DEFAULT_CAPACITY);
+    }
+
+    /**
+     * @param metrics         where latencies, counters and gauges go
+     * @param endOfDay        what to do with the day's tables before they are cleared
+     * @param gaugeTables     tables that get a {@code tick.rdb.table.rows} gauge now (metric exporters
+     *                        bind once at start-up, before the TP has told which tables exist)
+     * @param initialCapacity rows each new table starts with
+     */
+    public RealtimeDatabase(final TickMetrics metrics, final EndOfDayHandler endOfDay, final Collection<String> gaugeTables,
+                            final int initialCapacity) {
+        this.endOfDay = endOfDay;
+        this.initialCapacity = initialCapacity;
+        this.recv = metrics.latency("tick.rdb.recv", "RDB receive time minus TP publish time");
+        this.upd = metrics.latency("tick.rdb.upd", "RDB insert time of one update");
+        this.rows = metrics.counter("tick.rdb.rows");
+        this.updates = metrics.counter("tick.rdb.updates");
+        this.duplicates = metrics.counter("tick.rdb.duplicates");
+        this.rejected = metrics.counter("tick.rdb.rejected");
+        this.eods = metrics.counter("tick.rdb.eod");
+        this.eodFailures = metrics.counter("tick.rdb.eod.failures");
+        metrics.gauge("tick.rdb.sequence", this::lastSequence);
+        for (final String t : gaugeTables) {
+            metrics.gauge("tick.rdb.table.rows|table=" + t, () -> rowCount(t));
+        }
+    }
+
+    // ---- subscription thread ----------------------------------------------------------------
+
+    @Override
+    public void onSubscribed(final ControlFrames.Subscribed subscribed) {
+        caughtUp = false;
+        for (final TableSchema schema : subscribed.schemas().values()) {
+            final RealtimeTable existing = find(schema.name());
+            if (existing == null) {
+                addTable(new RealtimeTable(schema, symbols, initialCapacity));
+            } else if (!existing.schema().equals(schema)) {
+                LOG.warn("table schema changed, dropping its rows [table={}, rows={}, was={}, now={}]", schema.name(),
+                    existing.rowCount(), existing.schema().toSchemaString(), schema.toSchemaString());
+                replaceTable(existing, new RealtimeTable(schema, symbols, initialCapacity));
+            }
+        }
+    }
+
+    @Override
+    public void onUpdate(final TableSchema schema, final UpdateDecoder update, final long receiveNanos) {
+        final long sequence = update.sequence();
+        if (sequence <= lastSequence) {
+            duplicates.setRelease(duplicates.getPlain() + 1);
+            return;
+        }
+        if (caughtUp) {
+            recv.record(receiveNanos - update.tpTime());
+        }
+        RealtimeTable table = find(schema);
+        if (table == null) {
+            table = new RealtimeTable(schema, symbols, initialCapacity);
+            addTable(table);
+        }
+        try {
+            final long start = System.nanoTime();
+            final int n = table.append(schema, update);
+            upd.record(System.nanoTime() - start);
+            rows.setRelease(rows.getPlain() + n);
+            updates.setRelease(updates.getPlain() + 1);
+        } catch (final RuntimeException e) {
+            rejected.setRelease(rejected.getPlain() + 1);
+            lastError = e.getMessage();
+            LOG.warn("update rejected [table={}, sequence={}]: {}", schema.name(), sequence, e.getMessage());
+        }
+        lastSequence = sequence;
+    }
+
+    @Override
+    public void onCatchUpDone(final long sequence) {
+        caughtUp = true;
+    }
+
+    /**
+     * Hands the day's tables to the {@link EndOfDayHandler}; on success swaps in empty tables with
+     * the same schemas, on failure keeps the data (it goes out with the next end of day), counts
+     * the failure and remembers its message. Never throws.
+     */
+    @Override
+    public void onEndOfDay(final int epochDay, final long sequence) {
+        final RealtimeTable[] day = tables;
+        final List<ColumnarTable> views = new ArrayList<>(day.length);
+        for (final RealtimeTable t : day) {
+            views.add(t.snapshot());
+        }
+        try {
+            endOfDay.onEndOfDay(epochDay, List.copyOf(views));
+        } catch (final Exception | LinkageError | AssertionError e) {
+            eodFailures.setRelease(eodFailures.getPlain() + 1);
+            lastEodError = "end of day failed, data kept [day=" + epochDay + ", sequence=" + sequence + "]: " + e;
+            LOG.error(lastEodError, e);
+            return;
+        }
+        final RealtimeTable[] fresh = new RealtimeTable[day.length];
+        for (int i = 0; i < day.length; i++) {
+            fresh[i] = new RealtimeTable(day[i].schema(), symbols, initialCapacity);
+        }
+        tables = fresh;
+        lastEndOfDay = epochDay;
+        if (sequence > lastSequence) {
+            lastSequence = sequence;
+        }
+        eods.setRelease(eods.getPlain() + 1);
+    }
+
+    @Override
+    public void onError(final ErrorCode code, final String message) {
+        lastError = code.tag() + ": " + message;
+    }
+
+    @Override
+    public void onDisconnected() {
+        caughtUp = false;
+    }
+
+    private RealtimeTable find(final TableSchema schema) {
+        final RealtimeTable[] ts = tables;
+        for (final RealtimeTable t : ts) {
+            if (t.schema() == schema) {
+                return t;
+            }
+        }
+        return find(schema.name());
+    }
+
+    private RealtimeTable find(final String name) {
+        for (final RealtimeTable t : tables) {
+            if (t.name().equals(name)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    private void addTable(final RealtimeTable table) {
+        final RealtimeTable[] ts = tables;
+        final RealtimeTable[] more = java.util.Arrays.copyOf(ts, ts.length + 1);
+        more[ts.length] = table;
+        tables = more;
+    }
+
+    private void replaceTable(final RealtimeTable old, final RealtimeTable table) {
+        final RealtimeTable[] ts = tables.clone();
+        for (int i = 0; i < ts.length; i++) {
+            if (ts[i] == old) {
+                ts[i] = table;
+            }
+        }
+        tables = ts;
+    }
+
+    // ---- any thread ---------------------------------------------------------------------------
+
+    /** Sequence of the last applied update: the from-sequence of the next subscribe. */
+    public long lastSequence() {
+        return lastSequence;
+    }
+
+    /** True once the TP said history is replayed, until the connection drops. */
+    public boolean caughtUp() {
+        return caughtUp;
+    }
+
+    /** Read-only views of today's tables, in the order they appeared. */
+    public List<ColumnarTable> tables() {
+        final RealtimeTable[] ts = tables;
+        final List<ColumnarTable> views = new ArrayList<>(ts.length);
+        for (final RealtimeTable t : ts) {
+            views.add(t.snapshot());
+        }
+        return views;
+    }
+
+    /** A view of one table, or null. */
+    public ColumnarTable table(final String name) {
+        final RealtimeTable t = find(name);
+        return t == null ? null : t.snapshot();
+    }
+
+    /** Rows in a table now, 0 when it does not exist. */
+    public long rowCount(final String table) {
+        final RealtimeTable t = find(table);
+        return t == null ? 0 : t.rowCount();
+    }
+
+    /** The RDB-wide symbol ids. */
+    public SymbolCatalog symbols() {
+        return symbols;
+    }
+
+    /** A point-in-time summary for status pages. */
+    public Status status() {
+        final Map<String, Long> perTable = new LinkedHashMap<>();
+        for (final RealtimeTable t : tables) {
+            perTable.put(t.name(), (long) t.rowCount());
+        }
+        return new Status(caughtUp, lastSequence, perTable, rows.get(), updates.get(), duplicates.get(), rejected.get(),
+            eods.get(), eodFailures.get(), lastEndOfDay, lastEodError, lastError);
+    }
+
+    /**
+     * Counters and state for a status page.
+     *
+     * @param lastEndOfDay epoch day of the last successful end of day, -1 if none
+     * @param lastEodError message of the last failed end of day, or null
+     * @param lastError    last rejected update or TP error message, or null
+     */
+    public record Status(boolean caughtUp, long lastSequence, Map<String, Long> tableRows, long rows, long updates,
+                         long duplicates, long rejected, long endOfDays, long endOfDayFailures, int lastEndOfDay,
+                         String lastEodError, String lastError) {
+        public Status {
+            tableRows = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tableRows));
+        }
+    }
+
+    /**
+     * Runs a select (see {@link QueryRequest}) over the rows published when it starts. Values are
+     * converted as {@link QueryResult} says (timestamps as ISO-8601 strings with nanoseconds).
+     *
+     * @throws IllegalArgumentException {@code unknown table [table=x]} or
+     *     {@code unknown column [table=t, column=c]}
+     */
+    public QueryResult query(final QueryRequest request) {
+        final RealtimeTable t = find(request.table());
+        if (t == null) {
+            throw new IllegalArgumentException("unknown table [table=" + request.table() + "]");
+        }
+        final ColumnarTable view = t.snapshot();
+        final TableSchema schema = view.schema();
+        final List<String> names;
+        final int[] cols;
+        if (request.columns().isEmpty()) {
+            cols = new int[schema.columnCount()];
+            final List<String> all = new ArrayList<>(cols.length);
+            for (int c = 0; c < cols.length; c++) {
+                cols[c] = c;
+                all.add(schema.column(c).name());
+            }
+            names = all;
+        } else {
+            names = request.columns();
+            cols = new int[names.size()];
+            for (int i = 0; i < cols.length; i++) {
+                cols[i] = schema.indexOf(names.get(i));
+                if (cols[i] < 0) {
+                    throw new IllegalArgumentException("unknown column [table=" + schema.name() + ", column=" + names.get(i) + "]");
+                }
+            }
+        }
+        final long from = request.fromNanos() == null ? Long.MIN_VALUE : request.fromNanos();
+        final long to = request.toNanos() == null ? Long.MAX_VALUE : request.toNanos();
+        final ColumnarTable.Selection selection = view.select(request.syms(), from, to, request.limit());
+        final int[] selected = selection.rows();
+        final List<List<Object>> out = new ArrayList<>(selected.length);
+        for (final int r : selected) {
+            final List<Object> row = new ArrayList<>(cols.length);
+            for (final int c : cols) {
+                row.add(value(view, c, r));
+            }
+            out.add(row);
+        }
+        return new QueryResult(List.copyOf(names), out, selection.rowsScanned());
+    }
+
+    /** A cell as a JSON-friendly object (see {@link QueryResult}). */
+    static Object value(final ColumnarTable table, final int column, final int row) {
+        final ColumnType type = table.schema().type(column);
+        switch (type) {
+            case TIMESTAMP:
+                final long nanos = table.getLong(column, row);
+                return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L)).toString();
+            case SYMBOL:
+                return table.symbol(row);
+            case FLOAT64:
+                return table.getDouble(column, row);
+            case FLOAT32:
+                return table.getFloat(column, row);
+            case INT64:
+                return table.getLong(column, row);
+            case INT32:
+                return table.getInt(column, row);
+            case INT16:
+                return table.getShort(column, row);
+            case BYTE:
+                return table.getByte(column, row);
+            case BOOL:
+                return table.getByte(column, row) != 0;
+            case CHAR:
+                return String.valueOf((char) (table.getByte(column, row) & 0xff));
+            default:
+                throw new IllegalStateException("unhandled column type [type=" + type + "]");
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package io.jtick.core.rdb;
+
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.wire.ControlFrames;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RealtimeDatabaseTest {
+    private static final TableSchema TRADE = TableSchema.trade(0);
+    private static final TableSchema QUOTE = TableSchema.quote(0);
+    private static final long T0 = 1_763_700_000_000_000_000L; // 2025-11-21T04:40:00Z
+
+    private final TickMetrics metrics = new TickMetrics();
+    private final List<List<ColumnarTable>> saved = new ArrayList<>();
+    private boolean failEndOfDay;
+    private RealtimeDatabase rdb;
+    private ByteBuf buf;
+
+    @BeforeEach
+    void setUp() {
+        rdb = new RealtimeDatabase(metrics, (day, tables) -> {
+            if (failEndOfDay) {
+                throw new IOException("disk full");
+            }
+            saved.add(tables);
+        }, List.of("trade", "quote"), 4);
+        buf = PooledByteBufAllocator.DEFAULT.directBuffer();
+    }
+
+    @AfterEach
+    void tearDown() {
+        assertThat(buf.release()).isTrue();
+    }
+
+    private void subscribe() {
+        rdb.onSubscribed(new ControlFrames.Subscribed(0, 0, 20_000, Map.of("trade", TRADE, "quote", QUOTE)));
+    }
+
+    private void trade(final long seq, final long tpTime, final long[] time, final String... syms) {
+        buf.clear();
+        final double[] price = new double[time.length];
+        final long[] size = new long[time.length];
+        final byte[] cond = new byte[time.length];
+        for (int r = 0; r < time.length; r++) {
+            price[r] = 100 + r + seq / 10.0;
+            size[r] = seq * 100 + r;
+            cond[r] = 'B';
+        }
+        final int off = RdbFrames.write(buf, TRADE, seq, tpTime, time, syms, null, price, size, cond);
+        rdb.onUpdate(TRADE, RdbFrames.decode(buf, off), tpTime + 1_000);
+    }
+
+    @Test
+    void shouldCreateTablesOnSubscribeAndKeepThemOnResubscribe() {
+        subscribe();
+        assertThat(rdb.tables()).extracting(t -> t.schema().name()).containsExactlyInAnyOrder("trade", "quote");
+        trade(1, T0, new long[] {T0, T0 + 1}, "A", "B");
+        subscribe(); // reconnect: same schemas, data stays
+        assertThat(rdb.rowCount("trade")).isEqualTo(2);
+        assertThat(rdb.lastSequence()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldSkipUpdatesAtOrBelowLastSequence() {
+        subscribe();
+        trade(5, T0, new long[] {T0}, "A");
+        trade(5, T0, new long[] {T0}, "A");
+        trade(3, T0, new long[] {T0}, "A");
+        trade(6, T0, new long[] {T0, T0}, "A", "B");
+        assertThat(rdb.rowCount("trade")).isEqualTo(3);
+        assertThat(rdb.lastSequence()).isEqualTo(6);
+        final RealtimeDatabase.Status s = rdb.status();
+        assertThat(s.duplicates()).isEqualTo(2);
+        assertThat(s.updates()).isEqualTo(2);
+        assertThat(s.rows()).isEqualTo(3);
+        assertThat(metrics.counters().get("tick.rdb.duplicates").get()).isEqualTo(2);
+        assertThat(metrics.gauges().get("tick.rdb.sequence").getAsLong()).isEqualTo(6);
+        assertThat(metrics.gauges().get("tick.rdb.table.rows|table=trade").getAsLong()).isEqualTo(3);
+        assertThat(metrics.gauges().get("tick.rdb.table.rows|table=quote").getAsLong()).isZero();
+    }
+
+    @Test
+    void shouldRecordReceiveLatencyOnlyWhenLive() {
+        subscribe();
+        trade(1, T0, new long[] {T0}, "A");
+        final var recv = metrics.latency("tick.rdb.recv", "");
+        final var upd = metrics.latency("tick.rdb.upd", "");
+        assertThat(recv.count()).isZero();
+        assertThat(upd.count()).isEqualTo(1);
+        assertThat(rdb.caughtUp()).isFalse();
+        rdb.onCatchUpDone(1);
+        assertThat(rdb.caughtUp()).isTrue();
+        trade(2, T0, new long[] {T0}, "A");
+        assertThat(recv.count()).isEqualTo(1);
+        assertThat(recv.snapshot().getMaxValue()).isBetween(999L, 1001L);
+        rdb.onDisconnected();
+        assertThat(rdb.caughtUp()).isFalse();
+    }
+
+    @Test
+    void shouldAnswerQueriesWithSelectedColumnsAndIsoTimes() {
+        subscribe();
+        trade(1, T0, new long[] {T0, T0 + 1, T0 + 2}, "AAPL", "IBM", "AAPL");
+        trade(2, T0, new long[] {T0 + 3}, "AAPL");
+        final QueryResult all = rdb.query(new QueryRequest("trade", null, null, null, null, 100));
+        assertThat(all.columns()).containsExactly("time", "sym", "price", "size", "cond");
+        assertThat(all.rows()).hasSize(4);
+        assertThat(all.rows().get(0)).containsExactly("2025-11-21T04:40:00Z", "AAPL", 100.1, 100L, "B");
+        assertThat(all.rowsScanned()).isEqualTo(4);
+
+        final QueryResult aapl = rdb.query(new QueryRequest("trade", List.of("AAPL"), T0 + 1, T0 + 3, List.of("size", "time"), 100));
+        assertThat(aapl.columns()).containsExactly("size", "time");
+        assertThat(aapl.rows()).containsExactly(
+            List.of(102L, "2025-11-21T04:40:00.000000002Z"),
+            List.of(200L, "2025-11-21T04:40:00.000000003Z"));
+        assertThat(aapl.rowsScanned()).isEqualTo(3);
+
+        assertThat(rdb.query(new QueryRequest("trade", null, null, null, List.of("sym"), 2)).rows())
+            .containsExactly(List.of("AAPL"), List.of("IBM"));
+        assertThat(rdb.query(new QueryRequest("quote", null, null, null, null, 10)).rows()).isEmpty();
+    }
+
+    @Test
+    void shouldRejectUnknownTableColumnAndBadLimit() {
+        subscribe();
+        assertThatThrownBy(() -> rdb.query(new QueryRequest("nope", null, null, null, null, 10)))
+            .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown table [table=nope]");
+        assertThatThrownBy(() -> rdb.query(new QueryRequest("trade", null, null, null, List.of("time", "bogus"), 10)))
+            .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown column [table=trade, column=bogus]");
+        assertThatThrownBy(() -> new QueryRequest("trade", null, null, null, null, 0))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+        assertThatThrownBy(() -> new QueryRequest("trade", null, null, null, null, QueryRequest.MAX_LIMIT + 1))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+        assertThatThrownBy(() -> new QueryRequest("trade", null, 5L, 4L, null, 10))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("from is after to");
+    }
+
+    @Test
+    void shouldClearTablesAfterSuccessfulEndOfDay() {
+        subscribe();
+        trade(1, T0, new long[] {T0, T0 + 1}, "A", "B");
+        rdb.onEndOfDay(20_413, 7);
+        assertThat(saved).hasSize(1);
+        final ColumnarTable savedTrade = saved.get(0).stream().filter(t -> t.schema().name().equals("trade")).findFirst().orElseThrow();
+        assertThat(savedTrade.rowCount()).isEqualTo(2);
+        assertThat(savedTrade.symbol(1)).isEqualTo("B");
+        assertThat(rdb.rowCount("trade")).isZero();
+        assertThat(rdb.tables()).extracting(t -> t.schema().name()).containsExactlyInAnyOrder("trade", "quote");
+        assertThat(rdb.lastSequence()).isEqualTo(7);
+        final RealtimeDatabase.Status s = rdb.status();
+        assertThat(s.endOfDays()).isEqualTo(1);
+        assertThat(s.lastEndOfDay()).isEqualTo(20_413);
+        assertThat(s.endOfDayFailures()).isZero();
+        trade(8, T0, new long[] {T0 + 5}, "B");
+        assertThat(rdb.query(new QueryRequest("trade", List.of("B"), null, null, List.of("sym"), 10)).rows())
+            .containsExactly(List.of("B"));
+    }
+
+    @Test
+    void shouldKeepDataWhenEndOfDayFails() {
+        subscribe();
+        trade(1, T0, new long[] {T0, T0 + 1}, "A", "B");
+        failEndOfDay = true;
+        rdb.onEndOfDay(20_413, 2);
+        assertThat(rdb.rowCount("trade")).isEqualTo(2);
+        RealtimeDatabase.Status s = rdb.status();
+        assertThat(s.endOfDayFailures()).isEqualTo(1);
+        assertThat(s.lastEodError()).contains("disk full").contains("[day=20413");
+        assertThat(metrics.counters().get("tick.rdb.eod.failures").get()).isEqualTo(1);
+        assertThat(rdb.lastSequence()).isEqualTo(1);
+
+        failEndOfDay = false;
+        trade(3, T0, new long[] {T0 + 2}, "C");
+        rdb.onEndOfDay(20_414, 4);
+        assertThat(saved).hasSize(1);
+        assertThat(saved.get(0).stream().filter(t -> t.schema().name().equals("trade")).findFirst().orElseThrow().rowCount())
+            .isEqualTo(3);
+        assertThat(rdb.rowCount("trade")).isZero();
+        s = rdb.status();
+        assertThat(s.endOfDays()).isEqualTo(1);
+        assertThat(s.endOfDayFailures()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldCountRejectedUpdatesAndCarryOn() {
+        subscribe();
+        buf.clear();
+        final int off = RdbFrames.write(buf, TRADE, 1, T0, new long[] {T0}, new String[] {"A"}, null,
+            new double[] {1}, new long[] {1}, new byte[] {'N'});
+        final var dec = RdbFrames.decode(buf, off);
+        buf.setIntLE(dec.dataOffset(TableSchema.SYM), 42);
+        rdb.onUpdate(TRADE, dec, T0);
+        assertThat(rdb.status().rejected()).isEqualTo(1);
+        assertThat(rdb.status().lastError()).contains("sym code outside");
+        trade(2, T0, new long[] {T0}, "A");
+        assertThat(rdb.rowCount("trade")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldCreateTableForUpdateOfUnannouncedTable() {
+        final TableSchema fx = TableSchema.of("fx");
+        buf.clear();
+        final int off = RdbFrames.write(buf, fx, 1, T0, new long[] {T0}, new String[] {"EURUSD"}, null);
+        rdb.onUpdate(fx, RdbFrames.decode(buf, off), T0);
+        assertThat(rdb.rowCount("fx")).isEqualTo(1);
+        assertThat(rdb.table("fx").symbol(0)).isEqualTo("EURUSD");
+    }
+}

@@ -1,0 +1,407 @@
+package io.jtick.core.tp;
+
+import io.jtick.core.client.FeedPublisher;
+import io.jtick.core.client.TickClient;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.Collector;
+import io.jtick.core.testing.TestSupport;
+import io.jtick.core.util.NanoClock;
+import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.FrameDescriptor;
+import io.jtick.core.wire.MessageType;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static io.jtick.core.testing.TestSupport.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TickerplantServerTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final SchemaRegistry SCHEMAS = SchemaRegistry.builtIn(0);
+    private static final TableSchema TRADE = SCHEMAS.get("trade");
+
+    @TempDir
+    Path dir;
+
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int k = open.size() - 1; k >= 0; k--) {
+            open.get(k).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T track(final T c) {
+        open.add(c);
+        return c;
+    }
+
+    private TickerplantServer startTp(final TickerplantSettings s, final NanoClock clock, final TickMetrics metrics) throws IOException {
+        return track(new TickerplantServer(s, SCHEMAS, clock, metrics).start());
+    }
+
+    private TickerplantSettings settings() {
+        return TickerplantSettings.defaults(dir.resolve("journal")).withPort(0);
+    }
+
+    private TickClient subscribe(final int port, final Collector c, final List<String> syms) {
+        final TickClient client = new TickClient(TickClient.Settings.of("127.0.0.1", port, "test").withSyms(syms), c,
+            c::fromSequence, null, NanoClock.SYSTEM);
+        client.start();
+        return track(client);
+    }
+
+    private FeedPublisher feed(final int port) throws IOException {
+        return track(new FeedPublisher("127.0.0.1", port, "feed", null).connect(5000));
+    }
+
+    private static void send(final FeedPublisher f, final long id, final String... syms) {
+        final ByteBuf b = f.alloc().directBuffer(256);
+        TestSupport.trade(b, TRADE, id, 1_000_000_000L * id, syms);
+        assertThat(f.awaitWritable(5_000_000_000L)).isTrue();
+        assertThat(f.send(b)).isTrue();
+    }
+
+    @Test
+    void shouldJournalAndPublishToAllAndSymFilteredSubscribers() throws Exception {
+        final TickMetrics metrics = new TickMetrics();
+        final TickerplantServer tp = startTp(settings(), NanoClock.SYSTEM, metrics);
+        final Collector all = new Collector();
+        final Collector ibm = new Collector();
+        final TickClient a = subscribe(tp.port(), all, List.of());
+        final TickClient b = subscribe(tp.port(), ibm, List.of("IBM"));
+        await("both subscribed", WAIT, () -> a.isSubscribed() && b.isSubscribed());
+        final FeedPublisher f = feed(tp.port());
+        for (int id = 1; id <= 200; id++) {
+            send(f, id, "IBM", "AAPL", id % 2 == 0 ? "IBM" : "MSFT");
+        }
+        await("all rows at the unfiltered subscriber", WAIT, () -> all.rows.size() == 600);
+        await("IBM rows at the filtered subscriber", WAIT, () -> ibm.rows.size() == 300);
+        assertThat(all.sequences).hasSize(200).first().isEqualTo(1L);
+        assertThat(all.lastSequence).isEqualTo(200);
+        assertThat(ibm.rows).allMatch(r -> r.startsWith("trade/IBM/"));
+        assertThat(ibm.rows).contains("trade/IBM/2002", "trade/IBM/1000");
+        final TickerplantStatus s = tp.status();
+        assertThat(s.sequence()).isEqualTo(200);
+        assertThat(s.journalSequence()).isEqualTo(200);
+        assertThat(s.tables().get(0).rows()).isEqualTo(600);
+        assertThat(metrics.latency("tick.tp.log", "").count()).isEqualTo(200);
+        assertThat(metrics.counter("tick.tp.rows").get()).isEqualTo(600);
+    }
+
+    @Test
+    void shouldStampTimeWhenTheFeedLeavesItUnset() throws Exception {
+        final AtomicLong now = new AtomicLong(1_790_000_000_000_000_000L);
+        final TickerplantServer tp = startTp(settings(), now::get, new TickMetrics());
+        final List<Long> times = java.util.Collections.synchronizedList(new ArrayList<>());
+        final io.jtick.core.client.TickListener stampReader = new io.jtick.core.client.TickListener() {
+            @Override
+            public void onUpdate(final TableSchema schema, final io.jtick.core.wire.UpdateDecoder u, final long receiveNanos) {
+                for (int r = 0; r < u.rowCount(); r++) {
+                    times.add(u.timestamp(r));
+                }
+            }
+        };
+        final TickClient client = track(new TickClient(TickClient.Settings.of("127.0.0.1", tp.port(), "t"), stampReader, () -> -1, null,
+            NanoClock.SYSTEM));
+        client.start();
+        await("subscribed", WAIT, client::isSubscribed);
+        final FeedPublisher f = feed(tp.port());
+        final ByteBuf b = f.alloc().directBuffer(256);
+        TestSupport.trade(b, TRADE, 1, 0, "A", "B");
+        b.setShortLE(FrameDescriptor.FLAGS_OFFSET, FrameDescriptor.FLAG_STAMP_TIME);
+        assertThat(f.send(b)).isTrue();
+        await("stamped rows", WAIT, () -> times.size() == 2);
+        assertThat(times).containsOnly(now.get());
+    }
+
+    @Test
+    void shouldCatchUpFromTheJournalWithNoGapAndNoDuplicateWhileTheFeedRuns() throws Exception {
+        final TickerplantServer tp = startTp(settings(), NanoClock.SYSTEM, new TickMetrics());
+        final FeedPublisher f = feed(tp.port());
+        for (int id = 1; id <= 3000; id++) {
+            send(f, id, "S" + (id % 7), "T");
+            if (id == 1500) {
+                // a late subscriber asks for the whole day while updates keep coming
+                final Collector late = new Collector();
+                subscribe(tp.port(), late, List.of());
+                open.add(() -> check(late));
+                lateCollector = late;
+            }
+        }
+        await("journal holds every update", WAIT, () -> tp.status().journalSequence() == 3000);
+        await("late subscriber has everything", WAIT, () -> lateCollector.rows.size() == 6000);
+        assertThat(lateCollector.caughtUp).isTrue();
+        check(lateCollector);
+    }
+
+    private Collector lateCollector;
+
+    private static void check(final Collector c) {
+        assertThat(c.duplicates).isZero();
+        final List<Long> seq = new ArrayList<>(c.sequences);
+        for (int k = 0; k < seq.size(); k++) {
+            assertThat(seq.get(k)).isEqualTo(k + 1L);
+        }
+    }
+
+    @Test
+    void shouldContinueTheSequenceAfterARestartAndLetSubscribersResumeWithoutLoss() throws Exception {
+        TickerplantServer tp = startTp(settings(), NanoClock.SYSTEM, new TickMetrics());
+        final int port = tp.port();
+        final Collector c = new Collector();
+        final TickClient client = subscribe(port, c, List.of());
+        await("subscribed", WAIT, client::isSubscribed);
+        FeedPublisher f = feed(port);
+        for (int id = 1; id <= 100; id++) {
+            send(f, id, "A");
+        }
+        await("first half", WAIT, () -> c.rows.size() == 100);
+        f.close();
+        tp.close();
+        open.remove(tp);
+        await("client saw the disconnect", WAIT, () -> c.disconnects >= 1);
+        tp = startTp(settings().withPort(port), NanoClock.SYSTEM, new TickMetrics());
+        assertThat(tp.status().journalSequence()).isEqualTo(100);
+        await("client resubscribed", WAIT, client::isSubscribed);
+        f = feed(port);
+        for (int id = 101; id <= 200; id++) {
+            send(f, id, "A");
+        }
+        await("second half", WAIT, () -> c.rows.size() == 200);
+        check(c);
+        // a fresh subscriber replaying the day sees both halves exactly once
+        final Collector fresh = new Collector();
+        subscribe(port, fresh, List.of());
+        await("replay", WAIT, () -> fresh.rows.size() == 200 && fresh.caughtUp);
+        check(fresh);
+    }
+
+    @Test
+    void shouldMergeTimerBatchesAndSwitchModesAtRunTime() throws Exception {
+        final TickerplantServer tp = startTp(settings(), NanoClock.SYSTEM, new TickMetrics());
+        final Collector c = new Collector();
+        final TickClient client = subscribe(tp.port(), c, List.of());
+        await("subscribed", WAIT, client::isSubscribed);
+        tp.setMode(PublishMode.TIMER_PUBLISH, Duration.ofMillis(200));
+        final FeedPublisher f = feed(tp.port());
+        for (int id = 1; id <= 50; id++) {
+            send(f, id, "A", "B");
+        }
+        await("journalled at once", WAIT, () -> tp.status().journalSequence() == 50);
+        await("published by the timer", WAIT, () -> c.rows.size() == 100);
+        assertThat(c.maxUpdateCount).isGreaterThan(1);
+        tp.setMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(50));
+        for (int id = 51; id <= 100; id++) {
+            send(f, id, "B", "C");
+        }
+        await("log+publish batches", WAIT, () -> c.rows.size() == 200);
+        tp.setMode(PublishMode.ZERO_LATENCY, Duration.ofMillis(50));
+        send(f, 101, "Z");
+        await("zero latency again", WAIT, () -> c.rows.size() == 201);
+        assertThat(c.duplicates).isZero();
+        assertThat(c.lastSequence).isEqualTo(101);
+        final Collector replay = new Collector();
+        subscribe(tp.port(), replay, List.of());
+        await("replay of all modes", WAIT, () -> replay.rows.size() == 201);
+        assertThat(new java.util.TreeSet<>(replay.rows)).isEqualTo(new java.util.TreeSet<>(c.rows));
+    }
+
+    @Test
+    void shouldRejectBadInputWithAnErrorCountItAndKeepServingOthers() throws Exception {
+        final TickMetrics metrics = new TickMetrics();
+        final TickerplantServer tp = startTp(settings().withMaxFrameLength(64 * 1024).withBacklog(1 << 20), NanoClock.SYSTEM, metrics);
+        final Collector c = new Collector();
+        final TickClient client = subscribe(tp.port(), c, List.of());
+        await("subscribed", WAIT, client::isSubscribed);
+        final FeedPublisher good = feed(tp.port());
+        send(good, 1, "A");
+
+        final ByteBuf frame = TestSupport.tradeFrame(TRADE, 2, "B");
+        final byte[] valid = new byte[frame.readableBytes()];
+        frame.getBytes(0, valid);
+        frame.release();
+
+        // unknown table
+        final byte[] unknown = valid.clone();
+        unknown[FrameDescriptor.TABLE_NAME_OFFSET] = 'x';
+        assertThat(rawError(tp.port(), unknown)).startsWith("unknown-table");
+        // wrong column type: price column declared int64
+        final byte[] wrongType = valid.clone();
+        final int priceHeader = FrameDescriptor.TABLE_NAME_OFFSET + 8 + 8 + 8 + 8 + 8;
+        wrongType[priceHeader] = 5;
+        assertThat(rawError(tp.port(), wrongType)).startsWith("wrong-type").contains("column=price");
+        // length field that disagrees with the frame
+        final byte[] wrongLength = valid.clone();
+        wrongLength[FrameDescriptor.ROW_COUNT_OFFSET] = 9;
+        assertThat(rawError(tp.port(), wrongLength)).startsWith("malformed-frame");
+        // oversized frame: announce 1 MiB against a 64 KiB limit
+        final byte[] huge = new byte[16];
+        Unpooled.wrappedBuffer(huge).setIntLE(0, 1 << 20);
+        assertThat(rawError(tp.port(), huge)).startsWith("oversized-frame");
+        // wrong version
+        final byte[] version = valid.clone();
+        version[FrameDescriptor.VERSION_OFFSET] = 9;
+        assertThat(rawError(tp.port(), version)).startsWith("malformed-frame").contains("version");
+        // a client that disconnects in the middle of a frame
+        try (Socket s = new Socket("127.0.0.1", tp.port())) {
+            s.getOutputStream().write(valid, 0, valid.length / 2);
+            s.getOutputStream().flush();
+        }
+        await("truncated frame counted", WAIT, () -> metrics.counter("tick.tp.errors|code=truncated-frame").get() == 1);
+
+        send(good, 3, "C");
+        await("good feed still served", WAIT, () -> c.rows.size() == 2);
+        assertThat(c.rows).containsExactly("trade/A/1000", "trade/C/3000");
+        assertThat(metrics.counter("tick.tp.errors|code=unknown-table").get()).isEqualTo(1);
+        assertThat(metrics.counter("tick.tp.errors|code=wrong-type").get()).isEqualTo(1);
+        assertThat(metrics.counter("tick.tp.errors|code=oversized-frame").get()).isEqualTo(1);
+        assertThat(metrics.counter("tick.tp.errors|code=malformed-frame").get()).isEqualTo(2);
+        assertThat(tp.status().journalSequence()).isEqualTo(2);
+    }
+
+    /** Sends raw bytes on a new connection and returns "code: message" of the error frame the TP answers with. */
+    private static String rawError(final int port, final byte[] bytes) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            final OutputStream out = s.getOutputStream();
+            out.write(bytes);
+            out.flush();
+            final DataInputStream in = new DataInputStream(s.getInputStream());
+            final byte[] len = new byte[4];
+            in.readFully(len);
+            final int length = Unpooled.wrappedBuffer(len).getIntLE(0);
+            final byte[] frame = new byte[length];
+            System.arraycopy(len, 0, frame, 0, 4);
+            in.readFully(frame, 4, length - 4);
+            final ByteBuf b = Unpooled.wrappedBuffer(frame);
+            assertThat(ControlFrames.type(b, 0)).isEqualTo(MessageType.ERROR);
+            final ControlFrames.Error e = ControlFrames.readError(b);
+            assertThat(in.read()).as("connection closed after the error").isEqualTo(-1);
+            return e.code().tag() + ": " + e.message();
+        }
+    }
+
+    @Test
+    void shouldDisconnectASubscriberThatStopsReadingWithoutSlowingOthers() throws Exception {
+        final TickMetrics metrics = new TickMetrics();
+        final TickerplantServer tp = startTp(settings().withMaxFrameLength(64 * 1024).withBacklog(256 * 1024), NanoClock.SYSTEM,
+            metrics);
+        final Collector healthy = new Collector();
+        final TickClient client = subscribe(tp.port(), healthy, List.of());
+        try (Socket stuck = new Socket("127.0.0.1", tp.port())) {
+            stuck.setReceiveBufferSize(4096);
+            final ByteBuf sub = ControlFrames.subscribe(PooledByteBufAllocator.DEFAULT, -1, List.of(), List.of());
+            final byte[] bytes = new byte[sub.readableBytes()];
+            sub.readBytes(bytes);
+            sub.release();
+            stuck.getOutputStream().write(bytes);
+            stuck.getOutputStream().flush();
+            await("two subscribers", WAIT, () -> client.isSubscribed() && tp.status().subscribers().size() == 2);
+            final FeedPublisher f = feed(tp.port());
+            final String[] syms = new String[100];
+            java.util.Arrays.fill(syms, "X");
+            for (int id = 1; id <= 2000; id++) {
+                send(f, id, syms);
+            }
+            await("healthy subscriber has every row", WAIT, () -> healthy.rows.size() == 200_000);
+            await("stuck subscriber disconnected", WAIT, () -> metrics.counter("tick.tp.subscribers.disconnected|reason=slow").get() == 1);
+            assertThat(tp.status().subscribers()).hasSize(1);
+            check(healthy);
+        }
+    }
+
+    @Test
+    void shouldRollTheJournalAndSendEndOfDayWhenTheClockPassesIt() throws Exception {
+        final ZoneId zone = ZoneId.of("America/New_York");
+        final long start = LocalDate.of(2026, 11, 20).atTime(16, 59, 50).atZone(zone).toInstant().toEpochMilli() * 1_000_000L;
+        final AtomicLong now = new AtomicLong(start);
+        final TickerplantServer tp = startTp(settings().withEndOfDay(LocalTime.of(17, 0), zone), now::get, new TickMetrics());
+        assertThat(tp.status().date()).isEqualTo("2026-11-20");
+        final Collector c = new Collector();
+        final TickClient client = subscribe(tp.port(), c, List.of());
+        await("subscribed", WAIT, client::isSubscribed);
+        final FeedPublisher f = feed(tp.port());
+        send(f, 1, "A");
+        await("row", WAIT, () -> c.rows.size() == 1);
+        now.set(start + 11_000_000_000L);
+        await("end of day", WAIT, () -> c.endOfDays.size() == 1);
+        assertThat(c.endOfDays).containsExactly((int) LocalDate.of(2026, 11, 20).toEpochDay());
+        assertThat(tp.status().date()).isEqualTo("2026-11-21");
+        send(f, 2, "B");
+        await("next day row", WAIT, () -> c.rows.size() == 2);
+        assertThat(tp.status().journalSequence()).isEqualTo(2);
+        assertThat(Files.isDirectory(dir.resolve("journal/2026-11-20"))).isTrue();
+        assertThat(Files.isDirectory(dir.resolve("journal/2026-11-21"))).isTrue();
+        // a subscriber from the start of the new day sees only the new day's journal
+        final Collector fresh = new Collector();
+        final TickClient freshClient = track(new TickClient(TickClient.Settings.of("127.0.0.1", tp.port(), "fresh"), fresh,
+            () -> ControlFrames.FROM_START_OF_DAY, null, NanoClock.SYSTEM));
+        freshClient.start();
+        await("fresh replay", WAIT, () -> fresh.caughtUp);
+        assertThat(fresh.rows).containsExactly("trade/B/2000");
+    }
+
+    @Test
+    void shouldRepublishThroughAChainedTickerplantKeepingSequences() throws Exception {
+        final TickerplantServer upstream = startTp(settings(), NanoClock.SYSTEM, new TickMetrics());
+        final TickerplantSettings chainedSettings = TickerplantSettings.defaults(dir.resolve("chained")).withPort(0)
+            .withUpstream("127.0.0.1", upstream.port());
+        final TickerplantServer chained = startTp(chainedSettings, NanoClock.SYSTEM, new TickMetrics());
+        await("chained TP subscribed upstream", WAIT, () -> upstream.status().subscribers().size() == 1);
+        final Collector c = new Collector();
+        final TickClient client = subscribe(chained.port(), c, List.of("B"));
+        await("subscribed to chained", WAIT, client::isSubscribed);
+        final FeedPublisher f = feed(upstream.port());
+        for (int id = 1; id <= 100; id++) {
+            send(f, id, "A", "B");
+        }
+        await("rows through the chain", WAIT, () -> c.rows.size() == 100);
+        assertThat(c.rows).allMatch(r -> r.startsWith("trade/B/"));
+        assertThat(chained.status().journalSequence()).isEqualTo(100);
+        assertThat(c.lastSequence).isEqualTo(100);
+        assertThat(rawError(chained.port(), bytesOf(TestSupport.tradeFrame(TRADE, 1, "A")))).startsWith("unexpected-message");
+        upstream.endOfDay();
+        await("end of day through the chain", WAIT, () -> c.endOfDays.size() == 1);
+    }
+
+    private static byte[] bytesOf(final ByteBuf b) {
+        final byte[] bytes = new byte[b.readableBytes()];
+        b.readBytes(bytes);
+        b.release();
+        return bytes;
+    }
+
+    @Test
+    void shouldRefuseASubscriptionToAnUnknownTable() throws Exception {
+        final TickerplantServer tp = startTp(settings(), NanoClock.SYSTEM, new TickMetrics());
+        final Collector c = new Collector();
+        track(new TickClient(TickClient.Settings.of("127.0.0.1", tp.port(), "bad").withTables(List.of("nope")), c, () -> -1, null,
+            NanoClock.SYSTEM)).start();
+        await("error frame", WAIT, () -> !c.errors.isEmpty());
+        assertThat(c.errors.get(0)).startsWith("bad-subscription").contains("table=nope");
+        assertThat(ErrorCode.fromCode(ErrorCode.BAD_SUBSCRIPTION.code())).isEqualTo(ErrorCode.BAD_SUBSCRIPTION);
+    }
+}
