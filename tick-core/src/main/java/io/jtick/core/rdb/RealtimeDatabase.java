@@ -87,7 +87,7 @@ public final class RealtimeDatabase implements TickListener {
         this.rejected = metrics.counter("tick.rdb.rejected");
         this.eods = metrics.counter("tick.rdb.eod");
         this.eodFailures = metrics.counter("tick.rdb.eod.failures");
-        metrics.gauge("tick.rdb.sequence", this::lastSequence);
+        metrics.gauge("tick.rdb.last.sequence", this::lastSequence);
         for (final String t : gaugeTables) {
             metrics.gauge("tick.rdb.table.rows|table=" + t, () -> rowCount(t));
         }

@@ -86,7 +86,7 @@ class RealtimeDatabaseTest {
         assertThat(s.updates()).isEqualTo(2);
         assertThat(s.rows()).isEqualTo(3);
         assertThat(metrics.counters().get("tick.rdb.duplicates").get()).isEqualTo(2);
-        assertThat(metrics.gauges().get("tick.rdb.sequence").getAsLong()).isEqualTo(6);
+        assertThat(metrics.gauges().get("tick.rdb.last.sequence").getAsLong()).isEqualTo(6);
         assertThat(metrics.gauges().get("tick.rdb.table.rows|table=trade").getAsLong()).isEqualTo(3);
         assertThat(metrics.gauges().get("tick.rdb.table.rows|table=quote").getAsLong()).isZero();
     }

@@ -1,0 +1,74 @@
+{{/* Chart name, truncated to the 63 characters Kubernetes names allow. */}}
+{{- define "jtick.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Release-qualified name: <release>-jtick, or just <release> when it already contains "jtick". */}}
+{{- define "jtick.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else if contains (include "jtick.name" .) .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name (include "jtick.name" .) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Name of one component: jtick.component (dict "root" $ "component" "tp") -> <fullname>-tp */}}
+{{- define "jtick.component" -}}
+{{- printf "%s-%s" (include "jtick.fullname" .root) .component | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "jtick.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+app.kubernetes.io/part-of: {{ include "jtick.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end -}}
+
+{{/* Selector labels of one component (dict "root" $ "component" "tp"). */}}
+{{- define "jtick.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "jtick.name" .root }}-{{ .component }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{/* Image reference (dict "root" $ "image" .Values.tp.image). */}}
+{{- define "jtick.image" -}}
+{{- printf "%s%s:%s" .root.Values.image.registry .image.repository (default .root.Chart.AppVersion .root.Values.image.tag) -}}
+{{- end -}}
+
+{{/* The environment every jtick container gets: JVM flags, bind address, Spring health probes. */}}
+{{- define "jtick.commonEnv" -}}
+- name: JDK_JAVA_OPTIONS
+  value: {{ printf "%s %s" .Values.jvm.flags .Values.jvm.extraFlags | trim | quote }}
+- name: SERVER_ADDRESS
+  value: "0.0.0.0"
+- name: MANAGEMENT_ENDPOINT_HEALTH_PROBES_ENABLED
+  value: "true"
+{{- end -}}
+
+{{/* name/value env entries from a map, sorted by key. */}}
+{{- define "jtick.envMap" -}}
+{{- range $k, $v := . }}
+- name: {{ $k }}
+  value: {{ $v | toString | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* HTTP liveness and readiness probes on Spring Boot's health groups. */}}
+{{- define "jtick.probes" -}}
+startupProbe:
+  httpGet: {path: /actuator/health/liveness, port: http}
+  periodSeconds: 2
+  failureThreshold: 90
+livenessProbe:
+  httpGet: {path: /actuator/health/liveness, port: http}
+  periodSeconds: 10
+  failureThreshold: 3
+readinessProbe:
+  httpGet: {path: /actuator/health/readiness, port: http}
+  periodSeconds: 5
+  failureThreshold: 3
+{{- end -}}

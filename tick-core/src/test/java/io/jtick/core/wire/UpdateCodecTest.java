@@ -1,0 +1,162 @@
+package io.jtick.core.wire;
+
+import io.jtick.core.schema.ColumnDef;
+import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.TestSupport;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.Test;
+
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class UpdateCodecTest {
+    private static final TableSchema ALL_TYPES = TableSchema.of("all",
+        new ColumnDef("f64", ColumnType.FLOAT64), new ColumnDef("f32", ColumnType.FLOAT32), new ColumnDef("i64", ColumnType.INT64),
+        new ColumnDef("i32", ColumnType.INT32), new ColumnDef("i16", ColumnType.INT16), new ColumnDef("b", ColumnType.BYTE),
+        new ColumnDef("flag", ColumnType.BOOL), new ColumnDef("c", ColumnType.CHAR), new ColumnDef("ts", ColumnType.TIMESTAMP));
+    private static final SchemaRegistry REGISTRY = new SchemaRegistry(List.of(ALL_TYPES, TableSchema.trade(0)));
+
+    private static ByteBuf allTypes(final int rows) {
+        final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer(64);
+        buf.writeBytes(new byte[5]); // frames need not start at index 0
+        buf.readerIndex(5);
+        final UpdateEncoder enc = new UpdateEncoder().wrap(buf, ALL_TYPES, rows, 16);
+        enc.addSym("AAPL".getBytes(StandardCharsets.US_ASCII));
+        enc.addSym("X".getBytes(StandardCharsets.US_ASCII));
+        for (int r = 0; r < rows; r++) {
+            enc.timestamp(0, r, 1_700_000_000_000_000_000L + r).sym(r, r % 2)
+                .float64(2, r, r * 1.5).float32(3, r, r * 0.25f).int64(4, r, Long.MAX_VALUE - r).int32(5, r, -r)
+                .int16(6, r, (short) (r * 3)).int8(7, r, r).int8(8, r, r % 2).int8(9, r, 'a' + r % 26).timestamp(10, r, r);
+        }
+        enc.sequence(42).feedTime(7).finish();
+        return buf;
+    }
+
+    @Test
+    void shouldRoundTripEveryTypeIncludingEmptyAndOneRowUpdates() {
+        for (final int rows : new int[] {0, 1, 3, 1000}) {
+            final ByteBuf buf = allTypes(rows);
+            try {
+                final int len = buf.readableBytes();
+                final UpdateValidator v = new UpdateValidator(REGISTRY);
+                assertThat(v.validate(buf, buf.readerIndex(), len)).as(v.reason()).isEqualTo(ErrorCode.NONE);
+                final UpdateDecoder d = new UpdateDecoder().wrap(buf, buf.readerIndex());
+                assertThat(d.rowCount()).isEqualTo(rows);
+                assertThat(d.tableName()).isEqualTo("all");
+                assertThat(d.sequence()).isEqualTo(42);
+                assertThat(d.feedTime()).isEqualTo(7);
+                assertThat(d.updateCount()).isEqualTo(1);
+                assertThat(d.symCount()).isEqualTo(2);
+                assertThat(d.symString(0)).isEqualTo("AAPL");
+                for (int r = 0; r < rows; r++) {
+                    assertThat(d.timestamp(r)).isEqualTo(1_700_000_000_000_000_000L + r);
+                    assertThat(d.symString(d.symCode(r))).isEqualTo(r % 2 == 0 ? "AAPL" : "X");
+                    assertThat(d.float64(2, r)).isEqualTo(r * 1.5);
+                    assertThat(d.float32(3, r)).isEqualTo(r * 0.25f);
+                    assertThat(d.int64(4, r)).isEqualTo(Long.MAX_VALUE - r);
+                    assertThat(d.int32(5, r)).isEqualTo(-r);
+                    assertThat(d.int16(6, r)).isEqualTo((short) (r * 3));
+                    assertThat(d.int8(7, r)).isEqualTo((byte) r);
+                    assertThat(d.int8(8, r)).isEqualTo((byte) (r % 2));
+                    assertThat((char) d.int8(9, r)).isEqualTo((char) ('a' + r % 26));
+                    assertThat(d.int64(10, r)).isEqualTo(r);
+                }
+            } finally {
+                buf.release();
+            }
+        }
+    }
+
+    @Test
+    void shouldNameWhatIsWrongWithEveryKindOfBadFrame() {
+        final ByteBuf good = TestSupport.tradeFrame(TableSchema.trade(0), 1, "A", "B");
+        final byte[] bytes = new byte[good.readableBytes()];
+        good.getBytes(0, bytes);
+        good.release();
+        final UpdateValidator v = new UpdateValidator(REGISTRY);
+        assertThat(v.validate(Unpooled.wrappedBuffer(bytes), 0, bytes.length)).isEqualTo(ErrorCode.NONE);
+
+        assertThat(check(v, bytes, b -> { }, bytes.length - 1)).isEqualTo(ErrorCode.MALFORMED_FRAME);
+        assertThat(check(v, bytes, b -> b.setByte(FrameDescriptor.VERSION_OFFSET, 2), bytes.length)).isEqualTo(ErrorCode.UNSUPPORTED_VERSION);
+        assertThat(check(v, bytes, b -> b.setByte(FrameDescriptor.TYPE_OFFSET, MessageType.HELLO), bytes.length))
+            .isEqualTo(ErrorCode.UNEXPECTED_MESSAGE);
+        assertThat(check(v, bytes, b -> b.setByte(FrameDescriptor.TABLE_NAME_OFFSET, 'q'), bytes.length)).isEqualTo(ErrorCode.UNKNOWN_TABLE);
+        assertThat(v.reason()).contains("table=qrade");
+        assertThat(check(v, bytes, b -> b.setShortLE(FrameDescriptor.COLUMN_COUNT_OFFSET, 4), bytes.length))
+            .isEqualTo(ErrorCode.WRONG_COLUMNS);
+        assertThat(check(v, bytes, b -> b.setIntLE(FrameDescriptor.ROW_COUNT_OFFSET, 3), bytes.length)).isEqualTo(ErrorCode.MALFORMED_FRAME);
+        assertThat(check(v, bytes, b -> b.setIntLE(FrameDescriptor.ROW_COUNT_OFFSET, -1), bytes.length)).isEqualTo(ErrorCode.MALFORMED_FRAME);
+        // sym column (second block) code pointing past the dictionary
+        final int symData = FrameDescriptor.TABLE_NAME_OFFSET + 8 + 8 + 16 + 8;
+        assertThat(check(v, bytes, b -> b.setIntLE(symData, 9), bytes.length)).isEqualTo(ErrorCode.BAD_SYMBOL);
+        assertThat(v.reason()).contains("code=9");
+        // price block declared as int64
+        final int priceHeader = FrameDescriptor.TABLE_NAME_OFFSET + 8 + 8 + 16 + 8 + 8;
+        assertThat(check(v, bytes, b -> b.setByte(priceHeader, ColumnType.INT64.code()), bytes.length)).isEqualTo(ErrorCode.WRONG_TYPE);
+        assertThat(v.reason()).contains("column=price", "expected=float64");
+        assertThat(check(v, bytes, b -> b.setIntLE(FrameDescriptor.DICT_OFFSET_OFFSET, 8), bytes.length)).isEqualTo(ErrorCode.MALFORMED_FRAME);
+        assertThat(UpdateValidator.checkHeader(Unpooled.wrappedBuffer(bytes), 0, 4)).contains("length");
+    }
+
+    private static ErrorCode check(final UpdateValidator v, final byte[] good, final java.util.function.Consumer<ByteBuf> corrupt,
+                                   final int length) {
+        final ByteBuf b = Unpooled.wrappedBuffer(good.clone());
+        corrupt.accept(b);
+        return v.validate(b, 0, length);
+    }
+
+    @Test
+    void shouldRoundTripControlFrames() {
+        final ByteBuf sub = ControlFrames.subscribe(PooledByteBufAllocator.DEFAULT, 17, List.of("trade"), List.of("IBM", "MSFT"));
+        try {
+            final ControlFrames.Subscribe s = ControlFrames.readSubscribe(sub);
+            assertThat(s.fromSequence()).isEqualTo(17);
+            assertThat(s.tables()).containsExactly("trade");
+            assertThat(s.syms()).containsExactly("IBM", "MSFT");
+        } finally {
+            sub.release();
+        }
+        final ByteBuf ok = ControlFrames.subscribed(PooledByteBufAllocator.DEFAULT, 5, 6, 20_000, List.of(TableSchema.quote(2)));
+        try {
+            final ControlFrames.Subscribed s = ControlFrames.readSubscribed(ok);
+            assertThat(s.sequence()).isEqualTo(5);
+            assertThat(s.journalSequence()).isEqualTo(6);
+            assertThat(s.epochDay()).isEqualTo(20_000);
+            assertThat(s.schemas().get("quote")).isEqualTo(TableSchema.quote(2));
+        } finally {
+            ok.release();
+        }
+        final ByteBuf err = ControlFrames.error(PooledByteBufAllocator.DEFAULT, ErrorCode.WRONG_TYPE, "bad [column=price]");
+        try {
+            assertThat(ControlFrames.readError(err)).isEqualTo(new ControlFrames.Error(ErrorCode.WRONG_TYPE, "bad [column=price]"));
+        } finally {
+            err.release();
+        }
+        final ByteBuf eod = ControlFrames.endOfDay(PooledByteBufAllocator.DEFAULT, 20_001, 99);
+        try {
+            assertThat(ControlFrames.readEndOfDay(eod)).isEqualTo(new ControlFrames.EndOfDay(20_001, 99));
+        } finally {
+            eod.release();
+        }
+    }
+
+    @Test
+    void shouldLoadSchemasFromYamlWithExtraFloatsAndRejectBadOnes() {
+        final SchemaRegistry r = SchemaRegistry.fromYaml(new StringReader("extraFloats: 2\ntables:\n  fx: [bid:float64, ask:float64]\n"));
+        assertThat(r.get("trade").toSchemaString()).isEqualTo("time:timestamp,sym:symbol,price:float64,size:int64,cond:char,"
+            + "ex0:float64,ex1:float64");
+        assertThat(r.get("fx").toSchemaString()).isEqualTo("time:timestamp,sym:symbol,bid:float64,ask:float64");
+        assertThatThrownBy(() -> SchemaRegistry.fromYaml(new StringReader("tables:\n  bad: [price:decimal]\n")))
+            .hasMessageContaining("type=decimal");
+        assertThatThrownBy(() -> new TableSchema("t", List.of(new ColumnDef("sym", ColumnType.SYMBOL), new ColumnDef("time", ColumnType.TIMESTAMP))))
+            .hasMessageContaining("first two columns");
+    }
+}
