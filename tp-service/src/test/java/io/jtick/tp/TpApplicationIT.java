@@ -1,0 +1,96 @@
+package io.jtick.tp;
+
+import io.jtick.core.client.FeedPublisher;
+import io.jtick.core.client.TickClient;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.Collector;
+import io.jtick.core.testing.TestSupport;
+import io.jtick.core.tp.TickerplantServer;
+import io.jtick.core.util.NanoClock;
+import io.netty.buffer.ByteBuf;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static io.jtick.core.testing.TestSupport.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The real tp-service on random ports: a feed and a subscriber on its socket, REST and Prometheus over HTTP. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class TpApplicationIT {
+    @TempDir
+    static Path journal;
+
+    @LocalServerPort
+    private int httpPort;
+
+    @Autowired
+    private TickerplantServer server;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @DynamicPropertySource
+    static void props(final DynamicPropertyRegistry registry) {
+        registry.add("tick.tp.port", () -> 0);
+        registry.add("tick.tp.journal-dir", journal::toString);
+    }
+
+    private HttpResponse<String> call(final String method, final String path, final String body) throws Exception {
+        final HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+            .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10));
+        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void shouldServeFeedsAndSubscribersAndReportThemOverRest() throws Exception {
+        final Collector c = new Collector();
+        try (TickClient sub = new TickClient(TickClient.Settings.of("127.0.0.1", server.port(), "it-rdb"), c, c::fromSequence, null,
+            NanoClock.SYSTEM);
+             FeedPublisher feed = new FeedPublisher("127.0.0.1", server.port(), "it-feed", null).connect(5000)) {
+            sub.start();
+            await("subscribed", Duration.ofSeconds(20), sub::isSubscribed);
+            final long before = c.lastSequence;
+            for (int id = 1; id <= 20; id++) {
+                final ByteBuf b = feed.alloc().directBuffer(256);
+                TestSupport.trade(b, TableSchema.trade(0), id, id, "IBM", "MSFT");
+                assertThat(feed.send(b)).isTrue();
+            }
+            await("rows", Duration.ofSeconds(20), () -> c.rows.size() == 40);
+            assertThat(c.lastSequence).isEqualTo(before + 20);
+
+            final HttpResponse<String> status = call("GET", "/api/status", null);
+            assertThat(status.statusCode()).isEqualTo(200);
+            assertThat(status.body()).contains("\"mode\":\"zero-latency\"", "\"name\":\"it-rdb\"", "\"journalSequence\":" + (before + 20));
+
+            final HttpResponse<String> mode = call("PUT", "/api/mode", "{\"mode\":\"timer-publish\",\"timer\":\"50ms\"}");
+            assertThat(mode.statusCode()).isEqualTo(200);
+            assertThat(mode.body()).contains("timer-publish", "50");
+            assertThat(call("PUT", "/api/mode", "{\"mode\":\"sometimes\"}").body()).contains("unknown publish mode");
+            assertThat(call("PUT", "/api/mode", "{\"mode\":\"sometimes\"}").statusCode()).isEqualTo(400);
+            assertThat(call("PUT", "/api/mode", "{\"mode\":\"timer-publish\",\"timer\":\"soon\"}").statusCode()).isEqualTo(400);
+            assertThat(call("PUT", "/api/mode", "not json").statusCode()).isEqualTo(400);
+            assertThat(call("PUT", "/api/mode", "{\"mode\":\"zero-latency\"}").statusCode()).isEqualTo(200);
+
+            final HttpResponse<String> eod = call("POST", "/api/eod", null);
+            assertThat(eod.statusCode()).isEqualTo(200);
+            await("end of day reached the subscriber", Duration.ofSeconds(20), () -> c.endOfDays.size() == 1);
+
+            final HttpResponse<String> prom = call("GET", "/actuator/prometheus", null);
+            assertThat(prom.statusCode()).isEqualTo(200);
+            assertThat(prom.body()).contains("tick_tp_log_seconds_count", "tick_tp_pub_percentile_seconds", "tick_tp_rows_total",
+                "tick_tp_journal_sequence");
+        }
+    }
+}
