@@ -1,0 +1,44 @@
+package io.jtick.feedsim;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+import java.nio.file.Path;
+
+/**
+ * feed-sim settings ({@code tick.feed.*}, see docs/configuration.md). The feed shape here is the
+ * default of {@code POST /api/feed/start} and what {@code autostart} runs.
+ *
+ * @param tpHost    tickerplant host
+ * @param tpPort    tickerplant feed port
+ * @param autostart start a synthetic feed with these settings once the app is ready (retrying the TP connection)
+ * @param table     trade or quote
+ * @param r         rows per update
+ * @param u         updates per timer tick
+ * @param t         timer period, ms
+ * @param syms      number of synthetic syms
+ * @param ex        extra float columns
+ * @param seed      random seed of the synthetic feed
+ * @param dataDir   where the replay data sets live (the shared data folder)
+ */
+@Validated
+@ConfigurationProperties("tick.feed")
+public record FeedProperties(
+    @DefaultValue("127.0.0.1") @NotBlank String tpHost,
+    @DefaultValue("5010") @Min(1) @Max(65535) int tpPort,
+    @DefaultValue("false") boolean autostart,
+    @DefaultValue("trade") @Pattern(regexp = "trade|quote") String table,
+    @DefaultValue("10") @Min(1) int r,
+    @DefaultValue("1") @Min(1) int u,
+    @DefaultValue("1") @Min(1) int t,
+    @DefaultValue("100") @Min(1) int syms,
+    @DefaultValue("0") @Min(0) @Max(1024) int ex,
+    @DefaultValue("42") long seed,
+    @DefaultValue("../shared/data") @NotNull Path dataDir) {
+}

@@ -1,0 +1,32 @@
+package io.jtick.feedsim;
+
+import java.util.List;
+
+/**
+ * Body of {@code POST /api/feed/start}; every field is optional and defaults to {@link FeedProperties}.
+ *
+ * @param source          synthetic (default), taq, algoseek or lobster
+ * @param table           trade or quote
+ * @param r               rows per update
+ * @param u               updates per timer tick
+ * @param t               timer period, ms
+ * @param syms            synthetic syms
+ * @param ex              extra float columns
+ * @param seed            synthetic random seed
+ * @param stampTime       synthetic: leave the time column to the tickerplant
+ * @param durationSeconds stop after this long (0 or absent = no limit)
+ * @param maxRows         stop after this many rows (0 or absent = no limit)
+ * @param file            replay: the file (taq) or folder (algoseek, lobster), relative to the data folder
+ * @param symbols         algoseek: symbols to replay (absent = all)
+ * @param dates           algoseek: dates yyyyMMdd to replay (absent = all)
+ * @param pace            timer (synthetic default), recorded (replay default) or max
+ * @param speed           recorded pace: replay this many times faster than recorded
+ */
+public record StartRequest(String source, String table, Integer r, Integer u, Integer t, Integer syms, Integer ex, Long seed,
+                           Boolean stampTime, Long durationSeconds, Long maxRows, String file, List<String> symbols,
+                           List<String> dates, String pace, Double speed) {
+    /** All defaults. */
+    public static StartRequest defaults() {
+        return new StartRequest(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+    }
+}
