@@ -85,15 +85,19 @@ class UpdateCodecTest {
         assertThat(v.validate(Unpooled.wrappedBuffer(bytes), 0, bytes.length)).isEqualTo(ErrorCode.NONE);
 
         assertThat(check(v, bytes, b -> { }, bytes.length - 1)).isEqualTo(ErrorCode.MALFORMED_FRAME);
-        assertThat(check(v, bytes, b -> b.setByte(FrameDescriptor.VERSION_OFFSET, 2), bytes.length)).isEqualTo(ErrorCode.UNSUPPORTED_VERSION);
+        assertThat(check(v, bytes, b -> b.setByte(FrameDescriptor.VERSION_OFFSET, 2), bytes.length))
+            .isEqualTo(ErrorCode.UNSUPPORTED_VERSION);
         assertThat(check(v, bytes, b -> b.setByte(FrameDescriptor.TYPE_OFFSET, MessageType.HELLO), bytes.length))
             .isEqualTo(ErrorCode.UNEXPECTED_MESSAGE);
-        assertThat(check(v, bytes, b -> b.setByte(FrameDescriptor.TABLE_NAME_OFFSET, 'q'), bytes.length)).isEqualTo(ErrorCode.UNKNOWN_TABLE);
+        assertThat(check(v, bytes, b -> b.setByte(FrameDescriptor.TABLE_NAME_OFFSET, 'q'), bytes.length))
+            .isEqualTo(ErrorCode.UNKNOWN_TABLE);
         assertThat(v.reason()).contains("table=qrade");
         assertThat(check(v, bytes, b -> b.setShortLE(FrameDescriptor.COLUMN_COUNT_OFFSET, 4), bytes.length))
             .isEqualTo(ErrorCode.WRONG_COLUMNS);
-        assertThat(check(v, bytes, b -> b.setIntLE(FrameDescriptor.ROW_COUNT_OFFSET, 3), bytes.length)).isEqualTo(ErrorCode.MALFORMED_FRAME);
-        assertThat(check(v, bytes, b -> b.setIntLE(FrameDescriptor.ROW_COUNT_OFFSET, -1), bytes.length)).isEqualTo(ErrorCode.MALFORMED_FRAME);
+        assertThat(check(v, bytes, b -> b.setIntLE(FrameDescriptor.ROW_COUNT_OFFSET, 3), bytes.length))
+            .isEqualTo(ErrorCode.MALFORMED_FRAME);
+        assertThat(check(v, bytes, b -> b.setIntLE(FrameDescriptor.ROW_COUNT_OFFSET, -1), bytes.length))
+            .isEqualTo(ErrorCode.MALFORMED_FRAME);
         // sym column (second block) code pointing past the dictionary
         final int symData = FrameDescriptor.TABLE_NAME_OFFSET + 8 + 8 + 16 + 8;
         assertThat(check(v, bytes, b -> b.setIntLE(symData, 9), bytes.length)).isEqualTo(ErrorCode.BAD_SYMBOL);
@@ -102,7 +106,8 @@ class UpdateCodecTest {
         final int priceHeader = FrameDescriptor.TABLE_NAME_OFFSET + 8 + 8 + 16 + 8 + 8;
         assertThat(check(v, bytes, b -> b.setByte(priceHeader, ColumnType.INT64.code()), bytes.length)).isEqualTo(ErrorCode.WRONG_TYPE);
         assertThat(v.reason()).contains("column=price", "expected=float64");
-        assertThat(check(v, bytes, b -> b.setIntLE(FrameDescriptor.DICT_OFFSET_OFFSET, 8), bytes.length)).isEqualTo(ErrorCode.MALFORMED_FRAME);
+        assertThat(check(v, bytes, b -> b.setIntLE(FrameDescriptor.DICT_OFFSET_OFFSET, 8), bytes.length))
+            .isEqualTo(ErrorCode.MALFORMED_FRAME);
         assertThat(UpdateValidator.checkHeader(Unpooled.wrappedBuffer(bytes), 0, 4)).contains("length");
     }
 
@@ -156,7 +161,8 @@ class UpdateCodecTest {
         assertThat(r.get("fx").toSchemaString()).isEqualTo("time:timestamp,sym:symbol,bid:float64,ask:float64");
         assertThatThrownBy(() -> SchemaRegistry.fromYaml(new StringReader("tables:\n  bad: [price:decimal]\n")))
             .hasMessageContaining("type=decimal");
-        assertThatThrownBy(() -> new TableSchema("t", List.of(new ColumnDef("sym", ColumnType.SYMBOL), new ColumnDef("time", ColumnType.TIMESTAMP))))
+        assertThatThrownBy(() -> new TableSchema("t", List.of(new ColumnDef("sym", ColumnType.SYMBOL),
+            new ColumnDef("time", ColumnType.TIMESTAMP))))
             .hasMessageContaining("first two columns");
     }
 }
