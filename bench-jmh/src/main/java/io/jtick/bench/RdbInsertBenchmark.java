@@ -1,0 +1,139 @@
+package io.jtick.bench;
+
+import io.jtick.core.rdb.RealtimeTable;
+import io.jtick.core.rdb.SymbolCatalog;
+import io.jtick.core.schema.ColumnDef;
+import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.wire.UpdateDecoder;
+import io.jtick.core.wire.UpdateEncoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Port of KX's {@code throughput.q}: inserts of {@code bulk} rows into an in-memory table with the
+ * schema {@code sym, time, price:real, size:int, stop:bool, cond:char, ex:char} and 1000 syms (here
+ * time and sym come first, as jtick requires). One operation is one {@link RealtimeTable#append}
+ * of a pre-built update, including the {@link UpdateDecoder#wrap} the subscriber does per frame; the
+ * {@code rows} counter is rows/s. Every {@code tableRows} rows the table is replaced by a fresh one
+ * of that capacity, so memory stays bounded and no doubling happens mid-table: the allocation and
+ * zeroing of the new table is inside the measurement, amortized over {@code tableRows} rows.
+ * All rows carry the same timestamp, so the time-order check runs on every row.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class RdbInsertBenchmark {
+    static final int SYMS = 1000;
+
+    @Param({"1", "10", "100", "1000", "10000"})
+    public int bulk;
+
+    @Param({"1048576"})
+    public int tableRows;
+
+    private TableSchema schema;
+    private SymbolCatalog catalog;
+    private RealtimeTable table;
+    private ByteBuf[] frames;
+    private int next;
+    private final UpdateDecoder decoder = new UpdateDecoder();
+
+    /** Rows per second next to the inserts/s score. */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    public static class Rows {
+        public long rows;
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            rows = 0;
+        }
+    }
+
+    /** {@code throughput.q}'s table: {@code ([]sym;time;price:real;size:int;stop:bool;cond:char;ex:char)}. */
+    static TableSchema throughputSchema() {
+        return TableSchema.of("t",
+            new ColumnDef("price", ColumnType.FLOAT32),
+            new ColumnDef("size", ColumnType.INT32),
+            new ColumnDef("stop", ColumnType.BOOL),
+            new ColumnDef("cond", ColumnType.CHAR),
+            new ColumnDef("ex", ColumnType.CHAR));
+    }
+
+    @Setup(Level.Trial)
+    public void build() {
+        schema = throughputSchema();
+        final byte[][] syms = new byte[SYMS][];
+        for (int i = 0; i < SYMS; i++) {
+            syms[i] = String.format("s%03d", i).getBytes(StandardCharsets.US_ASCII);
+        }
+        final int count = Math.max(1, SYMS / bulk);
+        frames = new ByteBuf[count];
+        final UpdateEncoder enc = new UpdateEncoder();
+        final long time = System.currentTimeMillis() * 1_000_000L;
+        long row = 0;
+        for (int f = 0; f < count; f++) {
+            final int distinct = Math.min(bulk, SYMS);
+            final int dictBytes = distinct * (1 + syms[0].length);
+            final ByteBuf b = PooledByteBufAllocator.DEFAULT.directBuffer(UpdateEncoder.frameLength(schema, bulk, dictBytes));
+            enc.wrap(b, schema, bulk, dictBytes);
+            final int base = (int) (row % SYMS);
+            for (int k = 0; k < distinct; k++) {
+                enc.addSym(syms[(base + k) % SYMS]);
+            }
+            for (int k = 0; k < bulk; k++, row++) {
+                enc.timestamp(TableSchema.TIME, k, time);
+                enc.sym(k, k % distinct);
+                enc.float32(2, k, 100f + (row % 1000) * 0.01f);
+                enc.int32(3, k, (int) (row % 10_000));
+                enc.int8(4, k, (int) (row & 1));
+                enc.int8(5, k, 'A');
+                enc.int8(6, k, 'N');
+            }
+            enc.finish();
+            frames[f] = b;
+        }
+        catalog = new SymbolCatalog();
+        table = new RealtimeTable(schema, catalog, tableRows);
+    }
+
+    @Benchmark
+    public int insert(final Rows rows) {
+        if (table.rowCount() > tableRows - bulk) {
+            table = new RealtimeTable(schema, catalog, tableRows);
+        }
+        final ByteBuf f = frames[next];
+        next = next + 1 == frames.length ? 0 : next + 1;
+        final int n = table.append(schema, decoder.wrap(f, 0));
+        rows.rows += n;
+        return n;
+    }
+
+    @TearDown(Level.Trial)
+    public void release() {
+        for (final ByteBuf b : frames) {
+            b.release();
+        }
+    }
+}
