@@ -26,6 +26,8 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
@@ -67,6 +69,7 @@ public final class TickerplantServer implements AutoCloseable {
     private EventLoopGroup group;
     private EventLoop loop;
     private Channel serverChannel;
+    private ChannelGroup connectionsOpen;
     private Tickerplant tp;
     private TickClient upstream;
     private ScheduledFuture<?> timerTask;
@@ -89,6 +92,7 @@ public final class TickerplantServer implements AutoCloseable {
     public TickerplantServer start() throws IOException {
         group = Transport.newGroup(1, "tickerplant");
         loop = group.next();
+        connectionsOpen = new DefaultChannelGroup("tickerplant-connections", loop);
         try {
             tp = loop.submit(() -> new Tickerplant(settings, schemas, clock, PooledByteBufAllocator.DEFAULT, metrics)).get();
         } catch (final ExecutionException e) {
@@ -116,6 +120,7 @@ public final class TickerplantServer implements AutoCloseable {
                 @Override
                 protected void initChannel(final SocketChannel ch) {
                     connections.incrementAndGet();
+                    connectionsOpen.add(ch);
                     ch.pipeline().addLast(FramePipeline.FRAME_DECODER, new TpFrameDecoder(settings.maxFrameLength()));
                     ch.pipeline().addLast(new ConnectionHandler());
                 }
@@ -259,6 +264,10 @@ public final class TickerplantServer implements AutoCloseable {
         }
         if (serverChannel != null) {
             serverChannel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
+        if (connectionsOpen != null) {
+            // every feed and subscriber sees the close; event-loop shutdown alone does not promise it
+            connectionsOpen.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
         if (loop != null && tp != null) {
             try {

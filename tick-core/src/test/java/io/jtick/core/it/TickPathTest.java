@@ -7,6 +7,7 @@ import io.jtick.core.rdb.ColumnarTable;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.Closer;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantSettings;
@@ -18,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,13 +43,11 @@ class TickPathTest {
     @TempDir
     Path dir;
 
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final Closer closer = new Closer();
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int k = open.size() - 1; k >= 0; k--) {
-            open.get(k).close();
-        }
+        closer.close();
     }
 
     private static final class Rdb implements AutoCloseable {
@@ -111,7 +109,7 @@ class TickPathTest {
         TickerplantServer tp = new TickerplantServer(settings, SCHEMAS, NanoClock.SYSTEM, new TickMetrics()).start();
         final int port = tp.port();
         final Rdb all = new Rdb(port, "rdb-all", List.of());
-        open.add(all);
+        closer.track(all);
         Rdb filtered = new Rdb(port, "rdb-filtered", List.copyOf(FILTER));
         await("RDBs subscribed", WAIT, () -> all.client.isSubscribed());
 
@@ -120,7 +118,7 @@ class TickPathTest {
         sendRange(feed, 1, 2000);
         filtered.close();
         final Rdb rebuilt = new Rdb(port, "rdb-filtered-2", List.copyOf(FILTER));
-        open.add(rebuilt);
+        closer.track(rebuilt);
         filtered = rebuilt;
         sendRange(feed, 2001, 4000);
         final TickerplantServer tpPhase1 = tp;
@@ -130,12 +128,12 @@ class TickPathTest {
         feed.close();
         tp.close();
         tp = new TickerplantServer(settings.withPort(port), SCHEMAS, NanoClock.SYSTEM, new TickMetrics()).start();
-        open.add(tp);
+        closer.track(tp);
         assertThat(tp.status().journalSequence()).isEqualTo(4000);
         final Rdb f = filtered;
         await("RDBs back", WAIT, () -> all.client.isSubscribed() && f.client.isSubscribed());
         feed = new FeedPublisher("127.0.0.1", port, "feed-2", null).connect(5000);
-        open.add(feed);
+        closer.track(feed);
         sendRange(feed, 4001, 6000);
 
         final Map<String, Integer> expectAll = expected(6000, null);

@@ -5,6 +5,7 @@ import io.jtick.core.client.TickClient;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.Closer;
 import io.jtick.core.testing.Collector;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.util.NanoClock;
@@ -44,18 +45,15 @@ class TickerplantServerTest {
     @TempDir
     Path dir;
 
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final Closer closer = new Closer();
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int k = open.size() - 1; k >= 0; k--) {
-            open.get(k).close();
-        }
+        closer.close();
     }
 
     private <T extends AutoCloseable> T track(final T c) {
-        open.add(c);
-        return c;
+        return closer.track(c);
     }
 
     private TickerplantServer startTp(final TickerplantSettings s, final NanoClock clock, final TickMetrics metrics) throws IOException {
@@ -147,7 +145,6 @@ class TickerplantServerTest {
                 // a late subscriber asks for the whole day while updates keep coming
                 final Collector late = new Collector();
                 subscribe(tp.port(), late, List.of());
-                open.add(() -> check(late));
                 lateCollector = late;
             }
         }
@@ -181,7 +178,7 @@ class TickerplantServerTest {
         await("first half", WAIT, () -> c.rows.size() == 100);
         f.close();
         tp.close();
-        open.remove(tp);
+        closer.forget(tp);
         await("client saw the disconnect", WAIT, () -> c.disconnects >= 1);
         tp = startTp(settings().withPort(port), NanoClock.SYSTEM, new TickMetrics());
         assertThat(tp.status().journalSequence()).isEqualTo(100);
