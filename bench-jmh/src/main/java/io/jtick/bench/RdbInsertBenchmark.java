@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Port of KX's {@code throughput.q}: inserts of {@code bulk} rows into an in-memory table with the
  * schema {@code sym, time, price:real, size:int, stop:bool, cond:char, ex:char} and 1000 syms (here
- * time and sym come first, as jtick requires). One operation is one {@link RealtimeTable#append}
+ * time and sym come first, as jtick requires; {@code syms} varies the universe). One operation is one {@link RealtimeTable#append}
  * of a pre-built update, including the {@link UpdateDecoder#wrap} the subscriber does per frame; the
  * {@code rows} counter is rows/s. Every {@code tableRows} rows the table is replaced by a fresh one
  * of that capacity, so memory stays bounded and no doubling happens mid-table: the allocation and
@@ -44,13 +44,15 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class RdbInsertBenchmark {
-    static final int SYMS = 1000;
-
     @Param({"1", "10", "100", "1000", "10000"})
     public int bulk;
 
     @Param({"1048576"})
     public int tableRows;
+
+    /** Sym universe; throughput.q uses 1000. Each update's dictionary holds min(bulk, syms) syms to intern. */
+    @Param({"1000"})
+    public int syms;
 
     private TableSchema schema;
     private SymbolCatalog catalog;
@@ -84,23 +86,23 @@ public class RdbInsertBenchmark {
     @Setup(Level.Trial)
     public void build() {
         schema = throughputSchema();
-        final byte[][] syms = new byte[SYMS][];
-        for (int i = 0; i < SYMS; i++) {
-            syms[i] = String.format("s%03d", i).getBytes(StandardCharsets.US_ASCII);
+        final byte[][] names = new byte[syms][];
+        for (int i = 0; i < syms; i++) {
+            names[i] = String.format("s%04d", i).getBytes(StandardCharsets.US_ASCII);
         }
-        final int count = Math.max(1, SYMS / bulk);
+        final int count = Math.max(1, syms / bulk);
         frames = new ByteBuf[count];
         final UpdateEncoder enc = new UpdateEncoder();
         final long time = System.currentTimeMillis() * 1_000_000L;
         long row = 0;
         for (int f = 0; f < count; f++) {
-            final int distinct = Math.min(bulk, SYMS);
-            final int dictBytes = distinct * (1 + syms[0].length);
+            final int distinct = Math.min(bulk, syms);
+            final int dictBytes = distinct * (1 + names[0].length);
             final ByteBuf b = PooledByteBufAllocator.DEFAULT.directBuffer(UpdateEncoder.frameLength(schema, bulk, dictBytes));
             enc.wrap(b, schema, bulk, dictBytes);
-            final int base = (int) (row % SYMS);
+            final int base = (int) (row % syms);
             for (int k = 0; k < distinct; k++) {
-                enc.addSym(syms[(base + k) % SYMS]);
+                enc.addSym(names[(base + k) % syms]);
             }
             for (int k = 0; k < bulk; k++, row++) {
                 enc.timestamp(TableSchema.TIME, k, time);
