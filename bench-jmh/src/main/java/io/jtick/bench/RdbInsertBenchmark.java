@@ -9,7 +9,6 @@ import io.jtick.core.wire.UpdateDecoder;
 import io.jtick.core.wire.UpdateEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -61,17 +60,6 @@ public class RdbInsertBenchmark {
     private int next;
     private final UpdateDecoder decoder = new UpdateDecoder();
 
-    /** Rows per second next to the inserts/s score. */
-    @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Rows {
-        public long rows;
-
-        @Setup(Level.Iteration)
-        public void reset() {
-            rows = 0;
-        }
-    }
 
     /** {@code throughput.q}'s table: {@code ([]sym;time;price:real;size:int;stop:bool;cond:char;ex:char)}. */
     static TableSchema throughputSchema() {

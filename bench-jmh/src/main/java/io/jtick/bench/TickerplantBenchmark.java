@@ -14,7 +14,6 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.FastThreadLocalThread;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -72,17 +71,6 @@ public class TickerplantBenchmark {
     private EmbeddedChannel[] channels;
     private int sinceFlush;
 
-    /** Rows per second next to the updates/s score. */
-    @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Rows {
-        public long rows;
-
-        @Setup(Level.Iteration)
-        public void reset() {
-            rows = 0;
-        }
-    }
 
     @Setup(Level.Trial)
     public void buildFrame() {
