@@ -1,7 +1,6 @@
 package io.jtick.core.client;
 
 import io.jtick.core.wire.ControlFrames;
-import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FramePipeline;
 import io.jtick.core.wire.MessageType;
 import io.netty.bootstrap.Bootstrap;
@@ -39,7 +38,6 @@ public final class FeedPublisher implements AutoCloseable {
     private final EventLoopGroup group;
     private final boolean ownGroup;
     private final AtomicLong errors = new AtomicLong();
-    private final AtomicLong framesRejected = new AtomicLong();
     private volatile String lastError;
     private volatile Channel channel;
 
@@ -152,9 +150,6 @@ public final class FeedPublisher implements AutoCloseable {
             if (ControlFrames.type(frame, frame.readerIndex()) == MessageType.ERROR) {
                 final ControlFrames.Error e = ControlFrames.readError(frame);
                 errors.incrementAndGet();
-                if (e.code() != ErrorCode.NONE) {
-                    framesRejected.incrementAndGet();
-                }
                 lastError = e.code().tag() + ": " + e.message();
                 LOG.warn("tickerplant rejected feed input [feed={}, code={}]: {}", name, e.code().tag(), e.message());
             }

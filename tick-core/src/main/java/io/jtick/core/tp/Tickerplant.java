@@ -182,7 +182,7 @@ public final class Tickerplant implements AutoCloseable {
             return code;
         }
         final TableSchema schema = validator.table();
-        final int t = schemas.indexOf(frame, offset + FrameDescriptor.TABLE_NAME_OFFSET, schema.nameBytes().length);
+        final int t = validator.tableIndex();
         final int rows = frame.getIntLE(offset + FrameDescriptor.ROW_COUNT_OFFSET);
         final long now = clock.epochNanos();
         if ((frame.getUnsignedShortLE(offset + FLAGS_OFFSET) & FLAG_STAMP_TIME) != 0) {
@@ -645,6 +645,15 @@ public final class Tickerplant implements AutoCloseable {
 
     public long nextEndOfDayNanos() {
         return nextEndOfDay;
+    }
+
+    /** Bytes queued for all subscribers' sockets; call on the tickerplant thread. */
+    public long totalBacklogBytes() {
+        long sum = 0;
+        for (int k = 0; k < subscribers.size(); k++) {
+            sum += subscribers.get(k).backlogBytes();
+        }
+        return sum;
     }
 
     public int subscriberCount() {

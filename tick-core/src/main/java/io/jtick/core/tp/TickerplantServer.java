@@ -201,13 +201,7 @@ public final class TickerplantServer implements AutoCloseable {
         if (loop == null || loop.isShuttingDown()) {
             return 0;
         }
-        return call(t -> {
-            long sum = 0;
-            for (final TickerplantStatus.SubscriberStatus s : t.status(0, null).subscribers()) {
-                sum += s.backlogBytes();
-            }
-            return sum;
-        });
+        return call(Tickerplant::totalBacklogBytes);
     }
 
     private void scheduleTimer(final long nanos) {

@@ -26,6 +26,7 @@ import static io.jtick.core.wire.FrameDescriptor.align8;
 public final class UpdateValidator {
     private final SchemaRegistry schemas;
     private TableSchema table;
+    private int tableIndex = -1;
     private String reason;
 
     public UpdateValidator(final SchemaRegistry schemas) {
@@ -37,6 +38,11 @@ public final class UpdateValidator {
         return table;
     }
 
+    /** Index in the registry of the last frame that validated. */
+    public int tableIndex() {
+        return tableIndex;
+    }
+
     /** Why the last frame failed, with {@code [key=value]} context. */
     public String reason() {
         return reason;
@@ -45,6 +51,7 @@ public final class UpdateValidator {
     /** Validates the frame of {@code length} bytes at {@code offset}. */
     public ErrorCode validate(final ByteBuf buf, final int offset, final int length) {
         table = null;
+        tableIndex = -1;
         if (length < TABLE_NAME_OFFSET + 8 || buf.getIntLE(offset + LENGTH_OFFSET) != length) {
             return fail(ErrorCode.MALFORMED_FRAME, "frame length does not match its header [length=" + length + "]");
         }
@@ -60,7 +67,8 @@ public final class UpdateValidator {
         if (nameLength < 1 || nameLength > TableSchema.MAX_NAME_LENGTH || TABLE_NAME_OFFSET + align8(nameLength) > length) {
             return fail(ErrorCode.MALFORMED_FRAME, "bad table name length [length=" + nameLength + "]");
         }
-        final TableSchema schema = schemas.get(buf, offset + TABLE_NAME_OFFSET, nameLength);
+        final int index = schemas.indexOf(buf, offset + TABLE_NAME_OFFSET, nameLength);
+        final TableSchema schema = index < 0 ? null : schemas.get(index);
         if (schema == null) {
             return fail(ErrorCode.UNKNOWN_TABLE, "unknown table [table="
                 + buf.toString(offset + TABLE_NAME_OFFSET, nameLength, java.nio.charset.StandardCharsets.US_ASCII) + "]");
@@ -130,6 +138,7 @@ public final class UpdateValidator {
             }
         }
         table = schema;
+        tableIndex = index;
         reason = null;
         return ErrorCode.NONE;
     }
