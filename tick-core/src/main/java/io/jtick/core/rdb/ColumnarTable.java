@@ -1,6 +1,10 @@
 package io.jtick.core.rdb;
 
+import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.ByteOrder;
 
 import java.util.Collection;
 
@@ -73,6 +77,29 @@ public interface ColumnarTable {
      * table's time column is non-decreasing). Unknown syms match nothing.
      */
     Selection select(Collection<String> syms, long fromNanos, long toNanos, int limit);
+
+    /**
+     * Copies column values into {@code dst} from byte 0 as little-endian values of the column's
+     * width: the values at rows {@code rows[from], ..., rows[from + count - 1]}, or, when
+     * {@code rows} is null, at rows {@code from, ..., from + count - 1}. Used to write partitions;
+     * implementations over arrays or files override it with bulk copies.
+     */
+    default void gather(final int column, final int[] rows, final int from, final int count, final MutableDirectBuffer dst) {
+        final ColumnType type = schema().type(column);
+        final int w = type.width();
+        for (int i = 0; i < count; i++) {
+            final int r = rows == null ? from + i : rows[from + i];
+            final int at = i * w;
+            switch (type) {
+                case TIMESTAMP, INT64 -> dst.putLong(at, getLong(column, r), ByteOrder.LITTLE_ENDIAN);
+                case FLOAT64 -> dst.putDouble(at, getDouble(column, r), ByteOrder.LITTLE_ENDIAN);
+                case SYMBOL, INT32 -> dst.putInt(at, getInt(column, r), ByteOrder.LITTLE_ENDIAN);
+                case FLOAT32 -> dst.putFloat(at, getFloat(column, r), ByteOrder.LITTLE_ENDIAN);
+                case INT16 -> dst.putShort(at, getShort(column, r), ByteOrder.LITTLE_ENDIAN);
+                default -> dst.putByte(at, getByte(column, r));
+            }
+        }
+    }
 
     /** Selected rows and the number of rows the selection visited. */
     record Selection(int[] rows, long rowsScanned) {

@@ -1,5 +1,8 @@
 package io.jtick.core.rdb;
 
+import io.jtick.core.schema.ColumnType;
+
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -13,4 +16,33 @@ import java.util.List;
  * @param rowsScanned rows the selection visited (sym index postings or time-column rows)
  */
 public record QueryResult(List<String> columns, List<List<Object>> rows, long rowsScanned) {
+    /** A cell as a JSON-friendly object (conversions in the class comment). */
+    public static Object cell(final ColumnarTable table, final int column, final int row) {
+        final ColumnType type = table.schema().type(column);
+        switch (type) {
+            case TIMESTAMP:
+                final long nanos = table.getLong(column, row);
+                return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L)).toString();
+            case SYMBOL:
+                return table.symbol(row);
+            case FLOAT64:
+                return table.getDouble(column, row);
+            case FLOAT32:
+                return table.getFloat(column, row);
+            case INT64:
+                return table.getLong(column, row);
+            case INT32:
+                return table.getInt(column, row);
+            case INT16:
+                return table.getShort(column, row);
+            case BYTE:
+                return table.getByte(column, row);
+            case BOOL:
+                return table.getByte(column, row) != 0;
+            case CHAR:
+                return String.valueOf((char) (table.getByte(column, row) & 0xff));
+            default:
+                throw new IllegalStateException("unhandled column type [type=" + type + "]");
+        }
+    }
 }

@@ -3,7 +3,6 @@ package io.jtick.core.rdb;
 import io.jtick.core.client.TickListener;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
-import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
@@ -11,7 +10,6 @@ import io.jtick.core.wire.UpdateDecoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -328,40 +326,10 @@ public final class RealtimeDatabase implements TickListener {
         for (final int r : selected) {
             final List<Object> row = new ArrayList<>(cols.length);
             for (final int c : cols) {
-                row.add(value(view, c, r));
+                row.add(QueryResult.cell(view, c, r));
             }
             out.add(row);
         }
         return new QueryResult(List.copyOf(names), out, selection.rowsScanned());
-    }
-
-    /** A cell as a JSON-friendly object (see {@link QueryResult}). */
-    static Object value(final ColumnarTable table, final int column, final int row) {
-        final ColumnType type = table.schema().type(column);
-        switch (type) {
-            case TIMESTAMP:
-                final long nanos = table.getLong(column, row);
-                return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L)).toString();
-            case SYMBOL:
-                return table.symbol(row);
-            case FLOAT64:
-                return table.getDouble(column, row);
-            case FLOAT32:
-                return table.getFloat(column, row);
-            case INT64:
-                return table.getLong(column, row);
-            case INT32:
-                return table.getInt(column, row);
-            case INT16:
-                return table.getShort(column, row);
-            case BYTE:
-                return table.getByte(column, row);
-            case BOOL:
-                return table.getByte(column, row) != 0;
-            case CHAR:
-                return String.valueOf((char) (table.getByte(column, row) & 0xff));
-            default:
-                throw new IllegalStateException("unhandled column type [type=" + type + "]");
-        }
     }
 }

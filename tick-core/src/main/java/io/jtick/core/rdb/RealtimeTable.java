@@ -4,7 +4,9 @@ import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
+import org.agrona.MutableDirectBuffer;
 
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Collection;
 
@@ -308,6 +310,42 @@ public final class RealtimeTable {
         @Override
         public String symbol(final int row) {
             return symbols.name(symId(row));
+        }
+
+        @Override
+        public void gather(final int column, final int[] rows, final int from, final int count, final MutableDirectBuffer dst) {
+            if (from < 0 || count < 0 || rows == null && from > rowCount - count) {
+                throw new IndexOutOfBoundsException("rows outside view [table=" + schema.name() + ", from=" + from + ", count="
+                    + count + "]");
+            }
+            final Object col = columns[column];
+            final ByteOrder le = ByteOrder.LITTLE_ENDIAN;
+            if (col instanceof long[] a) {
+                for (int i = 0; i < count; i++) {
+                    dst.putLong(i << 3, a[rows == null ? from + i : rows[from + i]], le);
+                }
+            } else if (col instanceof double[] a) {
+                for (int i = 0; i < count; i++) {
+                    dst.putDouble(i << 3, a[rows == null ? from + i : rows[from + i]], le);
+                }
+            } else if (col instanceof int[] a) {
+                for (int i = 0; i < count; i++) {
+                    dst.putInt(i << 2, a[rows == null ? from + i : rows[from + i]], le);
+                }
+            } else if (col instanceof float[] a) {
+                for (int i = 0; i < count; i++) {
+                    dst.putFloat(i << 2, a[rows == null ? from + i : rows[from + i]], le);
+                }
+            } else if (col instanceof short[] a) {
+                for (int i = 0; i < count; i++) {
+                    dst.putShort(i << 1, a[rows == null ? from + i : rows[from + i]], le);
+                }
+            } else {
+                final byte[] a = (byte[]) col;
+                for (int i = 0; i < count; i++) {
+                    dst.putByte(i, a[rows == null ? from + i : rows[from + i]]);
+                }
+            }
         }
 
         @Override

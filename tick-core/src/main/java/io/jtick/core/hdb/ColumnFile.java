@@ -1,0 +1,503 @@
+package io.jtick.core.hdb;
+
+import io.jtick.core.schema.ColumnType;
+import org.agrona.IoUtil;
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32C;
+
+import static io.jtick.core.hdb.ColumnFileDescriptor.HEADER_LENGTH;
+import static io.jtick.core.hdb.ColumnFileDescriptor.INDEX_ENTRY_LENGTH;
+
+/**
+ * Read access to one column file (layout in {@link ColumnFileDescriptor}). Thread-safe.
+ *
+ * <p>Plain files (no transform, no codec) are memory-mapped and read in place; each block's
+ * checksum is verified the first time any thread touches it. Encoded files are read block by
+ * block with positional reads; a block is checksummed, decompressed and un-transformed into a small
+ * per-thread cache of decoded blocks. Either way a block whose checksum, length or encoding is
+ * wrong raises {@link CorruptPartitionException} (wrapped in {@link UncheckedIOException} from the
+ * getters) naming the file and block; its bytes are never returned.
+ *
+ * <p>{@link #close()} unmaps the file: callers make sure no reader is using it (the owning
+ * {@link PartitionTable} is reference counted for this).
+ */
+public final class ColumnFile implements AutoCloseable {
+    private static final AtomicLong IDS = new AtomicLong();
+    private static final ThreadLocal<BlockCache> CACHE = ThreadLocal.withInitial(BlockCache::new);
+    private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+
+    private final long id = IDS.incrementAndGet();
+    private final Path path;
+    private final ColumnType type;
+    private final ColumnEncoding encoding;
+    private final int width;
+    private final int blockRows;
+    private final int blockCount;
+    private final int rowCount;
+    private final long storedBytes;
+    private final long fileBytes;
+    private final long[] blockOffsets;
+    private final int[] blockLengths;
+    private final int[] blockCrcs;
+    private final FileChannel channel;
+    private final MappedByteBuffer mapped;
+    private final UnsafeBuffer plain;
+    private final byte[] verified;
+    private volatile boolean closed;
+
+    private ColumnFile(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final int blockCount,
+                       final int rowCount, final long storedBytes, final long fileBytes, final long[] offsets, final int[] lengths,
+                       final int[] crcs, final FileChannel channel, final MappedByteBuffer mapped) {
+        this.path = path;
+        this.type = type;
+        this.encoding = encoding;
+        this.width = type.width();
+        this.blockRows = blockRows;
+        this.blockCount = blockCount;
+        this.rowCount = rowCount;
+        this.storedBytes = storedBytes;
+        this.fileBytes = fileBytes;
+        this.blockOffsets = offsets;
+        this.blockLengths = lengths;
+        this.blockCrcs = crcs;
+        this.channel = channel;
+        this.mapped = mapped;
+        this.plain = mapped == null ? null : new UnsafeBuffer(mapped);
+        this.verified = mapped == null ? null : new byte[blockCount];
+    }
+
+    /**
+     * Opens a column file, checking its header and block index.
+     *
+     * @throws CorruptPartitionException when the header, index or file length is wrong
+     */
+    public static ColumnFile open(final Path path, final ColumnType expectedType, final int expectedRows) throws IOException {
+        final FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+        try {
+            final long size = channel.size();
+            if (size < HEADER_LENGTH + 4) {
+                throw new CorruptPartitionException(path, -1, "column file too short [bytes=" + size + "]");
+            }
+            final ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+            readFully(channel, header, 0);
+            final byte[] magic = Arrays.copyOf(header.array(), 8);
+            if (!Arrays.equals(magic, ColumnFileDescriptor.MAGIC)) {
+                throw new CorruptPartitionException(path, -1, "not a jtick column file (bad magic)");
+            }
+            final CRC32C crc = new CRC32C();
+            crc.update(header.array(), 0, ColumnFileDescriptor.HEADER_CRC_OFFSET);
+            if ((int) crc.getValue() != header.getInt(ColumnFileDescriptor.HEADER_CRC_OFFSET)) {
+                throw new CorruptPartitionException(path, -1, "header checksum mismatch");
+            }
+            final int version = header.getInt(ColumnFileDescriptor.VERSION_OFFSET);
+            if (version != ColumnFileDescriptor.VERSION) {
+                throw new CorruptPartitionException(path, -1, "unsupported column file version [version=" + version
+                    + ", supported=" + ColumnFileDescriptor.VERSION + "]");
+            }
+            final ColumnType type = ColumnType.fromCode(header.get(ColumnFileDescriptor.TYPE_OFFSET));
+            final Transform transform = Transform.fromCode(header.get(ColumnFileDescriptor.TRANSFORM_OFFSET));
+            final Codec codec = Codec.fromCode(header.get(ColumnFileDescriptor.CODEC_OFFSET));
+            if (type == null || transform == null || codec == null) {
+                throw new CorruptPartitionException(path, -1, "unknown type, transform or codec code in header");
+            }
+            if (expectedType != null && type != expectedType) {
+                throw new CorruptPartitionException(path, -1, "column type differs from the table metadata [file=" + type.typeName()
+                    + ", meta=" + expectedType.typeName() + "]");
+            }
+            final ColumnEncoding encoding;
+            try {
+                encoding = new ColumnEncoding(transform, codec, header.get(ColumnFileDescriptor.LEVEL_OFFSET));
+            } catch (final IllegalArgumentException e) {
+                throw new CorruptPartitionException(path, -1, "bad encoding in header: " + e.getMessage());
+            }
+            final int blockRows = header.getInt(ColumnFileDescriptor.BLOCK_ROWS_OFFSET);
+            final int blockCount = header.getInt(ColumnFileDescriptor.BLOCK_COUNT_OFFSET);
+            final long rows = header.getLong(ColumnFileDescriptor.ROW_COUNT_OFFSET);
+            final long indexOffset = header.getLong(ColumnFileDescriptor.INDEX_OFFSET_OFFSET);
+            final long stored = header.getLong(ColumnFileDescriptor.STORED_BYTES_OFFSET);
+            if (blockRows <= 0 || blockRows > Integer.MAX_VALUE / type.width() || rows < 0 || rows > Integer.MAX_VALUE
+                || blockCount != (rows + blockRows - 1) / blockRows || indexOffset != HEADER_LENGTH + stored
+                || indexOffset + (long) blockCount * INDEX_ENTRY_LENGTH + 4 != size) {
+                throw new CorruptPartitionException(path, -1, "header does not match the file [rows=" + rows + ", blocks=" + blockCount
+                    + ", indexOffset=" + indexOffset + ", bytes=" + size + "]");
+            }
+            if (expectedRows >= 0 && rows != expectedRows) {
+                throw new CorruptPartitionException(path, -1, "row count differs from the table metadata [file=" + rows
+                    + ", meta=" + expectedRows + "]");
+            }
+            final ByteBuffer index = ByteBuffer.allocate(blockCount * INDEX_ENTRY_LENGTH + 4).order(ByteOrder.LITTLE_ENDIAN);
+            readFully(channel, index, indexOffset);
+            crc.reset();
+            crc.update(index.array(), 0, blockCount * INDEX_ENTRY_LENGTH);
+            if ((int) crc.getValue() != index.getInt(blockCount * INDEX_ENTRY_LENGTH)) {
+                throw new CorruptPartitionException(path, -1, "block index checksum mismatch");
+            }
+            final long[] offsets = new long[blockCount];
+            final int[] lengths = new int[blockCount];
+            final int[] crcs = new int[blockCount];
+            long expectedOffset = HEADER_LENGTH;
+            for (int b = 0; b < blockCount; b++) {
+                offsets[b] = index.getLong(b * INDEX_ENTRY_LENGTH);
+                lengths[b] = index.getInt(b * INDEX_ENTRY_LENGTH + 8);
+                crcs[b] = index.getInt(b * INDEX_ENTRY_LENGTH + 12);
+                final int rawLength = rawRows(b, blockRows, (int) rows) * type.width();
+                if (offsets[b] != expectedOffset || lengths[b] < 0 || encoding.isPlain() && lengths[b] != rawLength
+                    || lengths[b] > encoding.codec().maxCompressedLength(blockRows * type.width())) {
+                    throw new CorruptPartitionException(path, b, "block index entry out of place [offset=" + offsets[b]
+                        + ", length=" + lengths[b] + "]");
+                }
+                expectedOffset += lengths[b];
+            }
+            final MappedByteBuffer map = encoding.isPlain() && rows > 0 ? channel.map(FileChannel.MapMode.READ_ONLY, 0, indexOffset) : null;
+            return new ColumnFile(path, type, encoding, blockRows, blockCount, (int) rows, stored, size, offsets, lengths, crcs,
+                channel, map);
+        } catch (final IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    private static int rawRows(final int block, final int blockRows, final int rows) {
+        return Math.min(blockRows, rows - block * blockRows);
+    }
+
+    private static void readFully(final FileChannel channel, final ByteBuffer dst, final long at) throws IOException {
+        long p = at;
+        while (dst.hasRemaining()) {
+            final int n = channel.read(dst, p);
+            if (n < 0) {
+                throw new IOException("unexpected end of file");
+            }
+            p += n;
+        }
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public ColumnType type() {
+        return type;
+    }
+
+    public ColumnEncoding encoding() {
+        return encoding;
+    }
+
+    public int rowCount() {
+        return rowCount;
+    }
+
+    public int blockCount() {
+        return blockCount;
+    }
+
+    public int blockRows() {
+        return blockRows;
+    }
+
+    /** Bytes of the values as stored (compressed), without header and index. */
+    public long storedBytes() {
+        return storedBytes;
+    }
+
+    /** Bytes of the values uncompressed. */
+    public long rawBytes() {
+        return (long) rowCount * width;
+    }
+
+    /** Bytes of the whole file. */
+    public long fileBytes() {
+        return fileBytes;
+    }
+
+    /** True when the file is memory-mapped and read in place. */
+    public boolean mapped() {
+        return plain != null;
+    }
+
+    /**
+     * Copies rows {@code [fromRow, fromRow + count)} as raw values into {@code dst} (a primitive
+     * array of this column's width: long[]/double[] for 8 bytes, int[]/float[] for 4, short[] for 2,
+     * byte[] for 1) starting at element {@code dstIndex}.
+     */
+    public void read(final int fromRow, final int count, final Object dst, final int dstIndex) {
+        if (fromRow < 0 || count < 0 || fromRow > rowCount - count) {
+            throw new IndexOutOfBoundsException("rows outside column [file=" + path + ", from=" + fromRow + ", count=" + count
+                + ", rows=" + rowCount + "]");
+        }
+        final long dstBase = UnsafeApi.arrayBaseOffset(dst.getClass()) + (long) dstIndex * width;
+        int row = fromRow;
+        long at = dstBase;
+        final int end = fromRow + count;
+        while (row < end) {
+            final int block = row / blockRows;
+            final int inBlock = row - block * blockRows;
+            final int n = Math.min(end - row, rawRows(block, blockRows, rowCount) - inBlock);
+            if (plain != null) {
+                verifyMapped(block);
+                UnsafeApi.copyMemory(null, plain.addressOffset() + HEADER_LENGTH + (long) row * width, dst, at, (long) n * width);
+            } else {
+                final byte[] raw = decoded(block);
+                UnsafeApi.copyMemory(raw, BYTE_BASE + (long) inBlock * width, dst, at, (long) n * width);
+            }
+            row += n;
+            at += (long) n * width;
+        }
+    }
+
+    public long getLong(final int row) {
+        return plain != null ? plain.getLong(plainIndex(row), ByteOrder.LITTLE_ENDIAN) : cached(row).getLong(row);
+    }
+
+    public double getDouble(final int row) {
+        return plain != null ? plain.getDouble(plainIndex(row), ByteOrder.LITTLE_ENDIAN) : cached(row).getDouble(row);
+    }
+
+    public int getInt(final int row) {
+        return plain != null ? plain.getInt(plainIndex(row), ByteOrder.LITTLE_ENDIAN) : cached(row).getInt(row);
+    }
+
+    public float getFloat(final int row) {
+        return plain != null ? plain.getFloat(plainIndex(row), ByteOrder.LITTLE_ENDIAN) : cached(row).getFloat(row);
+    }
+
+    public short getShort(final int row) {
+        return plain != null ? plain.getShort(plainIndex(row), ByteOrder.LITTLE_ENDIAN) : cached(row).getShort(row);
+    }
+
+    public byte getByte(final int row) {
+        return plain != null ? plain.getByte(plainIndex(row)) : cached(row).getByte(row);
+    }
+
+    private int plainIndex(final int row) {
+        checkRow(row);
+        verifyMapped(row / blockRows);
+        return HEADER_LENGTH + row * width;
+    }
+
+    private void checkRow(final int row) {
+        if (row < 0 || row >= rowCount) {
+            throw new IndexOutOfBoundsException("row outside column [file=" + path + ", row=" + row + ", rows=" + rowCount + "]");
+        }
+    }
+
+    private BlockCache.Entry cached(final int row) {
+        checkRow(row);
+        final int block = row / blockRows;
+        final BlockCache cache = CACHE.get();
+        final BlockCache.Entry e = cache.find(id, block);
+        if (e != null) {
+            return e;
+        }
+        return cache.fill(this, block);
+    }
+
+    /** Checks every block's checksum (and that encoded blocks decode); throws on the first bad one. */
+    public void verify() throws CorruptPartitionException {
+        for (int b = 0; b < blockCount; b++) {
+            try {
+                if (plain != null) {
+                    verifyMapped(b);
+                } else {
+                    decodeBlock(b, new byte[blockRows * width]);
+                }
+            } catch (final UncheckedIOException e) {
+                throw (CorruptPartitionException) e.getCause();
+            }
+        }
+    }
+
+    private void verifyMapped(final int block) {
+        if (verified[block] != 0) {
+            return;
+        }
+        checkOpen();
+        final ByteBuffer slice = mapped.duplicate();
+        slice.limit((int) (blockOffsets[block] + blockLengths[block])).position((int) blockOffsets[block]);
+        final CRC32C crc = new CRC32C();
+        crc.update(slice);
+        if ((int) crc.getValue() != blockCrcs[block]) {
+            throw new UncheckedIOException(new CorruptPartitionException(path, block, "block checksum mismatch"));
+        }
+        verified[block] = 1;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("column file closed [file=" + path + "]");
+        }
+    }
+
+    /** The decoded raw bytes of a block, from this thread's cache. */
+    private byte[] decoded(final int block) {
+        final BlockCache cache = CACHE.get();
+        BlockCache.Entry e = cache.find(id, block);
+        if (e == null) {
+            e = cache.fill(this, block);
+        }
+        return e.raw;
+    }
+
+    /** Reads, checks and decodes block {@code block} into {@code raw}; returns its raw length. */
+    int decodeBlock(final int block, final byte[] raw) {
+        checkOpen();
+        final int rawLength = rawRows(block, blockRows, rowCount) * width;
+        final BlockCache.Scratch s = BlockCache.scratch(Math.max(blockLengths[block], rawLength));
+        try {
+            final ByteBuffer dst = ByteBuffer.wrap(s.stored, 0, blockLengths[block]);
+            readFully(channel, dst, blockOffsets[block]);
+            final CRC32C crc = new CRC32C();
+            crc.update(s.stored, 0, blockLengths[block]);
+            if ((int) crc.getValue() != blockCrcs[block]) {
+                throw new CorruptPartitionException(path, block, "block checksum mismatch");
+            }
+            final Transform transform = encoding.transform();
+            if (transform.isIdentity()) {
+                encoding.codec().decompress(s.stored, 0, blockLengths[block], raw, 0, rawLength);
+            } else {
+                encoding.codec().decompress(s.stored, 0, blockLengths[block], s.transformed, 0, rawLength);
+                final byte[] out = transform.decode(s.transformed, rawLength, width, raw, s.scratch);
+                if (out != raw) {
+                    System.arraycopy(out, 0, raw, 0, rawLength);
+                }
+            }
+            return rawLength;
+        } catch (final CorruptPartitionException e) {
+            throw new UncheckedIOException(e);
+        } catch (final IOException e) {
+            throw new UncheckedIOException(new CorruptPartitionException(path, block, "block does not decode: " + e.getMessage(), e));
+        }
+    }
+
+    int width() {
+        return width;
+    }
+
+    /** File offset of a block's stored bytes. */
+    long blockOffset(final int block) {
+        return blockOffsets[block];
+    }
+
+    long id() {
+        return id;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (mapped != null) {
+            IoUtil.unmap(mapped);
+        }
+        channel.close();
+    }
+
+    /**
+     * Per-thread cache of decoded blocks (8 entries, direct-mapped by file id and block), plus
+     * scratch arrays for reading and un-transforming a block.
+     */
+    static final class BlockCache {
+        private static final int ENTRIES = 8;
+        private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+        private final Entry[] entries = new Entry[ENTRIES];
+
+        Entry find(final long fileId, final int block) {
+            final Entry e = entries[slot(fileId, block)];
+            return e != null && e.fileId == fileId && e.block == block ? e : null;
+        }
+
+        Entry fill(final ColumnFile file, final int block) {
+            final int slot = slot(file.id(), block);
+            Entry e = entries[slot];
+            final int need = file.blockRows() * file.width();
+            if (e == null || e.raw.length < need) {
+                e = new Entry(new byte[need]);
+                entries[slot] = e;
+            }
+            e.fileId = -1;
+            file.decodeBlock(block, e.raw);
+            e.fileId = file.id();
+            e.block = block;
+            e.firstRow = block * file.blockRows();
+            e.width = file.width();
+            return e;
+        }
+
+        private static int slot(final long fileId, final int block) {
+            return (int) ((fileId * 31 + block) & (ENTRIES - 1));
+        }
+
+        static Scratch scratch(final int bytes) {
+            final Scratch s = SCRATCH.get();
+            s.ensure(bytes);
+            return s;
+        }
+
+        static final class Scratch {
+            byte[] stored = new byte[0];
+            byte[] transformed = new byte[0];
+            byte[] scratch = new byte[0];
+
+            void ensure(final int bytes) {
+                if (stored.length < bytes) {
+                    stored = new byte[bytes];
+                    transformed = new byte[bytes];
+                    scratch = new byte[bytes];
+                }
+            }
+        }
+
+        static final class Entry {
+            final byte[] raw;
+            final UnsafeBuffer view;
+            long fileId = -1;
+            int block;
+            int firstRow;
+            int width;
+
+            Entry(final byte[] raw) {
+                this.raw = raw;
+                this.view = new UnsafeBuffer(raw);
+            }
+
+            long getLong(final int row) {
+                return view.getLong((row - firstRow) * width, ByteOrder.LITTLE_ENDIAN);
+            }
+
+            double getDouble(final int row) {
+                return view.getDouble((row - firstRow) * width, ByteOrder.LITTLE_ENDIAN);
+            }
+
+            int getInt(final int row) {
+                return view.getInt((row - firstRow) * width, ByteOrder.LITTLE_ENDIAN);
+            }
+
+            float getFloat(final int row) {
+                return view.getFloat((row - firstRow) * width, ByteOrder.LITTLE_ENDIAN);
+            }
+
+            short getShort(final int row) {
+                return view.getShort((row - firstRow) * width, ByteOrder.LITTLE_ENDIAN);
+            }
+
+            byte getByte(final int row) {
+                return view.getByte(row - firstRow);
+            }
+        }
+    }
+}

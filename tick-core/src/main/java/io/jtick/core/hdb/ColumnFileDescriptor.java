@@ -1,0 +1,44 @@
+package io.jtick.core.hdb;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Layout of a column file (little-endian; docs/storage-format.md):
+ * <pre>
+ *  0  magic        8  "JTICKCOL"
+ *  8  version      4  {@link #VERSION}
+ * 12  type         1  column type code
+ * 13  transform    1  {@link Transform#code()}
+ * 14  codec        1  {@link Codec#code()}
+ * 15  level        1  codec level (signed)
+ * 16  blockRows    4  rows per block (the last block may hold fewer)
+ * 20  blockCount   4
+ * 24  rowCount     8
+ * 32  indexOffset  8  where the block index starts
+ * 40  storedBytes  8  sum of stored block lengths
+ * 48  reserved    12
+ * 60  headerCrc    4  CRC32C of bytes 0..59
+ * 64  blocks          stored blocks, back to back (plain files: the values themselves, row r at 64 + r * width)
+ *     index           per block: offset 8, storedLength 4, crc32c 4 (of the stored bytes); then CRC32C of the index 4
+ * </pre>
+ */
+final class ColumnFileDescriptor {
+    static final byte[] MAGIC = "JTICKCOL".getBytes(StandardCharsets.US_ASCII);
+    static final int VERSION = 1;
+    static final int HEADER_LENGTH = 64;
+    static final int VERSION_OFFSET = 8;
+    static final int TYPE_OFFSET = 12;
+    static final int TRANSFORM_OFFSET = 13;
+    static final int CODEC_OFFSET = 14;
+    static final int LEVEL_OFFSET = 15;
+    static final int BLOCK_ROWS_OFFSET = 16;
+    static final int BLOCK_COUNT_OFFSET = 20;
+    static final int ROW_COUNT_OFFSET = 24;
+    static final int INDEX_OFFSET_OFFSET = 32;
+    static final int STORED_BYTES_OFFSET = 40;
+    static final int HEADER_CRC_OFFSET = 60;
+    static final int INDEX_ENTRY_LENGTH = 16;
+
+    private ColumnFileDescriptor() {
+    }
+}

@@ -1,0 +1,163 @@
+package io.jtick.core.hdb;
+
+import io.jtick.core.schema.ColumnType;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+import static io.jtick.core.hdb.ColumnFileDescriptor.HEADER_LENGTH;
+import static io.jtick.core.hdb.ColumnFileDescriptor.INDEX_ENTRY_LENGTH;
+
+/**
+ * Writes one column file block by block: the caller fills {@link #block()} with up to
+ * {@link #blockRows()} little-endian values and calls {@link #writeBlock(int)}; {@link #finish()}
+ * writes the block index and the header and forces the file to disk. Not thread-safe; one writer
+ * per file. Layout in {@link ColumnFileDescriptor}.
+ */
+final class ColumnFileWriter implements AutoCloseable {
+    private final Path path;
+    private final ColumnType type;
+    private final ColumnEncoding encoding;
+    private final int width;
+    private final int blockRows;
+    private final long rowCount;
+    private final int blockCount;
+    private final FileChannel channel;
+    private final byte[] raw;
+    private final UnsafeBuffer rawBuffer;
+    private final byte[] transformed;
+    private final byte[] scratch;
+    private final byte[] stored;
+    private final ByteBuffer index;
+    private final CRC32C crc = new CRC32C();
+    private long position = HEADER_LENGTH;
+    private long rowsWritten;
+    private int blocksWritten;
+    private boolean finished;
+
+    ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final long rowCount)
+        throws IOException {
+        this.path = path;
+        this.type = type;
+        this.encoding = encoding.forType(type);
+        this.width = type.width();
+        this.blockRows = blockRows;
+        this.rowCount = rowCount;
+        final long blocks = (rowCount + blockRows - 1) / blockRows;
+        if (blocks > Integer.MAX_VALUE / INDEX_ENTRY_LENGTH) {
+            throw new IllegalArgumentException("column too large [file=" + path + ", rows=" + rowCount + "]");
+        }
+        this.blockCount = (int) blocks;
+        final int blockBytes = blockRows * width;
+        this.raw = new byte[blockBytes];
+        this.rawBuffer = new UnsafeBuffer(raw);
+        final boolean transforms = !this.encoding.transform().isIdentity();
+        this.transformed = transforms ? new byte[blockBytes] : null;
+        this.scratch = transforms ? new byte[blockBytes] : null;
+        this.stored = this.encoding.codec() == Codec.NONE ? null : new byte[this.encoding.codec().maxCompressedLength(blockBytes)];
+        this.index = ByteBuffer.allocate(blockCount * INDEX_ENTRY_LENGTH + 4).order(ByteOrder.LITTLE_ENDIAN);
+        this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    }
+
+    /** The file being written. */
+    Path path() {
+        return path;
+    }
+
+    /** Rows per full block. */
+    int blockRows() {
+        return blockRows;
+    }
+
+    /** The block to fill (little-endian values, native order on x86 is little-endian). */
+    UnsafeBuffer block() {
+        return rawBuffer;
+    }
+
+    /** Encodes and appends the first {@code rows} values of {@link #block()}. */
+    void writeBlock(final int rows) throws IOException {
+        if (rows <= 0 || rows > blockRows || rowsWritten + rows > rowCount || rows < blockRows && rowsWritten + rows != rowCount) {
+            throw new IllegalStateException("bad block [file=" + path + ", rows=" + rows + ", written=" + rowsWritten
+                + ", total=" + rowCount + "]");
+        }
+        final int rawLength = rows * width;
+        final byte[] t = encoding.transform().encode(raw, rawLength, width, transformed, scratch);
+        final byte[] out;
+        final int length;
+        if (encoding.codec() == Codec.NONE) {
+            out = t;
+            length = rawLength;
+        } else {
+            out = stored;
+            length = encoding.codec().compress(t, 0, rawLength, stored, 0, encoding.level());
+        }
+        crc.reset();
+        crc.update(out, 0, length);
+        index.putLong(position).putInt(length).putInt((int) crc.getValue());
+        writeFully(ByteBuffer.wrap(out, 0, length), position);
+        position += length;
+        rowsWritten += rows;
+        blocksWritten++;
+    }
+
+    /** Writes the index and header and forces the file; returns the bytes stored for values. */
+    long finish() throws IOException {
+        if (rowsWritten != rowCount || blocksWritten != blockCount) {
+            throw new IllegalStateException("column incomplete [file=" + path + ", rows=" + rowsWritten + ", expected=" + rowCount + "]");
+        }
+        final long indexOffset = position;
+        crc.reset();
+        crc.update(index.array(), 0, blockCount * INDEX_ENTRY_LENGTH);
+        index.putInt((int) crc.getValue());
+        index.flip();
+        writeFully(index, indexOffset);
+        final ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        header.put(ColumnFileDescriptor.MAGIC)
+            .putInt(ColumnFileDescriptor.VERSION)
+            .put((byte) type.code())
+            .put((byte) encoding.transform().code())
+            .put((byte) encoding.codec().code())
+            .put((byte) encoding.level())
+            .putInt(blockRows)
+            .putInt(blockCount)
+            .putLong(rowCount)
+            .putLong(indexOffset)
+            .putLong(indexOffset - HEADER_LENGTH);
+        crc.reset();
+        crc.update(header.array(), 0, ColumnFileDescriptor.HEADER_CRC_OFFSET);
+        header.putInt(ColumnFileDescriptor.HEADER_CRC_OFFSET, (int) crc.getValue());
+        header.clear();
+        writeFully(header, 0);
+        channel.force(true);
+        finished = true;
+        return indexOffset - HEADER_LENGTH;
+    }
+
+    /** Bytes of the whole file once finished. */
+    long fileBytes() {
+        return position + (long) blockCount * INDEX_ENTRY_LENGTH + 4;
+    }
+
+    private void writeFully(final ByteBuffer src, final long at) throws IOException {
+        long p = at;
+        while (src.hasRemaining()) {
+            p += channel.write(src, p);
+        }
+    }
+
+    /** Closes the channel; a file not {@link #finish() finished} is left incomplete for the caller to delete. */
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+
+    boolean finished() {
+        return finished;
+    }
+}

@@ -1,0 +1,330 @@
+package io.jtick.core.hdb;
+
+import io.jtick.core.metrics.LatencyStats;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.rdb.ColumnarTable;
+import io.jtick.core.rdb.QueryRequest;
+import io.jtick.core.rdb.QueryResult;
+import io.jtick.core.schema.TableSchema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The loaded HDB: every table of every date partition under a root, opened and checked. Reads
+ * run concurrently with {@link #reload()} and with tier swaps ({@link #replace}): a reader takes
+ * the current immutable map, retains the tables it reads and releases them when done.
+ */
+public final class HistoricalDatabase implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HistoricalDatabase.class);
+
+    private final Path root;
+    private final LatencyStats queryLatency;
+    private final AtomicLong corruptReads;
+    private final AtomicLong queries;
+    private volatile NavigableMap<LocalDate, Map<String, Loaded>> partitions = Collections.emptyNavigableMap();
+
+    /** A table directory and the identity of the directory it was opened from (a swap changes it). */
+    private record Loaded(PartitionTable table, Object fileKey) {
+    }
+
+    /** One table of one partition as listed: rows and per-column bytes and encoding. */
+    public record TableInfo(String table, int rows, long bytesOnDisk, long rawBytes, List<ColumnInfo> columns) {
+    }
+
+    /** One column as listed. */
+    public record ColumnInfo(String name, String type, String encoding, long rawBytes, long bytesOnDisk) {
+    }
+
+    /** One partition as listed. */
+    public record PartitionInfo(LocalDate date, List<TableInfo> tables) {
+    }
+
+    /** What a reload changed. */
+    public record ReloadReport(int partitions, int tables, List<String> opened, List<String> dropped, PartitionStore.Recovery recovery) {
+    }
+
+    public HistoricalDatabase(final Path root, final TickMetrics metrics) {
+        this.root = Objects.requireNonNull(root, "root");
+        this.queryLatency = metrics.latency("tick.query|service=hdb", "HDB query time");
+        this.corruptReads = metrics.counter("tick.hdb.corrupt.reads");
+        this.queries = metrics.counter("tick.hdb.queries");
+        metrics.gauge("tick.hdb.partitions", () -> partitions.size());
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /**
+     * Opens what is new or changed under the root and drops what is gone; first finishes or undoes
+     * interrupted writes ({@link PartitionStore#recover}). All or nothing: when any table fails to
+     * open, nothing changes and the error names the file.
+     */
+    public synchronized ReloadReport reload() throws IOException {
+        final PartitionStore.Recovery recovery = PartitionStore.recover(root);
+        for (final Path p : recovery.restored()) {
+            LOG.warn("restored table directory after an interrupted swap [dir={}]", p);
+        }
+        final TreeMap<LocalDate, List<Path>> found = PartitionStore.scan(root);
+        final NavigableMap<LocalDate, Map<String, Loaded>> current = partitions;
+        final TreeMap<LocalDate, Map<String, Loaded>> next = new TreeMap<>();
+        final List<PartitionTable> openedNow = new ArrayList<>();
+        final List<String> opened = new ArrayList<>();
+        int tables = 0;
+        try {
+            for (final Map.Entry<LocalDate, List<Path>> e : found.entrySet()) {
+                final Map<String, Loaded> byTable = new TreeMap<>();
+                for (final Path dir : e.getValue()) {
+                    final String name = dir.getFileName().toString();
+                    final Object key = Files.readAttributes(dir, BasicFileAttributes.class).fileKey();
+                    final Loaded old = current.getOrDefault(e.getKey(), Map.of()).get(name);
+                    if (old != null && key != null && key.equals(old.fileKey())) {
+                        byTable.put(name, old);
+                    } else {
+                        final PartitionTable t = PartitionTable.open(dir);
+                        if (!t.date().equals(e.getKey()) || !t.name().equals(name)) {
+                            t.close();
+                            throw new CorruptPartitionException(dir.resolve(TableMeta.FILE), -1, "metadata names another partition [date="
+                                + t.date() + ", table=" + t.name() + "]");
+                        }
+                        openedNow.add(t);
+                        byTable.put(name, new Loaded(t, key));
+                        opened.add(e.getKey() + "/" + name);
+                    }
+                    tables++;
+                }
+                next.put(e.getKey(), Collections.unmodifiableMap(byTable));
+            }
+        } catch (final IOException | RuntimeException e) {
+            openedNow.forEach(PartitionTable::close);
+            throw e;
+        }
+        final List<String> dropped = new ArrayList<>();
+        partitions = Collections.unmodifiableNavigableMap(next);
+        for (final Map.Entry<LocalDate, Map<String, Loaded>> e : current.entrySet()) {
+            for (final Map.Entry<String, Loaded> t : e.getValue().entrySet()) {
+                final Loaded now = next.getOrDefault(e.getKey(), Map.of()).get(t.getKey());
+                if (now != t.getValue()) {
+                    t.getValue().table().close();
+                    if (now == null) {
+                        dropped.add(e.getKey() + "/" + t.getKey());
+                    }
+                }
+            }
+        }
+        return new ReloadReport(next.size(), tables, List.copyOf(opened), List.copyOf(dropped), recovery);
+    }
+
+    /** Replaces one loaded table by the directory now at its place (after a tier rewrite); the old one closes when unused. */
+    public synchronized void replace(final LocalDate date, final String table) throws IOException {
+        final Path dir = root.resolve(date.toString()).resolve(table);
+        final PartitionTable fresh = PartitionTable.open(dir);
+        final Object key = Files.readAttributes(dir, BasicFileAttributes.class).fileKey();
+        final TreeMap<LocalDate, Map<String, Loaded>> next = new TreeMap<>(partitions);
+        final Map<String, Loaded> byTable = new TreeMap<>(next.getOrDefault(date, Map.of()));
+        final Loaded old = byTable.put(table, new Loaded(fresh, key));
+        next.put(date, Collections.unmodifiableMap(byTable));
+        partitions = Collections.unmodifiableNavigableMap(next);
+        if (old != null) {
+            old.table().close();
+        }
+    }
+
+    /** Loaded dates, ascending. */
+    public List<LocalDate> dates() {
+        return List.copyOf(partitions.keySet());
+    }
+
+    /**
+     * The tables named {@code table} in {@code [from, to]} (null bounds: open), retained: the caller
+     * must {@link PartitionTable#release()} each one.
+     */
+    public List<PartitionTable> acquire(final String table, final LocalDate from, final LocalDate to) {
+        final NavigableMap<LocalDate, Map<String, Loaded>> all = partitions;
+        final NavigableMap<LocalDate, Map<String, Loaded>> range;
+        if (from == null && to == null) {
+            range = all;
+        } else {
+            range = all.subMap(from == null ? LocalDate.MIN : from, true, to == null ? LocalDate.MAX : to, true);
+        }
+        final List<PartitionTable> out = new ArrayList<>();
+        for (final Map<String, Loaded> byTable : range.values()) {
+            final Loaded l = byTable.get(table);
+            if (l != null && l.table().retain()) {
+                out.add(l.table());
+            }
+        }
+        return out;
+    }
+
+    /** True when any partition has this table. */
+    public boolean hasTable(final String table) {
+        for (final Map<String, Loaded> byTable : partitions.values()) {
+            if (byTable.containsKey(table)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every loaded table, retained (release each). */
+    public List<PartitionTable> acquireAll() {
+        final List<PartitionTable> out = new ArrayList<>();
+        for (final Map<String, Loaded> byTable : partitions.values()) {
+            for (final Loaded l : byTable.values()) {
+                if (l.table().retain()) {
+                    out.add(l.table());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Dates, tables, rows, and per column bytes on disk and encoding. */
+    public List<PartitionInfo> partitions() {
+        final List<PartitionInfo> out = new ArrayList<>();
+        for (final Map.Entry<LocalDate, Map<String, Loaded>> e : partitions.entrySet()) {
+            final List<TableInfo> tables = new ArrayList<>();
+            for (final Loaded l : e.getValue().values()) {
+                final PartitionTable t = l.table();
+                final List<ColumnInfo> cols = new ArrayList<>();
+                long raw = 0;
+                for (int c = 0; c < t.schema().columnCount(); c++) {
+                    final ColumnFile f = t.column(c);
+                    cols.add(new ColumnInfo(t.schema().column(c).name(), f.type().typeName(), f.encoding().toString(), f.rawBytes(),
+                        f.fileBytes()));
+                    raw += f.rawBytes();
+                }
+                tables.add(new TableInfo(t.name(), t.rowCount(), t.bytesOnDisk(), raw, List.copyOf(cols)));
+            }
+            out.add(new PartitionInfo(e.getKey(), List.copyOf(tables)));
+        }
+        return out;
+    }
+
+    /**
+     * Row selection over the partitions of {@code [fromDate, toDate]}, in date order and, within a
+     * date, in sym then time order (the partition's order); same request and result shape as the
+     * RDB's, plus the virtual column {@code date} when asked for.
+     *
+     * @throws IllegalArgumentException unknown table or column
+     * @throws CorruptPartitionException when a block read fails its checks (counted)
+     */
+    public QueryResult query(final QueryRequest request, final LocalDate fromDate, final LocalDate toDate) throws IOException {
+        if (fromDate != null && toDate != null && fromDate.isAfter(toDate)) {
+            throw new IllegalArgumentException("from date is after to date [from=" + fromDate + ", to=" + toDate + "]");
+        }
+        if (!hasTable(request.table())) {
+            throw new IllegalArgumentException("unknown table [table=" + request.table() + "]");
+        }
+        final long start = System.nanoTime();
+        queries.incrementAndGet();
+        final List<PartitionTable> tables = acquire(request.table(), fromDate, toDate);
+        try {
+            final List<List<Object>> rows = new ArrayList<>();
+            List<String> names = null;
+            long scanned = 0;
+            int left = request.limit();
+            for (final PartitionTable t : tables) {
+                final int[] cols = columns(t.schema(), request.columns());
+                if (names == null) {
+                    names = names(t.schema(), cols);
+                }
+                if (left == 0) {
+                    continue;
+                }
+                final long from = request.fromNanos() == null ? Long.MIN_VALUE : request.fromNanos();
+                final long to = request.toNanos() == null ? Long.MAX_VALUE : request.toNanos();
+                final ColumnarTable.Selection sel = t.select(request.syms(), from, to, left);
+                scanned += sel.rowsScanned();
+                final int[] selected = sel.rows();
+                final Object[][] byColumn = new Object[cols.length][];
+                for (int i = 0; i < cols.length; i++) {
+                    final Object[] vals = new Object[selected.length];
+                    if (cols[i] < 0) {
+                        Arrays.fill(vals, t.date().toString());
+                    } else {
+                        for (int k = 0; k < selected.length; k++) {
+                            vals[k] = QueryResult.cell(t, cols[i], selected[k]);
+                        }
+                    }
+                    byColumn[i] = vals;
+                }
+                for (int k = 0; k < selected.length; k++) {
+                    final Object[] row = new Object[cols.length];
+                    for (int i = 0; i < cols.length; i++) {
+                        row[i] = byColumn[i][k];
+                    }
+                    rows.add(Arrays.asList(row));
+                }
+                left -= selected.length;
+            }
+            if (names == null) {
+                names = request.columns().isEmpty() ? List.of() : request.columns();
+            }
+            return new QueryResult(names, rows, scanned);
+        } catch (final java.io.UncheckedIOException e) {
+            if (e.getCause() instanceof CorruptPartitionException c) {
+                corruptReads.incrementAndGet();
+                throw c;
+            }
+            throw e;
+        } finally {
+            tables.forEach(PartitionTable::release);
+            queryLatency.record(System.nanoTime() - start);
+        }
+    }
+
+    /** Column indexes for names; -1 stands for the virtual {@code date} column. */
+    private static int[] columns(final TableSchema schema, final List<String> wanted) {
+        if (wanted.isEmpty()) {
+            final int[] all = new int[schema.columnCount()];
+            for (int c = 0; c < all.length; c++) {
+                all[c] = c;
+            }
+            return all;
+        }
+        final int[] cols = new int[wanted.size()];
+        for (int i = 0; i < cols.length; i++) {
+            final String n = wanted.get(i);
+            cols[i] = "date".equals(n) && schema.indexOf(n) < 0 ? -1 : schema.indexOf(n);
+            if (cols[i] < 0 && !"date".equals(n)) {
+                throw new IllegalArgumentException("unknown column [table=" + schema.name() + ", column=" + n + "]");
+            }
+        }
+        return cols;
+    }
+
+    private static List<String> names(final TableSchema schema, final int[] cols) {
+        final List<String> out = new ArrayList<>(cols.length);
+        for (final int c : cols) {
+            out.add(c < 0 ? "date" : schema.column(c).name());
+        }
+        return List.copyOf(out);
+    }
+
+    @Override
+    public synchronized void close() {
+        for (final Map<String, Loaded> byTable : partitions.values()) {
+            for (final Loaded l : byTable.values()) {
+                l.table().close();
+            }
+        }
+        partitions = Collections.emptyNavigableMap();
+    }
+}

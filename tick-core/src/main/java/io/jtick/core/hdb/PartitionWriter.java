@@ -1,0 +1,421 @@
+package io.jtick.core.hdb;
+
+import io.jtick.core.rdb.ColumnarTable;
+import io.jtick.core.schema.ColumnDef;
+import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.TableSchema;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Writes tables as a date partition ({@code .Q.dpft}): each table sorted by sym then time, with a
+ * sym → row-range index, each column in its policy's encoding, in blocks of {@code blockBytes} raw
+ * bytes.
+ *
+ * <p>Atomic: the tables are written under {@code <root>/.tmp-<date>-<id>/}, every file and directory
+ * fsynced, then the directory is renamed to {@code <root>/<date>} (one atomic rename). When the
+ * date already exists (an end of day redone, a tier re-encode), each table is swapped in on its
+ * own: the old directory is renamed to {@code <date>/.old-<table>-<id>}, the new one renamed into
+ * place, the old one deleted. {@link PartitionStore#recover} finishes or undoes a swap a crash
+ * interrupted. A failed write deletes its temporary directory and leaves what was visible as it was.
+ */
+public final class PartitionWriter {
+    /** Default raw bytes per block (kdb's logical block size 2^17). */
+    public static final int DEFAULT_BLOCK_BYTES = 128 * 1024;
+
+    private final Path root;
+    private final EncodingPolicy policy;
+    private final int blockBytes;
+    private final int parallelism;
+    private final WriteHook hook;
+
+    /** Called after each column file is complete; tests use it to inject failures. */
+    @FunctionalInterface
+    public interface WriteHook {
+        WriteHook NONE = file -> {
+        };
+
+        void afterColumn(Path file) throws IOException;
+    }
+
+    /** What one table's write produced. */
+    public record TableWritten(String table, int rows, long rawBytes, long storedBytes, long nanos) {
+    }
+
+    /** What a write produced. */
+    public record Written(LocalDate date, Path directory, List<TableWritten> tables, long nanos) {
+        /** Raw column bytes written. */
+        public long rawBytes() {
+            return tables.stream().mapToLong(TableWritten::rawBytes).sum();
+        }
+
+        /** Bytes stored for column values. */
+        public long storedBytes() {
+            return tables.stream().mapToLong(TableWritten::storedBytes).sum();
+        }
+    }
+
+    public PartitionWriter(final Path root, final EncodingPolicy policy) {
+        this(root, policy, DEFAULT_BLOCK_BYTES, Math.min(4, Runtime.getRuntime().availableProcessors()), WriteHook.NONE);
+    }
+
+    public PartitionWriter(final Path root, final EncodingPolicy policy, final int blockBytes, final int parallelism,
+        final WriteHook hook) {
+        if (blockBytes < 64 || blockBytes > (1 << 26) || Integer.bitCount(blockBytes) != 1) {
+            throw new IllegalArgumentException("block bytes must be a power of two in 64..64M [blockBytes=" + blockBytes + "]");
+        }
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism must be positive [parallelism=" + parallelism + "]");
+        }
+        this.root = root;
+        this.policy = policy;
+        this.blockBytes = blockBytes;
+        this.parallelism = parallelism;
+        this.hook = hook;
+    }
+
+    public PartitionWriter withPolicy(final EncodingPolicy newPolicy) {
+        return new PartitionWriter(root, newPolicy, blockBytes, parallelism, hook);
+    }
+
+    public PartitionWriter withHook(final WriteHook newHook) {
+        return new PartitionWriter(root, policy, blockBytes, parallelism, newHook);
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /** Writes {@code tables} as (part of) partition {@code date}; see the class comment. */
+    public Written write(final LocalDate date, final List<? extends ColumnarTable> tables) throws IOException {
+        final long start = System.nanoTime();
+        Files.createDirectories(root);
+        final String id = UUID.randomUUID().toString().substring(0, 8);
+        final Path tmp = root.resolve(PartitionStore.TMP_PREFIX + date + "-" + id);
+        Files.createDirectory(tmp);
+        final List<TableWritten> written = new ArrayList<>();
+        final Path target = root.resolve(date.toString());
+        try {
+            for (final ColumnarTable t : tables) {
+                final Path dir = tmp.resolve(t.schema().name());
+                if (Files.exists(dir)) {
+                    throw new IllegalArgumentException("table given twice [table=" + t.schema().name() + "]");
+                }
+                written.add(writeTable(dir, date, t));
+            }
+            fsync(tmp);
+            if (!Files.exists(target)) {
+                try {
+                    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+                    fsync(root);
+                    return new Written(date, target, List.copyOf(written), System.nanoTime() - start);
+                } catch (final FileAlreadyExistsException | java.nio.file.DirectoryNotEmptyException raced) {
+                    // the date appeared meanwhile: swap table by table below
+                }
+            }
+            for (final TableWritten w : written) {
+                swapIn(tmp.resolve(w.table()), target, w.table(), id);
+            }
+            PartitionStore.deleteRecursively(tmp);
+            return new Written(date, target, List.copyOf(written), System.nanoTime() - start);
+        } catch (final IOException | RuntimeException | Error e) {
+            try {
+                PartitionStore.deleteRecursively(tmp);
+            } catch (final IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Re-encodes one loaded table with this writer's policy into a temporary copy and swaps it in
+     * (the tiering step). The source stays readable throughout; callers reopen the new directory.
+     */
+    public TableWritten rewrite(final PartitionTable source) throws IOException {
+        final String id = UUID.randomUUID().toString().substring(0, 8);
+        final Path tmp = root.resolve(PartitionStore.TMP_PREFIX + source.date() + "-" + id);
+        Files.createDirectories(tmp);
+        try {
+            final TableWritten w = writeTable(tmp.resolve(source.name()), source.date(), source);
+            fsync(tmp);
+            swapIn(tmp.resolve(source.name()), root.resolve(source.date().toString()), source.name(), id);
+            PartitionStore.deleteRecursively(tmp);
+            return w;
+        } catch (final IOException | RuntimeException | Error e) {
+            try {
+                PartitionStore.deleteRecursively(tmp);
+            } catch (final IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    private static void swapIn(final Path fresh, final Path dateDir, final String table, final String id) throws IOException {
+        Files.createDirectories(dateDir);
+        final Path live = dateDir.resolve(table);
+        final Path old = dateDir.resolve(PartitionStore.OLD_PREFIX + table + "-" + id);
+        final boolean replacing = Files.exists(live);
+        if (replacing) {
+            Files.move(live, old, StandardCopyOption.ATOMIC_MOVE);
+        }
+        Files.move(fresh, live, StandardCopyOption.ATOMIC_MOVE);
+        fsync(dateDir);
+        if (replacing) {
+            PartitionStore.deleteRecursively(old);
+        }
+    }
+
+    private TableWritten writeTable(final Path dir, final LocalDate date, final ColumnarTable table) throws IOException {
+        final long start = System.nanoTime();
+        Files.createDirectory(dir);
+        final TableSchema schema = table.schema();
+        final SortOrder order = SortOrder.of(table);
+        final int rows = table.rowCount();
+        final TableMeta.ColumnMeta[] metas = new TableMeta.ColumnMeta[schema.columnCount()];
+        final List<Integer> work = new ArrayList<>();
+        for (int c = 0; c < schema.columnCount(); c++) {
+            work.add(c);
+        }
+        work.sort(Comparator.comparingInt((Integer c) -> -schema.type(c).width()));
+        if (parallelism == 1 || schema.columnCount() == 1) {
+            for (final int c : work) {
+                metas[c] = writeColumn(dir, table, order, c);
+            }
+        } else {
+            final ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, schema.columnCount()), r -> {
+                final Thread t = new Thread(r, "jtick-partition-writer");
+                t.setDaemon(true);
+                return t;
+            });
+            try {
+                final List<Future<TableMeta.ColumnMeta>> futures = new ArrayList<>();
+                for (final int c : work) {
+                    futures.add(pool.submit(() -> writeColumn(dir, table, order, c)));
+                }
+                for (int i = 0; i < work.size(); i++) {
+                    metas[work.get(i)] = futures.get(i).get();
+                }
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while writing [table=" + schema.name() + "]", e);
+            } catch (final ExecutionException e) {
+                final Throwable cause = e.getCause();
+                if (cause instanceof IOException io) {
+                    throw io;
+                }
+                if (cause instanceof RuntimeException re) {
+                    throw re;
+                }
+                if (cause instanceof Error err) {
+                    throw err;
+                }
+                throw new IOException(cause);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        order.ranges().write(dir.resolve(SymRanges.FILE));
+        fsyncFile(dir.resolve(SymRanges.FILE));
+        final TableMeta meta = new TableMeta(schema, date, rows, blockBytes, List.of(metas));
+        meta.write(dir.resolve(TableMeta.FILE));
+        fsyncFile(dir.resolve(TableMeta.FILE));
+        fsync(dir);
+        long raw = 0;
+        long stored = 0;
+        for (final TableMeta.ColumnMeta m : metas) {
+            raw += m.rawBytes();
+            stored += m.storedBytes();
+        }
+        return new TableWritten(schema.name(), rows, raw, stored, System.nanoTime() - start);
+    }
+
+    private TableMeta.ColumnMeta writeColumn(final Path dir, final ColumnarTable table, final SortOrder order, final int c)
+        throws IOException {
+        final ColumnDef def = table.schema().column(c);
+        final ColumnType type = def.type();
+        final ColumnEncoding encoding = policy.encoding(table.schema().name(), def).forType(type);
+        final int rows = table.rowCount();
+        final int blockRows = blockBytes / type.width();
+        final Path file = dir.resolve(def.name());
+        try (ColumnFileWriter w = new ColumnFileWriter(file, type, encoding, blockRows, rows)) {
+            final UnsafeBuffer block = w.block();
+            for (int at = 0; at < rows; at += blockRows) {
+                final int n = Math.min(blockRows, rows - at);
+                if (c == TableSchema.SYM) {
+                    order.fillSymCodes(at, n, block);
+                } else {
+                    table.gather(c, order.rows(), at, n, block);
+                }
+                w.writeBlock(n);
+            }
+            final long stored = w.finish();
+            hook.afterColumn(file);
+            return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
+        }
+    }
+
+    static void fsync(final Path dir) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
+
+    private static void fsyncFile(final Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+    }
+
+    /**
+     * The row order of a partition: rows grouped by sym (syms ascending by name), by time within a
+     * sym, arrival order among equal times (a stable counting sort, then a stable merge sort of any
+     * sym whose times arrived out of order).
+     */
+    record SortOrder(int[] rows, SymRanges ranges) {
+        static SortOrder of(final ColumnarTable table) {
+            final int n = table.rowCount();
+            int maxId = -1;
+            for (int r = 0; r < n; r++) {
+                maxId = Math.max(maxId, table.symId(r));
+            }
+            final int[] firstRow = new int[maxId + 1];
+            Arrays.fill(firstRow, -1);
+            final int[] counts = new int[maxId + 1];
+            int distinct = 0;
+            for (int r = 0; r < n; r++) {
+                final int id = table.symId(r);
+                if (id < 0) {
+                    throw new IllegalArgumentException("negative sym id [table=" + table.schema().name() + ", row=" + r + "]");
+                }
+                if (counts[id]++ == 0) {
+                    firstRow[id] = r;
+                    distinct++;
+                }
+            }
+            final Integer[] ids = new Integer[distinct];
+            final String[] nameOf = new String[maxId + 1];
+            int k = 0;
+            for (int id = 0; id <= maxId; id++) {
+                if (counts[id] > 0) {
+                    ids[k++] = id;
+                    nameOf[id] = table.symbol(firstRow[id]);
+                }
+            }
+            Arrays.sort(ids, Comparator.comparing((Integer id) -> nameOf[id]));
+            final String[] names = new String[distinct];
+            final int[] from = new int[distinct];
+            final int[] to = new int[distinct];
+            final int[] next = new int[maxId + 1];
+            int at = 0;
+            for (int i = 0; i < distinct; i++) {
+                final int id = ids[i];
+                if (i > 0 && names[i - 1].equals(nameOf[id])) {
+                    throw new IllegalArgumentException("two sym ids share a name [sym=" + nameOf[id] + "]");
+                }
+                names[i] = nameOf[id];
+                from[i] = at;
+                next[id] = at;
+                at += counts[id];
+                to[i] = at;
+            }
+            final int[] rows = new int[n];
+            boolean identity = true;
+            for (int r = 0; r < n; r++) {
+                final int pos = next[table.symId(r)]++;
+                rows[pos] = r;
+                identity &= pos == r;
+            }
+            final long[] time = new long[n];
+            for (int i = 0; i < n; i++) {
+                time[i] = table.time(rows[i]);
+            }
+            for (int s = 0; s < distinct; s++) {
+                for (int i = from[s] + 1; i < to[s]; i++) {
+                    if (time[i] < time[i - 1]) {
+                        sortByTime(rows, time, from[s], to[s]);
+                        identity = false;
+                        break;
+                    }
+                }
+            }
+            return new SortOrder(identity ? null : rows, new SymRanges(names, from, to));
+        }
+
+        /** Writes the sorted sym codes of rows {@code [at, at + n)} into {@code dst}. */
+        void fillSymCodes(final int at, final int n, final UnsafeBuffer dst) {
+            int lo = 0;
+            int hi = ranges.count() - 1;
+            while (lo < hi) {
+                final int mid = (lo + hi + 1) >>> 1;
+                if (ranges.from(mid) <= at) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            int k = lo;
+            for (int i = 0; i < n; i++) {
+                final int r = at + i;
+                while (r >= ranges.to(k)) {
+                    k++;
+                }
+                dst.putInt(i << 2, k, ByteOrder.LITTLE_ENDIAN);
+            }
+        }
+
+        /** Stable merge sort of {@code rows[lo, hi)} by {@code time[]} (kept aligned). */
+        private static void sortByTime(final int[] rows, final long[] time, final int lo, final int hi) {
+            final int n = hi - lo;
+            final int[] r2 = new int[n];
+            final long[] t2 = new long[n];
+            for (int width = 1; width < n; width <<= 1) {
+                for (int left = 0; left < n; left += width << 1) {
+                    final int mid = Math.min(left + width, n);
+                    final int right = Math.min(left + (width << 1), n);
+                    int i = left;
+                    int j = mid;
+                    int o = left;
+                    while (i < mid && j < right) {
+                        if (time[lo + j] < time[lo + i]) {
+                            t2[o] = time[lo + j];
+                            r2[o++] = rows[lo + j++];
+                        } else {
+                            t2[o] = time[lo + i];
+                            r2[o++] = rows[lo + i++];
+                        }
+                    }
+                    while (i < mid) {
+                        t2[o] = time[lo + i];
+                        r2[o++] = rows[lo + i++];
+                    }
+                    while (j < right) {
+                        t2[o] = time[lo + j];
+                        r2[o++] = rows[lo + j++];
+                    }
+                }
+                System.arraycopy(r2, 0, rows, lo, n);
+                System.arraycopy(t2, 0, time, lo, n);
+            }
+        }
+    }
+}
