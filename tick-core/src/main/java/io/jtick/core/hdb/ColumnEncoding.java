@@ -29,6 +29,11 @@ public record ColumnEncoding(Transform transform, Codec codec, int level) {
         return codec == Codec.NONE && transform.isIdentity();
     }
 
+    /** True when the writer picks the transform per column ({@code auto/<codec>}). */
+    public boolean isAuto() {
+        return transform.kind() == Transform.Kind.AUTO;
+    }
+
     /** Parses the written form (see the class comment). */
     public static ColumnEncoding parse(final String text) {
         if (text == null || text.isBlank()) {

@@ -154,7 +154,7 @@ public final class ColumnFile implements AutoCloseable {
                 crcs[b] = index.getInt(b * INDEX_ENTRY_LENGTH + 12);
                 final int rawLength = rawRows(b, blockRows, (int) rows) * type.width();
                 if (offsets[b] != expectedOffset || lengths[b] < 0 || encoding.isPlain() && lengths[b] != rawLength
-                    || lengths[b] > encoding.codec().maxCompressedLength(blockRows * type.width())) {
+                    || lengths[b] > encoding.codec().maxCompressedLength(blockRows * type.width() + transform.overhead())) {
                     throw new CorruptPartitionException(path, b, "block index entry out of place [offset=" + offsets[b]
                         + ", length=" + lengths[b] + "]");
                 }
@@ -355,7 +355,8 @@ public final class ColumnFile implements AutoCloseable {
     int decodeBlock(final int block, final byte[] raw) {
         checkOpen();
         final int rawLength = rawRows(block, blockRows, rowCount) * width;
-        final BlockCache.Scratch s = BlockCache.scratch(Math.max(blockLengths[block], rawLength));
+        final int encodedLength = rawLength + encoding.transform().overhead();
+        final BlockCache.Scratch s = BlockCache.scratch(Math.max(blockLengths[block], encodedLength));
         try {
             final ByteBuffer dst = ByteBuffer.wrap(s.stored, 0, blockLengths[block]);
             readFully(channel, dst, blockOffsets[block]);
@@ -368,8 +369,8 @@ public final class ColumnFile implements AutoCloseable {
             if (transform.isIdentity()) {
                 encoding.codec().decompress(s.stored, 0, blockLengths[block], raw, 0, rawLength);
             } else {
-                encoding.codec().decompress(s.stored, 0, blockLengths[block], s.transformed, 0, rawLength);
-                final byte[] out = transform.decode(s.transformed, rawLength, width, raw, s.scratch);
+                encoding.codec().decompress(s.stored, 0, blockLengths[block], s.transformed, 0, encodedLength);
+                final byte[] out = transform.decode(s.transformed, rawLength, type, raw, s.scratch);
                 if (out != raw) {
                     System.arraycopy(out, 0, raw, 0, rawLength);
                 }

@@ -29,6 +29,7 @@ final class ColumnFileWriter implements AutoCloseable {
     private final long rowCount;
     private final int blockCount;
     private final FileChannel channel;
+    private final boolean sync;
     private final byte[] raw;
     private final UnsafeBuffer rawBuffer;
     private final byte[] transformed;
@@ -43,6 +44,13 @@ final class ColumnFileWriter implements AutoCloseable {
 
     ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final long rowCount)
         throws IOException {
+        this(path, type, encoding, blockRows, rowCount, true);
+    }
+
+    /** @param sync force the file to disk in {@link #finish()} (the compression study times writes without it) */
+    ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final long rowCount,
+                     final boolean sync) throws IOException {
+        this.sync = sync;
         this.path = path;
         this.type = type;
         this.encoding = encoding.forType(type);
@@ -58,9 +66,10 @@ final class ColumnFileWriter implements AutoCloseable {
         this.raw = new byte[blockBytes];
         this.rawBuffer = new UnsafeBuffer(raw);
         final boolean transforms = !this.encoding.transform().isIdentity();
-        this.transformed = transforms ? new byte[blockBytes] : null;
-        this.scratch = transforms ? new byte[blockBytes] : null;
-        this.stored = this.encoding.codec() == Codec.NONE ? null : new byte[this.encoding.codec().maxCompressedLength(blockBytes)];
+        final int encodedBytes = blockBytes + this.encoding.transform().overhead();
+        this.transformed = transforms ? new byte[encodedBytes] : null;
+        this.scratch = transforms ? new byte[encodedBytes] : null;
+        this.stored = this.encoding.codec() == Codec.NONE ? null : new byte[this.encoding.codec().maxCompressedLength(encodedBytes)];
         this.index = ByteBuffer.allocate(blockCount * INDEX_ENTRY_LENGTH + 4).order(ByteOrder.LITTLE_ENDIAN);
         this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     }
@@ -87,15 +96,16 @@ final class ColumnFileWriter implements AutoCloseable {
                 + ", total=" + rowCount + "]");
         }
         final int rawLength = rows * width;
-        final byte[] t = encoding.transform().encode(raw, rawLength, width, transformed, scratch);
+        final int encodedLength = rawLength + encoding.transform().overhead();
+        final byte[] t = encoding.transform().encode(raw, rawLength, type, transformed, scratch);
         final byte[] out;
         final int length;
         if (encoding.codec() == Codec.NONE) {
             out = t;
-            length = rawLength;
+            length = encodedLength;
         } else {
             out = stored;
-            length = encoding.codec().compress(t, 0, rawLength, stored, 0, encoding.level());
+            length = encoding.codec().compress(t, 0, encodedLength, stored, 0, encoding.level());
         }
         crc.reset();
         crc.update(out, 0, length);
@@ -134,7 +144,9 @@ final class ColumnFileWriter implements AutoCloseable {
         header.putInt(ColumnFileDescriptor.HEADER_CRC_OFFSET, (int) crc.getValue());
         header.clear();
         writeFully(header, 0);
-        channel.force(true);
+        if (sync) {
+            channel.force(true);
+        }
         finished = true;
         return indexOffset - HEADER_LENGTH;
     }

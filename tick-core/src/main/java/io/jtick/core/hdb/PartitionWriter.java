@@ -253,9 +253,10 @@ public final class PartitionWriter {
         throws IOException {
         final ColumnDef def = table.schema().column(c);
         final ColumnType type = def.type();
-        final ColumnEncoding encoding = policy.encoding(table.schema().name(), def).forType(type);
         final int rows = table.rowCount();
         final int blockRows = blockBytes / type.width();
+        final ColumnEncoding wanted = policy.encoding(table.schema().name(), def).forType(type);
+        final ColumnEncoding encoding = wanted.isAuto() ? EncodingChooser.choose(wanted, table, c, order.rows(), blockRows) : wanted;
         final Path file = dir.resolve(def.name());
         try (ColumnFileWriter w = new ColumnFileWriter(file, type, encoding, blockRows, rows)) {
             final UnsafeBuffer block = w.block();

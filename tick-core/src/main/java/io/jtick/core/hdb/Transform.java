@@ -5,6 +5,8 @@ import io.jtick.core.schema.ColumnType;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -26,10 +28,26 @@ public record Transform(Kind kind, boolean shuffle) {
     private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
-    /** Predictors. */
+    /** Predictors; {@link #AUTO} asks the writer to pick the predictor and shuffle that compress a sample of the column best. */
     public enum Kind {
-        NONE, DELTA, DOD, XOR
+        NONE, DELTA, DOD, XOR, SCALE, SCALE_DELTA, AUTO
     }
+
+    /** Bytes a scale transform adds in front of a block: exponent, minimum, common divisor (three longs). */
+    public static final int SCALE_HEADER = 24;
+    private static final int MAX_EXPONENT = 12;
+    private static final double[] POW10 = new double[MAX_EXPONENT + 1];
+
+    static {
+        double p = 1;
+        for (int e = 0; e <= MAX_EXPONENT; e++) {
+            POW10[e] = p;
+            p *= 10;
+        }
+    }
+
+    /** Resolved by the writer per column from a sample ({@link PartitionWriter}); never stored in a file. */
+    public static final Transform AUTO = new Transform(Kind.AUTO, false);
 
     public Transform {
         if (kind == null) {
@@ -42,6 +60,19 @@ public record Transform(Kind kind, boolean shuffle) {
         return kind == Kind.NONE && !shuffle;
     }
 
+    /** The concrete transforms {@link #AUTO} chooses among for a type. */
+    public static List<Transform> candidates(final ColumnType type) {
+        final List<Transform> out = new ArrayList<>();
+        for (final String t : new String[] {"none", "shuffle", "delta+shuffle", "dod+shuffle", "xor+shuffle", "scale+shuffle",
+            "scale-delta+shuffle"}) {
+            final Transform c = parse(t);
+            if (c.appliesTo(type)) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
     /** Header code: predictor ordinal in the low bits, shuffle as bit 4. */
     public int code() {
         return kind.ordinal() | (shuffle ? 0x10 : 0);
@@ -50,7 +81,7 @@ public record Transform(Kind kind, boolean shuffle) {
     /** Transform of a header code, or null when the code is unknown. */
     public static Transform fromCode(final int code) {
         final int k = code & 0x0f;
-        if (k >= Kind.values().length || (code & ~0x1f) != 0) {
+        if (k >= Kind.AUTO.ordinal() || (code & ~0x1f) != 0) {
             return null;
         }
         return new Transform(Kind.values()[k], (code & 0x10) != 0);
@@ -66,8 +97,11 @@ public record Transform(Kind kind, boolean shuffle) {
             case "delta" -> new Transform(Kind.DELTA, shuffle);
             case "dod" -> new Transform(Kind.DOD, shuffle);
             case "xor" -> new Transform(Kind.XOR, shuffle);
+            case "scale" -> new Transform(Kind.SCALE, shuffle);
+            case "scale-delta" -> new Transform(Kind.SCALE_DELTA, shuffle);
+            case "auto" -> AUTO;
             default -> throw new IllegalArgumentException("unknown transform [transform=" + text
-                + ", known=none|shuffle|delta|dod|xor, each predictor optionally +shuffle]");
+                + ", known=none|shuffle|delta|dod|xor|scale|scale-delta|auto, each predictor optionally +shuffle]");
         };
     }
 
@@ -81,6 +115,8 @@ public record Transform(Kind kind, boolean shuffle) {
             case NONE -> true;
             case DELTA, DOD -> w >= 2 && type != ColumnType.FLOAT64 && type != ColumnType.FLOAT32;
             case XOR -> w >= 2;
+            case SCALE, SCALE_DELTA -> type == ColumnType.FLOAT64 || type == ColumnType.INT64 || type == ColumnType.TIMESTAMP;
+            case AUTO -> true;
             default -> false;
         };
     }
@@ -90,47 +126,172 @@ public record Transform(Kind kind, boolean shuffle) {
         if (kind == Kind.NONE) {
             return shuffle ? "shuffle" : "none";
         }
-        return kind.name().toLowerCase(Locale.ROOT) + (shuffle ? "+shuffle" : "");
+        if (kind == Kind.AUTO) {
+            return "auto";
+        }
+        return kind.name().toLowerCase(Locale.ROOT).replace('_', '-') + (shuffle ? "+shuffle" : "");
+    }
+
+    /** Bytes this transform adds to a block ({@link #SCALE_HEADER} for the scale kinds, else none). */
+    public int overhead() {
+        return kind == Kind.SCALE || kind == Kind.SCALE_DELTA ? SCALE_HEADER : 0;
     }
 
     /**
-     * Transforms {@code length} bytes of {@code width}-byte values from {@code src} into {@code dst}
-     * (both from offset 0; {@code scratch} at least {@code length} bytes when both steps run).
-     * Returns the array holding the result ({@code src} itself for the identity).
+     * Transforms {@code length} bytes of {@code type} values from {@code src} into {@code dst}
+     * (both from offset 0; {@code dst} and {@code scratch} at least {@code length + overhead()}
+     * bytes). The result is {@code length + overhead()} bytes, in the returned array ({@code src}
+     * itself for the identity).
      */
-    public byte[] encode(final byte[] src, final int length, final int width, final byte[] dst, final byte[] scratch) {
+    public byte[] encode(final byte[] src, final int length, final ColumnType type, final byte[] dst, final byte[] scratch) {
+        final int width = type.width();
+        if (kind == Kind.AUTO) {
+            throw new IllegalStateException("auto transform must be resolved before writing");
+        }
         if (isIdentity()) {
             return src;
         }
         byte[] cur = src;
+        final int total = length + overhead();
         if (kind != Kind.NONE) {
             final byte[] out = shuffle ? scratch : dst;
-            predict(cur, out, length, width);
+            if (overhead() > 0) {
+                scale(cur, out, length, type == ColumnType.FLOAT64, kind == Kind.SCALE_DELTA);
+            } else {
+                predict(cur, out, length, width);
+            }
             cur = out;
         }
         if (shuffle) {
-            shuffle(cur, dst, length, width);
+            shuffle(cur, dst, total, width);
             cur = dst;
         }
         return cur;
     }
 
-    /** Reverses {@link #encode}: from {@code src} into {@code dst}, using {@code scratch}; returns the array holding the raw values. */
-    public byte[] decode(final byte[] src, final int length, final int width, final byte[] dst, final byte[] scratch) {
+    /**
+     * Reverses {@link #encode}: {@code src} holds {@code length + overhead()} bytes; the {@code length}
+     * raw bytes end up in the returned array ({@code dst}, or {@code src} for the identity).
+     */
+    public byte[] decode(final byte[] src, final int length, final ColumnType type, final byte[] dst, final byte[] scratch) {
         if (isIdentity()) {
             return src;
         }
+        final int width = type.width();
         byte[] cur = src;
         if (shuffle) {
             final byte[] out = kind != Kind.NONE ? scratch : dst;
-            unshuffle(cur, out, length, width);
+            unshuffle(cur, out, length + overhead(), width);
             cur = out;
         }
         if (kind != Kind.NONE) {
-            unpredict(cur, dst, length, width);
+            if (overhead() > 0) {
+                unscale(cur, dst, length, type == ColumnType.FLOAT64, kind == Kind.SCALE_DELTA);
+            } else {
+                unpredict(cur, dst, length, width);
+            }
             cur = dst;
         }
         return cur;
+    }
+
+    /**
+     * Scale (kind SCALE / SCALE_DELTA) over 8-byte values: doubles that are all decimals with at
+     * most {@value #MAX_EXPONENT} digits become the integers {@code v * 10^e} (checked to convert
+     * back bit for bit; otherwise their raw bits are used, e = -1); optionally delta; then the
+     * block minimum is subtracted and the result divided by the values' greatest common divisor.
+     * Out: header (e, min, gcd) then the quotients.
+     */
+    private static void scale(final byte[] src, final byte[] dst, final int length, final boolean floating, final boolean delta) {
+        final int n = length / 8;
+        int exponent = floating ? decimalExponent(src, n) : 0;
+        final long[] x = new long[n];
+        for (int i = 0; i < n; i++) {
+            final long bits = (long) LONGS.get(src, i * 8);
+            x[i] = !floating || exponent < 0 ? bits : (long) Math.rint(Double.longBitsToDouble(bits) * POW10[exponent]);
+        }
+        if (delta) {
+            for (int i = n - 1; i > 0; i--) {
+                x[i] -= x[i - 1];
+            }
+        }
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            min = Math.min(min, x[i]);
+        }
+        long gcd = 0;
+        boolean overflow = false;
+        for (int i = 0; i < n && gcd != 1; i++) {
+            final long d = x[i] - min;
+            if (d < 0) {
+                overflow = true;
+                break;
+            }
+            gcd = gcd(gcd, d);
+        }
+        if (overflow || gcd == 0) {
+            gcd = 1;
+        }
+        if (n == 0) {
+            min = 0;
+        }
+        LONGS.set(dst, 0, (long) exponent);
+        LONGS.set(dst, 8, min);
+        LONGS.set(dst, 16, gcd);
+        for (int i = 0; i < n; i++) {
+            LONGS.set(dst, SCALE_HEADER + i * 8, gcd == 1 ? x[i] - min : (x[i] - min) / gcd);
+        }
+    }
+
+    private static void unscale(final byte[] src, final byte[] dst, final int length, final boolean floating, final boolean delta) {
+        final int n = length / 8;
+        final long exponent = (long) LONGS.get(src, 0);
+        final long min = (long) LONGS.get(src, 8);
+        final long gcd = (long) LONGS.get(src, 16);
+        long prev = 0;
+        for (int i = 0; i < n; i++) {
+            long x = min + gcd * (long) LONGS.get(src, SCALE_HEADER + i * 8);
+            if (delta) {
+                x += prev;
+                prev = x;
+            }
+            final long bits = !floating || exponent < 0 ? x : Double.doubleToRawLongBits(x / POW10[(int) exponent]);
+            LONGS.set(dst, i * 8, bits);
+        }
+    }
+
+    /** The smallest e such that every value is an e-digit decimal that converts back exactly; -1 when none. */
+    private static int decimalExponent(final byte[] src, final int n) {
+        for (int e = 0; e <= MAX_EXPONENT; e++) {
+            final double p = POW10[e];
+            boolean ok = true;
+            for (int i = 0; i < n && ok; i++) {
+                final long bits = (long) LONGS.get(src, i * 8);
+                final double v = Double.longBitsToDouble(bits);
+                final double scaled = v * p;
+                if (!(Math.abs(scaled) < 0x1p52)) {
+                    ok = false;
+                    break;
+                }
+                final long l = (long) Math.rint(scaled);
+                ok = Double.doubleToRawLongBits(l / p) == bits;
+            }
+            if (ok) {
+                return e;
+            }
+        }
+        return -1;
+    }
+
+    private static long gcd(final long a, final long b) {
+        long x = a;
+        long y = b;
+        while (y != 0) {
+            final long t = x % y;
+            x = y;
+            y = t;
+        }
+        return x;
     }
 
     private void predict(final byte[] src, final byte[] dst, final int length, final int width) {

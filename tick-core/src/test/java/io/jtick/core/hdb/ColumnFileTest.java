@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ColumnFileTest {
     private static final int BLOCK_BYTES = 512;
-    private static final List<String> TRANSFORMS = List.of("none", "shuffle", "delta", "delta+shuffle", "dod", "dod+shuffle", "xor",
+    private static final List<String> TRANSFORMS = List.of("none", "shuffle", "delta", "delta+shuffle", "dod", "dod+shuffle",
+        "xor", "scale", "scale-delta+shuffle",
         "xor+shuffle");
     private static final List<String> CODECS = List.of("none", "lz4", "lz4:9", "snappy", "zstd:1", "zstd:-3", "zstd:19");
 
@@ -94,6 +95,38 @@ class ColumnFileTest {
         // uniform random gaps carry ~7.6 bits per value (12% of raw): delta+shuffle gets near it, plain zstd does not
         assertThat(delta).isLessThan(plainZstd * 6 / 10);
         assertThat(dodZstd).isLessThan(plainZstd * 7 / 10);
+    }
+
+    @Test
+    void shouldScaleDecimalsAndCommonFactorsLosslessly() throws IOException {
+        final int rows = 50_000;
+        final ByteBuffer prices = ByteBuffer.allocate(rows * 8).order(ByteOrder.LITTLE_ENDIAN);
+        final ByteBuffer sizes = ByteBuffer.allocate(rows * 8).order(ByteOrder.LITTLE_ENDIAN);
+        final SplittableRandom random = new SplittableRandom(5);
+        double p = 123.45;
+        for (int i = 0; i < rows; i++) {
+            p = Math.rint((p + (random.nextInt(5) - 2) * 0.01) * 100) / 100;
+            prices.putDouble(p);
+            sizes.putLong(100L * (1 + random.nextInt(20)));
+        }
+        final byte[] special = prices.array().clone();
+        ByteBuffer.wrap(special).order(ByteOrder.LITTLE_ENDIAN).putDouble(8 * 5, Double.NaN).putDouble(8 * 9, 1e300).putDouble(8 * 10, -0.0)
+            .putDouble(8 * 11, Double.MIN_VALUE);
+        for (final byte[] values : List.of(prices.array(), special)) {
+            final Path file = dir.resolve("prices-" + values.hashCode());
+            write(file, ColumnType.FLOAT64, ColumnEncoding.parse("scale-delta+shuffle/zstd:3"), 16384, values);
+            try (ColumnFile f = ColumnFile.open(file, ColumnType.FLOAT64, rows)) {
+                final byte[] back = new byte[values.length];
+                f.read(0, rows, back, 0);
+                assertThat(back).isEqualTo(values);
+            }
+        }
+        final long plain = storedBytes("p22", ColumnType.FLOAT64, ColumnEncoding.parse("zstd:22"), prices.array());
+        final long scaled = storedBytes("pscale", ColumnType.FLOAT64, ColumnEncoding.parse("scale-delta+shuffle/zstd:3"), prices.array());
+        assertThat(scaled).isLessThan(plain);
+        final long sizePlain = storedBytes("s22", ColumnType.INT64, ColumnEncoding.parse("zstd:22"), sizes.array());
+        final long sizeScaled = storedBytes("sscale", ColumnType.INT64, ColumnEncoding.parse("scale+shuffle/zstd:3"), sizes.array());
+        assertThat(sizeScaled).isLessThan(sizePlain);
     }
 
     @Test
