@@ -51,6 +51,10 @@ public final class ColumnFile implements AutoCloseable {
     private final long[] blockOffsets;
     private final int[] blockLengths;
     private final int[] blockCrcs;
+    /** First row of each block, plus rowCount at the end. */
+    private final int[] blockFirstRow;
+    /** True when every block but the last holds blockRows rows (row → block by division). */
+    private final boolean uniform;
     private final FileChannel channel;
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer plain;
@@ -59,7 +63,7 @@ public final class ColumnFile implements AutoCloseable {
 
     private ColumnFile(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final int blockCount,
                        final int rowCount, final long storedBytes, final long fileBytes, final long[] offsets, final int[] lengths,
-                       final int[] crcs, final FileChannel channel, final MappedByteBuffer mapped) {
+                       final int[] crcs, final int[] firstRows, final FileChannel channel, final MappedByteBuffer mapped) {
         this.path = path;
         this.type = type;
         this.encoding = encoding;
@@ -72,6 +76,12 @@ public final class ColumnFile implements AutoCloseable {
         this.blockOffsets = offsets;
         this.blockLengths = lengths;
         this.blockCrcs = crcs;
+        this.blockFirstRow = firstRows;
+        boolean u = true;
+        for (int b = 0; b < blockCount && u; b++) {
+            u = firstRows[b] == b * blockRows;
+        }
+        this.uniform = u;
         this.channel = channel;
         this.mapped = mapped;
         this.plain = mapped == null ? null : new UnsafeBuffer(mapped);
@@ -128,7 +138,8 @@ public final class ColumnFile implements AutoCloseable {
             final long indexOffset = header.getLong(ColumnFileDescriptor.INDEX_OFFSET_OFFSET);
             final long stored = header.getLong(ColumnFileDescriptor.STORED_BYTES_OFFSET);
             if (blockRows <= 0 || blockRows > Integer.MAX_VALUE / type.width() || rows < 0 || rows > Integer.MAX_VALUE
-                || blockCount != (rows + blockRows - 1) / blockRows || indexOffset != HEADER_LENGTH + stored
+                || blockCount < (rows + blockRows - 1) / blockRows || blockCount > Math.max(rows, 0)
+                || indexOffset != HEADER_LENGTH + stored
                 || indexOffset + (long) blockCount * INDEX_ENTRY_LENGTH + 4 != size) {
                 throw new CorruptPartitionException(path, -1, "header does not match the file [rows=" + rows + ", blocks=" + blockCount
                     + ", indexOffset=" + indexOffset + ", bytes=" + size + "]");
@@ -147,12 +158,21 @@ public final class ColumnFile implements AutoCloseable {
             final long[] offsets = new long[blockCount];
             final int[] lengths = new int[blockCount];
             final int[] crcs = new int[blockCount];
+            final int[] firstRows = new int[blockCount + 1];
             long expectedOffset = HEADER_LENGTH;
+            int expectedRow = 0;
             for (int b = 0; b < blockCount; b++) {
                 offsets[b] = index.getLong(b * INDEX_ENTRY_LENGTH);
                 lengths[b] = index.getInt(b * INDEX_ENTRY_LENGTH + 8);
                 crcs[b] = index.getInt(b * INDEX_ENTRY_LENGTH + 12);
-                final int rawLength = rawRows(b, blockRows, (int) rows) * type.width();
+                firstRows[b] = index.getInt(b * INDEX_ENTRY_LENGTH + 16);
+                final int blockRowCount = index.getInt(b * INDEX_ENTRY_LENGTH + 20);
+                final int rawLength = blockRowCount * type.width();
+                if (firstRows[b] != expectedRow || blockRowCount <= 0 || blockRowCount > blockRows) {
+                    throw new CorruptPartitionException(path, b, "block index rows out of place [firstRow=" + firstRows[b]
+                        + ", rows=" + blockRowCount + "]");
+                }
+                expectedRow += blockRowCount;
                 if (offsets[b] != expectedOffset || lengths[b] < 0 || encoding.isPlain() && lengths[b] != rawLength
                     || lengths[b] > encoding.codec().maxCompressedLength(blockRows * type.width() + transform.overhead())) {
                     throw new CorruptPartitionException(path, b, "block index entry out of place [offset=" + offsets[b]
@@ -160,17 +180,46 @@ public final class ColumnFile implements AutoCloseable {
                 }
                 expectedOffset += lengths[b];
             }
+            if (expectedRow != rows) {
+                throw new CorruptPartitionException(path, -1, "blocks do not cover the rows [rows=" + rows + ", covered="
+                    + expectedRow + "]");
+            }
+            firstRows[blockCount] = (int) rows;
             final MappedByteBuffer map = encoding.isPlain() && rows > 0 ? channel.map(FileChannel.MapMode.READ_ONLY, 0, indexOffset) : null;
             return new ColumnFile(path, type, encoding, blockRows, blockCount, (int) rows, stored, size, offsets, lengths, crcs,
-                channel, map);
+                firstRows, channel, map);
         } catch (final IOException | RuntimeException e) {
             channel.close();
             throw e;
         }
     }
 
-    private static int rawRows(final int block, final int blockRows, final int rows) {
-        return Math.min(blockRows, rows - block * blockRows);
+    /** The block holding {@code row}. */
+    int blockOf(final int row) {
+        if (uniform) {
+            return row / blockRows;
+        }
+        int lo = 0;
+        int hi = blockCount - 1;
+        while (lo < hi) {
+            final int mid = (lo + hi + 1) >>> 1;
+            if (blockFirstRow[mid] <= row) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    /** First row of a block. */
+    int firstRow(final int block) {
+        return blockFirstRow[block];
+    }
+
+    /** Rows in a block. */
+    int rowsIn(final int block) {
+        return blockFirstRow[block + 1] - blockFirstRow[block];
     }
 
     private static void readFully(final FileChannel channel, final ByteBuffer dst, final long at) throws IOException {
@@ -243,9 +292,9 @@ public final class ColumnFile implements AutoCloseable {
         long at = dstBase;
         final int end = fromRow + count;
         while (row < end) {
-            final int block = row / blockRows;
-            final int inBlock = row - block * blockRows;
-            final int n = Math.min(end - row, rawRows(block, blockRows, rowCount) - inBlock);
+            final int block = blockOf(row);
+            final int inBlock = row - blockFirstRow[block];
+            final int n = Math.min(end - row, rowsIn(block) - inBlock);
             if (plain != null) {
                 verifyMapped(block);
                 UnsafeApi.copyMemory(null, plain.addressOffset() + HEADER_LENGTH + (long) row * width, dst, at, (long) n * width);
@@ -284,7 +333,7 @@ public final class ColumnFile implements AutoCloseable {
 
     private int plainIndex(final int row) {
         checkRow(row);
-        verifyMapped(row / blockRows);
+        verifyMapped(blockOf(row));
         return HEADER_LENGTH + row * width;
     }
 
@@ -296,7 +345,7 @@ public final class ColumnFile implements AutoCloseable {
 
     private BlockCache.Entry cached(final int row) {
         checkRow(row);
-        final int block = row / blockRows;
+        final int block = blockOf(row);
         final BlockCache cache = CACHE.get();
         final BlockCache.Entry e = cache.find(id, block);
         if (e != null) {
@@ -354,7 +403,7 @@ public final class ColumnFile implements AutoCloseable {
     /** Reads, checks and decodes block {@code block} into {@code raw}; returns its raw length. */
     int decodeBlock(final int block, final byte[] raw) {
         checkOpen();
-        final int rawLength = rawRows(block, blockRows, rowCount) * width;
+        final int rawLength = rowsIn(block) * width;
         final int encodedLength = rawLength + encoding.transform().overhead();
         final BlockCache.Scratch s = BlockCache.scratch(Math.max(blockLengths[block], encodedLength));
         try {
@@ -434,7 +483,7 @@ public final class ColumnFile implements AutoCloseable {
             file.decodeBlock(block, e.raw);
             e.fileId = file.id();
             e.block = block;
-            e.firstRow = block * file.blockRows();
+            e.firstRow = file.firstRow(block);
             e.width = file.width();
             return e;
         }

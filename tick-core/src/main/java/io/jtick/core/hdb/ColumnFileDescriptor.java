@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * 13  transform    1  {@link Transform#code()}
  * 14  codec        1  {@link Codec#code()}
  * 15  level        1  codec level (signed)
- * 16  blockRows    4  rows per block (the last block may hold fewer)
+ * 16  blockRows    4  most rows a block holds (blocks may hold fewer: they are cut at sym boundaries)
  * 20  blockCount   4
  * 24  rowCount     8
  * 32  indexOffset  8  where the block index starts
@@ -19,7 +19,8 @@ import java.nio.charset.StandardCharsets;
  * 48  reserved    12
  * 60  headerCrc    4  CRC32C of bytes 0..59
  * 64  blocks          stored blocks, back to back (plain files: the values themselves, row r at 64 + r * width)
- *     index           per block: offset 8, storedLength 4, crc32c 4 (of the stored bytes); then CRC32C of the index 4
+ *     index           per block: offset 8, storedLength 4, crc32c 4 (of the stored bytes), firstRow 4, rows 4;
+ *                     then CRC32C of the index 4
  * </pre>
  */
 final class ColumnFileDescriptor {
@@ -37,7 +38,7 @@ final class ColumnFileDescriptor {
     static final int INDEX_OFFSET_OFFSET = 32;
     static final int STORED_BYTES_OFFSET = 40;
     static final int HEADER_CRC_OFFSET = 60;
-    static final int INDEX_ENTRY_LENGTH = 16;
+    static final int INDEX_ENTRY_LENGTH = 24;
 
     private ColumnFileDescriptor() {
     }

@@ -27,7 +27,6 @@ final class ColumnFileWriter implements AutoCloseable {
     private final int width;
     private final int blockRows;
     private final long rowCount;
-    private final int blockCount;
     private final FileChannel channel;
     private final boolean sync;
     private final byte[] raw;
@@ -35,7 +34,7 @@ final class ColumnFileWriter implements AutoCloseable {
     private final byte[] transformed;
     private final byte[] scratch;
     private final byte[] stored;
-    private final ByteBuffer index;
+    private ByteBuffer index;
     private final CRC32C crc = new CRC32C();
     private long position = HEADER_LENGTH;
     private long rowsWritten;
@@ -57,11 +56,9 @@ final class ColumnFileWriter implements AutoCloseable {
         this.width = type.width();
         this.blockRows = blockRows;
         this.rowCount = rowCount;
-        final long blocks = (rowCount + blockRows - 1) / blockRows;
-        if (blocks > Integer.MAX_VALUE / INDEX_ENTRY_LENGTH) {
+        if (rowCount < 0 || rowCount > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("column too large [file=" + path + ", rows=" + rowCount + "]");
         }
-        this.blockCount = (int) blocks;
         final int blockBytes = blockRows * width;
         this.raw = new byte[blockBytes];
         this.rawBuffer = new UnsafeBuffer(raw);
@@ -70,7 +67,8 @@ final class ColumnFileWriter implements AutoCloseable {
         this.transformed = transforms ? new byte[encodedBytes] : null;
         this.scratch = transforms ? new byte[encodedBytes] : null;
         this.stored = this.encoding.codec() == Codec.NONE ? null : new byte[this.encoding.codec().maxCompressedLength(encodedBytes)];
-        this.index = ByteBuffer.allocate(blockCount * INDEX_ENTRY_LENGTH + 4).order(ByteOrder.LITTLE_ENDIAN);
+        this.index = ByteBuffer.allocate((int) Math.min(1 << 20, (rowCount / blockRows + 2) * INDEX_ENTRY_LENGTH + 4))
+            .order(ByteOrder.LITTLE_ENDIAN);
         this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     }
 
@@ -89,9 +87,9 @@ final class ColumnFileWriter implements AutoCloseable {
         return rawBuffer;
     }
 
-    /** Encodes and appends the first {@code rows} values of {@link #block()}. */
+    /** Encodes and appends the first {@code rows} values of {@link #block()} (1..{@link #blockRows()} rows) as one block. */
     void writeBlock(final int rows) throws IOException {
-        if (rows <= 0 || rows > blockRows || rowsWritten + rows > rowCount || rows < blockRows && rowsWritten + rows != rowCount) {
+        if (rows <= 0 || rows > blockRows || rowsWritten + rows > rowCount) {
             throw new IllegalStateException("bad block [file=" + path + ", rows=" + rows + ", written=" + rowsWritten
                 + ", total=" + rowCount + "]");
         }
@@ -109,7 +107,13 @@ final class ColumnFileWriter implements AutoCloseable {
         }
         crc.reset();
         crc.update(out, 0, length);
-        index.putLong(position).putInt(length).putInt((int) crc.getValue());
+        if (index.remaining() < INDEX_ENTRY_LENGTH + 4) {
+            final ByteBuffer bigger = ByteBuffer.allocate(index.capacity() * 2).order(ByteOrder.LITTLE_ENDIAN);
+            index.flip();
+            bigger.put(index);
+            index = bigger;
+        }
+        index.putLong(position).putInt(length).putInt((int) crc.getValue()).putInt((int) rowsWritten).putInt(rows);
         writeFully(ByteBuffer.wrap(out, 0, length), position);
         position += length;
         rowsWritten += rows;
@@ -118,7 +122,8 @@ final class ColumnFileWriter implements AutoCloseable {
 
     /** Writes the index and header and forces the file; returns the bytes stored for values. */
     long finish() throws IOException {
-        if (rowsWritten != rowCount || blocksWritten != blockCount) {
+        final int blockCount = blocksWritten;
+        if (rowsWritten != rowCount) {
             throw new IllegalStateException("column incomplete [file=" + path + ", rows=" + rowsWritten + ", expected=" + rowCount + "]");
         }
         final long indexOffset = position;
@@ -153,7 +158,7 @@ final class ColumnFileWriter implements AutoCloseable {
 
     /** Bytes of the whole file once finished. */
     long fileBytes() {
-        return position + (long) blockCount * INDEX_ENTRY_LENGTH + 4;
+        return position + (long) blocksWritten * INDEX_ENTRY_LENGTH + 4;
     }
 
     private void writeFully(final ByteBuffer src, final long at) throws IOException {

@@ -126,7 +126,7 @@ public final class CompressionStudy {
                     final ColumnEncoding e = wanted.isAuto() ? EncodingChooser.choose(wanted, def.type(), raw,
                         PartitionWriter.DEFAULT_BLOCK_BYTES)
                         : wanted;
-                    stored = writeColumn(file, def.type(), e, raw);
+                    stored = writeColumn(file, def.type(), e, raw, source.syms());
                     best = Math.min(best, (System.nanoTime() - t0) / 1e6);
                     Files.delete(file);
                 }
@@ -302,14 +302,15 @@ public final class CompressionStudy {
         return sum;
     }
 
-    private static long writeColumn(final Path file, final ColumnType type, final ColumnEncoding e, final byte[] raw) throws IOException {
+    private static long writeColumn(final Path file, final ColumnType type, final ColumnEncoding e, final byte[] raw, final SymRanges syms)
+        throws IOException {
         final int w = type.width();
         final int rows = raw.length / w;
         final int blockRows = PartitionWriter.DEFAULT_BLOCK_BYTES / w;
         try (ColumnFileWriter writer = new ColumnFileWriter(file, type, e, blockRows, rows, false)) {
             final UnsafeBuffer block = writer.block();
-            for (int at = 0; at < rows; at += blockRows) {
-                final int n = Math.min(blockRows, rows - at);
+            for (int at = 0, n; at < rows; at += n) {
+                n = PartitionWriter.blockEnd(syms, at, rows, blockRows) - at;
                 block.putBytes(0, raw, at * w, n * w);
                 writer.writeBlock(n);
             }

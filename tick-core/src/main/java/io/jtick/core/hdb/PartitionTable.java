@@ -177,8 +177,8 @@ public final class PartitionTable implements ColumnarTable, AutoCloseable {
     public String symbol(final int row) {
         final int code = symId(row);
         if (code < 0 || code >= syms.count()) {
-            throw new UncheckedIOException(new CorruptPartitionException(columns[TableSchema.SYM].path(), row / columns[TableSchema.SYM]
-                .blockRows(), "sym code out of range [row=" + row + ", code=" + code + "]"));
+            throw new UncheckedIOException(new CorruptPartitionException(columns[TableSchema.SYM].path(),
+                columns[TableSchema.SYM].blockOf(row), "sym code out of range [row=" + row + ", code=" + code + "]"));
         }
         return syms.name(code);
     }

@@ -260,8 +260,8 @@ public final class PartitionWriter {
         final Path file = dir.resolve(def.name());
         try (ColumnFileWriter w = new ColumnFileWriter(file, type, encoding, blockRows, rows)) {
             final UnsafeBuffer block = w.block();
-            for (int at = 0; at < rows; at += blockRows) {
-                final int n = Math.min(blockRows, rows - at);
+            for (int at = 0, n; at < rows; at += n) {
+                n = blockEnd(order.ranges(), at, rows, blockRows) - at;
                 if (c == TableSchema.SYM) {
                     order.fillSymCodes(at, n, block);
                 } else {
@@ -273,6 +273,27 @@ public final class PartitionWriter {
             hook.afterColumn(file);
             return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
         }
+    }
+
+    /**
+     * Where the block starting at row {@code start} ends: at the first sym boundary once it holds at
+     * least an eighth of {@code maxRows}, else after {@code maxRows} rows (or at the end). A one-sym
+     * read then decodes little beyond its own rows, while small syms still share a block.
+     */
+    static int blockEnd(final SymRanges ranges, final int start, final int rows, final int maxRows) {
+        final int max = (int) Math.min(rows, (long) start + maxRows);
+        final int min = (int) Math.min(rows, (long) start + Math.max(1, maxRows / 8));
+        int lo = 0;
+        int hi = ranges.count();
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            if (ranges.to(mid) < min) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo < ranges.count() && ranges.to(lo) <= max ? ranges.to(lo) : max;
     }
 
     static void fsync(final Path dir) throws IOException {
