@@ -420,21 +420,68 @@ public record Transform(Kind kind, boolean shuffle) {
 
     private static void shuffle(final byte[] src, final byte[] dst, final int length, final int width) {
         final int n = length / width;
+        int i = 0;
+        if (width == 8) {
+            final long[] m = new long[8];
+            for (; i + 8 <= n; i += 8) {
+                for (int r = 0; r < 8; r++) {
+                    m[r] = (long) LONGS.get(src, (i + r) << 3);
+                }
+                transpose8(m);
+                for (int j = 0; j < 8; j++) {
+                    LONGS.set(dst, j * n + i, m[j]);
+                }
+            }
+        }
         for (int j = 0; j < width; j++) {
             final int base = j * n;
-            for (int i = 0, p = j; i < n; i++, p += width) {
-                dst[base + i] = src[p];
+            for (int k = i, p = i * width + j; k < n; k++, p += width) {
+                dst[base + k] = src[p];
             }
         }
     }
 
     private static void unshuffle(final byte[] src, final byte[] dst, final int length, final int width) {
         final int n = length / width;
+        int i = 0;
+        if (width == 8) {
+            final long[] m = new long[8];
+            for (; i + 8 <= n; i += 8) {
+                for (int j = 0; j < 8; j++) {
+                    m[j] = (long) LONGS.get(src, j * n + i);
+                }
+                transpose8(m);
+                for (int r = 0; r < 8; r++) {
+                    LONGS.set(dst, (i + r) << 3, m[r]);
+                }
+            }
+        }
         for (int j = 0; j < width; j++) {
             final int base = j * n;
-            for (int i = 0, p = j; i < n; i++, p += width) {
-                dst[p] = src[base + i];
+            for (int k = i, p = i * width + j; k < n; k++, p += width) {
+                dst[p] = src[base + k];
             }
+        }
+    }
+
+    /** Transposes an 8×8 byte matrix held as 8 little-endian longs: byte j of row r becomes byte r of row j. */
+    static void transpose8(final long[] m) {
+        for (int a = 0; a < 4; a++) {
+            final long t = ((m[a] >>> 32) ^ m[a + 4]) & 0x00000000FFFFFFFFL;
+            m[a + 4] ^= t;
+            m[a] ^= t << 32;
+        }
+        for (int a = 0; a < 8; a += 4) {
+            for (int b = a; b < a + 2; b++) {
+                final long t = ((m[b] >>> 16) ^ m[b + 2]) & 0x0000FFFF0000FFFFL;
+                m[b + 2] ^= t;
+                m[b] ^= t << 16;
+            }
+        }
+        for (int a = 0; a < 8; a += 2) {
+            final long t = ((m[a] >>> 8) ^ m[a + 1]) & 0x00FF00FF00FF00FFL;
+            m[a + 1] ^= t;
+            m[a] ^= t << 8;
         }
     }
 }

@@ -180,6 +180,22 @@ class ColumnFileTest {
     }
 
     @Test
+    void shouldShuffleIntoBytePlanes() {
+        final int n = 37;
+        final byte[] src = new byte[n * 8];
+        new SplittableRandom(3).nextBytes(src);
+        final byte[] dst = new byte[src.length];
+        final Transform shuffle = Transform.parse("shuffle");
+        final byte[] out = shuffle.encode(src, src.length, ColumnType.INT64, dst, new byte[src.length]);
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < 8; j++) {
+                assertThat(out[j * n + i]).as("value %s byte %s", i, j).isEqualTo(src[i * 8 + j]);
+            }
+        }
+        assertThat(shuffle.decode(out.clone(), src.length, ColumnType.INT64, new byte[src.length], new byte[src.length])).isEqualTo(src);
+    }
+
+    @Test
     void shouldParseAndPrintEncodings() {
         assertThat(ColumnEncoding.parse("dod+shuffle/zstd:3").toString()).isEqualTo("dod+shuffle/zstd:3");
         assertThat(ColumnEncoding.parse("zstd")).isEqualTo(ColumnEncoding.parse("none/zstd:3"));
