@@ -287,6 +287,7 @@ public final class ColumnFile implements AutoCloseable {
             throw new IndexOutOfBoundsException("rows outside column [file=" + path + ", from=" + fromRow + ", count=" + count
                 + ", rows=" + rowCount + "]");
         }
+        checkOpen();
         final long dstBase = UnsafeApi.arrayBaseOffset(dst.getClass()) + (long) dstIndex * width;
         int row = fromRow;
         long at = dstBase;
@@ -332,6 +333,7 @@ public final class ColumnFile implements AutoCloseable {
     }
 
     private int plainIndex(final int row) {
+        checkOpen();
         checkRow(row);
         verifyMapped(blockOf(row));
         return HEADER_LENGTH + row * width;

@@ -1,0 +1,166 @@
+package io.jtick.core.hdb;
+
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.rdb.ColumnarTable;
+import io.jtick.core.rdb.QueryRequest;
+import io.jtick.core.rdb.QueryResult;
+import io.jtick.core.rdb.RealtimeTable;
+import io.jtick.core.rdb.SymbolCatalog;
+import io.jtick.core.rdb.TableLoader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class HistoricalDatabaseTest {
+    private static final LocalDate D1 = LocalDate.of(2026, 9, 1);
+    private static final LocalDate D2 = LocalDate.of(2026, 9, 2);
+
+    @TempDir
+    Path root;
+
+    private final TickMetrics metrics = new TickMetrics();
+    private HistoricalDatabase hdb;
+
+    @AfterEach
+    void close() {
+        if (hdb != null) {
+            hdb.close();
+        }
+    }
+
+    private RealtimeTable write(final LocalDate date, final int rows, final long seed) throws IOException {
+        final SymbolCatalog symbols = new SymbolCatalog();
+        final RealtimeTable trade = TableLoader.syntheticDay("trade", date, rows, 20, seed, symbols);
+        new PartitionWriter(root, EncodingPolicy.PLAIN, 4096, 2, PartitionWriter.WriteHook.NONE).write(date, List.of(trade.snapshot()));
+        return trade;
+    }
+
+    @Test
+    void shouldLoadListAndQueryPartitions() throws IOException {
+        final RealtimeTable day1 = write(D1, 3_000, 1);
+        write(D2, 4_000, 2);
+        hdb = new HistoricalDatabase(root, metrics);
+        final HistoricalDatabase.ReloadReport report = hdb.reload();
+        assertThat(report.partitions()).isEqualTo(2);
+        assertThat(report.opened()).containsExactly("2026-09-01/trade", "2026-09-02/trade");
+        final List<HistoricalDatabase.PartitionInfo> parts = hdb.partitions();
+        assertThat(parts).extracting(HistoricalDatabase.PartitionInfo::date).containsExactly(D1, D2);
+        final HistoricalDatabase.TableInfo t1 = parts.get(0).tables().get(0);
+        assertThat(t1.rows()).isEqualTo(3_000);
+        assertThat(t1.columns()).extracting(HistoricalDatabase.ColumnInfo::name).containsExactly("time", "sym", "price", "size", "cond");
+        assertThat(t1.columns().get(2).encoding()).isEqualTo("none");
+        assertThat(t1.columns().get(2).rawBytes()).isEqualTo(3_000 * 8);
+
+        final QueryResult all = hdb.query(new QueryRequest("trade", null, null, null, null, 100_000), null, null);
+        assertThat(all.rows()).hasSize(7_000);
+        final QueryResult one = hdb.query(new QueryRequest("trade", List.of("S0003"), null, null, List.of("date", "sym", "price"), 100_000),
+            D1, D1);
+        assertThat(one.columns()).containsExactly("date", "sym", "price");
+        final ColumnarTable.Selection expected = day1.snapshot().select(List.of("S0003"), Long.MIN_VALUE, Long.MAX_VALUE, 100_000);
+        assertThat(one.rows()).hasSize(expected.rows().length);
+        for (int i = 0; i < expected.rows().length; i++) {
+            assertThat(one.rows().get(i)).containsExactly("2026-09-01", "S0003", day1.snapshot().getDouble(2, expected.rows()[i]));
+        }
+        final long from = day1.snapshot().time(1_000);
+        final long to = day1.snapshot().time(2_000);
+        final QueryResult window = hdb.query(new QueryRequest("trade", List.of("S0003", "S0007"), from, to, List.of("time"), 100_000),
+            D1, D2);
+        final long expectedCount = day1.snapshot().select(List.of("S0003", "S0007"), from, to, 100_000).rows().length;
+        assertThat(window.rows()).hasSize((int) expectedCount);
+        final QueryResult limited = hdb.query(new QueryRequest("trade", null, null, null, null, 3_500), null, null);
+        assertThat(limited.rows()).hasSize(3_500);
+        assertThat(limited.rows().get(3_499)).isNotNull();
+
+        assertThatThrownBy(() -> hdb.query(new QueryRequest("nope", null, null, null, null, 10), null, null))
+            .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown table [table=nope]");
+        assertThatThrownBy(() -> hdb.query(new QueryRequest("trade", null, null, null, List.of("bid"), 10), null, null))
+            .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown column [table=trade, column=bid]");
+        assertThatThrownBy(() -> hdb.query(new QueryRequest("trade", null, null, null, null, 10), D2, D1))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("from date is after to date");
+    }
+
+    @Test
+    void shouldPickUpNewAndDroppedDatesAndKeepStateOnCorruptReload() throws IOException {
+        write(D1, 500, 1);
+        hdb = new HistoricalDatabase(root, metrics);
+        hdb.reload();
+        write(D2, 600, 2);
+        final HistoricalDatabase.ReloadReport r = hdb.reload();
+        assertThat(r.opened()).containsExactly("2026-09-02/trade");
+        assertThat(hdb.dates()).containsExactly(D1, D2);
+        PartitionStore.deleteRecursively(root.resolve("2026-09-01"));
+        assertThat(hdb.reload().dropped()).containsExactly("2026-09-01/trade");
+        assertThat(hdb.dates()).containsExactly(D2);
+
+        write(D1, 500, 3);
+        final Path meta = root.resolve("2026-09-01/trade/.sym");
+        try (FileChannel ch = FileChannel.open(meta, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {9, 9, 9}), 14);
+        }
+        assertThatThrownBy(hdb::reload).isInstanceOf(CorruptPartitionException.class)
+            .hasMessageContaining("file=" + meta).hasMessageContaining("sym index checksum mismatch");
+        assertThat(hdb.dates()).containsExactly(D2);
+    }
+
+    @Test
+    void shouldReportCorruptBlockToQueryAndCountIt() throws IOException {
+        write(D1, 5_000, 1);
+        final Path price = root.resolve("2026-09-01/trade/price");
+        hdb = new HistoricalDatabase(root, metrics);
+        hdb.reload();
+        try (FileChannel ch = FileChannel.open(price, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}), 64 + 8 * 3);
+        }
+        assertThatThrownBy(() -> hdb.query(new QueryRequest("trade", null, null, null, List.of("price"), 100_000), null, null))
+            .isInstanceOf(CorruptPartitionException.class).hasMessageContaining("file=" + price).hasMessageContaining("block=0");
+        assertThat(metrics.counters().get("tick.hdb.corrupt.reads").get()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldMoveTiersWhileAQueryHoldsTheOldFiles() throws IOException {
+        final RealtimeTable day = write(D1, 20_000, 1);
+        hdb = new HistoricalDatabase(root, metrics);
+        hdb.reload();
+        final List<PartitionTable> held = hdb.acquire("trade", D1, D1);
+        assertThat(held).hasSize(1);
+        final PartitionTable old = held.get(0);
+
+        final TierPolicy policy = TierPolicy.defaults();
+        final TieringJob job = new TieringJob(hdb, policy, 8192);
+        assertThat(job.run(D1.plusDays(2)).moved()).as("hot partition stays").isEmpty();
+        final TieringJob.Report report = job.run(D1.plusDays(40));
+        assertThat(report.failed()).isEmpty();
+        assertThat(report.moved()).extracting(TieringJob.Moved::tier).containsExactly("cold");
+        assertThat(report.moved().get(0).bytesAfter()).isLessThan(report.moved().get(0).bytesBefore());
+        final Map<String, String> encodings = new java.util.TreeMap<>();
+        hdb.partitions().get(0).tables().get(0).columns().forEach(c -> encodings.put(c.name(), c.encoding()));
+        assertThat(encodings.get("sym")).isEqualTo("none");
+        assertThat(encodings.get("price")).endsWith("zstd:3");
+        assertThat(job.run(D1.plusDays(41)).moved()).as("already in tier").isEmpty();
+
+        // the query that started before the swap still reads every row of the old files
+        assertThat(PartitionWriterTest.rowsAsStrings(old)).isEqualTo(PartitionWriterTest.rowsAsStrings(day.snapshot()));
+        old.release();
+        assertThatThrownBy(() -> old.getDouble(2, 0)).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        // and the new files hold the same rows
+        final List<PartitionTable> fresh = hdb.acquire("trade", D1, D1);
+        assertThat(PartitionWriterTest.rowsAsStrings(fresh.get(0))).isEqualTo(PartitionWriterTest.rowsAsStrings(day.snapshot()));
+        fresh.forEach(PartitionTable::release);
+        try (var left = Files.list(root.resolve("2026-09-01"))) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactly("trade");
+        }
+    }
+}
