@@ -185,6 +185,10 @@ public final class ColumnFile implements AutoCloseable {
                     + expectedRow + "]");
             }
             firstRows[blockCount] = (int) rows;
+            if (encoding.isPlain() && indexOffset > Integer.MAX_VALUE) {
+                throw new IOException("plain column file too large to map (limit 2 GiB; write it with a codec) [file=" + path
+                    + ", bytes=" + indexOffset + "]");
+            }
             final MappedByteBuffer map = encoding.isPlain() && rows > 0 ? channel.map(FileChannel.MapMode.READ_ONLY, 0, indexOffset) : null;
             return new ColumnFile(path, type, encoding, blockRows, blockCount, (int) rows, stored, size, offsets, lengths, crcs,
                 firstRows, channel, map);
