@@ -1,6 +1,7 @@
 package io.jtick.rdb;
 
 import io.jtick.boot.ApiErrors;
+import io.jtick.boot.QueryArgs;
 import io.jtick.core.rdb.ColumnarTable;
 import io.jtick.core.rdb.QueryRequest;
 import io.jtick.core.rdb.QueryResult;
@@ -15,9 +16,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import java.math.BigInteger;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +50,7 @@ class RdbController {
     @PostMapping("/query")
     QueryResult query(@Valid @RequestBody final QueryBody body) {
         final int limit = body.limit() == null ? DEFAULT_LIMIT : body.limit();
-        return rdb.query(new QueryRequest(body.table(), body.syms(), nanos("from", body.from()), nanos("to", body.to()),
+        return rdb.query(new QueryRequest(body.table(), body.syms(), QueryArgs.nanos("from", body.from()), QueryArgs.nanos("to", body.to()),
             body.columns(), limit));
     }
 
@@ -87,40 +85,5 @@ class RdbController {
         return new StatusView(sub != null && sub.connected(), sub != null && sub.subscribed(), s.caughtUp(), s.lastSequence(),
             s.tableRows(), s.rows(), s.updates(), s.duplicates(), s.rejected(), s.endOfDays(), s.endOfDayFailures(),
             s.lastEndOfDay(), s.lastEodError(), s.lastError());
-    }
-
-    /** Epoch nanoseconds from a JSON number, a string of digits or an ISO-8601 instant; null stays null. */
-    static Long nanos(final String field, final Object value) {
-        if (value == null) {
-            return null;
-        }
-        if (value instanceof Integer || value instanceof Long || value instanceof Short) {
-            return ((Number) value).longValue();
-        }
-        if (value instanceof BigInteger big && big.bitLength() < 64) {
-            return big.longValue();
-        }
-        if (value instanceof String s) {
-            final String text = s.trim();
-            if (text.matches("-?\\d{1,19}")) {
-                try {
-                    return Long.parseLong(text);
-                } catch (final NumberFormatException e) {
-                    throw bad(field, value);
-                }
-            }
-            try {
-                final Instant i = Instant.parse(text);
-                return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000_000L), i.getNano());
-            } catch (final DateTimeParseException | ArithmeticException e) {
-                throw bad(field, value);
-            }
-        }
-        throw bad(field, value);
-    }
-
-    private static IllegalArgumentException bad(final String field, final Object value) {
-        return new IllegalArgumentException("bad time [" + field + "=" + value
-            + "]: expected epoch nanoseconds or an ISO-8601 instant like 2026-11-21T09:30:00Z");
     }
 }
