@@ -1,17 +1,26 @@
 package io.jtick.hdb;
 
 import io.jtick.boot.ApiErrors;
+import io.jtick.core.hdb.CompressionStudyCli;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Import;
 
-/** Starts the HDB service: settings from {@code tick.hdb.*}, REST on 8012. */
+/**
+ * Starts the HDB service: settings from {@code tick.hdb.*}, REST on 8012. With
+ * {@code compression-study} as the first argument it runs the {@link CompressionStudyCli} instead
+ * and exits without starting the web server ({@code ./jtick compression-study ...}).
+ */
 @SpringBootApplication
-@EnableConfigurationProperties(HdbProperties.class)
 @Import(ApiErrors.class)
 public class HdbApplication {
-    public static void main(final String[] args) {
+    /** First argument that selects the compression-study command line. */
+    static final String STUDY_COMMAND = "compression-study";
+
+    public static void main(final String[] args) throws Exception {
+        if (args.length > 0 && STUDY_COMMAND.equals(args[0])) {
+            System.exit(CompressionStudyCli.run(args));
+        }
         SpringApplication.run(HdbApplication.class, args);
     }
 }

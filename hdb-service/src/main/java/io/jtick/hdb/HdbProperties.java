@@ -1,18 +1,134 @@
 package io.jtick.hdb;
 
+import io.jtick.core.hdb.TierPolicy;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.scheduling.support.CronExpression;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * HDB service settings ({@code tick.hdb.*}, see docs/configuration.md).
  *
- * @param root directory holding one {@code yyyy-MM-dd} directory per partition
+ * @param root       directory holding one {@code yyyy-MM-dd} directory per partition
+ * @param tiers      storage tiers, youngest first; empty = {@link TierPolicy#defaults()} (hot ≤ 5 days plain,
+ *                   warm ≤ 30 days auto/lz4, cold auto/zstd:3)
+ * @param blockBytes raw bytes per block of the files the tiering job writes (a power of two, 64 B..64 MB)
+ * @param tiering    when the tiering job runs
+ * @param study      defaults of {@code POST /api/compression-study}
  */
 @Validated
 @ConfigurationProperties("tick.hdb")
-public record HdbProperties(@DefaultValue("./var/hdb") @NotNull Path root) {
+public record HdbProperties(
+    @DefaultValue("./var/hdb") @NotNull Path root,
+    @NotNull @DefaultValue({}) List<@Valid Tier> tiers,
+    @DefaultValue("128KB") @NotNull DataSize blockBytes,
+    @DefaultValue @NotNull @Valid Tiering tiering,
+    @DefaultValue @NotNull @Valid Study study) {
+
+    /**
+     * One tier ({@code tick.hdb.tiers[i].*}).
+     *
+     * @param name       hot, warm, cold, ...
+     * @param maxAgeDays oldest partition (days before today) in this tier; -1 = no limit (last tier only)
+     * @param encoding   default encoding of the tier's columns ({@code none} or {@code plain}, {@code lz4}, {@code auto/zstd:3},
+     *                   {@code dod+shuffle/zstd:1}, ...)
+     * @param types      encoding per column type name ({@code timestamp}, {@code float64}, ...)
+     * @param columns    encoding per column name or {@code table.column} (in YAML write such keys as {@code "[trade.price]"})
+     */
+    public record Tier(@NotBlank String name, @DefaultValue("-1") int maxAgeDays, @NotBlank String encoding,
+                       Map<String, String> types, Map<String, String> columns) {
+    }
+
+    /**
+     * When the tiering job runs ({@code tick.hdb.tiering.*}).
+     *
+     * @param enabled    false: only {@code POST /api/tiering/run} moves partitions
+     * @param cron       Spring cron expression (second minute hour day month weekday) in {@code zone}
+     * @param fixedDelay when set, run this long after start and after each run ends, instead of the cron
+     * @param zone       time zone of the cron and of "today" (partition ages)
+     */
+    public record Tiering(@DefaultValue("true") boolean enabled, @DefaultValue("0 15 0 * * *") String cron, Duration fixedDelay,
+                          @DefaultValue("UTC") @NotNull ZoneId zone) {
+    }
+
+    /**
+     * Defaults of the compression study ({@code tick.hdb.study.*}).
+     *
+     * @param runs    measured runs per write and query (best / median)
+     * @param cold    also time queries after dropping the files from the page cache (where the OS allows)
+     * @param workDir where the study writes its copies; empty = a temporary directory next to the root
+     */
+    public record Study(@DefaultValue("3") @Min(1) @Max(100) int runs, @DefaultValue("true") boolean cold, Path workDir) {
+    }
+
+    /** The tier policy; a bad tier stops start-up naming {@code tick.hdb.tiers}. */
+    public TierPolicy tierPolicy() {
+        if (tiers.isEmpty()) {
+            return TierPolicy.defaults();
+        }
+        final List<Map<String, Object>> config = new ArrayList<>();
+        for (final Tier t : tiers) {
+            final Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", t.name());
+            m.put("maxAgeDays", t.maxAgeDays());
+            m.put("encoding", plainAlias(t.encoding()));
+            m.put("types", plainAliases(t.types()));
+            m.put("columns", plainAliases(t.columns()));
+            config.add(m);
+        }
+        try {
+            return TierPolicy.fromConfig(config);
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("bad tier policy [key=tick.hdb.tiers]: " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code plain} is accepted for the codec {@code none} (values stored as-is, memory-mapped). */
+    static String plainAlias(final String encoding) {
+        return encoding != null && "plain".equalsIgnoreCase(encoding.trim()) ? "none" : encoding;
+    }
+
+    private static Map<String, Object> plainAliases(final Map<String, String> encodings) {
+        final Map<String, Object> out = new LinkedHashMap<>();
+        if (encodings != null) {
+            encodings.forEach((k, v) -> out.put(k, plainAlias(v)));
+        }
+        return out;
+    }
+
+    /** Block size in bytes, checked. */
+    public int blockBytesInt() {
+        final long b = blockBytes.toBytes();
+        if (b < 64 || b > (1 << 26) || Long.bitCount(b) != 1) {
+            throw new IllegalArgumentException("block bytes must be a power of two in 64B..64MB [key=tick.hdb.block-bytes, value="
+                + blockBytes + "]");
+        }
+        return (int) b;
+    }
+
+    /** The cron, checked; null when the fixed delay is used or tiering is off. */
+    public CronExpression tieringCron() {
+        if (!tiering.enabled() || tiering.fixedDelay() != null) {
+            return null;
+        }
+        try {
+            return CronExpression.parse(tiering.cron());
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("bad cron [key=tick.hdb.tiering.cron, value=" + tiering.cron() + "]: " + e.getMessage(), e);
+        }
+    }
 }

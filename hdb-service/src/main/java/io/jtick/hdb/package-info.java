@@ -1,6 +1,6 @@
 /**
- * Historical database service. A placeholder until the HDB issue: it serves only the list of dated
- * partition directories under {@code tick.hdb.root}; the on-disk store, query REST, replay stream
- * and compression/tier jobs are not implemented yet.
+ * Historical database service: loads the date partitions under {@code tick.hdb.root}, answers
+ * queries over date ranges, reloads when the RDB has written a day, moves partitions between
+ * storage tiers (scheduled and on request) and runs the compression study (REST and CLI).
  */
 package io.jtick.hdb;

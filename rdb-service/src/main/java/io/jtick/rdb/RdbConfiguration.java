@@ -1,23 +1,35 @@
 package io.jtick.rdb;
 
 import io.jtick.boot.TickMetricsBinder;
+import io.jtick.core.hdb.HdbWriteDown;
+import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.rdb.EndOfDayHandler;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.StringUtils;
 
+import java.net.URI;
 import java.util.List;
 
-/** Properties → core RDB → subscription lifecycle, and the core metrics exported to Micrometer. */
+/** Properties → core RDB (with the end-of-day write-down when configured) → subscription lifecycle, and the core metrics. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RdbProperties.class)
 class RdbConfiguration {
+    private static final Logger LOG = LoggerFactory.getLogger(RdbConfiguration.class);
+
     @Bean
     TickMetrics tickMetrics() {
         return new TickMetrics();
@@ -32,6 +44,31 @@ class RdbConfiguration {
             : properties.tables();
         return new RealtimeDatabase(metrics, endOfDay.getIfAvailable(() -> EndOfDayHandler.NONE), gaugeTables,
             RealtimeTable.DEFAULT_CAPACITY);
+    }
+
+    /**
+     * End-of-day write-down when {@code tick.rdb.hdb.root} is set: the day's tables become the
+     * date's partition there, then the HDB at {@code tick.rdb.hdb.url} (if set) is told to reload.
+     */
+    @Bean
+    @Conditional(WriteDownConfigured.class)
+    HdbWriteDown hdbWriteDown(final RdbProperties properties, final TickMetrics metrics) {
+        final RdbProperties.Hdb hdb = properties.hdb();
+        final PartitionWriter writer = new PartitionWriter(hdb.rootPath(), hdb.policy(), hdb.blockBytesInt(),
+            Math.min(4, Runtime.getRuntime().availableProcessors()), PartitionWriter.WriteHook.NONE);
+        final URI url = hdb.baseUrl();
+        final HdbWriteDown.Listener listener = url == null ? HdbWriteDown.Listener.NONE : new HdbReloadNotifier(url, hdb.reloadTimeout());
+        LOG.info("end-of-day write-down [root={}, encoding={}, hdbUrl={}]", hdb.rootPath().toAbsolutePath(), hdb.encoding(),
+            url == null ? "(not told)" : url);
+        return new HdbWriteDown(writer, listener, metrics);
+    }
+
+    /** {@code tick.rdb.hdb.root} is set and not blank. */
+    static final class WriteDownConfigured implements Condition {
+        @Override
+        public boolean matches(final ConditionContext context, final AnnotatedTypeMetadata metadata) {
+            return StringUtils.hasText(context.getEnvironment().getProperty("tick.rdb.hdb.root"));
+        }
     }
 
     @Bean

@@ -1,6 +1,9 @@
 package io.jtick.rdb;
 
 import io.jtick.boot.ApiErrors;
+import io.jtick.boot.QueryArgs;
+import io.jtick.core.hdb.HdbWriteDown;
+import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.rdb.ColumnarTable;
 import io.jtick.core.rdb.QueryRequest;
 import io.jtick.core.rdb.QueryResult;
@@ -15,16 +18,14 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import java.math.BigInteger;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Query REST over today's data: {@code POST /api/query}, {@code GET /api/tables},
- * {@code GET /api/status}. Bad input answers 400 with a message (see {@link ApiErrors}).
+ * Query REST over today's data: {@code POST /api/query}, {@code GET /api/tables}, {@code GET /api/status}
+ * (subscription, counters, end of day and write-down). Bad input answers 400 with a message (see {@link ApiErrors}).
  */
 @RestController
 @RequestMapping("/api")
@@ -34,10 +35,13 @@ class RdbController {
 
     private final RealtimeDatabase rdb;
     private final ObjectProvider<RdbLifecycle> subscription;
+    private final ObjectProvider<HdbWriteDown> writeDown;
 
-    RdbController(final RealtimeDatabase rdb, final ObjectProvider<RdbLifecycle> subscription) {
+    RdbController(final RealtimeDatabase rdb, final ObjectProvider<RdbLifecycle> subscription,
+                  final ObjectProvider<HdbWriteDown> writeDown) {
         this.rdb = rdb;
         this.subscription = subscription;
+        this.writeDown = writeDown;
     }
 
     /**
@@ -52,7 +56,7 @@ class RdbController {
     @PostMapping("/query")
     QueryResult query(@Valid @RequestBody final QueryBody body) {
         final int limit = body.limit() == null ? DEFAULT_LIMIT : body.limit();
-        return rdb.query(new QueryRequest(body.table(), body.syms(), nanos("from", body.from()), nanos("to", body.to()),
+        return rdb.query(new QueryRequest(body.table(), body.syms(), QueryArgs.nanos("from", body.from()), QueryArgs.nanos("to", body.to()),
             body.columns(), limit));
     }
 
@@ -75,52 +79,35 @@ class RdbController {
         return out;
     }
 
+    /**
+     * The end-of-day write-down: whether it is on and the last partition it wrote and announced
+     * (null until one); a failed one shows in {@code lastEodError}.
+     */
+    record WriteDownView(boolean enabled, WrittenView lastWrite) {
+    }
+
+    /** One partition written: date, directory, rows, raw and stored bytes, write time. */
+    record WrittenView(LocalDate date, String directory, long rows, long rawBytes, long storedBytes, long millis,
+                       List<PartitionWriter.TableWritten> tables) {
+        static WrittenView of(final PartitionWriter.Written w) {
+            return w == null ? null : new WrittenView(w.date(), w.directory().toString(),
+                w.tables().stream().mapToLong(PartitionWriter.TableWritten::rows).sum(), w.rawBytes(), w.storedBytes(),
+                w.nanos() / 1_000_000, w.tables());
+        }
+    }
+
     record StatusView(boolean connected, boolean subscribed, boolean caughtUp, long lastSequence, Map<String, Long> tables,
                       long rows, long updates, long duplicates, long rejected, long endOfDays, long endOfDayFailures,
-                      int lastEndOfDay, String lastEodError, String lastError) {
+                      int lastEndOfDay, String lastEodError, String lastError, WriteDownView writeDown) {
     }
 
     @GetMapping("/status")
     StatusView status() {
         final RdbLifecycle sub = subscription.getIfAvailable();
+        final HdbWriteDown w = writeDown.getIfAvailable();
         final RealtimeDatabase.Status s = rdb.status();
         return new StatusView(sub != null && sub.connected(), sub != null && sub.subscribed(), s.caughtUp(), s.lastSequence(),
             s.tableRows(), s.rows(), s.updates(), s.duplicates(), s.rejected(), s.endOfDays(), s.endOfDayFailures(),
-            s.lastEndOfDay(), s.lastEodError(), s.lastError());
-    }
-
-    /** Epoch nanoseconds from a JSON number, a string of digits or an ISO-8601 instant; null stays null. */
-    static Long nanos(final String field, final Object value) {
-        if (value == null) {
-            return null;
-        }
-        if (value instanceof Integer || value instanceof Long || value instanceof Short) {
-            return ((Number) value).longValue();
-        }
-        if (value instanceof BigInteger big && big.bitLength() < 64) {
-            return big.longValue();
-        }
-        if (value instanceof String s) {
-            final String text = s.trim();
-            if (text.matches("-?\\d{1,19}")) {
-                try {
-                    return Long.parseLong(text);
-                } catch (final NumberFormatException e) {
-                    throw bad(field, value);
-                }
-            }
-            try {
-                final Instant i = Instant.parse(text);
-                return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000_000L), i.getNano());
-            } catch (final DateTimeParseException | ArithmeticException e) {
-                throw bad(field, value);
-            }
-        }
-        throw bad(field, value);
-    }
-
-    private static IllegalArgumentException bad(final String field, final Object value) {
-        return new IllegalArgumentException("bad time [" + field + "=" + value
-            + "]: expected epoch nanoseconds or an ISO-8601 instant like 2026-11-21T09:30:00Z");
+            s.lastEndOfDay(), s.lastEodError(), s.lastError(), new WriteDownView(w != null, w == null ? null : WrittenView.of(w.last())));
     }
 }

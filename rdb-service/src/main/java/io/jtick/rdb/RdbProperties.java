@@ -1,18 +1,26 @@
 package io.jtick.rdb;
 
+import io.jtick.core.hdb.ColumnEncoding;
+import io.jtick.core.hdb.EncodingPolicy;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * {@code tick.rdb.*}: where the tickerplant is and what to subscribe to.
+ * {@code tick.rdb.*}: where the tickerplant is, what to subscribe to, and where the day goes at
+ * end of day.
  *
  * @param tpHost         tickerplant host
  * @param tpPort         tickerplant subscriber port
@@ -20,6 +28,8 @@ import java.util.List;
  * @param tables         tables to subscribe to; empty for all
  * @param syms           symbols to subscribe to; empty for all
  * @param reconnectDelay wait between reconnect attempts
+ * @param journalRoot    the TP's journal directory ({@code tick.tp.journal-dir}) for {@code POST /api/eod/replay}; empty = no replay
+ * @param hdb            end-of-day write-down
  */
 @Validated
 @ConfigurationProperties("tick.rdb")
@@ -29,5 +39,73 @@ public record RdbProperties(
     @NotBlank @DefaultValue("rdb") String name,
     @NotNull @DefaultValue({}) List<String> tables,
     @NotNull @DefaultValue({}) List<String> syms,
-    @NotNull @DefaultValue("500ms") Duration reconnectDelay) {
+    @NotNull @DefaultValue("500ms") Duration reconnectDelay,
+    String journalRoot,
+    @NotNull @Valid @DefaultValue Hdb hdb) {
+
+    /**
+     * End-of-day write-down ({@code tick.rdb.hdb.*}).
+     *
+     * @param root          HDB root the day's tables are written to as {@code <root>/<date>/}; empty = no write-down (the day is dropped)
+     * @param url           base URL of the HDB service, told to reload ({@code POST <url>/api/reload}) after each write; empty = not told
+     * @param blockBytes    raw bytes per block of the written column files (a power of two, 64 B..64 MB)
+     * @param encoding      encoding of every column but sym (the hot tier): {@code none} (or {@code plain}) = stored as-is,
+     *                      memory-mapped by the HDB; e.g. {@code lz4}, {@code auto/zstd:1}
+     * @param reloadTimeout how long the HDB may take to answer the reload; past it the end of day counts as failed
+     */
+    public record Hdb(String root, String url, @NotNull @DefaultValue("128KB") DataSize blockBytes,
+                      @NotBlank @DefaultValue("none") String encoding, @NotNull @DefaultValue("60s") Duration reloadTimeout) {
+
+        /** True when {@code root} is set. */
+        public boolean enabled() {
+            return root != null && !root.isBlank();
+        }
+
+        Path rootPath() {
+            return Path.of(root.trim());
+        }
+
+        /** The HDB's base URL, or null when not set; a bad URL stops start-up naming the key. */
+        URI baseUrl() {
+            if (url == null || url.isBlank()) {
+                return null;
+            }
+            try {
+                final URI u = new URI(url.trim());
+                if (u.getScheme() == null || u.getHost() == null || !u.getScheme().startsWith("http")) {
+                    throw new URISyntaxException(url, "expected http://host:port");
+                }
+                return u;
+            } catch (final URISyntaxException e) {
+                throw new IllegalArgumentException("bad HDB URL [key=tick.rdb.hdb.url, value=" + url + "]: " + e.getMessage(), e);
+            }
+        }
+
+        int blockBytesInt() {
+            final long b = blockBytes.toBytes();
+            if (b < 64 || b > (1 << 26) || Long.bitCount(b) != 1) {
+                throw new IllegalArgumentException("block bytes must be a power of two in 64B..64MB [key=tick.rdb.hdb.block-bytes, value="
+                    + blockBytes + "]");
+            }
+            return (int) b;
+        }
+
+        /** The writer's policy: {@link EncodingPolicy#PLAIN}, or the encoding for every column but sym. */
+        EncodingPolicy policy() {
+            final String e = encoding.trim();
+            final ColumnEncoding parsed;
+            try {
+                parsed = ColumnEncoding.parse("plain".equalsIgnoreCase(e) ? "none" : e);
+            } catch (final IllegalArgumentException bad) {
+                throw new IllegalArgumentException("bad encoding [key=tick.rdb.hdb.encoding, value=" + encoding + "]: " + bad.getMessage(),
+                    bad);
+            }
+            return parsed.isPlain() ? EncodingPolicy.PLAIN : EncodingPolicy.uniform(parsed);
+        }
+    }
+
+    /** The journal root, or null when not set. */
+    Path journalRootPath() {
+        return journalRoot == null || journalRoot.isBlank() ? null : Path.of(journalRoot.trim());
+    }
 }

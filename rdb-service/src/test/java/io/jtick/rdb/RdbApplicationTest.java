@@ -1,20 +1,25 @@
 package io.jtick.rdb;
 
+import io.jtick.core.hdb.HdbWriteDown;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.context.ApplicationContext;
 import org.springframework.test.web.servlet.MockMvc;
 
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-/** The whole context wires up: properties, the subscription lifecycle (no TP listening) and the core meters. */
+/** The whole context wires up: properties, the subscription lifecycle (no TP listening), the core meters; no write-down unless asked. */
 @SpringBootTest(properties = {"tick.rdb.tp-port=1", "tick.rdb.reconnect-delay=2s", "tick.rdb.tables=trade"})
 @AutoConfigureMockMvc
 class RdbApplicationTest {
@@ -30,6 +35,9 @@ class RdbApplicationTest {
     @Autowired
     private MockMvc mvc;
 
+    @Autowired
+    private ApplicationContext context;
+
     @Test
     void shouldStartWithPropertiesLifecycleAndMeters() throws Exception {
         assertThat(properties.tpHost()).isEqualTo("127.0.0.1");
@@ -43,6 +51,25 @@ class RdbApplicationTest {
         mvc.perform(get("/api/status"))
             .andExpect(status().isOk())
             .andExpect(jsonPath("$.subscribed").value(false))
-            .andExpect(jsonPath("$.lastSequence").value(0));
+            .andExpect(jsonPath("$.lastSequence").value(0))
+            .andExpect(jsonPath("$.writeDown.enabled").value(false));
+    }
+
+    @Test
+    void shouldRefuseReplayWithoutWriteDown() throws Exception {
+        assertThat(context.getBeanProvider(HdbWriteDown.class).getIfAvailable()).isNull();
+        mvc.perform(post("/api/eod/replay").param("date", "2026-11-20"))
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.error").value("end-of-day write-down is not configured [key=tick.rdb.hdb.root]"));
+    }
+
+    @Test
+    void shouldStopStartUpOnBadWriteDownSettingsNamingTheKey() {
+        assertThatThrownBy(() -> new SpringApplicationBuilder(RdbApplication.class).run("--server.port=0", "--tick.rdb.tp-port=1",
+            "--tick.rdb.hdb.root=" + System.getProperty("java.io.tmpdir"), "--tick.rdb.hdb.encoding=lz5").close())
+            .hasStackTraceContaining("bad encoding [key=tick.rdb.hdb.encoding, value=lz5]");
+        assertThatThrownBy(() -> new SpringApplicationBuilder(RdbApplication.class).run("--server.port=0", "--tick.rdb.tp-port=1",
+            "--tick.rdb.hdb.root=" + System.getProperty("java.io.tmpdir"), "--tick.rdb.hdb.url=ftp://x").close())
+            .hasStackTraceContaining("bad HDB URL [key=tick.rdb.hdb.url, value=ftp://x]");
     }
 }

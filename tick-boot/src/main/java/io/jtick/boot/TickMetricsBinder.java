@@ -20,7 +20,8 @@ import java.util.function.LongSupplier;
  * records into HdrHistogram recorders and atomics; this binder reads them when Prometheus scrapes.
  * A latency {@code tick.tp.log} becomes {@code tick_tp_log_seconds_count/_sum} (a FunctionTimer),
  * {@code tick_tp_log_percentile_seconds{quantile="0.5|0.9|0.99|0.999"}} and {@code tick_tp_log_max_seconds}.
- * Counter and gauge names may carry tags after a '|': {@code tick.tp.errors|code=malformed-frame}.
+ * Latency, counter and gauge names may carry tags after a '|': {@code tick.tp.errors|code=malformed-frame},
+ * {@code tick.query|service=hdb}.
  */
 public final class TickMetricsBinder implements MeterBinder {
     private static final double[] QUANTILES = {0.5, 0.9, 0.99, 0.999};
@@ -34,16 +35,21 @@ public final class TickMetricsBinder implements MeterBinder {
     @Override
     public void bindTo(final MeterRegistry registry) {
         for (final LatencyStats stats : metrics.latencies()) {
-            FunctionTimer.builder(stats.name(), stats, s -> s.summary().count(), s -> s.summary().totalNanos(), TimeUnit.NANOSECONDS)
+            final String[] nameAndTags = split(stats.name());
+            final Tags tags = tags(nameAndTags[1]);
+            FunctionTimer.builder(nameAndTags[0], stats, s -> s.summary().count(), s -> s.summary().totalNanos(), TimeUnit.NANOSECONDS)
+                .tags(tags)
                 .description(stats.description())
                 .register(registry);
             for (final double q : QUANTILES) {
-                TimeGauge.builder(stats.name() + ".percentile", stats, TimeUnit.NANOSECONDS, s -> s.summary().valueAt(q))
+                TimeGauge.builder(nameAndTags[0] + ".percentile", stats, TimeUnit.NANOSECONDS, s -> s.summary().valueAt(q))
+                    .tags(tags)
                     .tag("quantile", Double.toString(q))
                     .description(stats.description() + " (percentile since start or last reset)")
                     .register(registry);
             }
-            TimeGauge.builder(stats.name() + ".max", stats, TimeUnit.NANOSECONDS, s -> s.summary().max())
+            TimeGauge.builder(nameAndTags[0] + ".max", stats, TimeUnit.NANOSECONDS, s -> s.summary().max())
+                .tags(tags)
                 .description(stats.description() + " (max since start or last reset)")
                 .register(registry);
         }

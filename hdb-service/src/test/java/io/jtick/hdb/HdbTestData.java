@@ -1,0 +1,74 @@
+package io.jtick.hdb;
+
+import io.jtick.core.hdb.EncodingPolicy;
+import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.rdb.ColumnarTable;
+import io.jtick.core.rdb.QueryResult;
+import io.jtick.core.rdb.SymbolCatalog;
+import io.jtick.core.rdb.TableLoader;
+import io.jtick.core.schema.TableSchema;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/** Partitions written with the real writer from synthetic days, the rows a query must return, and an HTTP helper. */
+final class HdbTestData {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private HdbTestData() {
+    }
+
+    /** Writes a synthetic day of {@code table} as partition {@code date} and returns the in-memory source. */
+    static ColumnarTable writeDay(final Path root, final LocalDate date, final String table, final int rows, final int syms,
+                                  final long seed, final EncodingPolicy policy) throws IOException {
+        final ColumnarTable source = TableLoader.syntheticDay(table, date, rows, syms, seed, new SymbolCatalog()).snapshot();
+        new PartitionWriter(root, policy).write(date, List.of(source));
+        return source;
+    }
+
+    /**
+     * The rows an HDB query must return from one partition written from {@code source}: sym in
+     * {@code syms} (null: all), time in [from, to], in partition order (sym name, time, arrival),
+     * with the virtual {@code date} column.
+     */
+    static List<List<Object>> expected(final LocalDate date, final ColumnarTable source, final List<String> syms, final long from,
+                                       final long to, final List<String> columns) {
+        final TableSchema schema = source.schema();
+        final List<Integer> rows = new ArrayList<>();
+        for (int r = 0; r < source.rowCount(); r++) {
+            final long t = source.getLong(TableSchema.TIME, r);
+            if ((syms == null || syms.contains(source.symbol(r))) && t >= from && t <= to) {
+                rows.add(r);
+            }
+        }
+        rows.sort(Comparator.comparing((Integer r) -> source.symbol(r)).thenComparingLong(r -> source.getLong(TableSchema.TIME, r)));
+        final List<List<Object>> out = new ArrayList<>();
+        for (final int r : rows) {
+            final List<Object> row = new ArrayList<>();
+            for (final String c : columns) {
+                row.add("date".equals(c) ? date.toString() : QueryResult.cell(source, schema.indexOf(c), r));
+            }
+            out.add(row);
+        }
+        return out;
+    }
+
+    static HttpResponse<String> call(final int port, final String method, final String path, final String body,
+                                     final Map<String, String> headers) throws IOException, InterruptedException {
+        final HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .header("Content-Type", "application/json").timeout(Duration.ofSeconds(60));
+        headers.forEach(b::header);
+        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,54 @@
+package io.jtick.rdb;
+
+import io.jtick.core.hdb.HdbWriteDown;
+import io.jtick.core.hdb.PartitionWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * Tells the HDB service to load what end of day wrote: {@code POST <url>/api/reload}. A connection
+ * error, a timeout or a non-2xx answer throws, so the end of day counts as failed and the RDB keeps
+ * its data (the partition is on disk by then; the HDB loads it at its next reload or start).
+ */
+final class HdbReloadNotifier implements HdbWriteDown.Listener {
+    private static final Logger LOG = LoggerFactory.getLogger(HdbReloadNotifier.class);
+
+    private final URI reload;
+    private final Duration timeout;
+    private final HttpClient http;
+
+    HdbReloadNotifier(final URI baseUrl, final Duration timeout) {
+        final String base = baseUrl.toString();
+        this.reload = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/api/reload");
+        this.timeout = timeout;
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    }
+
+    URI uri() {
+        return reload;
+    }
+
+    @Override
+    public void onWritten(final PartitionWriter.Written written) throws IOException, InterruptedException {
+        final HttpRequest request = HttpRequest.newBuilder(reload).timeout(timeout).POST(HttpRequest.BodyPublishers.noBody()).build();
+        final HttpResponse<String> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (final IOException e) {
+            throw new IOException("HDB reload failed [url=" + reload + ", date=" + written.date() + "]: " + e, e);
+        }
+        if (response.statusCode() / 100 != 2) {
+            final String body = response.body();
+            throw new IOException("HDB reload failed [url=" + reload + ", date=" + written.date() + ", status=" + response.statusCode()
+                + "]: " + (body.length() > 500 ? body.substring(0, 500) + "..." : body));
+        }
+        LOG.info("HDB reloaded [url={}, date={}]: {}", reload, written.date(), response.body());
+    }
+}
