@@ -83,7 +83,7 @@ class RdbController {
      * The end-of-day write-down: whether it is on and the last partition it wrote and announced
      * (null until one); a failed one shows in {@code lastEodError}.
      */
-    record WriteDownView(boolean enabled, WrittenView lastWrite) {
+    record WriteDownView(boolean enabled, WrittenView lastWrite, String lastError) {
     }
 
     /** One partition written: date, directory, rows, raw and stored bytes, write time. */
@@ -108,6 +108,7 @@ class RdbController {
         final RealtimeDatabase.Status s = rdb.status();
         return new StatusView(sub != null && sub.connected(), sub != null && sub.subscribed(), s.caughtUp(), s.lastSequence(),
             s.tableRows(), s.rows(), s.updates(), s.duplicates(), s.rejected(), s.endOfDays(), s.endOfDayFailures(),
-            s.lastEndOfDay(), s.lastEodError(), s.lastError(), new WriteDownView(w != null, w == null ? null : WrittenView.of(w.last())));
+            s.lastEndOfDay(), s.lastEodError(), s.lastError(), new WriteDownView(w != null, w == null ? null : WrittenView.of(w.last()),
+                w == null ? null : w.lastError()));
     }
 }

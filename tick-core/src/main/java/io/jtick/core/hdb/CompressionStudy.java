@@ -41,7 +41,7 @@ public final class CompressionStudy {
     }
 
     /** One query × encoding. */
-    public record QueryRow(String query, String encoding, double hotMillis, double hotRatio, double coldMillis, double coldRatio) {
+    public record QueryRow(String query, String encoding, double hotMillis, double hotRatio, Double coldMillis, Double coldRatio) {
     }
 
     /** The study's tables. */
@@ -58,7 +58,8 @@ public final class CompressionStudy {
             sb.append("\nquery,encoding,hot_ms,hot_ratio,cold_ms,cold_ratio\n");
             for (final QueryRow q : queries) {
                 sb.append(q.query()).append(',').append(q.encoding()).append(',').append(fmt(q.hotMillis())).append(',')
-                    .append(fmt(q.hotRatio())).append(',').append(fmt(q.coldMillis())).append(',').append(fmt(q.coldRatio())).append('\n');
+                    .append(fmt(q.hotRatio())).append(',').append(fmt(q.coldMillis())).append(',').append(fmt(q.coldRatio()))
+                    .append('\n');
             }
             return sb.toString();
         }
@@ -84,8 +85,8 @@ public final class CompressionStudy {
             return sb.append('\n').toString();
         }
 
-        private static String fmt(final double v) {
-            return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.4f", v);
+        private static String fmt(final Double v) {
+            return v == null || Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.4f", v);
         }
     }
 
@@ -182,7 +183,7 @@ public final class CompressionStudy {
             }
             for (int q = 0; q < QUERIES.length; q++) {
                 queryRows.add(new QueryRow(QUERIES[q], requested.toString(), hot[q], hot[q] / plainHot[q],
-                    coldOk ? coldTimes[q] : Double.NaN, coldOk ? coldTimes[q] / plainCold[q] : Double.NaN));
+                    coldOk ? Double.valueOf(coldTimes[q]) : null, coldOk ? Double.valueOf(coldTimes[q] / plainCold[q]) : null));
             }
             PartitionStore.deleteRecursively(root);
         }

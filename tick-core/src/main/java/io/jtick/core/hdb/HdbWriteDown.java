@@ -17,7 +17,6 @@ import io.netty.buffer.Unpooled;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -42,6 +41,7 @@ public final class HdbWriteDown implements EndOfDayHandler {
     private final LatencyStats writeLatency;
     private final AtomicLong rawBytes;
     private volatile PartitionWriter.Written last;
+    private volatile String lastError;
 
     /** Told about each partition written; throwing fails the end of day. */
     @FunctionalInterface
@@ -62,24 +62,42 @@ public final class HdbWriteDown implements EndOfDayHandler {
     @Override
     public void onEndOfDay(final int epochDay, final List<ColumnarTable> tables) throws Exception {
         final LocalDate date = LocalDate.ofEpochDay(epochDay);
-        final PartitionWriter.Written w = writer.write(date, tables);
+        final PartitionWriter.Written w;
+        try {
+            w = writer.write(date, tables);
+        } catch (final Exception | Error e) {
+            lastError = "write failed [date=" + date + "]: " + e;
+            throw e;
+        }
+        last = w;
         writeLatency.record(w.nanos());
         rawBytes.addAndGet(w.rawBytes());
         LOG.info("end of day written [date={}, dir={}, rows={}, rawBytes={}, millis={}]", date, w.directory(),
             w.tables().stream().mapToLong(PartitionWriter.TableWritten::rows).sum(), w.rawBytes(), w.nanos() / 1_000_000);
-        listener.onWritten(w);
-        last = w;
+        try {
+            listener.onWritten(w);
+        } catch (final Exception | Error e) {
+            lastError = "partition written but the HDB was not told [date=" + date + "]: " + e;
+            throw e;
+        }
+        lastError = null;
     }
 
-    /** The last partition written, or null. */
+    /** The last partition written (whether or not the HDB was then told), or null. */
     public PartitionWriter.Written last() {
         return last;
+    }
+
+    /** Why the last write-down failed (the write or the HDB notification), or null when it worked. */
+    public String lastError() {
+        return lastError;
     }
 
     /**
      * Rebuilds partition {@code date} from the tickerplant journal under {@code journalRoot}
      * ({@code -11!} then {@code .Q.hdpf}): every journalled update of the day, in sequence order,
-     * into fresh tables, then written and announced as at end of day.
+     * into fresh tables, then written and announced as at end of day. Updates of tables
+     * {@code schemas} does not know are skipped and logged (an RDB may hold only some tables).
      */
     public PartitionWriter.Written replay(final Path journalRoot, final LocalDate date, final SchemaRegistry schemas) throws Exception {
         if (!Files.isDirectory(journalRoot.resolve(date.toString()))) {
@@ -92,6 +110,7 @@ public final class HdbWriteDown implements EndOfDayHandler {
         }
         final UpdateDecoder decoder = new UpdateDecoder();
         final ByteBuf buf = Unpooled.directBuffer(1 << 16);
+        final Map<String, Long> skipped = new LinkedHashMap<>();
         try (Journal journal = Journal.open(journalRoot, date, 0, NanoClock.SYSTEM); JournalReader reader = journal.readerAfter(0)) {
             while (true) {
                 buf.clear();
@@ -102,12 +121,16 @@ public final class HdbWriteDown implements EndOfDayHandler {
                 final String name = decoder.tableName();
                 final RealtimeTable t = tables.get(name);
                 if (t == null) {
-                    throw new IOException("journal holds a table the schema does not know [table=" + name + ", date=" + date + "]");
+                    skipped.merge(name, 1L, Long::sum);
+                    continue;
                 }
                 t.append(t.schema(), decoder);
             }
         } finally {
             buf.release();
+        }
+        if (!skipped.isEmpty()) {
+            LOG.warn("journal replay skipped updates of tables this RDB does not hold [date={}, updates={}]", date, skipped);
         }
         final List<ColumnarTable> views = new ArrayList<>();
         for (final RealtimeTable t : tables.values()) {

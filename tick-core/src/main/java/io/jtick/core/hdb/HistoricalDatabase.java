@@ -37,6 +37,7 @@ public final class HistoricalDatabase implements AutoCloseable {
     private final AtomicLong corruptReads;
     private final AtomicLong queries;
     private volatile NavigableMap<LocalDate, Map<String, Loaded>> partitions = Collections.emptyNavigableMap();
+    private boolean recovered;
 
     /** A table directory and the identity of the directory it was opened from (a swap changes it). */
     private record Loaded(PartitionTable table, Object fileKey) {
@@ -71,12 +72,16 @@ public final class HistoricalDatabase implements AutoCloseable {
     }
 
     /**
-     * Opens what is new or changed under the root and drops what is gone; first finishes or undoes
-     * interrupted writes ({@link PartitionStore#recover}). All or nothing: when any table fails to
-     * open, nothing changes and the error names the file.
+     * Opens what is new or changed under the root and drops what is gone. The first reload (at
+     * start) also finishes or undoes writes a crash interrupted ({@link PartitionStore#recover});
+     * later ones leave temporary directories alone, since a writer (an RDB's end of day, the
+     * tiering job) may be using them. All or nothing: when any table fails to open, nothing changes
+     * and the error names the file.
      */
     public synchronized ReloadReport reload() throws IOException {
-        final PartitionStore.Recovery recovery = PartitionStore.recover(root);
+        final PartitionStore.Recovery recovery = recovered ? new PartitionStore.Recovery(List.of(),
+            List.of()) : PartitionStore.recover(root);
+        recovered = true;
         for (final Path p : recovery.restored()) {
             LOG.warn("restored table directory after an interrupted swap [dir={}]", p);
         }
@@ -172,6 +177,17 @@ public final class HistoricalDatabase implements AutoCloseable {
         return out;
     }
 
+    /** The schema of the newest partition holding {@code table}, or null when none does. */
+    public TableSchema schemaOf(final String table) {
+        for (final Map<String, Loaded> byTable : partitions.descendingMap().values()) {
+            final Loaded l = byTable.get(table);
+            if (l != null) {
+                return l.table().schema();
+            }
+        }
+        return null;
+    }
+
     /** True when any partition has this table. */
     public boolean hasTable(final String table) {
         for (final Map<String, Loaded> byTable : partitions.values()) {
@@ -229,9 +245,11 @@ public final class HistoricalDatabase implements AutoCloseable {
         if (fromDate != null && toDate != null && fromDate.isAfter(toDate)) {
             throw new IllegalArgumentException("from date is after to date [from=" + fromDate + ", to=" + toDate + "]");
         }
-        if (!hasTable(request.table())) {
+        final TableSchema schema = schemaOf(request.table());
+        if (schema == null) {
             throw new IllegalArgumentException("unknown table [table=" + request.table() + "]");
         }
+        columns(schema, request.columns());
         final long start = System.nanoTime();
         queries.incrementAndGet();
         final List<PartitionTable> tables = acquire(request.table(), fromDate, toDate);
@@ -275,7 +293,7 @@ public final class HistoricalDatabase implements AutoCloseable {
                 left -= selected.length;
             }
             if (names == null) {
-                names = request.columns().isEmpty() ? List.of() : request.columns();
+                names = names(schema, columns(schema, request.columns()));
             }
             return new QueryResult(names, rows, scanned);
         } catch (final java.io.UncheckedIOException e) {
