@@ -81,6 +81,8 @@ final class LabRunner {
             lab.start();
             lab.startFeed(feed);
             lab.awaitFeedEnd(feed.maxDurationMillis() + 10_000);
+            // let the backlog drain so the lab closes with no write pending (and the drain path warms up too)
+            drain(lab, lab.feedStatus().rowsSent(), 10_000);
         } catch (final Exception e) {
             LOG.warn("JIT warm-up lab failed (figures of the first entries may include interpreted code): {}", e.toString());
         }

@@ -58,26 +58,38 @@ public final class ResultTables {
 
         final List<String> params = e.parameterColumns();
         final List<String> figs = e.figureColumns();
-        final int paramsWidth = params.size() * PARAM_WIDTH;
+        final int[] pw = new int[params.size()];
+        int paramsWidth = 0;
+        for (int i = 0; i < pw.length; i++) {
+            pw[i] = Math.max(PARAM_WIDTH, params.get(i).length() + 1);
+            for (final RowResult r : run.rows()) {
+                pw[i] = Math.max(pw[i], param(r, params.get(i)).length() + 1);
+            }
+            paramsWidth += pw[i];
+        }
+        final int[] fw = new int[figs.size()];
+        for (int i = 0; i < fw.length; i++) {
+            fw[i] = Math.max(FIGURE_WIDTH, figs.get(i).length() + 1);
+        }
         final StringBuilder head = new StringBuilder();
-        for (final String c : params) {
-            head.append(pad(c, PARAM_WIDTH));
+        for (int i = 0; i < pw.length; i++) {
+            head.append(pad(params.get(i), pw[i]));
         }
         head.append(" |");
-        for (final String f : figs) {
-            head.append(pad(f, FIGURE_WIDTH));
+        for (int i = 0; i < fw.length; i++) {
+            head.append(pad(figs.get(i), fw[i]));
         }
         head.append(" |").append(pad("got/s", 10)).append(pad("settled", 9)).append(pad("complete", 9)).append('\n');
         sb.append(head);
         sb.append("-".repeat(head.length() - 1)).append('\n');
         for (final RowResult r : run.rows()) {
             final StringBuilder line = new StringBuilder();
-            for (final String c : params) {
-                line.append(pad(param(r, c), PARAM_WIDTH));
+            for (int i = 0; i < pw.length; i++) {
+                line.append(pad(param(r, params.get(i)), pw[i]));
             }
             line.append(" |");
-            for (final String f : figs) {
-                line.append(pad(ours(r, f), FIGURE_WIDTH));
+            for (int i = 0; i < fw.length; i++) {
+                line.append(pad(ours(r, figs.get(i)), fw[i]));
             }
             line.append(" |").append(pad(count(r.rowsPerSecond()), 10)).append(pad(r.settled() ? "yes" : "no", 9))
                 .append(pad(r.complete() ? "yes" : "no", 9));
@@ -87,15 +99,15 @@ public final class ResultTables {
             sb.append(line).append('\n');
             if (!r.paper().isEmpty()) {
                 sb.append(pad("paper", paramsWidth)).append(" |");
-                for (final String f : figs) {
-                    final Double v = r.paper().get(paperColumn(f, r.paper()));
-                    sb.append(pad(v == null ? "-" : number(v), FIGURE_WIDTH));
+                for (int i = 0; i < fw.length; i++) {
+                    final Double v = r.paper().get(paperColumn(figs.get(i), r.paper()));
+                    sb.append(pad(v == null ? "-" : number(v), fw[i]));
                 }
                 sb.append(" |\n");
                 sb.append(pad("ratio", paramsWidth)).append(" |");
-                for (final String f : figs) {
-                    final Double v = r.ratio().get(paperColumn(f, r.paper()));
-                    sb.append(pad(v == null ? "" : String.format(Locale.ROOT, "%.2f", v), FIGURE_WIDTH));
+                for (int i = 0; i < fw.length; i++) {
+                    final Double v = r.ratio().get(paperColumn(figs.get(i), r.paper()));
+                    sb.append(pad(v == null ? "" : String.format(Locale.ROOT, "%.2f", v), fw[i]));
                 }
                 sb.append(" |\n");
             }
@@ -231,7 +243,7 @@ public final class ResultTables {
     }
 
     /** A short label of an entry's varying parameters (chart axis, tails). */
-    static String label(final Experiment e, final LabParams p) {
+    public static String label(final Experiment e, final LabParams p) {
         switch (e) {
             case ROWS_PER_UPDATE:
                 return p.r() + "/" + p.u() + "/" + p.t();
@@ -284,9 +296,9 @@ public final class ResultTables {
         return String.format(Locale.ROOT, "%,.0f", v);
     }
 
+    /** Right-aligned in {@code width}, always at least one space before it. */
     private static String pad(final String s, final int width) {
-        final String x = s.length() >= width ? s + " " : s;
-        return x.length() >= width ? x : " ".repeat(width - x.length()) + x;
+        return s.length() >= width ? " " + s : " ".repeat(width - s.length()) + s;
     }
 
     // ------------------------------------------------------------------ csv
