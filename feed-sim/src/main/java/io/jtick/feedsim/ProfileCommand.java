@@ -398,7 +398,9 @@ final class ProfileCommand {
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(o.body()))).build(),
                 HttpResponse.BodyHandlers.ofString());
             if (created.statusCode() != 202 && created.statusCode() != 200) {
-                err.println("jtick profile: feed-sim refused the run (HTTP " + created.statusCode() + "): " + error(created.body()));
+                err.println("jtick profile: feed-sim refused the run (HTTP " + created.statusCode() + "): " + error(created.body())
+                    + (created.statusCode() == 404 ? " (the service at " + o.url() + " has no /api/runs: another or an older build?"
+                    + " use --local to run in this process)" : ""));
                 return created.statusCode() == 400 ? 2 : 3;
             }
             id = String.valueOf(JSON.readValue(created.body(), Map.class).get("id"));

@@ -44,15 +44,17 @@ import java.util.concurrent.locks.LockSupport;
  * {@link TickClient} connection and its own event-loop thread, subscribed one after the other so
  * the tickerplant writes to them in that order — and the synthetic feed on a thread of its own.
  *
- * <p>To bound memory a subscriber drops its tables (an end of day with nothing to write) once it
- * holds its share of {@link #MEMORY_BUDGET_BYTES}; that happens on its thread between updates and
- * is outside rdbupd. Tables start at that size or at the rows the entry will send, whichever is
- * smaller, so no table grows while measuring.
+ * <p>Tables start at the rows the entry will send, so no table grows (and copies) while measuring,
+ * unless that is more than the subscribers' share of {@link #memoryBudget()} (a third of the
+ * heap): then a subscriber drops its tables (an end of day with nothing to write) each time it
+ * holds its share; that happens on its thread between updates, outside rdbupd, and is counted.
  */
 final class Lab implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Lab.class);
-    /** Bytes of rows all subscribers of one lab may hold together. */
-    static final long MEMORY_BUDGET_BYTES = 256L << 20;
+    /** Bytes of rows all subscribers of one lab may hold together: a third of the heap, at least 64 MB. */
+    static long memoryBudget() {
+        return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 3);
+    }
     private static final Duration SUBSCRIBE_WAIT = Duration.ofSeconds(10);
 
     final LabParams params;
@@ -92,14 +94,14 @@ final class Lab implements AutoCloseable {
         server = new TickerplantServer(settings, schemas, clock, tpMetrics).start();
         tpThread = server.call(t -> Thread.currentThread().getId());
         final TableSchema schema = params.schema();
-        final long capRows = Math.max(10_000, MEMORY_BUDGET_BYTES / ((long) params.subscribers() * schema.rowWidth()));
+        final long capRows = Math.max(10_000, memoryBudget() / ((long) params.subscribers() * (schema.rowWidth() + 4)));
         final int capacity = (int) Math.max(1024, Math.min(capRows, Math.min(expectedRows, Integer.MAX_VALUE - 16)));
         for (int k = 0; k < params.subscribers(); k++) {
-            final Sub s = new Sub(k, server.port(), clock, capRows, capacity);
+            final Sub s = new Sub(k, server.port(), params.table(), clock, capRows, capacity);
             subs.add(s);
             s.start();
             final long deadline = System.nanoTime() + SUBSCRIBE_WAIT.toNanos();
-            while (!s.client.isSubscribed()) {
+            while (!s.ready || !s.client.isSubscribed()) {
                 if (System.nanoTime() > deadline) {
                     throw new IOException("subscriber did not subscribe within " + SUBSCRIBE_WAIT.toSeconds() + " s [subscriber="
                         + s.name + "]");
@@ -145,6 +147,11 @@ final class Lab implements AutoCloseable {
 
     FeedStatus feedStatus() {
         return runner.status();
+    }
+
+    /** True when the tickerplant dropped a subscriber for falling behind (the entry's rate is more than this machine takes). */
+    boolean saturated() {
+        return tpMetrics.counter("tick.tp.subscribers.disconnected|reason=slow").get() > 0;
     }
 
     /** What went wrong, or null: the feed failed or lost the tickerplant, or a subscriber lost its connection. */
@@ -265,14 +272,17 @@ final class Lab implements AutoCloseable {
         volatile long rows;
         volatile long clears;
         volatile boolean disconnected;
+        volatile boolean ready;
         volatile String error;
 
-        Sub(final int k, final int port, final NanoClock clock, final long capRows, final int capacity) {
+        /** Subscribes to the feed's table only: an RDB pre-sizes every table it is given. */
+        Sub(final int k, final int port, final String table, final NanoClock clock, final long capRows, final int capacity) {
             this.name = "lab-rdb-" + (k + 1);
             this.capRows = capRows;
             this.rdb = new RealtimeDatabase(metrics, EndOfDayHandler.NONE, List.of(), capacity);
             this.group = Transport.newGroup(1, name);
-            this.client = new TickClient(TickClient.Settings.of("127.0.0.1", port, name), this, rdb::lastSequence, group, clock);
+            this.client = new TickClient(TickClient.Settings.of("127.0.0.1", port, name).withTables(List.of(table)), this,
+                rdb::lastSequence, group, clock);
         }
 
         void start() throws IOException {
@@ -283,6 +293,7 @@ final class Lab implements AutoCloseable {
         @Override
         public void onSubscribed(final ControlFrames.Subscribed subscribed) {
             rdb.onSubscribed(subscribed);
+            ready = true;
         }
 
         @Override

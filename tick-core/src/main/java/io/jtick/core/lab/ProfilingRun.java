@@ -119,6 +119,10 @@ public final class ProfilingRun {
                 row = compare(row);
                 synchronized (rows) {
                     rows.add(row);
+                    if (RowResult.SATURATED.equals(row.status())) {
+                        notes.add("entry " + row.index() + " saturated: the tickerplant dropped a subscriber that fell behind; the run"
+                            + " went on with the next entry");
+                    }
                     if (RunReport.DONE.equals(row.status()) && !row.complete()) {
                         notes.add("entry " + row.index() + ": " + (row.error() != null ? row.error()
                             : "row counts do not match [rowsSent=" + row.rowsSent() + ", fewestReceived=" + row.rowsReceivedMin() + "]"));

@@ -11,7 +11,7 @@ import java.util.Map;
  *
  * @param index               1-based position in the matrix
  * @param params              the entry
- * @param status              done, failed or stopped
+ * @param status              done, saturated, failed or stopped
  * @param error               why it failed or stopped, else null
  * @param settled             the medians settled before the maximum duration
  * @param settledAfterSeconds measuring seconds until they settled (0 when they did not)
@@ -41,6 +41,12 @@ public record RowResult(int index, LabParams params, String status, String error
                         double rowsPerSecond, double messageBytes, long feedMaxBehindMillis, long rdbClears,
                         Map<String, Figure> figures, CpuUsage cpu, Map<String, Double> paper, String paperRef,
                         Map<String, Double> ratio, List<Window> windows) {
+    /**
+     * Row status besides done, failed and stopped: the tickerplant dropped a subscriber that fell
+     * behind, so the entry asks for more than this machine captures; the run goes on.
+     */
+    public static final String SATURATED = "saturated";
+
     public RowResult {
         figures = figures == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(figures));
         paper = paper == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(paper));
