@@ -154,7 +154,8 @@ public final class ResultChart {
     }
 
     private static String tick(final double v) {
-        return v >= 1 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.2g", v);
+        return v >= 1 ? String.format(Locale.ROOT, "%,.0f", v)
+            : new java.math.BigDecimal(String.format(Locale.ROOT, "%.2g", v)).stripTrailingZeros().toPlainString();
     }
 
     private static void text(final StringBuilder sb, final double x, final double y, final String anchor, final int size, final String s) {
