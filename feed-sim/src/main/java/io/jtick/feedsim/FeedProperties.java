@@ -10,6 +10,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * feed-sim settings ({@code tick.feed.*}, see docs/configuration.md). The feed shape here is the
@@ -26,6 +27,12 @@ import java.nio.file.Path;
  * @param ex        extra float columns
  * @param seed      random seed of the synthetic feed
  * @param dataDir   where the replay data sets live (the shared data folder)
+ * @param apiToken  token a request from another host must present ({@code Authorization: Bearer} or {@code X-Api-Token});
+ *                  empty: the REST API answers loopback only
+ * @param runsDir   where profiling runs are stored, one JSON file per run (reloaded at start)
+ * @param labDir    where profiling labs put their temporary journals; empty: the system temp directory
+ * @param paperFigures the KX white paper's figures (CSV) put next to ours; a missing file means no comparison
+ * @param jitWarmup full-speed throwaway labs before a run's first entry (JIT warm-up); 0 = none
  */
 @Validated
 @ConfigurationProperties("tick.feed")
@@ -40,5 +47,10 @@ public record FeedProperties(
     @DefaultValue("100") @Min(1) int syms,
     @DefaultValue("0") @Min(0) @Max(1024) int ex,
     @DefaultValue("42") long seed,
-    @DefaultValue("../shared/data") @NotNull Path dataDir) {
+    @DefaultValue("../shared/data") @NotNull Path dataDir,
+    @DefaultValue("") String apiToken,
+    @DefaultValue("./var/runs") @NotNull Path runsDir,
+    @DefaultValue("") String labDir,
+    @DefaultValue("../shared/reference/kx-tick-profiling.csv") @NotNull Path paperFigures,
+    @DefaultValue("2s") @NotNull Duration jitWarmup) {
 }

@@ -5,13 +5,18 @@ import io.jtick.core.feed.FeedCounters;
 import io.jtick.core.metrics.TickMetrics;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.core.convert.converter.Converter;
 
 import java.nio.file.Path;
 
-/** Properties → feed service; the feed totals ({@code tick.feed.rows/updates/bytes}) exported to Micrometer. */
+/**
+ * Properties → feed service and profiling control plane (runs stored under {@code runs-dir}, API
+ * guarded by {@link ApiTokenFilter}); the feed totals ({@code tick.feed.rows/updates/bytes}) exported to Micrometer.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(FeedProperties.class)
 class FeedSimConfiguration {
@@ -49,5 +54,24 @@ class FeedSimConfiguration {
     @Bean
     FeedService feedService(final FeedProperties properties, final FeedCounters counters) {
         return new FeedService(properties, counters);
+    }
+
+    @Bean
+    RunStore runStore(final FeedProperties properties) {
+        return new RunStore(properties.runsDir());
+    }
+
+    @Bean(destroyMethod = "close")
+    RunService runService(final FeedProperties properties, final FeedService feeds, final RunStore store) {
+        return new RunService(properties, feeds, store);
+    }
+
+    /** {@code /api/*} answers loopback, or another host that presents {@code tick.feed.api-token}. */
+    @Bean
+    FilterRegistrationBean<ApiTokenFilter> apiTokenFilter(final FeedProperties properties) {
+        final FilterRegistrationBean<ApiTokenFilter> r = new FilterRegistrationBean<>(new ApiTokenFilter(properties.apiToken()));
+        r.addUrlPatterns("/api/*");
+        r.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return r;
     }
 }

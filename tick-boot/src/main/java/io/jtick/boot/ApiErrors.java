@@ -1,6 +1,7 @@
 package io.jtick.boot;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
@@ -63,7 +64,9 @@ public class ApiErrors {
     }
 
     private static ResponseEntity<Map<String, Object>> body(final HttpStatus status, final String message) {
-        return ResponseEntity.status(status).body(Map.of("error", message == null ? status.getReasonPhrase() : message,
+        // JSON whatever the request accepted (a 404 for Accept: text/csv is still a readable error, not a 406)
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(Map.of("error",
+            message == null ? status.getReasonPhrase() : message,
             "status", status.value()));
     }
 }

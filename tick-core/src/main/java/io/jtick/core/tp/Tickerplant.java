@@ -88,6 +88,7 @@ public final class Tickerplant implements AutoCloseable {
     private final LatencyStats tppub;
     private final LatencyStats tpupd;
     private final LatencyStats tpflush;
+    private final LatencyStats tptimer;
     private final AtomicLong rowsCounter;
     private final AtomicLong updatesCounter;
     private final AtomicLong bytesCounter;
@@ -119,6 +120,7 @@ public final class Tickerplant implements AutoCloseable {
         tppub = metrics.latency("tick.tp.pub", "TP publish per update to all subscribers");
         tpupd = metrics.latency("tick.tp.upd", "TP handling of one update, validate to publish");
         tpflush = metrics.latency("tick.tp.flush", "TP flush of subscriber sockets per read batch or timer tick");
+        tptimer = metrics.latency("tick.tp.timer", "TP timer tick with pending updates: journal (log+publish), merge, publish, flush");
         rowsCounter = metrics.counter("tick.tp.rows");
         updatesCounter = metrics.counter("tick.tp.updates");
         bytesCounter = metrics.counter("tick.tp.bytes");
@@ -371,12 +373,18 @@ public final class Tickerplant implements AutoCloseable {
         if (mode == PublishMode.ZERO_LATENCY) {
             return;
         }
-        publishPending();
+        final long t0 = System.nanoTime();
+        final boolean published = publishPending();
         flush();
+        if (published) {
+            tptimer.record(System.nanoTime() - t0);
+        }
     }
 
-    private void publishPending() {
+    /** Journals (log+publish) and publishes what is pending; true when there was something. */
+    private boolean publishPending() {
         final long now = clock.epochNanos();
+        boolean any = false;
         for (int t = 0; t < pending.length; t++) {
             final int count = pendingCount[t];
             if (count == 0) {
@@ -405,9 +413,11 @@ public final class Tickerplant implements AutoCloseable {
             tppub.record(System.nanoTime() - p0);
             batch.clear();
             pendingCount[t] = 0;
+            any = true;
         }
         i = j;
         publishedGauge.lazySet(i);
+        return any;
     }
 
     /** Switches publish mode at run time; what is pending under the old mode is published first. */

@@ -198,7 +198,8 @@ class TickerplantServerTest {
 
     @Test
     void shouldMergeTimerBatchesAndSwitchModesAtRunTime() throws Exception {
-        final TickerplantServer tp = startTp(settings(), NanoClock.SYSTEM, new TickMetrics());
+        final TickMetrics metrics = new TickMetrics();
+        final TickerplantServer tp = startTp(settings(), NanoClock.SYSTEM, metrics);
         final Collector c = new Collector();
         final TickClient client = subscribe(tp.port(), c, List.of());
         await("subscribed", WAIT, client::isSubscribed);
@@ -210,6 +211,7 @@ class TickerplantServerTest {
         await("journalled at once", WAIT, () -> tp.status().journalSequence() == 50);
         await("published by the timer", WAIT, () -> c.rows.size() == 100);
         assertThat(c.maxUpdateCount).isGreaterThan(1);
+        assertThat(metrics.latency("tick.tp.timer", "").count()).as("timer ticks that published").isPositive();
         tp.setMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(50));
         for (int id = 51; id <= 100; id++) {
             send(f, id, "B", "C");
