@@ -23,9 +23,9 @@ import static io.jtick.core.hdb.ColumnFileDescriptor.INDEX_ENTRY_LENGTH;
 /**
  * Read access to one column file (layout in {@link ColumnFileDescriptor}). Thread-safe.
  *
- * <p>Plain files (no transform, no codec) are memory-mapped and read in place; each block's
+ * <p>Files are memory-mapped. Plain files (no transform, no codec) are read in place; each block's
  * checksum is verified the first time any thread touches it. Encoded files are read block by
- * block with positional reads; a block is checksummed, decompressed and un-transformed into a small
+ * block (copied out of the map; positional reads past 2 GiB); a block is checksummed, decompressed and un-transformed into a small
  * per-thread cache of decoded blocks. Either way a block whose checksum, length or encoding is
  * wrong raises {@link CorruptPartitionException} (wrapped in {@link UncheckedIOException} from the
  * getters) naming the file and block; its bytes are never returned.
@@ -56,7 +56,10 @@ public final class ColumnFile implements AutoCloseable {
     /** True when every block but the last holds blockRows rows (row → block by division). */
     private final boolean uniform;
     private final FileChannel channel;
+    /** The values region (header + blocks) mapped read-only; null for empty files and encoded files over 2 GiB. */
     private final MappedByteBuffer mapped;
+    /** Address of {@link #mapped}, 0 when not mapped. */
+    private final long storedAddress;
     private final UnsafeBuffer plain;
     private final byte[] verified;
     private volatile boolean closed;
@@ -84,8 +87,9 @@ public final class ColumnFile implements AutoCloseable {
         this.uniform = u;
         this.channel = channel;
         this.mapped = mapped;
-        this.plain = mapped == null ? null : new UnsafeBuffer(mapped);
-        this.verified = mapped == null ? null : new byte[blockCount];
+        this.plain = mapped == null || !encoding.isPlain() ? null : new UnsafeBuffer(mapped);
+        this.storedAddress = mapped == null ? 0 : new UnsafeBuffer(mapped).addressOffset();
+        this.verified = plain == null ? null : new byte[blockCount];
     }
 
     /**
@@ -189,7 +193,8 @@ public final class ColumnFile implements AutoCloseable {
                 throw new IOException("plain column file too large to map (limit 2 GiB; write it with a codec) [file=" + path
                     + ", bytes=" + indexOffset + "]");
             }
-            final MappedByteBuffer map = encoding.isPlain() && rows > 0 ? channel.map(FileChannel.MapMode.READ_ONLY, 0, indexOffset) : null;
+            final MappedByteBuffer map = rows > 0 && indexOffset <= Integer.MAX_VALUE
+                ? channel.map(FileChannel.MapMode.READ_ONLY, 0, indexOffset) : null;
             return new ColumnFile(path, type, encoding, blockRows, blockCount, (int) rows, stored, size, offsets, lengths, crcs,
                 firstRows, channel, map);
         } catch (final IOException | RuntimeException e) {
@@ -360,6 +365,11 @@ public final class ColumnFile implements AutoCloseable {
         return cache.fill(this, block);
     }
 
+    /** Empties this thread's cache of decoded blocks (benchmarks and the compression study: every run decodes). */
+    public static void clearThreadCache() {
+        CACHE.get().clear();
+    }
+
     /** Checks every block's checksum (and that encoded blocks decode); throws on the first bad one. */
     public void verify() throws CorruptPartitionException {
         for (int b = 0; b < blockCount; b++) {
@@ -413,8 +423,11 @@ public final class ColumnFile implements AutoCloseable {
         final int encodedLength = rawLength + encoding.transform().overhead();
         final BlockCache.Scratch s = BlockCache.scratch(Math.max(blockLengths[block], encodedLength));
         try {
-            final ByteBuffer dst = ByteBuffer.wrap(s.stored, 0, blockLengths[block]);
-            readFully(channel, dst, blockOffsets[block]);
+            if (storedAddress != 0) {
+                UnsafeApi.copyMemory(null, storedAddress + blockOffsets[block], s.stored, BYTE_BASE, blockLengths[block]);
+            } else {
+                readFully(channel, ByteBuffer.wrap(s.stored, 0, blockLengths[block]), blockOffsets[block]);
+            }
             final CRC32C crc = new CRC32C();
             crc.update(s.stored, 0, blockLengths[block]);
             if ((int) crc.getValue() != blockCrcs[block]) {
@@ -471,6 +484,14 @@ public final class ColumnFile implements AutoCloseable {
         private static final int ENTRIES = 8;
         private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
         private final Entry[] entries = new Entry[ENTRIES];
+
+        void clear() {
+            for (final Entry e : entries) {
+                if (e != null) {
+                    e.fileId = -1;
+                }
+            }
+        }
 
         Entry find(final long fileId, final int block) {
             final Entry e = entries[slot(fileId, block)];
