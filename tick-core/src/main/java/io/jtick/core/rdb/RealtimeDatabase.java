@@ -3,7 +3,9 @@ package io.jtick.core.rdb;
 import io.jtick.core.client.TickListener;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
-import io.jtick.core.schema.ColumnType;
+import io.jtick.core.query.QuerySource;
+import io.jtick.core.query.ScanHint;
+import io.jtick.core.query.TableSegment;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
@@ -11,7 +13,8 @@ import io.jtick.core.wire.UpdateDecoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -21,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The real-time database ({@code r.q}): a {@link TickListener} that keeps today's tables in
- * memory, answers queries over them and hands them to an {@link EndOfDayHandler} at end of day.
+ * memory, answers queries over them (a {@link QuerySource} of one segment per table, dated
+ * {@link #currentDay()}) and hands them to an {@link EndOfDayHandler} at end of day.
  * Give {@link #lastSequence()} to the {@code TickClient} as its from-sequence: after a reconnect
  * it re-subscribes right after the last applied update, and any update at or below that sequence
  * that still arrives is skipped and counted as a duplicate (so no gap and no duplicate rows).
@@ -33,6 +37,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       table is added or end of day clears them;</li>
  *   <li>{@code lastSequence}: sequence of the last applied update (or of the last end of day);</li>
  *   <li>{@code caughtUp}: history replay done, updates are live (cleared on disconnect);</li>
+ *   <li>{@code tradingDay}: the trading day the tables hold (epoch day): the TP's day from the subscribe
+ *       reply, the next day after each end of day (kdb's {@code .u.d+:1}); -1 before any;</li>
  *   <li>counters in {@link TickMetrics}: {@code tick.rdb.rows}, {@code tick.rdb.updates} (frames
  *       applied), {@code tick.rdb.duplicates}, {@code tick.rdb.rejected}, {@code tick.rdb.eod},
  *       {@code tick.rdb.eod.failures}; gauges {@code tick.rdb.sequence} and
@@ -41,7 +47,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       only, replayed history would swamp it) and {@code tick.rdb.upd} (time of the insert).</li>
  * </ul>
  */
-public final class RealtimeDatabase implements TickListener {
+public final class RealtimeDatabase implements TickListener, QuerySource {
     private static final Logger LOG = LoggerFactory.getLogger(RealtimeDatabase.class);
 
     private final SymbolCatalog symbols = new SymbolCatalog();
@@ -59,6 +65,7 @@ public final class RealtimeDatabase implements TickListener {
     private volatile RealtimeTable[] tables = new RealtimeTable[0];
     private volatile long lastSequence;
     private volatile boolean caughtUp;
+    private volatile int tradingDay = -1;
     private volatile int lastEndOfDay = -1;
     private volatile String lastEodError;
     private volatile String lastError;
@@ -98,6 +105,9 @@ public final class RealtimeDatabase implements TickListener {
     @Override
     public void onSubscribed(final ControlFrames.Subscribed subscribed) {
         caughtUp = false;
+        if (tradingDay < 0) {
+            tradingDay = subscribed.epochDay();
+        }
         for (final TableSchema schema : subscribed.schemas().values()) {
             final RealtimeTable existing = find(schema.name());
             if (existing == null) {
@@ -170,6 +180,7 @@ public final class RealtimeDatabase implements TickListener {
         }
         tables = fresh;
         lastEndOfDay = epochDay;
+        tradingDay = epochDay + 1;
         if (sequence > lastSequence) {
             lastSequence = sequence;
         }
@@ -256,6 +267,32 @@ public final class RealtimeDatabase implements TickListener {
         return t == null ? 0 : t.rowCount();
     }
 
+    /**
+     * The trading day the tables hold (epoch day): the TP's day when first subscribed, the next
+     * day after each end of day; today's UTC date before any subscription.
+     */
+    public int currentDay() {
+        final int d = tradingDay;
+        return d >= 0 ? d : (int) LocalDate.now(ZoneOffset.UTC).toEpochDay();
+    }
+
+    @Override
+    public TableSchema schema(final String table) {
+        final RealtimeTable t = find(table);
+        return t == null ? null : t.schema();
+    }
+
+    /** Today's table as one zero-copy segment when {@link #currentDay()} is within the days asked for. */
+    @Override
+    public List<TableSegment> segments(final String table, final int fromDay, final int toDay, final ScanHint hint) {
+        final RealtimeTable t = find(table);
+        final int d = currentDay();
+        if (t == null || d < fromDay || d > toDay) {
+            return List.of();
+        }
+        return List.of(t.segment(d));
+    }
+
     /** The RDB-wide symbol ids. */
     public SymbolCatalog symbols() {
         return symbols;
@@ -283,85 +320,6 @@ public final class RealtimeDatabase implements TickListener {
                          String lastEodError, String lastError) {
         public Status {
             tableRows = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tableRows));
-        }
-    }
-
-    /**
-     * Runs a select (see {@link QueryRequest}) over the rows published when it starts. Values are
-     * converted as {@link QueryResult} says (timestamps as ISO-8601 strings with nanoseconds).
-     *
-     * @throws IllegalArgumentException {@code unknown table [table=x]} or
-     *     {@code unknown column [table=t, column=c]}
-     */
-    public QueryResult query(final QueryRequest request) {
-        final RealtimeTable t = find(request.table());
-        if (t == null) {
-            throw new IllegalArgumentException("unknown table [table=" + request.table() + "]");
-        }
-        final ColumnarTable view = t.snapshot();
-        final TableSchema schema = view.schema();
-        final List<String> names;
-        final int[] cols;
-        if (request.columns().isEmpty()) {
-            cols = new int[schema.columnCount()];
-            final List<String> all = new ArrayList<>(cols.length);
-            for (int c = 0; c < cols.length; c++) {
-                cols[c] = c;
-                all.add(schema.column(c).name());
-            }
-            names = all;
-        } else {
-            names = request.columns();
-            cols = new int[names.size()];
-            for (int i = 0; i < cols.length; i++) {
-                cols[i] = schema.indexOf(names.get(i));
-                if (cols[i] < 0) {
-                    throw new IllegalArgumentException("unknown column [table=" + schema.name() + ", column=" + names.get(i) + "]");
-                }
-            }
-        }
-        final long from = request.fromNanos() == null ? Long.MIN_VALUE : request.fromNanos();
-        final long to = request.toNanos() == null ? Long.MAX_VALUE : request.toNanos();
-        final ColumnarTable.Selection selection = view.select(request.syms(), from, to, request.limit());
-        final int[] selected = selection.rows();
-        final List<List<Object>> out = new ArrayList<>(selected.length);
-        for (final int r : selected) {
-            final List<Object> row = new ArrayList<>(cols.length);
-            for (final int c : cols) {
-                row.add(value(view, c, r));
-            }
-            out.add(row);
-        }
-        return new QueryResult(List.copyOf(names), out, selection.rowsScanned());
-    }
-
-    /** A cell as a JSON-friendly object (see {@link QueryResult}). */
-    static Object value(final ColumnarTable table, final int column, final int row) {
-        final ColumnType type = table.schema().type(column);
-        switch (type) {
-            case TIMESTAMP:
-                final long nanos = table.getLong(column, row);
-                return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L)).toString();
-            case SYMBOL:
-                return table.symbol(row);
-            case FLOAT64:
-                return table.getDouble(column, row);
-            case FLOAT32:
-                return table.getFloat(column, row);
-            case INT64:
-                return table.getLong(column, row);
-            case INT32:
-                return table.getInt(column, row);
-            case INT16:
-                return table.getShort(column, row);
-            case BYTE:
-                return table.getByte(column, row);
-            case BOOL:
-                return table.getByte(column, row) != 0;
-            case CHAR:
-                return String.valueOf((char) (table.getByte(column, row) & 0xff));
-            default:
-                throw new IllegalStateException("unhandled column type [type=" + type + "]");
         }
     }
 }

@@ -1,0 +1,162 @@
+package io.jtick.core.query;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Base of the streaming writers: encodes into its own buffer and hands full buffers to the output
+ * stream as rows come, so a large result never sits in memory. Counts every byte; past
+ * {@code maxBytes} it throws {@link QueryException} ({@code TOO_LARGE}). Nothing reaches the stream
+ * before the buffer first fills ({@link #committed()} false), so a service can still answer an
+ * error status then; later, {@link #abort(String)} ends the document with the error instead.
+ * I/O errors surface as {@link UncheckedIOException} (the client went away).
+ */
+public abstract class EncodingWriter implements ResultSink {
+    /** Buffer size: results smaller than this go out in one write. */
+    public static final int DEFAULT_BUFFER = 64 * 1024;
+
+    private final OutputStream out;
+    private final long maxBytes;
+    protected byte[] buf;
+    protected int pos;
+    private long flushed;
+    protected List<ValueType> types = List.of();
+    protected int column;
+    protected long rows;
+    private boolean ended;
+
+    protected EncodingWriter(final OutputStream out, final long maxBytes, final int bufferSize) {
+        this.out = out;
+        this.maxBytes = maxBytes;
+        this.buf = new byte[Math.max(bufferSize, 256)];
+    }
+
+    /** True once bytes have gone to the stream (an HTTP status can no longer change). */
+    public boolean committed() {
+        return flushed > 0;
+    }
+
+    /** Bytes written so far, buffered or not. */
+    public long bytes() {
+        return flushed + pos;
+    }
+
+    /** Room for {@code n} more bytes in the buffer. */
+    protected final void ensure(final int n) {
+        if (pos + n > buf.length) {
+            drain();
+            if (n > buf.length) {
+                buf = new byte[n];
+            }
+        }
+    }
+
+    private void drain() {
+        if (pos == 0) {
+            return;
+        }
+        try {
+            out.write(buf, 0, pos);
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        flushed += pos;
+        pos = 0;
+    }
+
+    /** Checks the byte limit (once per row). */
+    protected final void checkLimit() {
+        if (flushed + pos > maxBytes) {
+            throw QueryException.tooLarge("result over the byte limit [bytes>" + maxBytes + ", maxBytes=" + maxBytes
+                + ", rows=" + rows + "]: narrow the query, add a limit or raise tick.query.max-bytes");
+        }
+    }
+
+    protected final void ascii(final String s) {
+        ensure(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            buf[pos++] = (byte) s.charAt(i);
+        }
+    }
+
+    protected final void utf8(final String s) {
+        final byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, pos, b.length);
+        pos += b.length;
+    }
+
+    protected final void decimal(final long v) {
+        ensure(20);
+        if (v == Long.MIN_VALUE) {
+            ascii("-9223372036854775808");
+            return;
+        }
+        long x = v;
+        if (x < 0) {
+            buf[pos++] = '-';
+            x = -x;
+        }
+        int digits = 1;
+        for (long t = x; t >= 10; t /= 10) {
+            digits++;
+        }
+        for (int i = digits - 1; i >= 0; i--) {
+            buf[pos + i] = (byte) ('0' + x % 10);
+            x /= 10;
+        }
+        pos += digits;
+    }
+
+    protected final void floating(final double v, final boolean asFloat) {
+        ascii(asFloat ? Float.toString((float) v) : Double.toString(v));
+    }
+
+    protected final void timestamp(final long nanos) {
+        ensure(40);
+        pos = TimeFormat.timestamp(nanos, buf, pos);
+    }
+
+    protected final void date(final long day) {
+        ensure(12);
+        final int p = TimeFormat.date(day, buf, pos);
+        if (p < 0) {
+            ascii(TimeFormat.dateSlow(day));
+        } else {
+            pos = p;
+        }
+    }
+
+    /** Writes what is buffered and flushes the stream. */
+    protected final void finish() {
+        drain();
+        try {
+            out.flush();
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ended = true;
+    }
+
+    protected final ValueType type() {
+        return types.get(column);
+    }
+
+    /**
+     * Ends a document already partly sent with an error the client can see (JSON: an
+     * {@code error} field; CSV: a last line {@code #error: ...}). Safe to call once, after a
+     * failure in the middle of a result.
+     */
+    public final void abort(final String message) {
+        if (ended) {
+            return;
+        }
+        writeAbort(message);
+        finish();
+    }
+
+    protected abstract void writeAbort(String message);
+}
