@@ -252,8 +252,8 @@ final class Batch {
             Arrays.fill(la, 0, n, Plan.NULL_LONG);
         }
         final ColumnChunk c = chunk(slot);
-        final int max = right.chunkRows();
-        int i = 0;
+        final int max = right == null ? 0 : right.chunkRows();
+        int i = right == null ? count : 0;
         while (i < count) {
             int k = 0;
             final int start = i;
