@@ -70,6 +70,13 @@ final class QueryParser {
         final Object from = m.get("from");
         final Object to = m.get("to");
         if (from != null && from != Json.NULL || to != null && to != Json.NULL) {
+            if (from != null && from != Json.NULL && to != null && to != Json.NULL) {
+                final Literals.TimeLit f = Literals.time(from, "from");
+                final Literals.TimeLit t2 = Literals.time(to, "to");
+                if (f.timeOfDay() == t2.timeOfDay() && f.nanos() > t2.nanos()) {
+                    throw QueryException.bad("from is after to [from=" + from + ", to=" + to + "]");
+                }
+            }
             final Map<String, Object> time = new LinkedHashMap<>();
             if (from != null && from != Json.NULL) {
                 where.add(new Cond("time", Op.GE, List.of(from)));
