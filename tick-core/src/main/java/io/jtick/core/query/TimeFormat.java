@@ -81,6 +81,62 @@ final class TimeFormat {
         return two(d, dst, p);
     }
 
+    /**
+     * Parses what {@link #timestamp(long, byte[], int)} writes ({@code yyyy-MM-ddTHH:mm:ss[.f..]Z},
+     * 1 to 9 fraction digits) without allocating; returns {@code Long.MIN_VALUE} for anything else.
+     */
+    static long parseIso(final CharSequence s) {
+        final int n = s.length();
+        if (n < 20 || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T' || s.charAt(13) != ':'
+            || s.charAt(16) != ':' || s.charAt(n - 1) != 'Z') {
+            return Long.MIN_VALUE;
+        }
+        final int y = digits(s, 0, 4);
+        final int mo = digits(s, 5, 2);
+        final int d = digits(s, 8, 2);
+        final int h = digits(s, 11, 2);
+        final int mi = digits(s, 14, 2);
+        final int sec = digits(s, 17, 2);
+        if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59) {
+            return Long.MIN_VALUE;
+        }
+        long nano = 0;
+        if (n > 20) {
+            final int fd = n - 21;
+            if (s.charAt(19) != '.' || fd < 1 || fd > 9) {
+                return Long.MIN_VALUE;
+            }
+            final int f = digits(s, 20, fd);
+            if (f < 0) {
+                return Long.MIN_VALUE;
+            }
+            nano = f;
+            for (int i = fd; i < 9; i++) {
+                nano *= 10;
+            }
+        }
+        // Howard Hinnant's days_from_civil
+        final int yy = mo <= 2 ? y - 1 : y;
+        final int era = Math.floorDiv(yy, 400);
+        final int yoe = yy - era * 400;
+        final int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+        final int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        final long days = (long) era * 146_097 + doe - 719_468;
+        return ((days * 86_400 + h * 3600L + mi * 60L + sec) * NANOS_PER_SECOND) + nano;
+    }
+
+    private static int digits(final CharSequence s, final int at, final int count) {
+        int v = 0;
+        for (int i = at; i < at + count; i++) {
+            final char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v;
+    }
+
     /** A date for years outside 0000..9999. */
     static String dateSlow(final long epochDay) {
         return LocalDate.ofEpochDay(epochDay).toString();

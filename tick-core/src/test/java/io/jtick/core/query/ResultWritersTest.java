@@ -99,6 +99,9 @@ class ResultWritersTest {
             final String want = Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L))
                 .toString();
             assertThat(new String(buf, 0, TimeFormat.timestamp(nanos, buf, 0), StandardCharsets.US_ASCII)).isEqualTo(want);
+            if (want.length() >= 20 && want.charAt(4) == '-') {
+                assertThat(TimeFormat.parseIso(want)).as(want).isEqualTo(nanos);
+            }
         }
         assertThat(TimeFormat.timestamp(Long.MIN_VALUE)).isEqualTo("1677-09-21T00:12:43.145224192Z");
     }

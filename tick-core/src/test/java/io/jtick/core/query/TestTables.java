@@ -18,25 +18,25 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /** Plain rows for reference computations, and the same rows as engine segments in every layout. */
-final class TestTables {
-    static final TableSchema TRADE = TableSchema.trade(0);
-    static final TableSchema QUOTE = TableSchema.quote(0);
-    static final long NANOS_PER_DAY = 86_400_000_000_000L;
+public final class TestTables {
+    public static final TableSchema TRADE = TableSchema.trade(0);
+    public static final TableSchema QUOTE = TableSchema.quote(0);
+    public static final long NANOS_PER_DAY = 86_400_000_000_000L;
     /** 2026-11-20 and 2026-11-21. */
-    static final int DAY1 = 20_777;
-    static final int DAY2 = 20_778;
+    public static final int DAY1 = 20_777;
+    public static final int DAY2 = 20_778;
 
     private TestTables() {
     }
 
-    record Trade(long time, String sym, double price, long size, char cond) {
+    public record Trade(long time, String sym, double price, long size, char cond) {
     }
 
-    record Quote(long time, String sym, double bid, double ask, long bsize, long asize) {
+    public record Quote(long time, String sym, double bid, double ask, long bsize, long asize) {
     }
 
     /** How a segment holds its rows. */
-    enum Layout {
+    public enum Layout {
         /** Arrival order, a row list per sym (like the RDB), in memory. */
         ARRIVAL,
         /** Sorted by sym then time, a range per sym (like an HDB partition). */
@@ -49,11 +49,16 @@ final class TestTables {
      * Trades of one day in time order (ties included) over syms A..E, one of them rare, starting at
      * 09:30 of {@code day}.
      */
-    static List<Trade> trades(final long seed, final int n, final int day) {
+    public static List<Trade> trades(final long seed, final int n, final int day) {
+        return trades(seed, n, day, 34_200_000_000_000L);
+    }
+
+    /** Trades from {@code startOfDayNanos} after midnight of {@code day}, about 13 a second. */
+    public static List<Trade> trades(final long seed, final int n, final int day, final long startOfDayNanos) {
         final SplittableRandom r = new SplittableRandom(seed);
         final String[] syms = {"A", "B", "C", "D", "E"};
         final List<Trade> out = new ArrayList<>(n);
-        long t = day * NANOS_PER_DAY + 34_200_000_000_000L;
+        long t = day * NANOS_PER_DAY + startOfDayNanos;
         for (int i = 0; i < n; i++) {
             t += r.nextInt(4) == 0 ? 0 : r.nextLong(1, 200_000_000L);
             final String sym = r.nextInt(50) == 0 ? "E" : syms[r.nextInt(4)];
@@ -63,11 +68,16 @@ final class TestTables {
         return out;
     }
 
-    static List<Quote> quotes(final long seed, final int n, final int day) {
+    public static List<Quote> quotes(final long seed, final int n, final int day) {
+        return quotes(seed, n, day, 34_199_000_000_000L);
+    }
+
+    /** Quotes of syms A..D from {@code startOfDayNanos} after midnight of {@code day}, about 13 a second. */
+    public static List<Quote> quotes(final long seed, final int n, final int day, final long startOfDayNanos) {
         final SplittableRandom r = new SplittableRandom(seed);
         final String[] syms = {"A", "B", "C", "D"};
         final List<Quote> out = new ArrayList<>(n);
-        long t = day * NANOS_PER_DAY + 34_199_000_000_000L;
+        long t = day * NANOS_PER_DAY + startOfDayNanos;
         for (int i = 0; i < n; i++) {
             t += r.nextInt(5) == 0 ? 0 : r.nextLong(1, 150_000_000L);
             final double mid = Math.round((100 + r.nextDouble() * 10) * 100) / 100.0;
@@ -78,7 +88,7 @@ final class TestTables {
     }
 
     /** Rows in the order a layout keeps them (parted: by sym, then time, stable). */
-    static List<Trade> ordered(final List<Trade> rows, final Layout layout) {
+    public static List<Trade> ordered(final List<Trade> rows, final Layout layout) {
         if (layout != Layout.PARTED) {
             return rows;
         }
@@ -87,7 +97,7 @@ final class TestTables {
         return out;
     }
 
-    static MemorySegment tradeSegment(final List<Trade> rows, final int day, final boolean parted) {
+    public static MemorySegment tradeSegment(final List<Trade> rows, final int day, final boolean parted) {
         final MemorySegment.Builder b = MemorySegment.builder(TRADE, day);
         for (final Trade t : rows) {
             b.row(t.time(), t.sym(), t.price(), t.size(), t.cond());
@@ -95,7 +105,7 @@ final class TestTables {
         return parted ? b.buildParted() : b.build();
     }
 
-    static MemorySegment quoteSegment(final List<Quote> rows, final int day, final boolean parted) {
+    public static MemorySegment quoteSegment(final List<Quote> rows, final int day, final boolean parted) {
         final MemorySegment.Builder b = MemorySegment.builder(QUOTE, day);
         for (final Quote q : rows) {
             b.row(q.time(), q.sym(), q.bid(), q.ask(), q.bsize(), q.asize());
@@ -104,7 +114,7 @@ final class TestTables {
     }
 
     /** A source holding the trades (and quotes) of one day in a layout. */
-    static QuerySource source(final Layout layout, final int day, final List<Trade> trades, final List<Quote> quotes) {
+    public static QuerySource source(final Layout layout, final int day, final List<Trade> trades, final List<Quote> quotes) {
         if (layout == Layout.RDB) {
             return rdb(day, trades, quotes);
         }
@@ -117,7 +127,7 @@ final class TestTables {
     }
 
     /** A real RDB on {@code day}, fed through encoded update frames of up to 97 rows. */
-    static RealtimeDatabase rdb(final int day, final List<Trade> trades, final List<Quote> quotes) {
+    public static RealtimeDatabase rdb(final int day, final List<Trade> trades, final List<Quote> quotes) {
         final RealtimeDatabase rdb = new RealtimeDatabase(new TickMetrics());
         final Map<String, TableSchema> schemas = new LinkedHashMap<>();
         schemas.put("trade", TRADE);
@@ -141,11 +151,11 @@ final class TestTables {
     }
 
     /** Writes the non-sym columns of one row and returns its sym. */
-    interface RowWriter {
+    public interface RowWriter {
         String write(UpdateEncoder enc, int row, int frameRow);
     }
 
-    static void feed(final RealtimeDatabase rdb, final TableSchema schema, final int rows, final long[] seq, final RowWriter w) {
+    public static void feed(final RealtimeDatabase rdb, final TableSchema schema, final int rows, final long[] seq, final RowWriter w) {
         final ByteBuf buf = Unpooled.buffer(1 << 16);
         final UpdateEncoder enc = new UpdateEncoder();
         final UpdateDecoder dec = new UpdateDecoder();
