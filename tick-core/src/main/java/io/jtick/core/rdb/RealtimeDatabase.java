@@ -6,6 +6,7 @@ import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.QuerySource;
 import io.jtick.core.query.ScanHint;
 import io.jtick.core.query.TableSegment;
+import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
@@ -13,6 +14,7 @@ import io.jtick.core.wire.UpdateDecoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -320,6 +322,85 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
                          String lastEodError, String lastError) {
         public Status {
             tableRows = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tableRows));
+        }
+    }
+
+    /**
+     * Runs a select (see {@link QueryRequest}) over the rows published when it starts. Values are
+     * converted as {@link QueryResult} says (timestamps as ISO-8601 strings with nanoseconds).
+     *
+     * @throws IllegalArgumentException {@code unknown table [table=x]} or
+     *     {@code unknown column [table=t, column=c]}
+     */
+    public QueryResult query(final QueryRequest request) {
+        final RealtimeTable t = find(request.table());
+        if (t == null) {
+            throw new IllegalArgumentException("unknown table [table=" + request.table() + "]");
+        }
+        final ColumnarTable view = t.snapshot();
+        final TableSchema schema = view.schema();
+        final List<String> names;
+        final int[] cols;
+        if (request.columns().isEmpty()) {
+            cols = new int[schema.columnCount()];
+            final List<String> all = new ArrayList<>(cols.length);
+            for (int c = 0; c < cols.length; c++) {
+                cols[c] = c;
+                all.add(schema.column(c).name());
+            }
+            names = all;
+        } else {
+            names = request.columns();
+            cols = new int[names.size()];
+            for (int i = 0; i < cols.length; i++) {
+                cols[i] = schema.indexOf(names.get(i));
+                if (cols[i] < 0) {
+                    throw new IllegalArgumentException("unknown column [table=" + schema.name() + ", column=" + names.get(i) + "]");
+                }
+            }
+        }
+        final long from = request.fromNanos() == null ? Long.MIN_VALUE : request.fromNanos();
+        final long to = request.toNanos() == null ? Long.MAX_VALUE : request.toNanos();
+        final ColumnarTable.Selection selection = view.select(request.syms(), from, to, request.limit());
+        final int[] selected = selection.rows();
+        final List<List<Object>> out = new ArrayList<>(selected.length);
+        for (final int r : selected) {
+            final List<Object> row = new ArrayList<>(cols.length);
+            for (final int c : cols) {
+                row.add(value(view, c, r));
+            }
+            out.add(row);
+        }
+        return new QueryResult(List.copyOf(names), out, selection.rowsScanned());
+    }
+
+    /** A cell as a JSON-friendly object (see {@link QueryResult}). */
+    static Object value(final ColumnarTable table, final int column, final int row) {
+        final ColumnType type = table.schema().type(column);
+        switch (type) {
+            case TIMESTAMP:
+                final long nanos = table.getLong(column, row);
+                return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L)).toString();
+            case SYMBOL:
+                return table.symbol(row);
+            case FLOAT64:
+                return table.getDouble(column, row);
+            case FLOAT32:
+                return table.getFloat(column, row);
+            case INT64:
+                return table.getLong(column, row);
+            case INT32:
+                return table.getInt(column, row);
+            case INT16:
+                return table.getShort(column, row);
+            case BYTE:
+                return table.getByte(column, row);
+            case BOOL:
+                return table.getByte(column, row) != 0;
+            case CHAR:
+                return String.valueOf((char) (table.getByte(column, row) & 0xff));
+            default:
+                throw new IllegalStateException("unhandled column type [type=" + type + "]");
         }
     }
 }
