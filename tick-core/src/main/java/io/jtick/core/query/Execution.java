@@ -23,27 +23,43 @@ final class Execution {
     private final QuerySource source;
     private final QueryLimits limits;
     private final long startNanos;
+    private final int parallelism;
     private final SymDict dict = new SymDict();
     private final List<TableSegment> open = new ArrayList<>();
     private long rowsScanned;
     private int segmentsRead;
 
-    Execution(final Plan plan, final QuerySource source, final QueryLimits limits, final long startNanos) {
+    /** Threads for the other slices of a split scan (CPU-bound tasks that never wait on each other). */
+    private static final java.util.concurrent.Executor POOL = java.util.concurrent.ForkJoinPool.commonPool();
+    /** Grouped scans of at least this many rows are split across threads. */
+    static final long PARALLEL_MIN_ROWS = 1 << 18;
+
+    Execution(final Plan plan, final QuerySource source, final QueryLimits limits, final long startNanos, final int parallelism) {
         this.plan = plan;
         this.source = source;
         this.limits = limits;
         this.startNanos = startNanos;
+        this.parallelism = parallelism;
     }
 
     ResultStats run(final ResultSink sink) {
         try {
             final List<TableSegment> segments = segments();
             final Map<Integer, TableSegment> rights = rightSegments();
-            int capacity = TableSegment.DEFAULT_CHUNK_ROWS;
+            final boolean needOrder = plan.needsRowOrder();
+            final List<Bound> bounds = new ArrayList<>(segments.size());
+            long most = 0;
             for (final TableSegment s : segments) {
-                capacity = Math.max(capacity, s.chunkRows());
+                final Bound b = bind(s, rights, needOrder);
+                bounds.add(b);
+                for (int e = 0; e < b.rows.size; e++) {
+                    most = Math.max(most, Math.min(s.chunkRows(), b.rows.to[e] - b.rows.from[e]));
+                }
             }
-            return plan.grouped ? grouped(segments, rights, capacity, sink) : rows(segments, rights, capacity, sink);
+            segmentsRead = bounds.size();
+            // buffers as large as the largest batch, not more: a one-sym query does not zero 16K-row arrays
+            final int capacity = (int) Math.max(64, Long.highestOneBit(Math.max(1, most - 1)) << 1);
+            return plan.grouped ? grouped(bounds, capacity, sink) : rows(bounds, capacity, sink);
         } finally {
             for (final TableSegment s : open) {
                 try {
@@ -154,6 +170,18 @@ final class Execution {
         AsOfJoin join;
         RowSet rows;
         Pred[] preds;
+
+        /** The same binding over other rows (a slice for one thread). */
+        Bound withRows(final RowSet other) {
+            final Bound b = new Bound();
+            b.seg = seg;
+            b.columns = columns;
+            b.right = right;
+            b.join = join;
+            b.rows = other;
+            b.preds = preds;
+            return b;
+        }
     }
 
     private Bound bind(final TableSegment seg, final Map<Integer, TableSegment> rights, final boolean needOrder) {
@@ -304,11 +332,13 @@ final class Execution {
         boolean accept(Batch b);
     }
 
-    private boolean scan(final Bound bound, final Batch b, final Consumer consumer) {
+    /** Visits the bound's candidate rows batch by batch until the consumer says stop; returns the rows visited. */
+    private static long scan(final Bound bound, final Batch b, final Consumer consumer) {
         final TableSegment seg = bound.seg;
         final RowSet rs = bound.rows;
         final Pred[] preds = bound.preds;
         final int chunk = Math.min(seg.chunkRows(), b.capacity);
+        long visited = 0;
         for (int e = 0; e < rs.size; e++) {
             final int[] list = rs.lists[e];
             final int to = rs.to[e];
@@ -319,7 +349,7 @@ final class Execution {
                 } else {
                     b.setList(list, p, n);
                 }
-                rowsScanned += n;
+                visited += n;
                 if (preds.length > 0) {
                     int[] in = null;
                     int count = n;
@@ -342,32 +372,24 @@ final class Execution {
                     bound.join.match(b);
                 }
                 if (!consumer.accept(b)) {
-                    return false;
+                    return visited;
                 }
             }
         }
-        return true;
+        return visited;
     }
 
     // ---- grouped --------------------------------------------------------------------------------
 
-    private ResultStats grouped(final List<TableSegment> segments, final Map<Integer, TableSegment> rights, final int capacity,
-                                final ResultSink sink) {
-        final Batch b = new Batch(plan, capacity);
-        final Groups groups = new Groups(plan, capacity, dict, limits.maxRows());
-        final boolean needOrder = plan.needsRowOrder();
-        for (final TableSegment seg : segments) {
-            final Bound bound = bind(seg, rights, needOrder);
-            segmentsRead++;
-            if (bound.rows.size == 0) {
-                continue;
+    private ResultStats grouped(final List<Bound> bounds, final int capacity, final ResultSink sink) {
+        final Groups groups;
+        if (countsOnly(bounds)) {
+            groups = new Groups(plan, capacity, dict, limits.maxRows());
+            for (final Bound bound : bounds) {
+                countFromIndex(bound, groups);
             }
-            b.bind(seg, bound.columns, bound.join == null ? null : rightOf(bound));
-            groups.bind(seg);
-            scan(bound, b, batch -> {
-                groups.add(batch);
-                return true;
-            });
+        } else {
+            groups = scanGroups(bounds, capacity);
         }
         final ResultTable table = new ResultTable();
         table.begin(plan.outNames, plan.outTypes);
@@ -401,6 +423,135 @@ final class Execution {
             }
         }
         return finish(table, cols, desc, sink);
+    }
+
+    /**
+     * Scans every segment's candidate rows into group state. Large scans (no as-of join) are cut
+     * into {@code parallelism} contiguous slices of the rows in visiting order, one per thread,
+     * each with its own group state, merged in slice order so first/last stay right.
+     */
+    private Groups scanGroups(final List<Bound> bounds, final int capacity) {
+        long total = 0;
+        for (final Bound b : bounds) {
+            total += b.rows.rowCount();
+        }
+        final int parts = plan.hasAsof() || total < PARALLEL_MIN_ROWS ? 1 : (int) Math.min(parallelism, total / (PARALLEL_MIN_ROWS / 2));
+        if (parts <= 1) {
+            return scanSlice(bounds, capacity, 0, total);
+        }
+        final long per = (total + parts - 1) / parts;
+        final List<java.util.concurrent.CompletableFuture<Groups>> others = new ArrayList<>();
+        for (int k = 1; k < parts; k++) {
+            final long skip = k * per;
+            others.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> scanSlice(bounds, capacity, skip, per), POOL));
+        }
+        final Groups first = scanSlice(bounds, capacity, 0, per);
+        for (final java.util.concurrent.CompletableFuture<Groups> f : others) {
+            final Groups g;
+            try {
+                g = f.join();
+            } catch (final java.util.concurrent.CompletionException e) {
+                if (e.getCause() instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw e;
+            }
+            first.merge(g);
+        }
+        return first;
+    }
+
+    /** Rows {@code [skip, skip + take)} of all segments' candidates, in visiting order, into a new group state. */
+    private Groups scanSlice(final List<Bound> bounds, final int capacity, final long skip, final long take) {
+        final Batch b = new Batch(plan, capacity);
+        final Groups groups = new Groups(plan, capacity, dict, limits.maxRows());
+        final long[] scanned = {0};
+        long pos = 0;
+        for (final Bound bound : bounds) {
+            final long n = bound.rows.rowCount();
+            final long from = Math.max(skip, pos);
+            final long to = Math.min(skip + take, pos + n);
+            pos += n;
+            if (from >= to) {
+                continue;
+            }
+            final Bound part = from - (pos - n) == 0 && to == pos ? bound : bound.withRows(bound.rows.slice(from - (pos - n), to - from));
+            b.bind(part.seg, part.columns, rightOf(part));
+            groups.bind(part.seg);
+            scanned[0] += scan(part, b, batch -> {
+                groups.add(batch);
+                return true;
+            });
+        }
+        synchronized (this) {
+            rowsScanned += scanned[0];
+        }
+        return groups;
+    }
+
+    /** Only counts, grouped by sym alone, every condition settled by the sym index and time narrowing. */
+    private boolean countsOnly(final List<Bound> bounds) {
+        if (plan.hasAsof() || plan.keys.size() != 1 || !plan.keys.get(0).symColumn()) {
+            return false;
+        }
+        for (final Plan.AggSpec a : plan.aggs) {
+            if (a.kind() != Query.AggKind.COUNT) {
+                return false;
+            }
+        }
+        for (final Bound b : bounds) {
+            if (b.preds.length > 0 || plan.timeLower.size() + plan.timeUpper.size() > 0 && !b.seg.timeSorted() && !b.seg.symParted()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code count by sym} from the sym index: the length of each sym's rows after time narrowing; no row is read. */
+    private void countFromIndex(final Bound bound, final Groups groups) {
+        final TableSegment seg = bound.seg;
+        groups.bind(seg);
+        final int day = seg.epochDay();
+        long lo = Long.MIN_VALUE;
+        long hi = Long.MAX_VALUE;
+        for (final Literals.TimeLit t : plan.timeLower) {
+            lo = Math.max(lo, t.resolve(day));
+        }
+        for (final Literals.TimeLit t : plan.timeUpper) {
+            hi = Math.min(hi, t.resolve(day));
+        }
+        if (lo > hi) {
+            return;
+        }
+        final boolean narrow = lo != Long.MIN_VALUE || hi != Long.MAX_VALUE;
+        final ColumnChunk probe = new ColumnChunk();
+        final RowSet one = new RowSet();
+        final int time = bound.columns[TableSchema.TIME];
+        if (plan.symIn != null) {
+            for (final String s : new java.util.LinkedHashSet<>(plan.symIn)) {
+                final int id = seg.symId(s);
+                if (id >= 0) {
+                    countSym(seg, id, one, narrow, time, lo, hi, probe, groups);
+                }
+            }
+        } else {
+            for (int id = 0; id < seg.symIdLimit(); id++) {
+                countSym(seg, id, one, narrow, time, lo, hi, probe, groups);
+            }
+        }
+    }
+
+    private static void countSym(final TableSegment seg, final int id, final RowSet one, final boolean narrow, final int time,
+                                 final long lo, final long hi, final ColumnChunk probe, final Groups groups) {
+        one.clear();
+        seg.symRows(id, one);
+        if (narrow) {
+            narrow(seg, time, one, lo, hi, probe);
+        }
+        final long n = one.rowCount();
+        if (n > 0) {
+            groups.addCount(id, n);
+        }
     }
 
     private static TableSegment rightOf(final Bound bound) {
@@ -478,29 +629,27 @@ final class Execution {
         }
     }
 
-    private ResultStats rows(final List<TableSegment> segments, final Map<Integer, TableSegment> rights, final int capacity,
-                             final ResultSink sink) {
+    private ResultStats rows(final List<Bound> bounds, final int capacity, final ResultSink sink) {
         final Batch b = new Batch(plan, capacity);
         final boolean sorted = plan.orderColumns.length > 0;
         final long maxRows = limits.maxRows();
         final long cap = sorted || plan.limit == 0 ? maxRows + 1 : Math.min(plan.limit, maxRows + 1);
         final List<Kept> kept = new ArrayList<>();
         final long[] total = {0};
-        for (final TableSegment seg : segments) {
+        for (final Bound bound : bounds) {
             if (total[0] >= cap) {
                 break;
             }
-            final Bound bound = bind(seg, rights, true);
-            segmentsRead++;
             if (bound.rows.size == 0) {
                 continue;
             }
+            final TableSegment seg = bound.seg;
             final Kept k = new Kept(bound);
             kept.add(k);
             b.bind(seg, bound.columns, rightOf(bound));
             // entries: whole range batches as ranges; kept rows of other batches go to k.store, as
             // slices marked STORE and pointed at the final store array afterwards
-            scan(bound, b, batch -> {
+            rowsScanned += scan(bound, b, batch -> {
                 final int take = (int) Math.min(batch.count, cap - total[0]);
                 if (batch.isRange && batch.sel == null) {
                     k.rows.range(batch.from, batch.from + take);

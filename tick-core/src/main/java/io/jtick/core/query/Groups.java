@@ -143,6 +143,21 @@ final class Groups {
         }
     }
 
+    /** Adds {@code n} rows of a local sym to every (count) aggregate of its group: index-only counting. */
+    void addCount(final int localSym, final long n) {
+        if (localSym >= localToGroup.length) {
+            growLocal(localSym);
+        }
+        int g = localToGroup[localSym];
+        if (g < 0) {
+            g = groupOf1(localSyms.global(localSym));
+            localToGroup[localSym] = g;
+        }
+        for (final Acc a : accs) {
+            ((Acc.Count) a).n[g] += n;
+        }
+    }
+
     private int[] growLocal(final int local) {
         final int old = localToGroup.length;
         localToGroup = Arrays.copyOf(localToGroup, Math.max(local + 1, Math.max(64, old << 1)));

@@ -20,14 +20,28 @@ import java.util.function.Function;
  */
 public final class QueryEngine {
     private final QueryLimits limits;
+    private final int parallelism;
     private final LatencyStats latency;
     private final AtomicLong rows;
     private final AtomicLong scanned;
     private final AtomicLong errors;
     private final AtomicLong rejected;
 
+    /** An engine that splits large grouped scans over every core. */
     public QueryEngine(final TickMetrics metrics, final QueryLimits limits) {
+        this(metrics, limits, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * @param parallelism threads one query may use for a large grouped scan (1: the caller's only);
+     *                    the others come from the common fork-join pool
+     */
+    public QueryEngine(final TickMetrics metrics, final QueryLimits limits, final int parallelism) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism must be positive [parallelism=" + parallelism + "]");
+        }
         this.limits = limits;
+        this.parallelism = parallelism;
         this.latency = metrics.latency("tick.query", "Query time from parse to the last result row");
         this.rows = metrics.counter("tick.query.rows");
         this.scanned = metrics.counter("tick.query.scanned");
@@ -60,7 +74,7 @@ public final class QueryEngine {
     /** Runs a prepared query, streaming its rows into {@code sink}; records {@code tick.query}. */
     public ResultStats execute(final PreparedQuery query, final QuerySource source, final ResultSink sink) {
         try {
-            final ResultStats stats = new Execution(query.plan, source, limits, query.startNanos).run(sink);
+            final ResultStats stats = new Execution(query.plan, source, limits, query.startNanos, parallelism).run(sink);
             rows.getAndAdd(stats.rows());
             scanned.getAndAdd(stats.rowsScanned());
             latency.record(System.nanoTime() - query.startNanos);

@@ -64,6 +64,29 @@ final class RowSet implements RowSink {
         }
     }
 
+    /** The rows {@code [skip, skip + take)} of this set, in order, as a new set sharing the row lists. */
+    RowSet slice(final long skip, final long take) {
+        final RowSet out = new RowSet();
+        long pos = 0;
+        final long end = skip + take;
+        for (int i = 0; i < size && pos < end; i++) {
+            final int n = to[i] - from[i];
+            final long a = Math.max(pos, skip);
+            final long b = Math.min(pos + n, end);
+            if (a < b) {
+                final int f = from[i] + (int) (a - pos);
+                final int t = from[i] + (int) (b - pos);
+                if (lists[i] == null) {
+                    out.range(f, t);
+                } else {
+                    out.rows(lists[i], f, t);
+                }
+            }
+            pos += n;
+        }
+        return out;
+    }
+
     void clear() {
         size = 0;
         Arrays.fill(lists, null);

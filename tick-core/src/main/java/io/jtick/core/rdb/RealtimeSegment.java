@@ -79,7 +79,8 @@ final class RealtimeSegment implements TableSegment {
     /**
      * The sym's postings below the published row count. Entries past them may be rows appended
      * since, or slots whose write is not visible yet (zeros): both are trimmed from the end, and
-     * a lone first entry is checked against the sym column.
+     * a lone first entry is checked against the sym column. A list that is a run of consecutive
+     * rows goes out as a range.
      */
     @Override
     public void symRows(final int symId, final RowSink sink) {
@@ -95,7 +96,9 @@ final class RealtimeSegment implements TableSegment {
         if (c == 1 && ((int[]) columns[TableSchema.SYM])[list[0]] != symId) {
             c = 0;
         }
-        if (c > 0) {
+        if (c > 0 && list[c - 1] - list[0] == c - 1) {
+            sink.range(list[0], list[c - 1] + 1); // every row of a run: a zero-copy range
+        } else if (c > 0) {
             sink.rows(list, 0, c);
         }
     }

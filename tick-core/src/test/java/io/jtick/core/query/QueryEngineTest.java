@@ -287,6 +287,46 @@ class QueryEngineTest {
             .map(t -> List.<Object>of(t.sym(), t.time(), t.price(), t.size(), (long) t.cond())).toList());
     }
 
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void shouldAnswerAlikeWhetherSplitAcrossThreadsOrNot(final Layout layout) {
+        final List<Trade> many = TestTables.trades(9, 400_000, DAY2);
+        final QuerySource src = TestTables.source(layout, DAY2, many, null);
+        final QueryEngine one = new QueryEngine(new io.jtick.core.metrics.TickMetrics(), QueryLimits.DEFAULT, 1);
+        final QueryEngine four = new QueryEngine(new io.jtick.core.metrics.TickMetrics(), QueryLimits.DEFAULT, 4);
+        for (final String q : List.of(
+            "{\"table\":\"trade\",\"select\":{\"vwap\":{\"wavg\":[\"size\",\"price\"]},\"med\":{\"median\":\"price\"},"
+                + "\"sd\":{\"dev\":\"price\"},\"open\":{\"first\":\"price\"},\"close\":{\"last\":\"price\"}},\"by\":\"sym\"}",
+            "{\"table\":\"trade\",\"select\":{\"open\":{\"first\":\"price\"},\"close\":{\"last\":\"price\"},\"n\":{\"count\":\"*\"}},"
+                + "\"by\":{\"m\":{\"xbar\":[\"5m\",\"time\"]}}}",
+            "{\"table\":\"trade\",\"where\":{\"size\":{\">\":500}},\"select\":{\"n\":{\"count\":\"*\"},\"s\":{\"sum\":\"size\"},"
+                + "\"firstSym\":{\"first\":\"sym\"},\"lastSym\":{\"last\":\"sym\"}}}")) {
+            final ResultTable a = one.query(q, src);
+            final ResultTable b = four.query(q, src);
+            assertThat(a.rowCount()).as(q).isEqualTo(b.rowCount()).isPositive();
+            for (int r = 0; r < a.rowCount(); r++) {
+                for (int c = 0; c < a.columns().size(); c++) {
+                    final Object x = a.get(r, c);
+                    if (x instanceof Double d) {
+                        close(b.get(r, c), d);
+                    } else {
+                        assertThat(b.get(r, c)).as(q + " row " + r + " column " + a.columns().get(c)).isEqualTo(x);
+                    }
+                }
+            }
+        }
+        final long inWindow = many.stream().filter(t -> t.time() >= OPEN + 60_000_000_000L && t.time() <= OPEN + 9_000_000_000_000L)
+            .count();
+        final String window = "\"where\":{\"time\":{\"within\":[\"09:31\",\"12:00\"]}},";
+        final ResultTable fromIndex = four.query("{\"table\":\"trade\"," + window + "\"select\":{\"n\":{\"count\":\"*\"}},\"by\":\"sym\"}",
+            src);
+        final ResultTable scanned = one.query("{\"table\":\"trade\"," + window + "\"select\":{\"n\":{\"count\":\"price\"},"
+            + "\"p\":{\"first\":\"price\"}},\"by\":\"sym\"}", src);
+        assertThat(fromIndex.stats().rowsScanned()).as("counted from the sym index").isZero();
+        assertThat(fromIndex.rows()).isEqualTo(scanned.rows().stream().map(r -> r.subList(0, 2)).toList());
+        assertThat(fromIndex.rows().stream().mapToLong(r -> (Long) r.get(1)).sum()).isEqualTo(inWindow);
+    }
+
     @Test
     void shouldGroupByDateAndPruneDates() {
         final List<Trade> day1 = TestTables.trades(1, 500, TestTables.DAY1);
