@@ -99,7 +99,7 @@ public final class QuestDbSystem implements QuerySystem {
             case COUNT_BY_SYM:
                 return "SELECT sym, count() n FROM trade ORDER BY sym";
             case VWAP_BY_SYM:
-                return "SELECT sym, sum(price * size) / sum(size) vwap, count() n FROM trade ORDER BY sym";
+                return "SELECT sym, weighted_avg(price, size) vwap, count() n FROM trade ORDER BY sym"; // QuestDB's own
             case ONE_SYM:
                 return "SELECT time, sym, price, size, cond FROM trade WHERE sym = " + sym;
             case BARS_1M:

@@ -130,14 +130,12 @@ public abstract class EncodingWriter implements ResultSink {
         }
     }
 
-    /** Writes what is buffered and flushes the stream. */
+    /**
+     * Writes what is buffered. The stream is not flushed: a servlet container then still knows the
+     * whole length of a small answer and sends it with a Content-Length in one write.
+     */
     protected final void finish() {
         drain();
-        try {
-            out.flush();
-        } catch (final IOException e) {
-            throw new UncheckedIOException(e);
-        }
         ended = true;
     }
 

@@ -243,8 +243,17 @@ public final class MemorySegment implements TableSegment {
             for (int i = 0; i < rows; i++) {
                 order[i] = i;
             }
+            final Integer[] byName = new Integer[names.size()];
+            for (int i = 0; i < byName.length; i++) {
+                byName[i] = i;
+            }
+            java.util.Arrays.sort(byName, (x, y) -> names.get(x).compareTo(names.get(y)));
+            final int[] rank = new int[byName.length];
+            for (int i = 0; i < byName.length; i++) {
+                rank[byName[i]] = i;
+            }
             IntSort.sort(order, (x, y) -> {
-                final int c = names.get(sym[x]).compareTo(names.get(sym[y]));
+                final int c = Integer.compare(rank[sym[x]], rank[sym[y]]);
                 return c != 0 ? c : Long.compare(time[x], time[y]);
             });
             return new MemorySegment(schema, epochDay, rows, trimmed(order), names, true);
