@@ -2,7 +2,6 @@ package io.jtick.bench;
 
 import org.HdrHistogram.Histogram;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -64,11 +63,11 @@ public final class RestQueryLatency {
         final Histogram h = new Histogram(60_000_000_000L, 3);
         long rows = 0;
         long answers = 0;
-        try (Socket s = new Socket()) {
-            s.setTcpNoDelay(true);
-            s.connect(new InetSocketAddress(uri.getHost(), uri.getPort()));
-            final OutputStream out = s.getOutputStream();
-            final InputStream in = new BufferedInputStream(s.getInputStream(), 1 << 16);
+        int reconnects = 0;
+        Socket s = connect(uri);
+        try {
+            OutputStream out = s.getOutputStream();
+            Reader in = new Reader(s.getInputStream());
             final long period = 1_000_000_000L / rate;
             final long start = System.nanoTime();
             final long measureFrom = start + warmup * 1_000_000_000L;
@@ -90,21 +89,38 @@ public final class RestQueryLatency {
                 final long t0 = System.nanoTime();
                 out.write(req);
                 out.flush();
-                final String answer = readResponse(in);
+                final boolean closeAfter = in.response();
                 final long t1 = System.nanoTime();
                 if (t0 >= measureFrom) {
                     h.recordValue(t1 - t0);
-                    rows += rowCount(answer);
+                    rows += in.rowCount();
                     answers++;
                 }
+                if (closeAfter) {
+                    // the server ended the keep-alive connection: reconnect before the next request (not timed)
+                    s.close();
+                    s = connect(uri);
+                    out = s.getOutputStream();
+                    in = new Reader(s.getInputStream());
+                    reconnects++;
+                }
             }
+        } finally {
+            s.close();
         }
-        System.out.printf(Locale.ROOT, "query=%s sym=%s rate=%d/s answers=%d rows/answer=%.1f%n", query, sym, rate, answers,
-            answers == 0 ? 0.0 : (double) rows / answers);
+        System.out.printf(Locale.ROOT, "query=%s sym=%s rate=%d/s answers=%d rows/answer=%.1f reconnects=%d%n", query, sym, rate,
+            answers, answers == 0 ? 0.0 : (double) rows / answers, reconnects);
         System.out.printf(Locale.ROOT, "round trip us: p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f%n",
             h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(90) / 1e3, h.getValueAtPercentile(99) / 1e3,
             h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3);
         serverSide(uri);
+    }
+
+    private static Socket connect(final URI uri) throws IOException {
+        final Socket s = new Socket();
+        s.setTcpNoDelay(true);
+        s.connect(new InetSocketAddress(uri.getHost(), uri.getPort()));
+        return s;
     }
 
     static String body(final String query, final String sym, final long fromNanos) {
@@ -116,64 +132,125 @@ public final class RestQueryLatency {
         return "{\"table\":\"trade\"," + where + ",\"select\":[\"time\",\"sym\",\"price\",\"size\"]}";
     }
 
-    /** Reads one HTTP/1.1 response (Content-Length or chunked) and returns its body; fails on a status other than 200. */
-    static String readResponse(final InputStream in) throws IOException {
-        final String status = line(in);
-        if (!status.startsWith("HTTP/1.1 200")) {
-            throw new IOException("query answered " + status);
+    /** A small unsynchronized reader of HTTP responses; the last body stays in {@link #body}. */
+    static final class Reader {
+        private final InputStream in;
+        private final byte[] buf = new byte[1 << 16];
+        private int pos;
+        private int lim;
+        byte[] body = new byte[1 << 16];
+        int bodyLength;
+
+        Reader(final InputStream in) {
+            this.in = in;
         }
-        long length = -1;
-        boolean chunked = false;
-        for (String l = line(in); !l.isEmpty(); l = line(in)) {
-            final String lower = l.toLowerCase(Locale.ROOT);
-            if (lower.startsWith("content-length:")) {
-                length = Long.parseLong(l.substring(15).trim());
-            } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
-                chunked = true;
-            }
-        }
-        final StringBuilder body = new StringBuilder();
-        if (chunked) {
-            while (true) {
-                final int n = Integer.parseInt(line(in).trim(), 16);
-                if (n == 0) {
-                    line(in);
-                    break;
+
+        private int read() throws IOException {
+            if (pos == lim) {
+                lim = in.read(buf, 0, buf.length);
+                pos = 0;
+                if (lim <= 0) {
+                    lim = 0;
+                    return -1;
                 }
-                body.append(new String(in.readNBytes(n), StandardCharsets.UTF_8));
-                line(in);
             }
-        } else if (length >= 0) {
-            body.append(new String(in.readNBytes((int) length), StandardCharsets.UTF_8));
+            return buf[pos++] & 0xff;
         }
-        return body.toString();
-    }
 
-    private static String line(final InputStream in) throws IOException {
-        final StringBuilder sb = new StringBuilder();
-        int c;
-        while ((c = in.read()) >= 0 && c != '\n') {
-            if (c != '\r') {
-                sb.append((char) c);
+        private String line() throws IOException {
+            final StringBuilder sb = new StringBuilder(64);
+            int c;
+            while ((c = read()) >= 0 && c != '\n') {
+                if (c != '\r') {
+                    sb.append((char) c);
+                }
             }
+            if (c < 0 && sb.length() == 0) {
+                throw new IOException("connection closed");
+            }
+            return sb.toString();
         }
-        if (c < 0 && sb.length() == 0) {
-            throw new IOException("connection closed");
-        }
-        return sb.toString();
-    }
 
-    private static long rowCount(final String json) {
-        final int i = json.lastIndexOf("\"rowCount\":");
-        if (i < 0) {
+        private void bodyBytes(final int n) throws IOException {
+            if (bodyLength + n > body.length) {
+                body = java.util.Arrays.copyOf(body, Math.max(body.length << 1, bodyLength + n));
+            }
+            int k = 0;
+            while (k < n) {
+                if (pos == lim) {
+                    lim = in.read(buf, 0, buf.length);
+                    pos = 0;
+                    if (lim <= 0) {
+                        lim = 0;
+                        throw new IOException("connection closed in a body");
+                    }
+                }
+                final int m = Math.min(n - k, lim - pos);
+                System.arraycopy(buf, pos, body, bodyLength + k, m);
+                pos += m;
+                k += m;
+            }
+            bodyLength += n;
+        }
+
+        /** Reads one response (Content-Length or chunked); fails on a status other than 200; true when the server closes after it. */
+        boolean response() throws IOException {
+            final String status = line();
+            if (!status.startsWith("HTTP/1.1 200")) {
+                throw new IOException("query answered " + status);
+            }
+            long length = -1;
+            boolean chunked = false;
+            boolean close = false;
+            for (String l = line(); !l.isEmpty(); l = line()) {
+                final String lower = l.toLowerCase(Locale.ROOT);
+                if (lower.startsWith("content-length:")) {
+                    length = Long.parseLong(l.substring(15).trim());
+                } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+                    chunked = true;
+                } else if (lower.startsWith("connection:") && lower.contains("close")) {
+                    close = true;
+                }
+            }
+            bodyLength = 0;
+            if (chunked) {
+                while (true) {
+                    final int n = Integer.parseInt(line().trim(), 16);
+                    if (n == 0) {
+                        line();
+                        break;
+                    }
+                    bodyBytes(n);
+                    line();
+                }
+            } else if (length >= 0) {
+                bodyBytes((int) length);
+            }
+            return close;
+        }
+
+        /** The {@code rowCount} of the last JSON body. */
+        long rowCount() {
+            final byte[] key = "\"rowCount\":".getBytes(StandardCharsets.US_ASCII);
+            outer:
+            for (int i = bodyLength - key.length; i >= 0; i--) {
+                for (int j = 0; j < key.length; j++) {
+                    if (body[i + j] != key[j]) {
+                        continue outer;
+                    }
+                }
+                long v = 0;
+                for (int k = i + key.length; k < bodyLength && body[k] >= '0' && body[k] <= '9'; k++) {
+                    v = v * 10 + body[k] - '0';
+                }
+                return v;
+            }
             return 0;
         }
-        int j = i + 11;
-        long v = 0;
-        while (j < json.length() && Character.isDigit(json.charAt(j))) {
-            v = v * 10 + json.charAt(j++) - '0';
+
+        String text() {
+            return new String(body, 0, bodyLength, StandardCharsets.UTF_8);
         }
-        return v;
     }
 
     /** The server's own tick_query percentiles from /actuator/prometheus. */
@@ -181,7 +258,9 @@ public final class RestQueryLatency {
         try (Socket s = new Socket(uri.getHost(), uri.getPort())) {
             s.getOutputStream().write(("GET /actuator/prometheus HTTP/1.1\r\nHost: " + uri.getHost() + "\r\nConnection: close\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII));
-            final String text = readResponse(new BufferedInputStream(s.getInputStream()));
+            final Reader r = new Reader(s.getInputStream());
+            r.response();
+            final String text = r.text();
             for (final String l : text.split("\n")) {
                 if (l.startsWith("tick_query_percentile_seconds") || l.startsWith("tick_query_seconds_count")
                     || l.startsWith("tick_query_max_seconds")) {

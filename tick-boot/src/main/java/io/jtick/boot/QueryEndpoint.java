@@ -29,6 +29,8 @@ public final class QueryEndpoint {
     private static final Logger LOG = LoggerFactory.getLogger(QueryEndpoint.class);
 
     private final QueryEngine engine;
+    /** One encode buffer per servlet thread: an answer allocates no 64 KiB buffer of its own. */
+    private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[EncodingWriter.DEFAULT_BUFFER]);
 
     public QueryEndpoint(final QueryEngine engine) {
         this.engine = engine;
@@ -50,6 +52,8 @@ public final class QueryEndpoint {
         try {
             engine.run(body, source, q -> {
                 response.setStatus(200);
+                // as large as the writer's buffer: an answer that fits goes out in one write, with a Content-Length
+                response.setBufferSize(EncodingWriter.DEFAULT_BUFFER);
                 response.setContentType(csv ? "text/csv;charset=UTF-8" : "application/json");
                 response.setHeader(TYPES_HEADER, q.typesHeader());
                 headers.forEach(response::setHeader);
@@ -60,7 +64,8 @@ public final class QueryEndpoint {
                     throw new UncheckedIOException(e);
                 }
                 final long maxBytes = engine.limits().maxBytes();
-                writer[0] = csv ? new CsvResultWriter(out, maxBytes) : new JsonResultWriter(out, maxBytes);
+                final byte[] buffer = buffers.get();
+                writer[0] = csv ? new CsvResultWriter(out, maxBytes, buffer) : new JsonResultWriter(out, maxBytes, buffer);
                 return writer[0];
             });
         } catch (final QueryException e) {

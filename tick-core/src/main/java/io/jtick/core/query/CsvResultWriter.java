@@ -18,6 +18,11 @@ public final class CsvResultWriter extends EncodingWriter {
         super(out, maxBytes, bufferSize);
     }
 
+    /** Encodes into a caller's reusable buffer (see {@link EncodingWriter}). */
+    public CsvResultWriter(final OutputStream out, final long maxBytes, final byte[] buffer) {
+        super(out, maxBytes, buffer);
+    }
+
     @Override
     public void begin(final List<String> columns, final List<ValueType> columnTypes) {
         types = columnTypes;

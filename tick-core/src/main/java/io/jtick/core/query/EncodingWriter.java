@@ -29,9 +29,17 @@ public abstract class EncodingWriter implements ResultSink {
     private boolean ended;
 
     protected EncodingWriter(final OutputStream out, final long maxBytes, final int bufferSize) {
+        this(out, maxBytes, new byte[Math.max(bufferSize, 256)]);
+    }
+
+    /** Encodes into {@code buffer} (at least 256 bytes), which a caller may reuse once this writer is done. */
+    protected EncodingWriter(final OutputStream out, final long maxBytes, final byte[] buffer) {
+        if (buffer.length < 256) {
+            throw new IllegalArgumentException("buffer below 256 bytes [length=" + buffer.length + "]");
+        }
         this.out = out;
         this.maxBytes = maxBytes;
-        this.buf = new byte[Math.max(bufferSize, 256)];
+        this.buf = buffer;
     }
 
     /** True once bytes have gone to the stream (an HTTP status can no longer change). */
@@ -111,8 +119,47 @@ public abstract class EncodingWriter implements ResultSink {
         pos += digits;
     }
 
+    private static final double[] POW10 = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+
+    /**
+     * A float64 (or float32) as JSON/CSV text. Prices and the like (up to six decimals, below
+     * 10^12) are written from integer digits without allocating, and only when that decimal
+     * parses back to exactly the same double; anything else goes through {@link Double#toString}.
+     */
     protected final void floating(final double v, final boolean asFloat) {
-        ascii(asFloat ? Float.toString((float) v) : Double.toString(v));
+        if (asFloat) {
+            ascii(Float.toString((float) v));
+            return;
+        }
+        final double a = Math.abs(v);
+        if (a < 1e12 && v == v) {
+            for (int k = 0; k < POW10.length; k++) {
+                final double p = POW10[k];
+                final double m = Math.rint(v * p);
+                if (m / p == v) {
+                    final long digits = (long) Math.abs(m);
+                    final long unit = (long) p;
+                    ensure(32);
+                    if (v < 0 || m == 0 && 1 / v < 0) {
+                        buf[pos++] = '-';
+                    }
+                    decimal(digits / unit);
+                    buf[pos++] = '.';
+                    if (k == 0) {
+                        buf[pos++] = '0';
+                    } else {
+                        long frac = digits % unit;
+                        for (int i = k - 1; i >= 0; i--) {
+                            buf[pos + i] = (byte) ('0' + frac % 10);
+                            frac /= 10;
+                        }
+                        pos += k;
+                    }
+                    return;
+                }
+            }
+        }
+        ascii(Double.toString(v));
     }
 
     protected final void timestamp(final long nanos) {

@@ -20,6 +20,11 @@ public final class JsonResultWriter extends EncodingWriter {
         super(out, maxBytes, bufferSize);
     }
 
+    /** Encodes into a caller's reusable buffer (see {@link EncodingWriter}). */
+    public JsonResultWriter(final OutputStream out, final long maxBytes, final byte[] buffer) {
+        super(out, maxBytes, buffer);
+    }
+
     @Override
     public void begin(final List<String> columns, final List<ValueType> columnTypes) {
         types = columnTypes;

@@ -107,6 +107,39 @@ class ResultWritersTest {
     }
 
     @Test
+    void shouldWriteEveryDoubleSoThatItParsesBackExactly() {
+        final SplittableRandom r = new SplittableRandom(3);
+        final List<Double> values = new java.util.ArrayList<>(List.of(0.0, -0.0, 1.0, -1.0, 0.1, 0.3, 1e-7, 123456789012.5,
+            999999999999.999, 1e12, 2.5e-300, Double.MAX_VALUE, Double.MIN_VALUE, 14.8, 101.25, 157.8, 0.01 * 3));
+        for (int i = 0; i < 50_000; i++) {
+            values.add(Math.round(r.nextDouble() * 1e6) / Math.pow(10, r.nextInt(7)));
+            values.add(r.nextDouble() * Math.pow(10, r.nextInt(-5, 14)) * (r.nextBoolean() ? 1 : -1));
+            values.add(Double.longBitsToDouble(r.nextLong()));
+        }
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final CsvResultWriter w = new CsvResultWriter(out, Long.MAX_VALUE);
+        w.begin(List.of("x"), List.of(ValueType.FLOAT64));
+        for (final double v : values) {
+            w.value(v);
+            w.endRow();
+        }
+        w.end(new ResultStats(values.size(), 0, 1, 0));
+        final String[] lines = out.toString(StandardCharsets.US_ASCII).split("\n");
+        for (int i = 0; i < values.size(); i++) {
+            final double v = values.get(i);
+            if (Double.isNaN(v)) {
+                assertThat(lines[i + 1]).isEmpty();
+            } else {
+                assertThat(Double.doubleToRawLongBits(Double.parseDouble(lines[i + 1]))).as(lines[i + 1] + " for " + v)
+                    .isEqualTo(Double.doubleToRawLongBits(v));
+            }
+        }
+        assertThat(lines[1 + values.indexOf(14.8)]).isEqualTo("14.8");
+        assertThat(lines[1 + 2]).isEqualTo("1.0");
+        assertThat(lines[1 + 1]).isEqualTo("-0.0");
+    }
+
+    @Test
     void shouldParseJsonStrictly() {
         final Object v = Json.parse(" {\"a\": [1, -2.5e3, \"x\\u0041\\n\", true, false, null], \"b\": {}} ");
         assertThat(v).isEqualTo(Map.of("a", java.util.Arrays.asList(1L, -2500.0, "xA\n", true, false, Json.NULL), "b", Map.of()));
