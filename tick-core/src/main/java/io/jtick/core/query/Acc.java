@@ -89,8 +89,14 @@ abstract class Acc {
         void add(final Batch batch, final int[] gid) {
             final long[] c = n;
             final int count = batch.count;
-            for (int i = 0; i < count; i++) {
-                c[gid[i]]++;
+            int i = 0;
+            while (i < count) {
+                final int g = gid[i];
+                final int start = i;
+                do {
+                    i++;
+                } while (i < count && gid[i] == g);
+                c[g] += i - start;
             }
         }
 
@@ -128,11 +134,19 @@ abstract class Acc {
             final int[] sel = batch.sel;
             final int count = batch.count;
             final long[] acc = s;
-            for (int i = 0; i < count; i++) {
-                final long v = x[o + (sel == null ? i : sel[i])];
-                if (!a.nullable || v != Plan.NULL_LONG) {
-                    acc[gid[i]] += v;
-                }
+            final boolean nullable = a.nullable;
+            int i = 0;
+            while (i < count) {
+                final int g = gid[i];
+                long run = 0;
+                do {
+                    final long v = x[o + (sel == null ? i : sel[i])];
+                    if (!nullable || v != Plan.NULL_LONG) {
+                        run += v;
+                    }
+                    i++;
+                } while (i < count && gid[i] == g);
+                acc[g] += run;
             }
         }
 
@@ -170,11 +184,18 @@ abstract class Acc {
             final int[] sel = batch.sel;
             final int count = batch.count;
             final double[] acc = s;
-            for (int i = 0; i < count; i++) {
-                final double v = x[o + (sel == null ? i : sel[i])];
-                if (v == v) {
-                    acc[gid[i]] += v;
-                }
+            int i = 0;
+            while (i < count) {
+                final int g = gid[i];
+                double run = 0;
+                do {
+                    final double v = x[o + (sel == null ? i : sel[i])];
+                    if (v == v) {
+                        run += v;
+                    }
+                    i++;
+                } while (i < count && gid[i] == g);
+                acc[g] += run;
             }
         }
 
@@ -216,13 +237,21 @@ abstract class Acc {
             if (!a.isLong) {
                 final double[] x = a.d;
                 final int o = a.off;
-                for (int i = 0; i < count; i++) {
-                    final double v = x[o + (sel == null ? i : sel[i])];
-                    if (v == v) {
-                        final int g = gid[i];
-                        acc[g] += v;
-                        cnt[g]++;
-                    }
+                int i = 0;
+                while (i < count) {
+                    final int g = gid[i];
+                    double run = 0;
+                    long n1 = 0;
+                    do {
+                        final double v = x[o + (sel == null ? i : sel[i])];
+                        if (v == v) {
+                            run += v;
+                            n1++;
+                        }
+                        i++;
+                    } while (i < count && gid[i] == g);
+                    acc[g] += run;
+                    cnt[g] += n1;
                 }
             } else {
                 for (int i = 0; i < count; i++) {
@@ -340,13 +369,18 @@ abstract class Acc {
             if (!a.isLong) {
                 final double[] x = a.d;
                 final int o = a.off;
-                for (int i = 0; i < count; i++) {
-                    final double val = x[o + (sel == null ? i : sel[i])];
+                int i = 0;
+                while (i < count) {
                     final int g = gid[i];
-                    final double cur = acc[g];
-                    if (min ? val < cur || cur != cur : val > cur || cur != cur) {
-                        acc[g] = val;
-                    }
+                    double cur = acc[g];
+                    do {
+                        final double val = x[o + (sel == null ? i : sel[i])];
+                        if (min ? val < cur || cur != cur : val > cur || cur != cur) {
+                            cur = val;
+                        }
+                        i++;
+                    } while (i < count && gid[i] == g);
+                    acc[g] = cur;
                 }
             } else {
                 for (int i = 0; i < count; i++) {
@@ -516,19 +550,19 @@ abstract class Acc {
             final int o = a.off;
             final int[] sel = batch.sel;
             final int count = batch.count;
-            if (first) {
-                for (int i = 0; i < count; i++) {
-                    final int g = gid[i];
-                    if (!has[g]) {
-                        has[g] = true;
-                        v[g] = x[o + (sel == null ? i : sel[i])];
-                    }
-                }
-            } else {
-                for (int i = 0; i < count; i++) {
-                    final int g = gid[i];
+            int i = 0;
+            while (i < count) {
+                final int g = gid[i];
+                final int start = i;
+                do {
+                    i++;
+                } while (i < count && gid[i] == g);
+                if (!first) {
+                    v[g] = x[o + (sel == null ? i - 1 : sel[i - 1])];
                     has[g] = true;
-                    v[g] = x[o + (sel == null ? i : sel[i])];
+                } else if (!has[g]) {
+                    v[g] = x[o + (sel == null ? start : sel[start])];
+                    has[g] = true;
                 }
             }
         }
@@ -583,21 +617,20 @@ abstract class Acc {
                 final double[] x = b.d;
                 final int ow = a.off;
                 final int ox = b.off;
-                if (sel == null) {
-                    for (int i = 0; i < count; i++) {
-                        final double wv = w[ow + i];
-                        final int g = gid[i];
-                        accW[g] += wv;
-                        accWx[g] += wv * x[ox + i];
-                    }
-                } else {
-                    for (int i = 0; i < count; i++) {
-                        final int p = sel[i];
+                int i = 0;
+                while (i < count) {
+                    final int g = gid[i];
+                    double runW = 0;
+                    double runWx = 0;
+                    do {
+                        final int p = sel == null ? i : sel[i];
                         final double wv = w[ow + p];
-                        final int g = gid[i];
-                        accW[g] += wv;
-                        accWx[g] += wv * x[ox + p];
-                    }
+                        runW += wv;
+                        runWx += wv * x[ox + p];
+                        i++;
+                    } while (i < count && gid[i] == g);
+                    accW[g] += runW;
+                    accWx[g] += runWx;
                 }
                 return;
             }
