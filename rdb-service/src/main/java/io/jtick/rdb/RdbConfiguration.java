@@ -1,9 +1,12 @@
 package io.jtick.rdb;
 
+import io.jtick.boot.QueryEndpoint;
+import io.jtick.boot.QueryProperties;
 import io.jtick.boot.TickMetricsBinder;
 import io.jtick.core.hdb.HdbWriteDown;
 import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.query.QueryEngine;
 import io.jtick.core.rdb.EndOfDayHandler;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.rdb.RealtimeTable;
@@ -26,7 +29,7 @@ import java.util.List;
 
 /** Properties → core RDB (with the end-of-day write-down when configured) → subscription lifecycle, and the core metrics. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(RdbProperties.class)
+@EnableConfigurationProperties({RdbProperties.class, QueryProperties.class})
 class RdbConfiguration {
     private static final Logger LOG = LoggerFactory.getLogger(RdbConfiguration.class);
 
@@ -76,9 +79,15 @@ class RdbConfiguration {
         return new RdbLifecycle(properties, rdb);
     }
 
-    /** Takes the database so its meters exist before the binder runs. */
+    /** The query engine over today's tables, with {@code tick.query.*} limits. */
     @Bean
-    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final RealtimeDatabase rdb) {
+    QueryEndpoint queryEndpoint(final TickMetrics metrics, final QueryProperties properties) {
+        return new QueryEndpoint(new QueryEngine(metrics, properties.limits()));
+    }
+
+    /** Takes the database and the query endpoint so their meters exist before the binder runs. */
+    @Bean
+    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final RealtimeDatabase rdb, final QueryEndpoint query) {
         return new TickMetricsBinder(metrics);
     }
 }

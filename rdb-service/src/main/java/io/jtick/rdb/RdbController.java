@@ -1,63 +1,63 @@
 package io.jtick.rdb;
 
 import io.jtick.boot.ApiErrors;
-import io.jtick.boot.QueryArgs;
+import io.jtick.boot.QueryEndpoint;
 import io.jtick.core.hdb.HdbWriteDown;
 import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.rdb.ColumnarTable;
-import io.jtick.core.rdb.QueryRequest;
-import io.jtick.core.rdb.QueryResult;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.ColumnDef;
-import jakarta.validation.Valid;
-import jakarta.validation.constraints.NotBlank;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.io.IOException;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Query REST over today's data: {@code POST /api/query}, {@code GET /api/tables}, {@code GET /api/status}
- * (subscription, counters, end of day and write-down). Bad input answers 400 with a message (see {@link ApiErrors}).
+ * Query REST over today's data: {@code POST /api/query}, {@code GET /api/tables},
+ * {@code GET /api/status} (subscription, counters, end of day and write-down). Bad input answers 400
+ * with a message, results over the configured limits 413 (see {@link ApiErrors} and {@link QueryEndpoint}).
  */
 @RestController
 @RequestMapping("/api")
 class RdbController {
-    /** Rows returned when a query gives no limit. */
-    static final int DEFAULT_LIMIT = 1000;
+    /** Response header: the RDB's trading day, {@code yyyy-MM-dd}. */
+    static final String DAY_HEADER = "X-Jtick-Day";
 
     private final RealtimeDatabase rdb;
+    private final QueryEndpoint query;
     private final ObjectProvider<RdbLifecycle> subscription;
     private final ObjectProvider<HdbWriteDown> writeDown;
 
-    RdbController(final RealtimeDatabase rdb, final ObjectProvider<RdbLifecycle> subscription,
+    RdbController(final RealtimeDatabase rdb, final QueryEndpoint query, final ObjectProvider<RdbLifecycle> subscription,
                   final ObjectProvider<HdbWriteDown> writeDown) {
         this.rdb = rdb;
+        this.query = query;
         this.subscription = subscription;
         this.writeDown = writeDown;
     }
 
     /**
-     * A query body. {@code from}/{@code to} are epoch nanoseconds (a JSON number or a string of
-     * digits) or an ISO-8601 instant ({@code "2026-11-21T09:30:00Z"}), both inclusive; {@code syms}
-     * and {@code columns} empty or absent mean all; {@code limit} defaults to {@value #DEFAULT_LIMIT}.
+     * Runs a query document over today's tables (see docs/query.md) and streams the result as
+     * JSON, or CSV with {@code Accept: text/csv}. The first API's row-selection fields
+     * ({@code syms}, {@code from}, {@code to}, {@code columns}, {@code limit}) still work: they map
+     * onto {@code where} and {@code select}. The response carries the RDB's trading day in
+     * {@value #DAY_HEADER} (the gateway dates the rows it fetches with it).
      */
-    record QueryBody(@NotBlank String table, List<String> syms, Object from, Object to, List<String> columns, Integer limit) {
-    }
-
-    /** Result rows; timestamps are ISO-8601 strings with nanoseconds (see {@link QueryResult}). */
     @PostMapping("/query")
-    QueryResult query(@Valid @RequestBody final QueryBody body) {
-        final int limit = body.limit() == null ? DEFAULT_LIMIT : body.limit();
-        return rdb.query(new QueryRequest(body.table(), body.syms(), QueryArgs.nanos("from", body.from()), QueryArgs.nanos("to", body.to()),
-            body.columns(), limit));
+    void query(@RequestBody final String body, @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
+               final HttpServletResponse response) throws IOException {
+        query.handle(body, accept, rdb, Map.of(DAY_HEADER, LocalDate.ofEpochDay(rdb.currentDay()).toString()), response);
     }
 
     record ColumnView(String name, String type) {

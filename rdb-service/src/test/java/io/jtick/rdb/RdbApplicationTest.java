@@ -47,6 +47,8 @@ class RdbApplicationTest {
         assertThat(lifecycle.isRunning()).isTrue();
         assertThat(registry.find("tick.rdb.rows").meter()).isNotNull();
         assertThat(registry.find("tick.rdb.recv").meter()).isNotNull();
+        assertThat(registry.find("tick.query").meter()).as("query latency exported").isNotNull();
+        assertThat(registry.find("tick.query.rejected").meter()).isNotNull();
         assertThat(registry.find("tick.rdb.table.rows").tag("table", "trade").meter()).isNotNull();
         mvc.perform(get("/api/status"))
             .andExpect(status().isOk())

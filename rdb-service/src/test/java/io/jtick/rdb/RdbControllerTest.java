@@ -1,6 +1,9 @@
 package io.jtick.rdb;
 
+import io.jtick.boot.QueryEndpoint;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.query.QueryEngine;
+import io.jtick.core.query.QueryLimits;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.ControlFrames;
@@ -27,6 +30,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasSize;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -37,6 +41,12 @@ class RdbControllerTest {
 
     @TestConfiguration
     static class Feed {
+        /** The real engine with a row limit of 3, so a whole-table query is over it. */
+        @Bean
+        QueryEndpoint queryEndpoint() {
+            return new QueryEndpoint(new QueryEngine(new TickMetrics(), new QueryLimits(3, 1 << 20)));
+        }
+
         /** A real RDB fed through its listener methods, as the subscription thread would. */
         @Bean
         RealtimeDatabase realtimeDatabase() {
@@ -45,7 +55,7 @@ class RdbControllerTest {
             final Map<String, TableSchema> schemas = new LinkedHashMap<>();
             schemas.put("trade", trade);
             schemas.put("quote", TableSchema.quote(0));
-            rdb.onSubscribed(new ControlFrames.Subscribed(0, 0, 20_413, schemas));
+            rdb.onSubscribed(new ControlFrames.Subscribed(0, 0, 20_778, schemas));
             final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
             try {
                 final String[] syms = {"AAPL", "IBM", "AAPL", "MSFT"};
@@ -130,10 +140,45 @@ class RdbControllerTest {
         query("{\"table\":\"trade\",\"limit\":0}").andExpect(status().isBadRequest())
             .andExpect(jsonPath("$.error", containsString("limit")));
         query("{\"table\":\"trade\",\"from\":\"yesterday\"}").andExpect(status().isBadRequest())
-            .andExpect(jsonPath("$.error", containsString("bad time [from=yesterday]")));
+            .andExpect(jsonPath("$.error", containsString("bad time [column=time, value=yesterday]")));
         query("{\"table\":\"trade\",\"from\":true}").andExpect(status().isBadRequest());
         query("{\"table\":\"trade\",\"from\":10,\"to\":5}").andExpect(status().isBadRequest())
             .andExpect(jsonPath("$.error", containsString("from is after to")));
+    }
+
+    @Test
+    void shouldAnswerTheQueryModelWithAggregatesAndTheTradingDay() throws Exception {
+        query("{\"table\":\"trade\",\"select\":{\"vwap\":{\"wavg\":[\"size\",\"price\"]},\"n\":{\"count\":\"*\"}},\"by\":[\"sym\"]}")
+            .andExpect(status().isOk())
+            .andExpect(header().string("X-Jtick-Day", "2026-11-21"))
+            .andExpect(header().string("X-Jtick-Types", "symbol,float64,int64"))
+            .andExpect(jsonPath("$.columns", contains("sym", "vwap", "n")))
+            .andExpect(jsonPath("$.types", contains("symbol", "float64", "int64")))
+            .andExpect(jsonPath("$.rows", hasSize(3)))
+            .andExpect(jsonPath("$.rows[0][0]").value("AAPL"))
+            .andExpect(jsonPath("$.rows[0][1]").value((10 * 100.5 + 30 * 102.5) / 40))
+            .andExpect(jsonPath("$.rows[0][2]").value(2))
+            .andExpect(jsonPath("$.rowCount").value(3))
+            .andExpect(jsonPath("$.rowsScanned").value(4));
+    }
+
+    @Test
+    void shouldStreamCsvWhenAsked() throws Exception {
+        final String csv = mvc.perform(post("/api/query").contentType(MediaType.APPLICATION_JSON).accept("text/csv")
+                .content("{\"table\":\"trade\",\"where\":{\"sym\":\"IBM\"},\"select\":[\"time\",\"sym\",\"size\",\"cond\"]}"))
+            .andExpect(status().isOk())
+            .andExpect(header().string("Content-Type", containsString("text/csv")))
+            .andExpect(header().string("X-Jtick-Types", "timestamp,symbol,int64,char"))
+            .andReturn().getResponse().getContentAsString();
+        assertThat(csv).isEqualTo("time,sym,size,cond\n2026-11-21T09:30:01Z,IBM,20,N\n");
+    }
+
+    @Test
+    void shouldAnswer413OverTheRowLimit() throws Exception {
+        query("{\"table\":\"trade\"}")
+            .andExpect(status().isPayloadTooLarge())
+            .andExpect(jsonPath("$.status").value(413))
+            .andExpect(jsonPath("$.error", containsString("result over the row limit [rows>3, maxRows=3]")));
     }
 
     @Test

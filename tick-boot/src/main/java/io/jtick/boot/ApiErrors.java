@@ -1,5 +1,6 @@
 package io.jtick.boot;
 
+import io.jtick.core.query.QueryException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -38,6 +39,12 @@ public class ApiErrors {
     @ExceptionHandler(ApiException.class)
     public ResponseEntity<Map<String, Object>> api(final ApiException e) {
         return body(e.status(), e.getMessage());
+    }
+
+    /** A query the engine refused: 400, or 413 when the result is over a limit. */
+    @ExceptionHandler(QueryException.class)
+    public ResponseEntity<Map<String, Object>> query(final QueryException e) {
+        return body(HttpStatus.valueOf(e.reason().httpStatus()), e.getMessage());
     }
 
     @ExceptionHandler({IllegalArgumentException.class, HttpMessageNotReadableException.class})

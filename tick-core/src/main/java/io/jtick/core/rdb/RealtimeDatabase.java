@@ -3,6 +3,9 @@ package io.jtick.core.rdb;
 import io.jtick.core.client.TickListener;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.query.QuerySource;
+import io.jtick.core.query.ScanHint;
+import io.jtick.core.query.TableSegment;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
@@ -10,6 +13,8 @@ import io.jtick.core.wire.UpdateDecoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -19,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The real-time database ({@code r.q}): a {@link TickListener} that keeps today's tables in
- * memory, answers queries over them and hands them to an {@link EndOfDayHandler} at end of day.
+ * memory, answers queries over them (a {@link QuerySource} of one segment per table, dated
+ * {@link #currentDay()}) and hands them to an {@link EndOfDayHandler} at end of day.
  * Give {@link #lastSequence()} to the {@code TickClient} as its from-sequence: after a reconnect
  * it re-subscribes right after the last applied update, and any update at or below that sequence
  * that still arrives is skipped and counted as a duplicate (so no gap and no duplicate rows).
@@ -31,6 +37,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       table is added or end of day clears them;</li>
  *   <li>{@code lastSequence}: sequence of the last applied update (or of the last end of day);</li>
  *   <li>{@code caughtUp}: history replay done, updates are live (cleared on disconnect);</li>
+ *   <li>{@code tradingDay}: the trading day the tables hold (epoch day): the TP's day from the subscribe
+ *       reply, the next day after each end of day (kdb's {@code .u.d+:1}); -1 before any;</li>
  *   <li>counters in {@link TickMetrics}: {@code tick.rdb.rows}, {@code tick.rdb.updates} (frames
  *       applied), {@code tick.rdb.duplicates}, {@code tick.rdb.rejected}, {@code tick.rdb.eod},
  *       {@code tick.rdb.eod.failures}; gauges {@code tick.rdb.sequence} and
@@ -39,7 +47,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       only, replayed history would swamp it) and {@code tick.rdb.upd} (time of the insert).</li>
  * </ul>
  */
-public final class RealtimeDatabase implements TickListener {
+public final class RealtimeDatabase implements TickListener, QuerySource {
     private static final Logger LOG = LoggerFactory.getLogger(RealtimeDatabase.class);
 
     private final SymbolCatalog symbols = new SymbolCatalog();
@@ -57,6 +65,7 @@ public final class RealtimeDatabase implements TickListener {
     private volatile RealtimeTable[] tables = new RealtimeTable[0];
     private volatile long lastSequence;
     private volatile boolean caughtUp;
+    private volatile int tradingDay = -1;
     private volatile int lastEndOfDay = -1;
     private volatile String lastEodError;
     private volatile String lastError;
@@ -96,6 +105,9 @@ public final class RealtimeDatabase implements TickListener {
     @Override
     public void onSubscribed(final ControlFrames.Subscribed subscribed) {
         caughtUp = false;
+        if (tradingDay < 0) {
+            tradingDay = subscribed.epochDay();
+        }
         for (final TableSchema schema : subscribed.schemas().values()) {
             final RealtimeTable existing = find(schema.name());
             if (existing == null) {
@@ -168,6 +180,7 @@ public final class RealtimeDatabase implements TickListener {
         }
         tables = fresh;
         lastEndOfDay = epochDay;
+        tradingDay = epochDay + 1;
         if (sequence > lastSequence) {
             lastSequence = sequence;
         }
@@ -252,6 +265,32 @@ public final class RealtimeDatabase implements TickListener {
     public long rowCount(final String table) {
         final RealtimeTable t = find(table);
         return t == null ? 0 : t.rowCount();
+    }
+
+    /**
+     * The trading day the tables hold (epoch day): the TP's day when first subscribed, the next
+     * day after each end of day; today's UTC date before any subscription.
+     */
+    public int currentDay() {
+        final int d = tradingDay;
+        return d >= 0 ? d : (int) LocalDate.now(ZoneOffset.UTC).toEpochDay();
+    }
+
+    @Override
+    public TableSchema schema(final String table) {
+        final RealtimeTable t = find(table);
+        return t == null ? null : t.schema();
+    }
+
+    /** Today's table as one zero-copy segment when {@link #currentDay()} is within the days asked for. */
+    @Override
+    public List<TableSegment> segments(final String table, final int fromDay, final int toDay, final ScanHint hint) {
+        final RealtimeTable t = find(table);
+        final int d = currentDay();
+        if (t == null || d < fromDay || d > toDay) {
+            return List.of();
+        }
+        return List.of(t.segment(d));
     }
 
     /** The RDB-wide symbol ids. */

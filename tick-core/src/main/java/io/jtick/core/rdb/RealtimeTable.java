@@ -1,5 +1,6 @@
 package io.jtick.core.rdb;
 
+import io.jtick.core.query.TableSegment;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.UpdateDecoder;
@@ -233,6 +234,16 @@ public final class RealtimeTable {
         final int n = published;
         final boolean sorted = timeSorted;
         return new View(schema, symbols, index, columns, n, sorted);
+    }
+
+    /**
+     * Any thread: the rows published so far as a query-engine segment of trading day
+     * {@code epochDay} (zero-copy reads of the column arrays; the sym index as row lists).
+     */
+    public TableSegment segment(final int epochDay) {
+        final int n = published;
+        final boolean sorted = timeSorted;
+        return new RealtimeSegment(schema, symbols, index, columns, n, sorted, epochDay);
     }
 
     /** A view at a fixed row count over the arrays current when it was taken. */

@@ -1,6 +1,9 @@
 package io.jtick.core.rdb;
 
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.query.QueryEngine;
+import io.jtick.core.query.QueryException;
+import io.jtick.core.query.ResultTable;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.ControlFrames;
 import io.netty.buffer.ByteBuf;
@@ -110,41 +113,40 @@ class RealtimeDatabaseTest {
     }
 
     @Test
-    void shouldAnswerQueriesWithSelectedColumnsAndIsoTimes() {
+    void shouldAnswerEngineQueriesAsOneSegmentOfTheTradingDay() {
         subscribe();
         trade(1, T0, new long[] {T0, T0 + 1, T0 + 2}, "AAPL", "IBM", "AAPL");
         trade(2, T0, new long[] {T0 + 3}, "AAPL");
-        final QueryResult all = rdb.query(new QueryRequest("trade", null, null, null, null, 100));
+        final QueryEngine engine = new QueryEngine();
+        final ResultTable all = engine.query("{\"table\":\"trade\"}", rdb);
         assertThat(all.columns()).containsExactly("time", "sym", "price", "size", "cond");
         assertThat(all.rows()).hasSize(4);
-        assertThat(all.rows().get(0)).containsExactly("2025-11-21T04:40:00Z", "AAPL", 100.1, 100L, "B");
-        assertThat(all.rowsScanned()).isEqualTo(4);
+        assertThat(all.rows().get(0)).containsExactly(T0, "AAPL", 100.1, 100L, (long) 'B');
+        assertThat(all.stats().rowsScanned()).isEqualTo(4);
 
-        final QueryResult aapl = rdb.query(new QueryRequest("trade", List.of("AAPL"), T0 + 1, T0 + 3, List.of("size", "time"), 100));
+        final ResultTable aapl = engine.query("{\"table\":\"trade\",\"where\":{\"sym\":\"AAPL\",\"time\":{\"within\":["
+            + (T0 + 1) + "," + (T0 + 3) + "]}},\"select\":[\"size\",\"time\"]}", rdb);
         assertThat(aapl.columns()).containsExactly("size", "time");
-        assertThat(aapl.rows()).containsExactly(
-            List.of(102L, "2025-11-21T04:40:00.000000002Z"),
-            List.of(200L, "2025-11-21T04:40:00.000000003Z"));
-        assertThat(aapl.rowsScanned()).isEqualTo(3);
+        assertThat(aapl.rows()).containsExactly(List.of(102L, T0 + 2), List.of(200L, T0 + 3));
+        assertThat(aapl.stats().rowsScanned()).as("AAPL's postings narrowed by binary search on time").isEqualTo(2);
 
-        assertThat(rdb.query(new QueryRequest("trade", null, null, null, List.of("sym"), 2)).rows())
+        assertThat(engine.query("{\"table\":\"trade\",\"select\":[\"sym\"],\"limit\":2}", rdb).rows())
             .containsExactly(List.of("AAPL"), List.of("IBM"));
-        assertThat(rdb.query(new QueryRequest("quote", null, null, null, null, 10)).rows()).isEmpty();
+        assertThat(engine.query("{\"table\":\"quote\"}", rdb).rows()).isEmpty();
+        assertThat(rdb.currentDay()).isEqualTo(20_000);
+        assertThat(engine.query("{\"table\":\"trade\",\"dates\":\"2024-10-04\",\"select\":{\"n\":{\"count\":\"*\"}}}", rdb)
+            .rows()).as("2024-10-04 is day 20000").containsExactly(List.of(4L));
+        assertThat(engine.query("{\"table\":\"trade\",\"dates\":\"2024-10-03\"}", rdb).rows()).isEmpty();
     }
 
     @Test
-    void shouldRejectUnknownTableColumnAndBadLimit() {
+    void shouldRejectUnknownTableAndColumn() {
         subscribe();
-        assertThatThrownBy(() -> rdb.query(new QueryRequest("nope", null, null, null, null, 10)))
-            .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown table [table=nope]");
-        assertThatThrownBy(() -> rdb.query(new QueryRequest("trade", null, null, null, List.of("time", "bogus"), 10)))
-            .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown column [table=trade, column=bogus]");
-        assertThatThrownBy(() -> new QueryRequest("trade", null, null, null, null, 0))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
-        assertThatThrownBy(() -> new QueryRequest("trade", null, null, null, null, QueryRequest.MAX_LIMIT + 1))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
-        assertThatThrownBy(() -> new QueryRequest("trade", null, 5L, 4L, null, 10))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("from is after to");
+        final QueryEngine engine = new QueryEngine();
+        assertThatThrownBy(() -> engine.query("{\"table\":\"nope\"}", rdb))
+            .isInstanceOf(QueryException.class).hasMessage("unknown table [table=nope]");
+        assertThatThrownBy(() -> engine.query("{\"table\":\"trade\",\"select\":[\"time\",\"bogus\"]}", rdb))
+            .isInstanceOf(QueryException.class).hasMessage("unknown column [table=trade, column=bogus]");
     }
 
     @Test
@@ -164,7 +166,8 @@ class RealtimeDatabaseTest {
         assertThat(s.lastEndOfDay()).isEqualTo(20_413);
         assertThat(s.endOfDayFailures()).isZero();
         trade(8, T0, new long[] {T0 + 5}, "B");
-        assertThat(rdb.query(new QueryRequest("trade", List.of("B"), null, null, List.of("sym"), 10)).rows())
+        assertThat(rdb.currentDay()).as("the day after the one that ended").isEqualTo(20_414);
+        assertThat(new QueryEngine().query("{\"table\":\"trade\",\"where\":{\"sym\":\"B\"},\"select\":[\"sym\"]}", rdb).rows())
             .containsExactly(List.of("B"));
     }
 

@@ -1,0 +1,274 @@
+package io.jtick.bench;
+
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * REST round trip of a one-sym, last-minute query against a running rdb-service that a live feed
+ * is filling ({@code ./jtick up}, or the services started by hand): one keep-alive HTTP/1.1
+ * connection, requests paced at {@code --rate} per second on a fixed schedule, the time from
+ * writing the request to reading the last byte of the answer recorded in an HdrHistogram.
+ *
+ * <p>{@code --url http://127.0.0.1:8011 --sym S0042 --rate 200 --seconds 60 --warmup 10
+ * --query rows|ohlc}: {@code rows} asks for the sym's trades of the last minute
+ * ({@code select time, sym, price, size from trade where sym=`S, time >= .z.p - 00:01}),
+ * {@code ohlc} for their open/high/low/close/volume/count. Prints percentiles in µs, the rows per
+ * answer, and the server's own {@code tick_query} percentiles; exits 1 on any non-200 answer.
+ */
+public final class RestQueryLatency {
+    private RestQueryLatency() {
+    }
+
+    public static void main(final String[] args) throws IOException {
+        String url = "http://127.0.0.1:8011";
+        String sym = "S0042";
+        int rate = 200;
+        int seconds = 60;
+        int warmup = 10;
+        String query = "rows";
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--url":
+                    url = args[i + 1];
+                    break;
+                case "--sym":
+                    sym = args[i + 1];
+                    break;
+                case "--rate":
+                    rate = Integer.parseInt(args[i + 1]);
+                    break;
+                case "--seconds":
+                    seconds = Integer.parseInt(args[i + 1]);
+                    break;
+                case "--warmup":
+                    warmup = Integer.parseInt(args[i + 1]);
+                    break;
+                case "--query":
+                    query = args[i + 1];
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        final URI uri = URI.create(url);
+        final Histogram h = new Histogram(60_000_000_000L, 3);
+        long rows = 0;
+        long answers = 0;
+        int reconnects = 0;
+        Socket s = connect(uri);
+        try {
+            OutputStream out = s.getOutputStream();
+            Reader in = new Reader(s.getInputStream());
+            final long period = 1_000_000_000L / rate;
+            final long start = System.nanoTime();
+            final long measureFrom = start + warmup * 1_000_000_000L;
+            final long end = measureFrom + seconds * 1_000_000_000L;
+            long next = start;
+            while (true) {
+                final long now = System.nanoTime();
+                if (now >= end) {
+                    break;
+                }
+                if (now < next) {
+                    LockSupport.parkNanos(next - now);
+                    continue;
+                }
+                next += period;
+                final String body = body(query, sym, System.currentTimeMillis() * 1_000_000L - 60_000_000_000L);
+                final byte[] req = ("POST /api/query HTTP/1.1\r\nHost: " + uri.getHost() + "\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII);
+                final long t0 = System.nanoTime();
+                out.write(req);
+                out.flush();
+                final boolean closeAfter = in.response();
+                final long t1 = System.nanoTime();
+                if (t0 >= measureFrom) {
+                    h.recordValue(t1 - t0);
+                    rows += in.rowCount();
+                    answers++;
+                }
+                if (closeAfter) {
+                    // the server ended the keep-alive connection: reconnect before the next request (not timed)
+                    s.close();
+                    s = connect(uri);
+                    out = s.getOutputStream();
+                    in = new Reader(s.getInputStream());
+                    reconnects++;
+                }
+            }
+        } finally {
+            s.close();
+        }
+        System.out.printf(Locale.ROOT, "query=%s sym=%s rate=%d/s answers=%d rows/answer=%.1f reconnects=%d%n", query, sym, rate,
+            answers, answers == 0 ? 0.0 : (double) rows / answers, reconnects);
+        System.out.printf(Locale.ROOT, "round trip us: p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f%n",
+            h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(90) / 1e3, h.getValueAtPercentile(99) / 1e3,
+            h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3);
+        serverSide(uri);
+    }
+
+    private static Socket connect(final URI uri) throws IOException {
+        final Socket s = new Socket();
+        s.setTcpNoDelay(true);
+        s.connect(new InetSocketAddress(uri.getHost(), uri.getPort()));
+        return s;
+    }
+
+    static String body(final String query, final String sym, final long fromNanos) {
+        final String where = "\"where\":{\"sym\":\"" + sym + "\",\"time\":{\">=\":" + fromNanos + "}}";
+        if ("ohlc".equals(query)) {
+            return "{\"table\":\"trade\"," + where + ",\"select\":{\"open\":{\"first\":\"price\"},\"high\":{\"max\":\"price\"},"
+                + "\"low\":{\"min\":\"price\"},\"close\":{\"last\":\"price\"},\"volume\":{\"sum\":\"size\"},\"n\":{\"count\":\"*\"}}}";
+        }
+        return "{\"table\":\"trade\"," + where + ",\"select\":[\"time\",\"sym\",\"price\",\"size\"]}";
+    }
+
+    /** A small unsynchronized reader of HTTP responses; the last body stays in {@link #body}. */
+    static final class Reader {
+        private final InputStream in;
+        private final byte[] buf = new byte[1 << 16];
+        private int pos;
+        private int lim;
+        byte[] body = new byte[1 << 16];
+        int bodyLength;
+
+        Reader(final InputStream in) {
+            this.in = in;
+        }
+
+        private int read() throws IOException {
+            if (pos == lim) {
+                lim = in.read(buf, 0, buf.length);
+                pos = 0;
+                if (lim <= 0) {
+                    lim = 0;
+                    return -1;
+                }
+            }
+            return buf[pos++] & 0xff;
+        }
+
+        private String line() throws IOException {
+            final StringBuilder sb = new StringBuilder(64);
+            int c;
+            while ((c = read()) >= 0 && c != '\n') {
+                if (c != '\r') {
+                    sb.append((char) c);
+                }
+            }
+            if (c < 0 && sb.length() == 0) {
+                throw new IOException("connection closed");
+            }
+            return sb.toString();
+        }
+
+        private void bodyBytes(final int n) throws IOException {
+            if (bodyLength + n > body.length) {
+                body = java.util.Arrays.copyOf(body, Math.max(body.length << 1, bodyLength + n));
+            }
+            int k = 0;
+            while (k < n) {
+                if (pos == lim) {
+                    lim = in.read(buf, 0, buf.length);
+                    pos = 0;
+                    if (lim <= 0) {
+                        lim = 0;
+                        throw new IOException("connection closed in a body");
+                    }
+                }
+                final int m = Math.min(n - k, lim - pos);
+                System.arraycopy(buf, pos, body, bodyLength + k, m);
+                pos += m;
+                k += m;
+            }
+            bodyLength += n;
+        }
+
+        /** Reads one response (Content-Length or chunked); fails on a status other than 200; true when the server closes after it. */
+        boolean response() throws IOException {
+            final String status = line();
+            if (!status.startsWith("HTTP/1.1 200")) {
+                throw new IOException("query answered " + status);
+            }
+            long length = -1;
+            boolean chunked = false;
+            boolean close = false;
+            for (String l = line(); !l.isEmpty(); l = line()) {
+                final String lower = l.toLowerCase(Locale.ROOT);
+                if (lower.startsWith("content-length:")) {
+                    length = Long.parseLong(l.substring(15).trim());
+                } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+                    chunked = true;
+                } else if (lower.startsWith("connection:") && lower.contains("close")) {
+                    close = true;
+                }
+            }
+            bodyLength = 0;
+            if (chunked) {
+                while (true) {
+                    final int n = Integer.parseInt(line().trim(), 16);
+                    if (n == 0) {
+                        line();
+                        break;
+                    }
+                    bodyBytes(n);
+                    line();
+                }
+            } else if (length >= 0) {
+                bodyBytes((int) length);
+            }
+            return close;
+        }
+
+        /** The {@code rowCount} of the last JSON body. */
+        long rowCount() {
+            final byte[] key = "\"rowCount\":".getBytes(StandardCharsets.US_ASCII);
+            outer:
+            for (int i = bodyLength - key.length; i >= 0; i--) {
+                for (int j = 0; j < key.length; j++) {
+                    if (body[i + j] != key[j]) {
+                        continue outer;
+                    }
+                }
+                long v = 0;
+                for (int k = i + key.length; k < bodyLength && body[k] >= '0' && body[k] <= '9'; k++) {
+                    v = v * 10 + body[k] - '0';
+                }
+                return v;
+            }
+            return 0;
+        }
+
+        String text() {
+            return new String(body, 0, bodyLength, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The server's own tick_query percentiles from /actuator/prometheus. */
+    private static void serverSide(final URI uri) {
+        try (Socket s = new Socket(uri.getHost(), uri.getPort())) {
+            s.getOutputStream().write(("GET /actuator/prometheus HTTP/1.1\r\nHost: " + uri.getHost() + "\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+            final Reader r = new Reader(s.getInputStream());
+            r.response();
+            final String text = r.text();
+            for (final String l : text.split("\n")) {
+                if (l.startsWith("tick_query_percentile_seconds") || l.startsWith("tick_query_seconds_count")
+                    || l.startsWith("tick_query_max_seconds")) {
+                    System.out.println("server " + l);
+                }
+            }
+        } catch (final IOException e) {
+            System.out.println("server metrics unavailable: " + e.getMessage());
+        }
+    }
+}

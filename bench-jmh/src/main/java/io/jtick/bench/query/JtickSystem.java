@@ -1,0 +1,242 @@
+package io.jtick.bench.query;
+
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.query.MemorySegment;
+import io.jtick.core.query.MemorySource;
+import io.jtick.core.query.PreparedQuery;
+import io.jtick.core.query.QueryEngine;
+import io.jtick.core.query.QuerySource;
+import io.jtick.core.query.ResultSink;
+import io.jtick.core.query.ResultStats;
+import io.jtick.core.query.ResultTable;
+import io.jtick.core.query.ValueType;
+import io.jtick.core.rdb.RealtimeDatabase;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.UpdateDecoder;
+import io.jtick.core.wire.UpdateEncoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * jtick: the data fed into a real {@link RealtimeDatabase} through update frames of 10,000 rows
+ * (the RDB's own insert path), or, {@code parted}, held in sym-parted in-memory segments (an HDB
+ * partition's layout without its files). Questions are JSON documents prepared once, like the
+ * peers' prepared statements; each run streams the rows into a sink that reads every value.
+ */
+public final class JtickSystem implements QuerySystem {
+    private static final int FRAME_ROWS = 10_000;
+
+    private final boolean parted;
+    private final QuerySource source;
+    private final QueryEngine engine = new QueryEngine();
+    private final Map<BenchQuery, PreparedQuery> prepared = new EnumMap<>(BenchQuery.class);
+
+    public JtickSystem(final TickData d, final boolean parted) {
+        this.parted = parted;
+        final int day = (int) Math.floorDiv(d.tTime.length > 0 ? d.tTime[0] : 0, 86_400_000_000_000L);
+        this.source = parted ? partedSource(d, day) : rdb(d, day);
+        for (final BenchQuery q : BenchQuery.values()) {
+            prepared.put(q, engine.prepare(json(q, d), source));
+        }
+    }
+
+    @Override
+    public String name() {
+        return parted ? "jtick-parted" : "jtick";
+    }
+
+    /** The question as a jtick query document. */
+    static String json(final BenchQuery q, final TickData d) {
+        switch (q) {
+            case COUNT_BY_SYM:
+                return "{\"table\":\"trade\",\"select\":{\"n\":{\"count\":\"*\"}},\"by\":\"sym\"}";
+            case VWAP_BY_SYM:
+                return "{\"table\":\"trade\",\"select\":{\"vwap\":{\"wavg\":[\"size\",\"price\"]},\"n\":{\"count\":\"*\"}},"
+                    + "\"by\":\"sym\"}";
+            case ONE_SYM:
+                return "{\"table\":\"trade\",\"where\":{\"sym\":\"" + d.oneSym + "\"},"
+                    + "\"select\":[\"time\",\"sym\",\"price\",\"size\",\"cond\"]}";
+            case BARS_1M:
+                return "{\"table\":\"trade\",\"where\":{\"sym\":\"" + d.oneSym + "\"},"
+                    + "\"select\":{\"open\":{\"first\":\"price\"},\"high\":{\"max\":\"price\"},\"low\":{\"min\":\"price\"},"
+                    + "\"close\":{\"last\":\"price\"},\"volume\":{\"sum\":\"size\"}},"
+                    + "\"by\":{\"minute\":{\"xbar\":[\"1m\",\"time\"]}}}";
+            case ASOF:
+                return "{\"table\":\"trade\",\"where\":{\"sym\":\"" + d.oneSym + "\"},"
+                    + "\"select\":[\"time\",\"price\",\"size\",\"bid\",\"ask\"],"
+                    + "\"asof\":{\"table\":\"quote\",\"select\":[\"bid\",\"ask\"]}}";
+            case SPREAD_BY_SYM:
+                return "{\"table\":\"quote\",\"where\":{\"time\":{\"within\":[" + d.windowFrom + "," + d.windowTo + "]}},"
+                    + "\"select\":{\"spread\":{\"avg\":{\"-\":[\"ask\",\"bid\"]}}},\"by\":\"sym\"}";
+            default:
+                throw new IllegalArgumentException(q.name());
+        }
+    }
+
+    @Override
+    public long run(final BenchQuery q) {
+        final Checksum sink = new Checksum();
+        engine.execute(prepared.get(q), source, sink);
+        return sink.sum;
+    }
+
+    @Override
+    public Answer answer(final BenchQuery q) {
+        final ResultTable t = new ResultTable();
+        engine.execute(prepared.get(q), source, t);
+        final Answer a = new Answer();
+        final List<ValueType> types = t.types();
+        for (int r = 0; r < t.rowCount(); r++) {
+            final Object[] row = new Object[types.size()];
+            for (int c = 0; c < row.length; c++) {
+                if (t.isNull(r, c)) {
+                    row[c] = null;
+                } else if (types.get(c) == ValueType.TIMESTAMP) {
+                    row[c] = t.getLong(r, c) / 1000;
+                } else if (types.get(c) == ValueType.CHAR) {
+                    row[c] = String.valueOf((char) t.getLong(r, c));
+                } else {
+                    row[c] = t.get(r, c);
+                }
+            }
+            a.add(row);
+        }
+        return a;
+    }
+
+    @Override
+    public void close() {
+    }
+
+    /** Reads every value, as a client consuming the stream would. */
+    private static final class Checksum implements ResultSink {
+        long sum;
+
+        @Override
+        public void begin(final List<String> columns, final List<ValueType> types) {
+        }
+
+        @Override
+        public void value(final long v) {
+            sum += v;
+        }
+
+        @Override
+        public void value(final double v) {
+            sum += Double.doubleToRawLongBits(v);
+        }
+
+        @Override
+        public void symbol(final String s) {
+            sum += s.length();
+        }
+
+        @Override
+        public void nullValue() {
+            sum++;
+        }
+
+        @Override
+        public void endRow() {
+            sum += 31;
+        }
+
+        @Override
+        public void end(final ResultStats stats) {
+        }
+    }
+
+    // ---- loading ------------------------------------------------------------------------------
+
+    private static RealtimeDatabase rdb(final TickData d, final int day) {
+        final RealtimeDatabase rdb = new RealtimeDatabase(new TickMetrics(), io.jtick.core.rdb.EndOfDayHandler.NONE, List.of(),
+            Math.max(1024, Integer.highestOneBit(Math.max(d.trades, d.quotes)) << 1));
+        final Map<String, TableSchema> schemas = new LinkedHashMap<>();
+        schemas.put("trade", TableSchema.trade(0));
+        schemas.put("quote", TableSchema.quote(0));
+        rdb.onSubscribed(new ControlFrames.Subscribed(0, 0, day, schemas));
+        final byte[][] names = new byte[d.syms.length][];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = d.syms[i].getBytes(StandardCharsets.US_ASCII);
+        }
+        final ByteBuf buf = Unpooled.directBuffer(1 << 20);
+        final UpdateEncoder enc = new UpdateEncoder();
+        final UpdateDecoder dec = new UpdateDecoder();
+        final int[] code = new int[names.length];
+        final int[] stamp = new int[names.length];
+        long seq = 0;
+        int frame = 0;
+        try {
+            for (int from = 0; from < d.trades; from += FRAME_ROWS) {
+                final int n = Math.min(FRAME_ROWS, d.trades - from);
+                buf.clear();
+                enc.wrap(buf, schemas.get("trade"), n, Math.min(n, names.length) * 8);
+                enc.sequence(++seq);
+                frame++;
+                for (int r = 0; r < n; r++) {
+                    final int i = from + r;
+                    final int s = d.tSym[i];
+                    if (stamp[s] != frame) {
+                        stamp[s] = frame;
+                        code[s] = enc.addSym(names[s]);
+                    }
+                    enc.timestamp(0, r, d.tTime[i]).sym(r, code[s]).float64(2, r, d.tPrice[i]).int64(3, r, d.tSize[i])
+                        .int8(4, r, d.tCond[i]);
+                }
+                enc.finish();
+                rdb.onUpdate(schemas.get("trade"), dec.wrap(buf, 0), 0);
+            }
+            for (int from = 0; from < d.quotes; from += FRAME_ROWS) {
+                final int n = Math.min(FRAME_ROWS, d.quotes - from);
+                buf.clear();
+                enc.wrap(buf, schemas.get("quote"), n, Math.min(n, names.length) * 8);
+                enc.sequence(++seq);
+                frame++;
+                for (int r = 0; r < n; r++) {
+                    final int i = from + r;
+                    final int s = d.qSym[i];
+                    if (stamp[s] != frame) {
+                        stamp[s] = frame;
+                        code[s] = enc.addSym(names[s]);
+                    }
+                    enc.timestamp(0, r, d.qTime[i]).sym(r, code[s]).float64(2, r, d.qBid[i]).float64(3, r, d.qAsk[i])
+                        .int64(4, r, d.qBsize[i]).int64(5, r, d.qAsize[i]);
+                }
+                enc.finish();
+                rdb.onUpdate(schemas.get("quote"), dec.wrap(buf, 0), 0);
+            }
+        } finally {
+            buf.release();
+        }
+        if (rdb.rowCount("trade") != d.trades || rdb.rowCount("quote") != d.quotes) {
+            throw new IllegalStateException("RDB load incomplete [trade=" + rdb.rowCount("trade") + ", quote=" + rdb.rowCount("quote")
+                + ", status=" + rdb.status() + "]");
+        }
+        return rdb;
+    }
+
+    private static QuerySource partedSource(final TickData d, final int day) {
+        final MemorySegment.Builder t = MemorySegment.builder(TableSchema.trade(0), day);
+        for (int i = 0; i < d.trades; i++) {
+            t.value(d.tTime[i]).symbol(d.syms[d.tSym[i]]).value(d.tPrice[i]).value(d.tSize[i]).value(d.tCond[i]).endRow();
+        }
+        final MemorySegment.Builder q = MemorySegment.builder(TableSchema.quote(0), day);
+        for (int i = 0; i < d.quotes; i++) {
+            q.value(d.qTime[i]).symbol(d.syms[d.qSym[i]]).value(d.qBid[i]).value(d.qAsk[i]).value(d.qBsize[i]).value(d.qAsize[i])
+                .endRow();
+        }
+        return new MemorySource().add(t.buildParted()).add(q.buildParted());
+    }
+
+    static String date(final long nanos) {
+        return LocalDate.ofEpochDay(Math.floorDiv(nanos, 86_400_000_000_000L)).toString();
+    }
+}

@@ -1,0 +1,34 @@
+package io.jtick.bench.query;
+
+/** A system the benchmark asks questions of, with the data loaded. */
+public interface QuerySystem extends AutoCloseable {
+    String name();
+
+    /**
+     * Runs a question and reads every value of every row the way a client of that system would;
+     * returns a checksum of what it read (kept alive by JMH).
+     */
+    long run(BenchQuery q) throws Exception;
+
+    /** Runs a question and returns its rows for comparison. */
+    Answer answer(BenchQuery q) throws Exception;
+
+    @Override
+    void close() throws Exception;
+
+    /** Loads a data set into a system by name: jtick, jtick-parted, duckdb or questdb. */
+    static QuerySystem open(final String system, final TickData data) throws Exception {
+        switch (system) {
+            case "jtick":
+                return new JtickSystem(data, false);
+            case "jtick-parted":
+                return new JtickSystem(data, true);
+            case "duckdb":
+                return new DuckDbSystem(data);
+            case "questdb":
+                return new QuestDbSystem(data);
+            default:
+                throw new IllegalArgumentException("unknown system [system=" + system + "]: jtick, jtick-parted, duckdb, questdb");
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.jtick.boot;
+
+import io.jtick.core.query.CsvResultWriter;
+import io.jtick.core.query.EncodingWriter;
+import io.jtick.core.query.JsonResultWriter;
+import io.jtick.core.query.QueryEngine;
+import io.jtick.core.query.QueryException;
+import io.jtick.core.query.QuerySource;
+import jakarta.servlet.http.HttpServletResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * {@code POST /api/query} for any service: runs a query document on the core engine and streams
+ * the rows straight into the response as JSON, or CSV when the client accepts {@code text/csv}
+ * (column types then go in {@code X-Jtick-Types}). Errors before the first byte is sent answer
+ * 400 (bad query) or 413 (over a limit) with {@code {"error": ..., "status": ...}}; a result that
+ * passes the byte limit mid-stream is ended with the error in the document instead.
+ */
+public final class QueryEndpoint {
+    /** Response header with the result columns' types, comma separated. */
+    public static final String TYPES_HEADER = "X-Jtick-Types";
+    private static final Logger LOG = LoggerFactory.getLogger(QueryEndpoint.class);
+
+    private final QueryEngine engine;
+    /** One encode buffer per servlet thread: an answer allocates no 64 KiB buffer of its own. */
+    private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[EncodingWriter.DEFAULT_BUFFER]);
+
+    public QueryEndpoint(final QueryEngine engine) {
+        this.engine = engine;
+    }
+
+    public QueryEngine engine() {
+        return engine;
+    }
+
+    /**
+     * @param body     the query document
+     * @param accept   the request's Accept header (null: JSON)
+     * @param headers  extra response headers (e.g. the RDB's trading day)
+     */
+    public void handle(final String body, final String accept, final QuerySource source, final Map<String, String> headers,
+                       final HttpServletResponse response) throws IOException {
+        final boolean csv = accept != null && accept.contains("text/csv");
+        final EncodingWriter[] writer = new EncodingWriter[1];
+        try {
+            engine.run(body, source, q -> {
+                response.setStatus(200);
+                // as large as the writer's buffer: an answer that fits goes out in one write, with a Content-Length
+                response.setBufferSize(EncodingWriter.DEFAULT_BUFFER);
+                response.setContentType(csv ? "text/csv;charset=UTF-8" : "application/json");
+                response.setHeader(TYPES_HEADER, q.typesHeader());
+                headers.forEach(response::setHeader);
+                final OutputStream out;
+                try {
+                    out = response.getOutputStream();
+                } catch (final IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                final long maxBytes = engine.limits().maxBytes();
+                final byte[] buffer = buffers.get();
+                writer[0] = csv ? new CsvResultWriter(out, maxBytes, buffer) : new JsonResultWriter(out, maxBytes, buffer);
+                return writer[0];
+            });
+        } catch (final QueryException e) {
+            fail(response, writer[0], e.reason().httpStatus(), e.getMessage());
+        } catch (final UncheckedIOException e) {
+            LOG.debug("query client went away: {}", e.getMessage());
+        } catch (final RuntimeException e) {
+            LOG.error("query failed [query={}]", body, e);
+            fail(response, writer[0], 500, "query failed: " + e);
+        }
+    }
+
+    private static void fail(final HttpServletResponse response, final EncodingWriter writer, final int status, final String message)
+        throws IOException {
+        if (!response.isCommitted() && (writer == null || !writer.committed())) {
+            response.reset();
+            response.setStatus(status);
+            response.setContentType("application/json");
+            final StringBuilder sb = new StringBuilder("{\"error\":");
+            quote(sb, message);
+            sb.append(",\"status\":").append(status).append('}');
+            response.getOutputStream().write(sb.toString().getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        try {
+            writer.abort(message);
+        } catch (final UncheckedIOException e) {
+            LOG.debug("query client went away: {}", e.getMessage());
+        }
+    }
+
+    private static void quote(final StringBuilder sb, final String s) {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            final char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                sb.append('\\').append(c);
+            } else if (c < 0x20) {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        sb.append('"');
+    }
+}

@@ -1,0 +1,28 @@
+package io.jtick.boot;
+
+import io.jtick.core.query.QueryLimits;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * {@code tick.query.*}: what one query may return (RDB, HDB and gateway alike). Over either limit
+ * a query answers 413 with a message.
+ *
+ * @param maxRows  result rows allowed (group rows for aggregates)
+ * @param maxBytes encoded JSON or CSV bytes allowed
+ */
+@Validated
+@ConfigurationProperties("tick.query")
+public record QueryProperties(
+    @Min(1) @Max(2_000_000_000L) @DefaultValue("1000000") long maxRows,
+    @NotNull @DefaultValue("256MB") DataSize maxBytes) {
+
+    public QueryLimits limits() {
+        return new QueryLimits(maxRows, maxBytes.toBytes());
+    }
+}

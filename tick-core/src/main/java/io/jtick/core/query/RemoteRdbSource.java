@@ -1,0 +1,233 @@
+package io.jtick.core.query;
+
+import io.jtick.core.schema.ColumnDef;
+import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.TableSchema;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The RDB as a {@link QuerySource} over REST, for a {@link Gateway} in another process: for each
+ * table a query reads, it asks the RDB's {@code POST /api/query} for the columns and conditions
+ * of the {@link ScanHint} as CSV (rows streamed, types in {@code X-Jtick-Types}, the trading day
+ * in {@code X-Jtick-Day}) and keeps them as one in-memory segment of that day. Aggregates then run
+ * in the gateway over exact rows, so every one (median too) is exact; the price is moving today's
+ * matching rows, bounded by the RDB's {@code tick.query.max-rows}.
+ */
+public final class RemoteRdbSource implements QuerySource {
+    private final URI base;
+    private final HttpClient http;
+    private final Duration timeout;
+
+    /** @param baseUrl the RDB's base URL, like {@code http://127.0.0.1:8011} */
+    public RemoteRdbSource(final String baseUrl, final Duration timeout) {
+        this.base = URI.create(baseUrl.endsWith("/") ? baseUrl : baseUrl + "/");
+        this.timeout = timeout;
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    /** The schema from the RDB's {@code GET /api/tables}; null when the RDB has no such table. */
+    @Override
+    public TableSchema schema(final String table) {
+        final HttpResponse<String> r = send(HttpRequest.newBuilder(base.resolve("api/tables")).timeout(timeout).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw unavailable("GET /api/tables answered " + r.statusCode());
+        }
+        final Object doc = Json.parse(r.body());
+        if (!(doc instanceof List<?> tables)) {
+            throw unavailable("GET /api/tables did not answer a list");
+        }
+        for (final Object t : tables) {
+            if (t instanceof Map<?, ?> m && table.equals(m.get("name")) && m.get("columns") instanceof List<?> cols) {
+                final List<ColumnDef> defs = new ArrayList<>();
+                for (final Object c : cols) {
+                    final Map<?, ?> cm = (Map<?, ?>) c;
+                    defs.add(new ColumnDef((String) cm.get("name"), ColumnType.parse((String) cm.get("type"))));
+                }
+                return new TableSchema(table, defs);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public List<TableSegment> segments(final String table, final int fromDay, final int toDay, final ScanHint hint) {
+        final Map<String, Object> q = new LinkedHashMap<>();
+        q.put("table", table);
+        final Map<String, Object> dates = new LinkedHashMap<>();
+        if (fromDay != ALL_DAYS_FROM) {
+            dates.put("from", LocalDate.ofEpochDay(fromDay).toString());
+        }
+        if (toDay != ALL_DAYS_TO) {
+            dates.put("to", LocalDate.ofEpochDay(toDay).toString());
+        }
+        if (!dates.isEmpty()) {
+            q.put("dates", dates);
+        }
+        if (hint.where() != null) {
+            q.put("where", hint.where());
+        }
+        q.put("select", hint.columns());
+        final HttpRequest req = HttpRequest.newBuilder(base.resolve("api/query")).timeout(timeout)
+            .header("Content-Type", "application/json").header("Accept", "text/csv")
+            .POST(HttpRequest.BodyPublishers.ofString(Json.write(q))).build();
+        final HttpResponse<InputStream> r = send(req, HttpResponse.BodyHandlers.ofInputStream());
+        try (InputStream body = new BufferedInputStream(r.body(), 1 << 16)) {
+            if (r.statusCode() != 200) {
+                final String text = new String(body.readAllBytes(), StandardCharsets.UTF_8);
+                final Object err = text.startsWith("{") ? Json.parse(text) : null;
+                final String msg = err instanceof Map<?, ?> m && m.get("error") instanceof String s ? s : text;
+                final QueryException.Reason reason = r.statusCode() == 413 ? QueryException.Reason.TOO_LARGE
+                    : r.statusCode() == 400 ? QueryException.Reason.BAD_QUERY : QueryException.Reason.UNAVAILABLE;
+                throw new QueryException(reason, "rdb: " + msg + " [status=" + r.statusCode() + "]");
+            }
+            final String day = r.headers().firstValue("X-Jtick-Day")
+                .orElseThrow(() -> unavailable("the RDB's answer has no X-Jtick-Day header"));
+            final String types = r.headers().firstValue("X-Jtick-Types")
+                .orElseThrow(() -> unavailable("the RDB's answer has no X-Jtick-Types header"));
+            final int epochDay = (int) LocalDate.parse(day).toEpochDay();
+            if (epochDay < fromDay || epochDay > toDay) {
+                return List.of();
+            }
+            return List.of(read(table, hint.columns(), types.split(","), epochDay, body));
+        } catch (final IOException e) {
+            throw unavailable("reading the RDB's rows failed: " + e);
+        }
+    }
+
+    private <T> HttpResponse<T> send(final HttpRequest req, final HttpResponse.BodyHandler<T> handler) {
+        try {
+            return http.send(req, handler);
+        } catch (final IOException e) {
+            throw unavailable("RDB unreachable [url=" + req.uri() + ", error=" + e + "]");
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unavailable("interrupted waiting for the RDB [url=" + req.uri() + "]");
+        }
+    }
+
+    private static QueryException unavailable(final String message) {
+        return new QueryException(QueryException.Reason.UNAVAILABLE, message);
+    }
+
+    /** Parses the RDB's CSV (header line, then rows as {@link CsvResultWriter} writes them) into a segment. */
+    static MemorySegment read(final String table, final List<String> columns, final String[] typeNames, final int epochDay,
+                              final InputStream in) throws IOException {
+        if (typeNames.length != columns.size()) {
+            throw unavailable("the RDB answered " + typeNames.length + " columns, expected " + columns.size());
+        }
+        final List<ColumnDef> defs = new ArrayList<>();
+        for (int c = 0; c < typeNames.length; c++) {
+            defs.add(new ColumnDef(columns.get(c), ColumnType.parse(typeNames[c])));
+        }
+        final TableSchema schema = new TableSchema(table, defs);
+        final MemorySegment.Builder b = MemorySegment.builder(schema, epochDay);
+        final CsvFields f = new CsvFields(in);
+        if (!f.nextLine()) {
+            throw unavailable("the RDB's answer has no header line");
+        }
+        while (f.nextLine()) {
+            for (int c = 0; c < defs.size(); c++) {
+                final String v = f.field(c);
+                switch (defs.get(c).type()) {
+                    case TIMESTAMP: {
+                        final long t = TimeFormat.parseIso(v);
+                        b.value(t != Long.MIN_VALUE ? t : Literals.time(v, columns.get(c)).nanos());
+                        break;
+                    }
+                    case SYMBOL:
+                        b.symbol(v);
+                        break;
+                    case FLOAT64:
+                    case FLOAT32:
+                        b.value(v.isEmpty() ? Double.NaN : Double.parseDouble(v));
+                        break;
+                    case BOOL:
+                        b.value("true".equals(v) ? 1L : 0L);
+                        break;
+                    case CHAR:
+                        b.value(v.isEmpty() ? ' ' : (long) v.charAt(0));
+                        break;
+                    default:
+                        b.value(Long.parseLong(v));
+                        break;
+                }
+            }
+            b.endRow();
+        }
+        return b.build();
+    }
+
+    /** Splits RFC 4180 lines (quoted fields with doubled quotes) from a stream. */
+    private static final class CsvFields {
+        private final InputStream in;
+        private final List<String> fields = new ArrayList<>();
+        private final StringBuilder sb = new StringBuilder();
+
+        CsvFields(final InputStream in) {
+            this.in = in;
+        }
+
+        String field(final int i) {
+            if (i >= fields.size()) {
+                throw unavailable("short CSV line from the RDB [fields=" + fields.size() + "]");
+            }
+            return fields.get(i);
+        }
+
+        boolean nextLine() throws IOException {
+            fields.clear();
+            sb.setLength(0);
+            int c = in.read();
+            if (c < 0) {
+                return false;
+            }
+            boolean quoted = false;
+            while (true) {
+                if (c < 0) {
+                    fields.add(sb.toString());
+                    return true;
+                }
+                if (quoted) {
+                    if (c == '"') {
+                        final int n = in.read();
+                        if (n == '"') {
+                            sb.append('"');
+                        } else {
+                            quoted = false;
+                            c = n;
+                            continue;
+                        }
+                    } else {
+                        sb.append((char) c);
+                    }
+                } else if (c == '"') {
+                    quoted = true;
+                } else if (c == ',') {
+                    fields.add(sb.toString());
+                    sb.setLength(0);
+                } else if (c == '\n') {
+                    fields.add(sb.toString());
+                    return true;
+                } else if (c != '\r') {
+                    sb.append((char) c);
+                }
+                c = in.read();
+            }
+        }
+    }
+}
