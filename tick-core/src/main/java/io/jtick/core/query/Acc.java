@@ -33,7 +33,12 @@ abstract class Acc {
 
     abstract void grow(int oldCapacity, int newCapacity);
 
-    abstract void add(Batch batch, int[] gid);
+    /**
+     * Adds a batch's kept rows: group {@code gid[i]} for the i-th kept position. {@code longRuns}:
+     * the groups come in long runs (sorted data, bars), so kernels that read-modify-write a group
+     * fold each run in registers first (same-address updates row after row would serialize).
+     */
+    abstract void add(Batch batch, int[] gid, boolean longRuns);
 
     /** Folds {@code other}'s group g into this one's group {@code map[g]}; {@code other} covers later rows. */
     abstract void merge(Acc other, int[] map, int groups);
@@ -86,9 +91,15 @@ abstract class Acc {
         }
 
         @Override
-        void add(final Batch batch, final int[] gid) {
+        void add(final Batch batch, final int[] gid, final boolean longRuns) {
             final long[] c = n;
             final int count = batch.count;
+            if (!longRuns) {
+                for (int i = 0; i < count; i++) {
+                    c[gid[i]]++;
+                }
+                return;
+            }
             int i = 0;
             while (i < count) {
                 final int g = gid[i];
@@ -127,7 +138,7 @@ abstract class Acc {
         }
 
         @Override
-        void add(final Batch batch, final int[] gid) {
+        void add(final Batch batch, final int[] gid, final boolean longRuns) {
             a.eval(batch);
             final long[] x = a.l;
             final int o = a.off;
@@ -135,6 +146,15 @@ abstract class Acc {
             final int count = batch.count;
             final long[] acc = s;
             final boolean nullable = a.nullable;
+            if (!longRuns) {
+                for (int i = 0; i < count; i++) {
+                    final long v = x[o + (sel == null ? i : sel[i])];
+                    if (!nullable || v != Plan.NULL_LONG) {
+                        acc[gid[i]] += v;
+                    }
+                }
+                return;
+            }
             int i = 0;
             while (i < count) {
                 final int g = gid[i];
@@ -177,13 +197,22 @@ abstract class Acc {
         }
 
         @Override
-        void add(final Batch batch, final int[] gid) {
+        void add(final Batch batch, final int[] gid, final boolean longRuns) {
             a.eval(batch);
             final double[] x = a.d;
             final int o = a.off;
             final int[] sel = batch.sel;
             final int count = batch.count;
             final double[] acc = s;
+            if (!longRuns) {
+                for (int i = 0; i < count; i++) {
+                    final double v = x[o + (sel == null ? i : sel[i])];
+                    if (v == v) {
+                        acc[gid[i]] += v;
+                    }
+                }
+                return;
+            }
             int i = 0;
             while (i < count) {
                 final int g = gid[i];
@@ -228,13 +257,24 @@ abstract class Acc {
         }
 
         @Override
-        void add(final Batch batch, final int[] gid) {
+        void add(final Batch batch, final int[] gid, final boolean longRuns) {
             a.eval(batch);
             final int[] sel = batch.sel;
             final int count = batch.count;
             final double[] acc = s;
             final long[] cnt = n;
-            if (!a.isLong) {
+            if (!a.isLong && !longRuns) {
+                final double[] x = a.d;
+                final int o = a.off;
+                for (int i = 0; i < count; i++) {
+                    final double v = x[o + (sel == null ? i : sel[i])];
+                    if (v == v) {
+                        final int g = gid[i];
+                        acc[g] += v;
+                        cnt[g]++;
+                    }
+                }
+            } else if (!a.isLong) {
                 final double[] x = a.d;
                 final int o = a.off;
                 int i = 0;
@@ -301,7 +341,7 @@ abstract class Acc {
         }
 
         @Override
-        void add(final Batch batch, final int[] gid) {
+        void add(final Batch batch, final int[] gid, final boolean longRuns) {
             a.eval(batch);
             final long[] x = a.l;
             final int o = a.off;
@@ -361,12 +401,23 @@ abstract class Acc {
         }
 
         @Override
-        void add(final Batch batch, final int[] gid) {
+        void add(final Batch batch, final int[] gid, final boolean longRuns) {
             a.eval(batch);
             final int[] sel = batch.sel;
             final int count = batch.count;
             final double[] acc = v;
-            if (!a.isLong) {
+            if (!a.isLong && !longRuns) {
+                final double[] x = a.d;
+                final int o = a.off;
+                for (int i = 0; i < count; i++) {
+                    final double val = x[o + (sel == null ? i : sel[i])];
+                    final int g = gid[i];
+                    final double cur = acc[g];
+                    if (min ? val < cur || cur != cur : val > cur || cur != cur) {
+                        acc[g] = val;
+                    }
+                }
+            } else if (!a.isLong) {
                 final double[] x = a.d;
                 final int o = a.off;
                 int i = 0;
@@ -429,7 +480,7 @@ abstract class Acc {
         }
 
         @Override
-        void add(final Batch batch, final int[] gid) {
+        void add(final Batch batch, final int[] gid, final boolean longRuns) {
             a.eval(batch);
             final long[] x = a.l;
             final int o = a.off;
@@ -493,7 +544,7 @@ abstract class Acc {
         }
 
         @Override
-        void add(final Batch batch, final int[] gid) {
+        void add(final Batch batch, final int[] gid, final boolean longRuns) {
             a.eval(batch);
             final int[] x = a.s;
             final int o = a.off;
@@ -544,12 +595,22 @@ abstract class Acc {
         }
 
         @Override
-        void add(final Batch batch, final int[] gid) {
+        void add(final Batch batch, final int[] gid, final boolean longRuns) {
             a.eval(batch);
             final double[] x = a.d;
             final int o = a.off;
             final int[] sel = batch.sel;
             final int count = batch.count;
+            if (!longRuns) {
+                for (int i = 0; i < count; i++) {
+                    final int g = gid[i];
+                    if (!first || !has[g]) {
+                        has[g] = true;
+                        v[g] = x[o + (sel == null ? i : sel[i])];
+                    }
+                }
+                return;
+            }
             int i = 0;
             while (i < count) {
                 final int g = gid[i];
@@ -605,7 +666,7 @@ abstract class Acc {
         }
 
         @Override
-        void add(final Batch batch, final int[] gid) {
+        void add(final Batch batch, final int[] gid, final boolean longRuns) {
             a.eval(batch);
             b.eval(batch);
             final int[] sel = batch.sel;
@@ -617,6 +678,25 @@ abstract class Acc {
                 final double[] x = b.d;
                 final int ow = a.off;
                 final int ox = b.off;
+                if (!longRuns) {
+                    if (sel == null) {
+                        for (int i = 0; i < count; i++) {
+                            final double wv = w[ow + i];
+                            final int g = gid[i];
+                            accW[g] += wv;
+                            accWx[g] += wv * x[ox + i];
+                        }
+                    } else {
+                        for (int i = 0; i < count; i++) {
+                            final int p = sel[i];
+                            final double wv = w[ow + p];
+                            final int g = gid[i];
+                            accW[g] += wv;
+                            accWx[g] += wv * x[ox + p];
+                        }
+                    }
+                    return;
+                }
                 int i = 0;
                 while (i < count) {
                     final int g = gid[i];
@@ -693,7 +773,7 @@ abstract class Acc {
         }
 
         @Override
-        void add(final Batch batch, final int[] gid) {
+        void add(final Batch batch, final int[] gid, final boolean longRuns) {
             a.eval(batch);
             final int[] sel = batch.sel;
             final int count = batch.count;
@@ -794,7 +874,7 @@ abstract class Acc {
         }
 
         @Override
-        void add(final Batch batch, final int[] gid) {
+        void add(final Batch batch, final int[] gid, final boolean longRuns) {
             a.eval(batch);
             final int[] sel = batch.sel;
             final int count = batch.count;

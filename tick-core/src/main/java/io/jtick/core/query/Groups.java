@@ -69,6 +69,7 @@ final class Groups {
     void add(final Batch b) {
         final int count = b.count;
         final int[] sel = b.sel;
+        int runs = 1;
         if (k == 0) {
             Arrays.fill(gid, 0, count, 0);
         } else if (symOnly) {
@@ -88,6 +89,7 @@ final class Groups {
                 }
                 gid[i] = g;
             }
+            runs = runs(count);
         } else {
             for (int j = 0; j < k; j++) {
                 final long[] out = keyVals[j];
@@ -128,6 +130,7 @@ final class Groups {
                     }
                     gid[i] = lastG;
                 }
+                runs = runs(count);
             } else {
                 final long[] tuple = new long[k];
                 for (int i = 0; i < count; i++) {
@@ -136,11 +139,24 @@ final class Groups {
                     }
                     gid[i] = groupOf(tuple);
                 }
+                runs = runs(count);
             }
         }
+        // long runs of one group (sorted data, bars): accumulators fold each run in registers
+        final boolean longRuns = runs * 4 <= count;
         for (final Acc a : accs) {
-            a.add(b, gid);
+            a.add(b, gid, longRuns);
         }
+    }
+
+    /** Number of runs of equal group numbers in gid[0..count). */
+    private int runs(final int count) {
+        final int[] g = gid;
+        int r = count > 0 ? 1 : 0;
+        for (int i = 1; i < count; i++) {
+            r += g[i] != g[i - 1] ? 1 : 0;
+        }
+        return r;
     }
 
     /** Adds {@code n} rows of a local sym to every (count) aggregate of its group: index-only counting. */
