@@ -53,15 +53,7 @@ class RunService implements AutoCloseable {
     /** Starts a run; 400 when the body is wrong (IllegalArgumentException), 409 while another runs. */
     synchronized Map<String, Object> start(final Map<String, Object> body) {
         final RunSpec spec = RunSpec.parse(body);
-        if (current != null && !current.ended() && !RunReport.RUNNING.equals(current.snapshot().status())) {
-            // the run has finished and is saving its report: wait for that rather than answer 409
-            try {
-                current.awaitEnd(10, TimeUnit.SECONDS);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        if (current != null && !current.ended()) {
+        if (current != null && current.active()) {
             throw new ApiException(HttpStatus.CONFLICT, "a profiling run is already running; wait for it or DELETE /api/runs/"
                 + current.id() + " [id=" + current.id() + "]");
         }

@@ -188,16 +188,6 @@ public final class HistoricalDatabase implements AutoCloseable {
         return null;
     }
 
-    /** True when any partition has this table. */
-    public boolean hasTable(final String table) {
-        for (final Map<String, Loaded> byTable : partitions.values()) {
-            if (byTable.containsKey(table)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** Every loaded table, retained (release each). */
     public List<PartitionTable> acquireAll() {
         final List<PartitionTable> out = new ArrayList<>();

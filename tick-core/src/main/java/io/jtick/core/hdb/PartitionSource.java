@@ -98,87 +98,25 @@ public final class PartitionSource implements QuerySource {
         @Override
         public void read(final int column, final int from, final int length, final ColumnChunk chunk) {
             final ColumnFile f = table.column(column);
-            switch (f.type()) {
-                case TIMESTAMP, INT64 -> {
-                    final long[] b = chunk.longBuffer(length);
-                    f.read(from, length, b, 0);
-                    chunk.wrap(b, 0, length);
-                }
-                case SYMBOL, INT32 -> {
-                    final int[] b = chunk.intBuffer(length);
-                    f.read(from, length, b, 0);
-                    chunk.wrap(b, 0, length);
-                }
-                case FLOAT64 -> {
-                    final double[] b = chunk.doubleBuffer(length);
-                    f.read(from, length, b, 0);
-                    chunk.wrap(b, 0, length);
-                }
-                case FLOAT32 -> {
-                    final float[] b = chunk.floatBuffer(length);
-                    f.read(from, length, b, 0);
-                    chunk.wrap(b, 0, length);
-                }
-                case INT16 -> {
-                    final short[] b = chunk.shortBuffer(length);
-                    f.read(from, length, b, 0);
-                    chunk.wrap(b, 0, length);
-                }
-                default -> {
-                    final byte[] b = chunk.byteBuffer(length);
-                    f.read(from, length, b, 0);
-                    chunk.wrap(b, 0, length);
-                }
-            }
+            final Object buf = chunk.buffer(f.type(), length);
+            f.read(from, length, buf, 0);
+            chunk.wrap(f.type(), buf, 0, length);
         }
 
+        /** Listed rows: one bulk read per run of consecutive rows (as-of matches and sym lists are mostly runs). */
         @Override
         public void read(final int column, final int[] rows, final int at, final int length, final ColumnChunk chunk) {
             final ColumnFile f = table.column(column);
-            switch (f.type()) {
-                case TIMESTAMP, INT64 -> {
-                    final long[] b = chunk.longBuffer(length);
-                    for (int i = 0; i < length; i++) {
-                        b[i] = f.getLong(rows[at + i]);
-                    }
-                    chunk.wrap(b, 0, length);
+            final Object buf = chunk.buffer(f.type(), length);
+            for (int i = 0; i < length;) {
+                int n = 1;
+                while (i + n < length && rows[at + i + n] == rows[at + i + n - 1] + 1) {
+                    n++;
                 }
-                case SYMBOL, INT32 -> {
-                    final int[] b = chunk.intBuffer(length);
-                    for (int i = 0; i < length; i++) {
-                        b[i] = f.getInt(rows[at + i]);
-                    }
-                    chunk.wrap(b, 0, length);
-                }
-                case FLOAT64 -> {
-                    final double[] b = chunk.doubleBuffer(length);
-                    for (int i = 0; i < length; i++) {
-                        b[i] = f.getDouble(rows[at + i]);
-                    }
-                    chunk.wrap(b, 0, length);
-                }
-                case FLOAT32 -> {
-                    final float[] b = chunk.floatBuffer(length);
-                    for (int i = 0; i < length; i++) {
-                        b[i] = f.getFloat(rows[at + i]);
-                    }
-                    chunk.wrap(b, 0, length);
-                }
-                case INT16 -> {
-                    final short[] b = chunk.shortBuffer(length);
-                    for (int i = 0; i < length; i++) {
-                        b[i] = f.getShort(rows[at + i]);
-                    }
-                    chunk.wrap(b, 0, length);
-                }
-                default -> {
-                    final byte[] b = chunk.byteBuffer(length);
-                    for (int i = 0; i < length; i++) {
-                        b[i] = f.getByte(rows[at + i]);
-                    }
-                    chunk.wrap(b, 0, length);
-                }
+                f.read(rows[at + i], n, buf, i);
+                i += n;
             }
+            chunk.wrap(f.type(), buf, 0, length);
         }
 
         @Override

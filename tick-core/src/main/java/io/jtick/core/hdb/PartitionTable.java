@@ -1,7 +1,6 @@
 package io.jtick.core.hdb;
 
 import io.jtick.core.rdb.ColumnarTable;
-import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import org.agrona.MutableDirectBuffer;
 
@@ -257,10 +256,5 @@ public final class PartitionTable implements ColumnarTable, AutoCloseable {
             scanned += n;
         }
         return new Selection(Arrays.copyOf(out, found), scanned);
-    }
-
-    /** The column's type (shortcut). */
-    public ColumnType type(final int column) {
-        return meta.table().type(column);
     }
 }

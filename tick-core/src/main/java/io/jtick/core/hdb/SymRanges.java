@@ -66,11 +66,6 @@ public final class SymRanges {
         return k == null ? -1 : k;
     }
 
-    /** The syms in code order (a copy). */
-    public String[] names() {
-        return names.clone();
-    }
-
     void write(final Path file) throws IOException {
         final byte[][] bytes = new byte[names.length][];
         int length = 8 + 4 + 4 + 4;

@@ -166,6 +166,12 @@ public final class ProfilingRun {
         stopRequested = true;
     }
 
+    /** True while the status is {@code running}; once it is final the lab is gone, though the report may still be saving. */
+    public boolean active() {
+        return RunReport.RUNNING.equals(status);
+    }
+
+    /** True once the run has ended and its final report has been handed to the listener (saved). */
     public boolean ended() {
         return ended.getCount() == 0;
     }

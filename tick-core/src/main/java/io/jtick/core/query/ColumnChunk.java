@@ -1,5 +1,7 @@
 package io.jtick.core.query;
 
+import io.jtick.core.schema.ColumnType;
+
 /**
  * A view of one column's values for a run of rows, filled by {@link TableSegment#read}: after the
  * call, the value of the i-th requested row is at {@code array[offset() + i]} for
@@ -157,5 +159,88 @@ public final class ColumnChunk {
             byteBuf = new byte[capacity];
         }
         return byteBuf;
+    }
+
+    /** Wraps a primitive column array (as {@link ColumnType#newArray} makes it) at {@code offset}: zero copy. */
+    public ColumnChunk wrap(final ColumnType type, final Object column, final int offset, final int length) {
+        return switch (type) {
+            case TIMESTAMP, INT64 -> wrap((long[]) column, offset, length);
+            case FLOAT64 -> wrap((double[]) column, offset, length);
+            case SYMBOL, INT32 -> wrap((int[]) column, offset, length);
+            case FLOAT32 -> wrap((float[]) column, offset, length);
+            case INT16 -> wrap((short[]) column, offset, length);
+            default -> wrap((byte[]) column, offset, length);
+        };
+    }
+
+    /** This chunk's reusable buffer of at least {@code capacity} values of a column type. */
+    public Object buffer(final ColumnType type, final int capacity) {
+        return switch (type) {
+            case TIMESTAMP, INT64 -> longBuffer(capacity);
+            case FLOAT64 -> doubleBuffer(capacity);
+            case SYMBOL, INT32 -> intBuffer(capacity);
+            case FLOAT32 -> floatBuffer(capacity);
+            case INT16 -> shortBuffer(capacity);
+            default -> byteBuffer(capacity);
+        };
+    }
+
+    /**
+     * Copies the values at {@code rowList[at..at+length)} of a primitive column array (as
+     * {@link ColumnType#newArray} makes it) into this chunk's buffer and wraps it.
+     */
+    public ColumnChunk gather(final ColumnType type, final Object column, final int[] rowList, final int at, final int length) {
+        switch (type) {
+            case TIMESTAMP:
+            case INT64: {
+                final long[] src = (long[]) column;
+                final long[] dst = longBuffer(length);
+                for (int i = 0; i < length; i++) {
+                    dst[i] = src[rowList[at + i]];
+                }
+                return wrap(dst, 0, length);
+            }
+            case FLOAT64: {
+                final double[] src = (double[]) column;
+                final double[] dst = doubleBuffer(length);
+                for (int i = 0; i < length; i++) {
+                    dst[i] = src[rowList[at + i]];
+                }
+                return wrap(dst, 0, length);
+            }
+            case SYMBOL:
+            case INT32: {
+                final int[] src = (int[]) column;
+                final int[] dst = intBuffer(length);
+                for (int i = 0; i < length; i++) {
+                    dst[i] = src[rowList[at + i]];
+                }
+                return wrap(dst, 0, length);
+            }
+            case FLOAT32: {
+                final float[] src = (float[]) column;
+                final float[] dst = floatBuffer(length);
+                for (int i = 0; i < length; i++) {
+                    dst[i] = src[rowList[at + i]];
+                }
+                return wrap(dst, 0, length);
+            }
+            case INT16: {
+                final short[] src = (short[]) column;
+                final short[] dst = shortBuffer(length);
+                for (int i = 0; i < length; i++) {
+                    dst[i] = src[rowList[at + i]];
+                }
+                return wrap(dst, 0, length);
+            }
+            default: {
+                final byte[] src = (byte[]) column;
+                final byte[] dst = byteBuffer(length);
+                for (int i = 0; i < length; i++) {
+                    dst[i] = src[rowList[at + i]];
+                }
+                return wrap(dst, 0, length);
+            }
+        }
     }
 }

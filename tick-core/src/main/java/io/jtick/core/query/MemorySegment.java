@@ -100,7 +100,7 @@ public final class MemorySegment implements TableSegment {
             this.epochDay = epochDay;
             columns = new Object[schema.columnCount()];
             for (int c = 0; c < columns.length; c++) {
-                columns[c] = newColumn(schema.type(c), capacity);
+                columns[c] = schema.type(c).newArray(capacity);
             }
         }
 
@@ -118,7 +118,7 @@ public final class MemorySegment implements TableSegment {
             }
             capacity <<= 1;
             for (int c = 0; c < columns.length; c++) {
-                final Object grown = newColumn(schema.type(c), capacity);
+                final Object grown = schema.type(c).newArray(capacity);
                 System.arraycopy(columns[c], 0, grown, 0, rows);
                 columns[c] = grown;
             }
@@ -262,7 +262,7 @@ public final class MemorySegment implements TableSegment {
         private Object[] trimmed(final int[] order) {
             final Object[] out = new Object[columns.length];
             for (int c = 0; c < columns.length; c++) {
-                final Object col = newColumn(schema.type(c), rows);
+                final Object col = schema.type(c).newArray(rows);
                 if (order == null) {
                     System.arraycopy(columns[c], 0, col, 0, rows);
                 } else {
@@ -273,29 +273,6 @@ public final class MemorySegment implements TableSegment {
                 out[c] = col;
             }
             return out;
-        }
-    }
-
-    private static Object newColumn(final ColumnType type, final int capacity) {
-        switch (type) {
-            case TIMESTAMP:
-            case INT64:
-                return new long[capacity];
-            case FLOAT64:
-                return new double[capacity];
-            case SYMBOL:
-            case INT32:
-                return new int[capacity];
-            case FLOAT32:
-                return new float[capacity];
-            case INT16:
-                return new short[capacity];
-            case BYTE:
-            case BOOL:
-            case CHAR:
-                return new byte[capacity];
-            default:
-                throw new IllegalStateException("unhandled column type [type=" + type + "]");
         }
     }
 
@@ -356,96 +333,11 @@ public final class MemorySegment implements TableSegment {
 
     @Override
     public void read(final int column, final int from, final int length, final ColumnChunk chunk) {
-        final Object a = columns[column];
-        switch (schema.type(column)) {
-            case TIMESTAMP:
-            case INT64:
-                chunk.wrap((long[]) a, from, length);
-                break;
-            case FLOAT64:
-                chunk.wrap((double[]) a, from, length);
-                break;
-            case SYMBOL:
-            case INT32:
-                chunk.wrap((int[]) a, from, length);
-                break;
-            case FLOAT32:
-                chunk.wrap((float[]) a, from, length);
-                break;
-            case INT16:
-                chunk.wrap((short[]) a, from, length);
-                break;
-            default:
-                chunk.wrap((byte[]) a, from, length);
-                break;
-        }
+        chunk.wrap(schema.type(column), columns[column], from, length);
     }
 
     @Override
     public void read(final int column, final int[] rowList, final int at, final int length, final ColumnChunk chunk) {
-        gather(schema.type(column), columns[column], rowList, at, length, chunk);
-    }
-
-    /** Copies listed rows of a primitive column array into the chunk's buffer (shared with the RDB adapter). */
-    public static void gather(final ColumnType type, final Object column, final int[] rowList, final int at, final int length,
-                              final ColumnChunk chunk) {
-        switch (type) {
-            case TIMESTAMP:
-            case INT64: {
-                final long[] src = (long[]) column;
-                final long[] dst = chunk.longBuffer(length);
-                for (int i = 0; i < length; i++) {
-                    dst[i] = src[rowList[at + i]];
-                }
-                chunk.wrap(dst, 0, length);
-                break;
-            }
-            case FLOAT64: {
-                final double[] src = (double[]) column;
-                final double[] dst = chunk.doubleBuffer(length);
-                for (int i = 0; i < length; i++) {
-                    dst[i] = src[rowList[at + i]];
-                }
-                chunk.wrap(dst, 0, length);
-                break;
-            }
-            case SYMBOL:
-            case INT32: {
-                final int[] src = (int[]) column;
-                final int[] dst = chunk.intBuffer(length);
-                for (int i = 0; i < length; i++) {
-                    dst[i] = src[rowList[at + i]];
-                }
-                chunk.wrap(dst, 0, length);
-                break;
-            }
-            case FLOAT32: {
-                final float[] src = (float[]) column;
-                final float[] dst = chunk.floatBuffer(length);
-                for (int i = 0; i < length; i++) {
-                    dst[i] = src[rowList[at + i]];
-                }
-                chunk.wrap(dst, 0, length);
-                break;
-            }
-            case INT16: {
-                final short[] src = (short[]) column;
-                final short[] dst = chunk.shortBuffer(length);
-                for (int i = 0; i < length; i++) {
-                    dst[i] = src[rowList[at + i]];
-                }
-                chunk.wrap(dst, 0, length);
-                break;
-            }
-            default: {
-                final byte[] src = (byte[]) column;
-                final byte[] dst = chunk.byteBuffer(length);
-                for (int i = 0; i < length; i++) {
-                    dst[i] = src[rowList[at + i]];
-                }
-                chunk.wrap(dst, 0, length);
-                break;
-            }
-        }
+        chunk.gather(schema.type(column), columns[column], rowList, at, length);
     }
 }

@@ -1,10 +1,8 @@
 package io.jtick.core.rdb;
 
 import io.jtick.core.query.ColumnChunk;
-import io.jtick.core.query.MemorySegment;
 import io.jtick.core.query.RowSink;
 import io.jtick.core.query.TableSegment;
-import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 
 /**
@@ -105,38 +103,11 @@ final class RealtimeSegment implements TableSegment {
 
     @Override
     public void read(final int column, final int from, final int length, final ColumnChunk chunk) {
-        final Object a = columns[column];
-        switch (schema.type(column)) {
-            case TIMESTAMP:
-            case INT64:
-                chunk.wrap((long[]) a, from, length);
-                break;
-            case FLOAT64:
-                chunk.wrap((double[]) a, from, length);
-                break;
-            case SYMBOL:
-            case INT32:
-                chunk.wrap((int[]) a, from, length);
-                break;
-            case FLOAT32:
-                chunk.wrap((float[]) a, from, length);
-                break;
-            case INT16:
-                chunk.wrap((short[]) a, from, length);
-                break;
-            case BYTE:
-            case BOOL:
-            case CHAR:
-                chunk.wrap((byte[]) a, from, length);
-                break;
-            default:
-                throw new IllegalStateException("unhandled column type [type=" + schema.type(column) + "]");
-        }
+        chunk.wrap(schema.type(column), columns[column], from, length);
     }
 
     @Override
     public void read(final int column, final int[] rowList, final int at, final int length, final ColumnChunk chunk) {
-        final ColumnType type = schema.type(column);
-        MemorySegment.gather(type, columns[column], rowList, at, length, chunk);
+        chunk.gather(schema.type(column), columns[column], rowList, at, length);
     }
 }

@@ -64,7 +64,7 @@ public final class RealtimeTable {
         this.capacity = initialCapacity;
         final Object[] cols = new Object[types.length];
         for (int c = 0; c < types.length; c++) {
-            cols[c] = newColumn(types[c], initialCapacity);
+            cols[c] = types[c].newArray(initialCapacity);
         }
         this.columns = cols;
     }
@@ -198,35 +198,12 @@ public final class RealtimeTable {
         final Object[] old = columns;
         final Object[] grown = new Object[old.length];
         for (int c = 0; c < old.length; c++) {
-            final Object col = newColumn(types[c], newCapacity);
+            final Object col = types[c].newArray(newCapacity);
             System.arraycopy(old[c], 0, col, 0, used);
             grown[c] = col;
         }
         capacity = newCapacity;
         columns = grown;
-    }
-
-    private static Object newColumn(final ColumnType type, final int capacity) {
-        switch (type) {
-            case TIMESTAMP:
-            case INT64:
-                return new long[capacity];
-            case FLOAT64:
-                return new double[capacity];
-            case SYMBOL:
-            case INT32:
-                return new int[capacity];
-            case FLOAT32:
-                return new float[capacity];
-            case INT16:
-                return new short[capacity];
-            case BYTE:
-            case BOOL:
-            case CHAR:
-                return new byte[capacity];
-            default:
-                throw new IllegalStateException("unhandled column type [type=" + type + "]");
-        }
     }
 
     /** Any thread: a consistent read-only view of the rows published so far. */

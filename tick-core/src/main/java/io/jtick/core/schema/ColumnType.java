@@ -49,6 +49,23 @@ public enum ColumnType {
         return typeName;
     }
 
+    /**
+     * A new primitive array of {@code capacity} values for this type: {@code long[]} timestamp and
+     * int64, {@code int[]} symbol (ids) and int32, {@code double[]}, {@code float[]}, {@code short[]},
+     * {@code byte[]} for byte, bool and char. Every column store of jtick holds columns this way.
+     */
+    public Object newArray(final int capacity) {
+        return switch (this) {
+            case TIMESTAMP, INT64 -> new long[capacity];
+            case FLOAT64 -> new double[capacity];
+            case SYMBOL, INT32 -> new int[capacity];
+            case FLOAT32 -> new float[capacity];
+            case INT16 -> new short[capacity];
+            case BYTE, BOOL, CHAR -> new byte[capacity];
+            default -> throw new IllegalStateException("unhandled column type [type=" + this + "]");
+        };
+    }
+
     /** True for types whose values are numbers an aggregate may use. */
     public boolean isNumeric() {
         return this != SYMBOL && this != BOOL && this != CHAR;
