@@ -82,7 +82,7 @@ class RdbConfiguration {
     /** The query engine over today's tables, with {@code tick.query.*} limits. */
     @Bean
     QueryEndpoint queryEndpoint(final TickMetrics metrics, final QueryProperties properties) {
-        return new QueryEndpoint(new QueryEngine(metrics, properties.limits()));
+        return new QueryEndpoint(new QueryEngine(metrics, properties.limits(), "rdb"));
     }
 
     /** Takes the database and the query endpoint so their meters exist before the binder runs. */

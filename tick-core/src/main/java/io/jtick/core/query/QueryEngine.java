@@ -29,24 +29,34 @@ public final class QueryEngine {
 
     /** An engine that splits large grouped scans over every core. */
     public QueryEngine(final TickMetrics metrics, final QueryLimits limits) {
-        this(metrics, limits, Runtime.getRuntime().availableProcessors());
+        this(metrics, limits, null, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** An engine whose meters carry the tag {@code service=<service>} (rdb, hdb, gateway: one process may run two). */
+    public QueryEngine(final TickMetrics metrics, final QueryLimits limits, final String service) {
+        this(metrics, limits, service, Runtime.getRuntime().availableProcessors());
+    }
+
+    public QueryEngine(final TickMetrics metrics, final QueryLimits limits, final int parallelism) {
+        this(metrics, limits, null, parallelism);
     }
 
     /**
      * @param parallelism threads one query may use for a large grouped scan (1: the caller's only);
      *                    the others come from the common fork-join pool
      */
-    public QueryEngine(final TickMetrics metrics, final QueryLimits limits, final int parallelism) {
+    public QueryEngine(final TickMetrics metrics, final QueryLimits limits, final String service, final int parallelism) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be positive [parallelism=" + parallelism + "]");
         }
         this.limits = limits;
         this.parallelism = parallelism;
-        this.latency = metrics.latency("tick.query", "Query time from parse to the last result row");
-        this.rows = metrics.counter("tick.query.rows");
-        this.scanned = metrics.counter("tick.query.scanned");
-        this.errors = metrics.counter("tick.query.errors");
-        this.rejected = metrics.counter("tick.query.rejected");
+        final String tag = service == null ? "" : "|service=" + service;
+        this.latency = metrics.latency("tick.query" + tag, "Query time from parse to the last result row");
+        this.rows = metrics.counter("tick.query.rows" + tag);
+        this.scanned = metrics.counter("tick.query.scanned" + tag);
+        this.errors = metrics.counter("tick.query.errors" + tag);
+        this.rejected = metrics.counter("tick.query.rejected" + tag);
     }
 
     /** An engine with the default limits whose metrics go nowhere (tests, benchmarks). */

@@ -23,11 +23,12 @@ import java.util.Set;
 /**
  * Query document → {@link Query}: checks the shape of every field and names what is wrong. The
  * legacy row-selection fields of the first RDB API ({@code syms}, {@code from}, {@code to},
- * {@code columns}) are accepted and mapped onto {@code where} and {@code select}.
+ * {@code columns}) are accepted and mapped onto {@code where} and {@code select}, and those of the
+ * first HDB API ({@code date}, {@code fromDate}/{@code toDate}) onto {@code dates}.
  */
 final class QueryParser {
     private static final Set<String> FIELDS = Set.of("table", "dates", "where", "select", "by", "asof", "orderBy", "limit",
-        "syms", "from", "to", "columns");
+        "syms", "from", "to", "columns", "date", "fromDate", "toDate");
 
     private QueryParser() {
     }
@@ -49,7 +50,7 @@ final class QueryParser {
         if (!(t instanceof String table) || table.isBlank()) {
             throw QueryException.bad("table is required: a table name like \"trade\"");
         }
-        final Query.Dates dates = dates(m.get("dates"));
+        final Query.Dates dates = legacyDates(m, dates(m.get("dates")));
 
         final List<Cond> where = new ArrayList<>();
         final Object whereJson = m.get("where");
@@ -132,6 +133,37 @@ final class QueryParser {
     }
 
     // ---- dates ----------------------------------------------------------------------------------
+
+    /** The first HDB API's {@code date}, or {@code fromDate}/{@code toDate} (inclusive, each optional), as {@code dates}. */
+    private static Query.Dates legacyDates(final Map<String, Object> m, final Query.Dates dates) {
+        final Object date = given(m.get("date"));
+        final Object fromDate = given(m.get("fromDate"));
+        final Object toDate = given(m.get("toDate"));
+        if (date == null && fromDate == null && toDate == null) {
+            return dates;
+        }
+        if (dates != null) {
+            throw QueryException.bad("give dates, or the older date or fromDate/toDate, not both");
+        }
+        if (date != null) {
+            if (fromDate != null || toDate != null) {
+                throw QueryException.bad("give date or fromDate/toDate, not both [date=" + date + ", fromDate=" + fromDate + ", toDate="
+                    + toDate + "]");
+            }
+            final int d = Literals.day(date, "date");
+            return new Query.Dates(d, d, null);
+        }
+        final int from = fromDate == null ? QuerySource.ALL_DAYS_FROM : Literals.day(fromDate, "fromDate");
+        final int to = toDate == null ? QuerySource.ALL_DAYS_TO : Literals.day(toDate, "toDate");
+        if (from > to) {
+            throw QueryException.bad("from date is after to date [fromDate=" + fromDate + ", toDate=" + toDate + "]");
+        }
+        return new Query.Dates(from, to, null);
+    }
+
+    private static Object given(final Object v) {
+        return v == Json.NULL ? null : v;
+    }
 
     private static Query.Dates dates(final Object v) {
         if (v == null || v == Json.NULL) {
