@@ -6,8 +6,10 @@ import io.jtick.core.hdb.HistoricalDatabase;
 import io.jtick.core.hdb.PartitionStore;
 import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.metrics.TickMetrics;
-import io.jtick.core.rdb.QueryRequest;
-import io.jtick.core.rdb.QueryResult;
+import io.jtick.core.hdb.PartitionSource;
+import io.jtick.core.query.PreparedQuery;
+import io.jtick.core.query.QueryEngine;
+import io.jtick.core.query.ResultTable;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.rdb.TableLoader;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -33,9 +35,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The issue's "one-sym, one-day query on a 10M-row partition from the page cache": all rows and
- * columns of one sym (about 10,000 rows with 1000 syms) through {@link HistoricalDatabase#query},
- * which finds the sym's range in the p# index and reads only its blocks, building the JSON-ready
- * rows. {@code window} adds a one-hour time range (binary search within the sym's range).
+ * columns of one sym (about 10,000 rows with 1000 syms) through the query engine over
+ * {@link PartitionSource}, which finds the sym's range in the p# index and reads only its blocks
+ * into a {@link ResultTable}. {@code oneSymOneHour} adds a one-hour time range (binary search within
+ * the sym's range).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -54,8 +57,10 @@ public class HdbQueryBenchmark {
 
     private Path root;
     private HistoricalDatabase hdb;
-    private QueryRequest oneSym;
-    private QueryRequest oneSymHour;
+    private final QueryEngine engine = new QueryEngine();
+    private PartitionSource source;
+    private PreparedQuery oneSym;
+    private PreparedQuery oneSymHour;
     private int n;
 
     @Setup(Level.Trial)
@@ -66,24 +71,29 @@ public class HdbQueryBenchmark {
         new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse(encoding))).write(DATE, List.of(trade));
         hdb = new HistoricalDatabase(root, new TickMetrics());
         hdb.reload();
+        source = new PartitionSource(hdb);
         final long open = trade.time(0);
-        oneSym = new QueryRequest("trade", List.of("S0500"), null, null, null, QueryRequest.MAX_LIMIT);
-        final long from = DATE.atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli() * 1_000_000L + 15L * 3_600_000_000_000L;
-        oneSymHour = new QueryRequest("trade", List.of("S0500"), from, from + 3_600_000_000_000L, null, QueryRequest.MAX_LIMIT);
-        n = hdb.query(oneSym, DATE, DATE).rows().size();
+        oneSym = engine.prepare("{\"table\":\"trade\",\"dates\":\"" + DATE + "\",\"where\":{\"sym\":\"S0500\"}}", source);
+        oneSymHour = engine.prepare("{\"table\":\"trade\",\"dates\":\"" + DATE + "\",\"where\":{\"sym\":\"S0500\","
+            + "\"time\":{\"within\":[\"15:00\",\"16:00\"]}}}", source);
+        n = oneSymOneDay().rowCount();
         if (n < 1000 || open == 0) {
             throw new IllegalStateException("expected a populated sym [rows=" + n + "]");
         }
     }
 
     @Benchmark
-    public QueryResult oneSymOneDay() throws IOException {
-        return hdb.query(oneSym, DATE, DATE);
+    public ResultTable oneSymOneDay() {
+        final ResultTable out = new ResultTable();
+        engine.execute(oneSym, source, out);
+        return out;
     }
 
     @Benchmark
-    public QueryResult oneSymOneHour() throws IOException {
-        return hdb.query(oneSymHour, DATE, DATE);
+    public ResultTable oneSymOneHour() {
+        final ResultTable out = new ResultTable();
+        engine.execute(oneSymHour, source, out);
+        return out;
     }
 
     @TearDown(Level.Trial)

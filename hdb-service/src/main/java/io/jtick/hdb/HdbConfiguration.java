@@ -1,14 +1,24 @@
 package io.jtick.hdb;
 
+import io.jtick.boot.QueryEndpoint;
+import io.jtick.boot.QueryProperties;
 import io.jtick.boot.TickMetricsBinder;
+import io.jtick.core.hdb.PartitionSource;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.query.Gateway;
+import io.jtick.core.query.QueryEngine;
+import io.jtick.core.query.QuerySource;
+import io.jtick.core.query.RemoteRdbSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Properties → the loaded HDB (lifecycle), the study runner, and the core metrics exported to Micrometer. */
+/**
+ * Properties → the loaded HDB (lifecycle), the query engines (HDB, gateway), the study runner, and
+ * the core metrics exported to Micrometer.
+ */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(HdbProperties.class)
+@EnableConfigurationProperties({HdbProperties.class, QueryProperties.class})
 class HdbConfiguration {
     @Bean
     TickMetrics tickMetrics() {
@@ -25,9 +35,28 @@ class HdbConfiguration {
         return new CompressionStudyRunner(store, properties);
     }
 
-    /** Takes the lifecycle so the HDB's meters exist before the binder runs. */
+    /** The query engine over the partitions and the gateway over partitions plus the RDB, each with {@code tick.query.*} limits. */
     @Bean
-    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final HdbLifecycle store) {
+    HdbQueries hdbQueries(final HdbLifecycle store, final HdbProperties properties, final QueryProperties query,
+                          final TickMetrics metrics) {
+        final PartitionSource hdb = new PartitionSource(store.hdb());
+        final HdbProperties.Gateway g = properties.gateway();
+        return new HdbQueries(new QueryEndpoint(new QueryEngine(metrics, query.limits(), "hdb")), hdb,
+            new QueryEndpoint(new QueryEngine(metrics, query.limits(), "gateway")),
+            g.enabled() ? new Gateway(hdb, new RemoteRdbSource(g.rdbUrl(), g.timeout())) : null);
+    }
+
+    /**
+     * What {@code POST /api/query} and {@code POST /api/gateway/query} run on.
+     *
+     * @param gatewaySource null when no RDB is configured
+     */
+    record HdbQueries(QueryEndpoint hdbEndpoint, QuerySource hdbSource, QueryEndpoint gatewayEndpoint, QuerySource gatewaySource) {
+    }
+
+    /** Takes the lifecycle and the queries so their meters exist before the binder runs. */
+    @Bean
+    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final HdbLifecycle store, final HdbQueries queries) {
         return new TickMetricsBinder(metrics);
     }
 }

@@ -6,16 +6,12 @@ import io.jtick.core.hdb.CompressionStudy;
 import io.jtick.core.hdb.CompressionStudyCli;
 import io.jtick.core.hdb.CorruptPartitionException;
 import io.jtick.core.hdb.HistoricalDatabase;
-import io.jtick.core.hdb.PartitionTable;
 import io.jtick.core.hdb.TierPolicy;
 import io.jtick.core.hdb.TieringJob;
-import io.jtick.core.rdb.QueryRequest;
-import io.jtick.core.rdb.QueryResult;
-import io.jtick.core.schema.TableSchema;
-import jakarta.validation.Valid;
-import jakarta.validation.constraints.NotBlank;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -38,7 +34,8 @@ import java.util.TreeMap;
 
 /**
  * The HDB's REST API: {@code GET /api/partitions}, {@code POST /api/reload}, {@code POST /api/query},
- * {@code POST /api/tiering/run}, {@code POST /api/compression-study}, {@code GET /api/status}.
+ * {@code POST /api/gateway/query}, {@code POST /api/tiering/run}, {@code POST /api/compression-study},
+ * {@code GET /api/status}.
  * Bad input answers 400 with a message ({@link ApiErrors}); a corrupt block answers 500 naming
  * the file and block.
  */
@@ -47,17 +44,17 @@ import java.util.TreeMap;
 class HdbController {
     private static final Logger LOG = LoggerFactory.getLogger(HdbController.class);
 
-    /** Rows returned when a query gives no limit (as the RDB). */
-    static final int DEFAULT_LIMIT = 1000;
-
     private final HdbLifecycle store;
     private final CompressionStudyRunner study;
     private final HdbProperties properties;
+    private final HdbConfiguration.HdbQueries queries;
 
-    HdbController(final HdbLifecycle store, final CompressionStudyRunner study, final HdbProperties properties) {
+    HdbController(final HdbLifecycle store, final CompressionStudyRunner study, final HdbProperties properties,
+                  final HdbConfiguration.HdbQueries queries) {
         this.store = store;
         this.study = study;
         this.properties = properties;
+        this.queries = queries;
     }
 
     /** One partition as listed, with the tier its age puts it in today. */
@@ -83,55 +80,33 @@ class HdbController {
     }
 
     /**
-     * A query body: the RDB's ({@code table}, {@code syms}, {@code from}/{@code to} as epoch ns or
-     * ISO-8601 instants, {@code columns}, {@code limit}) plus the dates: {@code date}, or
-     * {@code fromDate}/{@code toDate} (inclusive, each optional; none = every date). The virtual
-     * column {@code date} gives each row's partition date.
+     * Runs a query document over the date partitions (see docs/query.md: {@code dates} prunes
+     * them; the virtual column {@code date} gives each row's partition date) and streams the
+     * result as JSON, or CSV with {@code Accept: text/csv}. The first HDB API's row selection
+     * ({@code syms}, {@code from}/{@code to}, {@code columns}, {@code limit}, and {@code date} or
+     * {@code fromDate}/{@code toDate}) maps onto the same engine. Rows come in date order, then sym
+     * then time within a date (the partitions' order) unless {@code orderBy} says otherwise.
      */
-    record QueryBody(@NotBlank String table, List<String> syms, Object from, Object to, List<String> columns, Integer limit,
-                     String date, String fromDate, String toDate) {
-    }
-
-    /** Rows in date order, then sym then time within a date (the partitions' order). */
     @PostMapping("/query")
-    QueryResult query(@Valid @RequestBody final QueryBody body) throws IOException {
-        final LocalDate date = QueryArgs.date("date", body.date());
-        LocalDate from = QueryArgs.date("fromDate", body.fromDate());
-        LocalDate to = QueryArgs.date("toDate", body.toDate());
-        if (date != null) {
-            if (from != null || to != null) {
-                throw ApiErrors.badRequest("give date or fromDate/toDate, not both [date=" + date + ", fromDate=" + from + ", toDate="
-                    + to + "]");
-            }
-            from = date;
-            to = date;
-        }
-        final int limit = body.limit() == null ? DEFAULT_LIMIT : body.limit();
-        final QueryRequest request = new QueryRequest(body.table(), body.syms(), QueryArgs.nanos("from", body.from()),
-            QueryArgs.nanos("to", body.to()), body.columns(), limit);
-        checkColumns(request);
-        return store.hdb().query(request, from, to);
+    void query(@RequestBody final String body, @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
+               final HttpServletResponse response) throws IOException {
+        queries.hdbEndpoint().handle(body, accept, queries.hdbSource(), Map.of(), response);
     }
 
-    /** Names unknown columns even when no partition falls in the date range (the newest partition's schema decides). */
-    private void checkColumns(final QueryRequest request) {
-        if (request.columns().isEmpty()) {
-            return;
+    /**
+     * The gateway: the same query document over a date range that may include today, answered from
+     * the HDB's partitions plus the RDB at {@code tick.hdb.gateway.rdb-url} (today's rows fetched
+     * over REST), merged by one engine run so aggregates, medians, bars and as-of joins span the
+     * day boundary exactly. 503 when no RDB is configured or it cannot be reached.
+     */
+    @PostMapping("/gateway/query")
+    void gatewayQuery(@RequestBody final String body, @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
+                      final HttpServletResponse response) throws IOException {
+        if (queries.gatewaySource() == null) {
+            throw new ApiErrors.ApiException(HttpStatus.SERVICE_UNAVAILABLE,
+                "no RDB for the gateway: set tick.hdb.gateway.rdb-url (like http://127.0.0.1:8011)");
         }
-        final List<PartitionTable> all = store.hdb().acquire(request.table(), null, null);
-        try {
-            if (all.isEmpty()) {
-                return;
-            }
-            final TableSchema schema = all.get(all.size() - 1).schema();
-            for (final String c : request.columns()) {
-                if (schema.indexOf(c) < 0 && !"date".equals(c)) {
-                    throw new IllegalArgumentException("unknown column [table=" + schema.name() + ", column=" + c + "]");
-                }
-            }
-        } finally {
-            all.forEach(PartitionTable::release);
-        }
+        queries.gatewayEndpoint().handle(body, accept, queries.gatewaySource(), Map.of(), response);
     }
 
     /** Moves partitions to their tiers now; {@code today} (yyyy-MM-dd) defaults to today in {@code tick.hdb.tiering.zone}. */

@@ -29,6 +29,7 @@ import java.util.Map;
  * @param blockBytes raw bytes per block of the files the tiering job writes (a power of two, 64 B..64 MB)
  * @param tiering    when the tiering job runs
  * @param study      defaults of {@code POST /api/compression-study}
+ * @param gateway    where the gateway ({@code POST /api/gateway/query}) finds today's rows
  */
 @Validated
 @ConfigurationProperties("tick.hdb")
@@ -37,7 +38,20 @@ public record HdbProperties(
     @NotNull @DefaultValue({}) List<@Valid Tier> tiers,
     @DefaultValue("128KB") @NotNull DataSize blockBytes,
     @DefaultValue @NotNull @Valid Tiering tiering,
-    @DefaultValue @NotNull @Valid Study study) {
+    @DefaultValue @NotNull @Valid Study study,
+    @DefaultValue @NotNull @Valid Gateway gateway) {
+
+    /**
+     * The gateway's RDB ({@code tick.hdb.gateway.*}).
+     *
+     * @param rdbUrl  the RDB's base URL, like {@code http://127.0.0.1:8011}; empty = no gateway (it answers 503 saying so)
+     * @param timeout connect and response timeout of each request to the RDB
+     */
+    public record Gateway(String rdbUrl, @DefaultValue("10s") @NotNull Duration timeout) {
+        public boolean enabled() {
+            return rdbUrl != null && !rdbUrl.isBlank();
+        }
+    }
 
     /**
      * One tier ({@code tick.hdb.tiers[i].*}).

@@ -3,7 +3,7 @@ package io.jtick.hdb;
 import io.jtick.core.hdb.EncodingPolicy;
 import io.jtick.core.hdb.PartitionTable;
 import io.jtick.core.rdb.ColumnarTable;
-import io.jtick.core.rdb.QueryResult;
+import io.jtick.core.rdb.JsonCells;
 import io.jtick.core.schema.TableSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -191,10 +191,10 @@ class HdbApplicationIT {
             {"{\"table\":\"trade\",\"date\":\"yesterday\"}", "bad date [date=yesterday]"},
             {"{\"table\":\"trade\",\"date\":\"2026-11-19\",\"fromDate\":\"2026-11-18\"}", "give date or fromDate/toDate, not both"},
             {"{\"table\":\"trade\",\"fromDate\":\"2026-11-20\",\"toDate\":\"2026-11-18\"}", "from date is after to date"},
-            {"{\"table\":\"trade\",\"from\":\"soon\"}", "bad time [from=soon]"},
-            {"{\"table\":\"trade\",\"limit\":0}", "limit out of range"},
+            {"{\"table\":\"trade\",\"from\":\"soon\"}", "bad time"},
+            {"{\"table\":\"trade\",\"limit\":0}", "limit must be a positive integer"},
             {"{\"syms\":[\"S0001\"]}", "table"},
-            {"{\"table\":", "malformed request body"},
+            {"{\"table\":", "malformed query JSON"},
         };
         for (final Object[] c : cases) {
             final HttpResponse<String> r = call("POST", "/api/query", (String) c[0]);
@@ -268,7 +268,7 @@ class HdbApplicationIT {
                 final List<Object> row = new ArrayList<>();
                 row.add(D1.toString());
                 for (int c = 0; c < old.schema().columnCount(); c++) {
-                    row.add(QueryResult.cell(old, c, r));
+                    row.add(JsonCells.cell(old, c, r));
                 }
                 fromOldFiles.add(row);
             }
@@ -337,7 +337,8 @@ class HdbApplicationIT {
         assertThat(call("GET", "/actuator/health", null).body()).contains("\"status\":\"UP\"");
         ok(call("POST", "/api/query", "{\"table\":\"trade\",\"limit\":1}"));
         final String prom = call("GET", "/actuator/prometheus", null).body();
-        assertThat(prom).contains("tick_hdb_partitions", "tick_hdb_queries_total", "tick_hdb_reloads_total", "tick_hdb_tiering_runs_total",
+        assertThat(prom).contains("tick_hdb_partitions", "tick_query_rows_total{application=\"hdb-service\",service=\"hdb\"}",
+            "tick_hdb_reloads_total", "tick_hdb_tiering_runs_total",
             "tick_query_seconds_count{application=\"hdb-service\",service=\"hdb\"}",
             "tick_query_percentile_seconds{application=\"hdb-service\",quantile=\"0.99\",service=\"hdb\"}");
     }

@@ -66,7 +66,7 @@ class HdbCorruptPartitionIT {
             final HttpResponse<String> fine = HdbTestData.call(port, "POST", "/api/query",
                 "{\"table\":\"trade\",\"columns\":[\"sym\",\"size\"],\"limit\":1000}", Map.of());
             assertThat(fine.statusCode()).as(fine.body()).isEqualTo(200);
-            assertThat(fine.body().split("\\],\\[").length).isEqualTo(source.rowCount());
+            assertThat(fine.body()).contains("\"rowCount\":" + source.rowCount() + ",");
             assertThat(HdbTestData.call(port, "GET", "/actuator/prometheus", null, Map.of()).body())
                 .contains("tick_hdb_corrupt_reads_total{application=\"hdb-service\"} 1.0");
         }

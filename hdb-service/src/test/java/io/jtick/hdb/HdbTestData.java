@@ -3,7 +3,7 @@ package io.jtick.hdb;
 import io.jtick.core.hdb.EncodingPolicy;
 import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.rdb.ColumnarTable;
-import io.jtick.core.rdb.QueryResult;
+import io.jtick.core.rdb.JsonCells;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.rdb.TableLoader;
 import io.jtick.core.schema.TableSchema;
@@ -56,7 +56,7 @@ final class HdbTestData {
         for (final int r : rows) {
             final List<Object> row = new ArrayList<>();
             for (final String c : columns) {
-                row.add("date".equals(c) ? date.toString() : QueryResult.cell(source, schema.indexOf(c), r));
+                row.add("date".equals(c) ? date.toString() : JsonCells.cell(source, schema.indexOf(c), r));
             }
             out.add(row);
         }

@@ -1,5 +1,6 @@
 package io.jtick.boot;
 
+import io.jtick.core.hdb.CorruptPartitionException;
 import io.jtick.core.query.CsvResultWriter;
 import io.jtick.core.query.EncodingWriter;
 import io.jtick.core.query.JsonResultWriter;
@@ -21,7 +22,8 @@ import java.util.Map;
  * the rows straight into the response as JSON, or CSV when the client accepts {@code text/csv}
  * (column types then go in {@code X-Jtick-Types}). Errors before the first byte is sent answer
  * 400 (bad query) or 413 (over a limit) with {@code {"error": ..., "status": ...}}; a result that
- * passes the byte limit mid-stream is ended with the error in the document instead.
+ * passes the byte limit mid-stream is ended with the error in the document instead. An HDB block
+ * that fails its checks answers 500 with {@code file} and {@code block} (never returned as data).
  */
 public final class QueryEndpoint {
     /** Response header with the result columns' types, comma separated. */
@@ -71,22 +73,34 @@ public final class QueryEndpoint {
         } catch (final QueryException e) {
             fail(response, writer[0], e.reason().httpStatus(), e.getMessage());
         } catch (final UncheckedIOException e) {
-            LOG.debug("query client went away: {}", e.getMessage());
+            if (e.getCause() instanceof CorruptPartitionException c) {
+                // a block failing its checks is never returned as data: 500 naming the file and block
+                fail(response, writer[0], 500, c.getMessage(), ",\"file\":" + quote(new StringBuilder(), String.valueOf(c.file()))
+                    + ",\"block\":" + c.block());
+            } else {
+                LOG.debug("query client went away: {}", e.getMessage());
+            }
         } catch (final RuntimeException e) {
             LOG.error("query failed [query={}]", body, e);
-            fail(response, writer[0], 500, "query failed: " + e);
+            fail(response, writer[0], 500, "query failed: " + e, "");
         }
     }
 
     private static void fail(final HttpServletResponse response, final EncodingWriter writer, final int status, final String message)
         throws IOException {
+        fail(response, writer, status, message, "");
+    }
+
+    /** @param extra more JSON fields for the error document, each starting with a comma */
+    private static void fail(final HttpServletResponse response, final EncodingWriter writer, final int status, final String message,
+                             final String extra) throws IOException {
         if (!response.isCommitted() && (writer == null || !writer.committed())) {
             response.reset();
             response.setStatus(status);
             response.setContentType("application/json");
             final StringBuilder sb = new StringBuilder("{\"error\":");
             quote(sb, message);
-            sb.append(",\"status\":").append(status).append('}');
+            sb.append(",\"status\":").append(status).append(extra).append('}');
             response.getOutputStream().write(sb.toString().getBytes(StandardCharsets.UTF_8));
             return;
         }
@@ -97,7 +111,7 @@ public final class QueryEndpoint {
         }
     }
 
-    private static void quote(final StringBuilder sb, final String s) {
+    private static StringBuilder quote(final StringBuilder sb, final String s) {
         sb.append('"');
         for (int i = 0; i < s.length(); i++) {
             final char c = s.charAt(i);
@@ -110,5 +124,6 @@ public final class QueryEndpoint {
             }
         }
         sb.append('"');
+        return sb;
     }
 }

@@ -1,10 +1,6 @@
 package io.jtick.core.hdb;
 
-import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
-import io.jtick.core.rdb.ColumnarTable;
-import io.jtick.core.rdb.QueryRequest;
-import io.jtick.core.rdb.QueryResult;
 import io.jtick.core.schema.TableSchema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -33,9 +28,7 @@ public final class HistoricalDatabase implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HistoricalDatabase.class);
 
     private final Path root;
-    private final LatencyStats queryLatency;
     private final AtomicLong corruptReads;
-    private final AtomicLong queries;
     private volatile NavigableMap<LocalDate, Map<String, Loaded>> partitions = Collections.emptyNavigableMap();
     private boolean recovered;
 
@@ -61,9 +54,7 @@ public final class HistoricalDatabase implements AutoCloseable {
 
     public HistoricalDatabase(final Path root, final TickMetrics metrics) {
         this.root = Objects.requireNonNull(root, "root");
-        this.queryLatency = metrics.latency("tick.query|service=hdb", "HDB query time");
         this.corruptReads = metrics.counter("tick.hdb.corrupt.reads");
-        this.queries = metrics.counter("tick.hdb.queries");
         metrics.gauge("tick.hdb.partitions", () -> partitions.size());
     }
 
@@ -188,6 +179,12 @@ public final class HistoricalDatabase implements AutoCloseable {
         return null;
     }
 
+    /** Counts a read that met a block failing its checks ({@code tick.hdb.corrupt.reads}). */
+    public void corruptRead(final CorruptPartitionException e) {
+        corruptReads.incrementAndGet();
+        LOG.error("query met a corrupt block: {}", e.getMessage());
+    }
+
     /** Every loaded table, retained (release each). */
     public List<PartitionTable> acquireAll() {
         final List<PartitionTable> out = new ArrayList<>();
@@ -221,109 +218,6 @@ public final class HistoricalDatabase implements AutoCloseable {
             out.add(new PartitionInfo(e.getKey(), List.copyOf(tables)));
         }
         return out;
-    }
-
-    /**
-     * Row selection over the partitions of {@code [fromDate, toDate]}, in date order and, within a
-     * date, in sym then time order (the partition's order); same request and result shape as the
-     * RDB's, plus the virtual column {@code date} when asked for.
-     *
-     * @throws IllegalArgumentException unknown table or column
-     * @throws CorruptPartitionException when a block read fails its checks (counted)
-     */
-    public QueryResult query(final QueryRequest request, final LocalDate fromDate, final LocalDate toDate) throws IOException {
-        if (fromDate != null && toDate != null && fromDate.isAfter(toDate)) {
-            throw new IllegalArgumentException("from date is after to date [from=" + fromDate + ", to=" + toDate + "]");
-        }
-        final TableSchema schema = schemaOf(request.table());
-        if (schema == null) {
-            throw new IllegalArgumentException("unknown table [table=" + request.table() + "]");
-        }
-        columns(schema, request.columns());
-        final long start = System.nanoTime();
-        queries.incrementAndGet();
-        final List<PartitionTable> tables = acquire(request.table(), fromDate, toDate);
-        try {
-            final List<List<Object>> rows = new ArrayList<>();
-            List<String> names = null;
-            long scanned = 0;
-            int left = request.limit();
-            for (final PartitionTable t : tables) {
-                final int[] cols = columns(t.schema(), request.columns());
-                if (names == null) {
-                    names = names(t.schema(), cols);
-                }
-                if (left == 0) {
-                    continue;
-                }
-                final long from = request.fromNanos() == null ? Long.MIN_VALUE : request.fromNanos();
-                final long to = request.toNanos() == null ? Long.MAX_VALUE : request.toNanos();
-                final ColumnarTable.Selection sel = t.select(request.syms(), from, to, left);
-                scanned += sel.rowsScanned();
-                final int[] selected = sel.rows();
-                final Object[][] byColumn = new Object[cols.length][];
-                for (int i = 0; i < cols.length; i++) {
-                    final Object[] vals = new Object[selected.length];
-                    if (cols[i] < 0) {
-                        Arrays.fill(vals, t.date().toString());
-                    } else {
-                        for (int k = 0; k < selected.length; k++) {
-                            vals[k] = QueryResult.cell(t, cols[i], selected[k]);
-                        }
-                    }
-                    byColumn[i] = vals;
-                }
-                for (int k = 0; k < selected.length; k++) {
-                    final Object[] row = new Object[cols.length];
-                    for (int i = 0; i < cols.length; i++) {
-                        row[i] = byColumn[i][k];
-                    }
-                    rows.add(Arrays.asList(row));
-                }
-                left -= selected.length;
-            }
-            if (names == null) {
-                names = names(schema, columns(schema, request.columns()));
-            }
-            return new QueryResult(names, rows, scanned);
-        } catch (final java.io.UncheckedIOException e) {
-            if (e.getCause() instanceof CorruptPartitionException c) {
-                corruptReads.incrementAndGet();
-                throw c;
-            }
-            throw e;
-        } finally {
-            tables.forEach(PartitionTable::release);
-            queryLatency.record(System.nanoTime() - start);
-        }
-    }
-
-    /** Column indexes for names; -1 stands for the virtual {@code date} column. */
-    private static int[] columns(final TableSchema schema, final List<String> wanted) {
-        if (wanted.isEmpty()) {
-            final int[] all = new int[schema.columnCount()];
-            for (int c = 0; c < all.length; c++) {
-                all[c] = c;
-            }
-            return all;
-        }
-        final int[] cols = new int[wanted.size()];
-        for (int i = 0; i < cols.length; i++) {
-            final String n = wanted.get(i);
-            cols[i] = "date".equals(n) && schema.indexOf(n) < 0 ? -1 : schema.indexOf(n);
-            if (cols[i] < 0 && !"date".equals(n)) {
-                throw new IllegalArgumentException("unknown column [table=" + schema.name() + ", column=" + n + "]");
-            }
-        }
-        return cols;
-    }
-
-    private static List<String> names(final TableSchema schema, final int[] cols) {
-        final List<String> out = new ArrayList<>(cols.length);
-        for (final int c : cols) {
-            out.add(c < 0 ? "date" : schema.column(c).name());
-        }
-        return List.copyOf(out);
     }
 
     @Override

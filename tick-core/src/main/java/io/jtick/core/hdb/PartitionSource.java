@@ -7,6 +7,7 @@ import io.jtick.core.query.ScanHint;
 import io.jtick.core.query.TableSegment;
 import io.jtick.core.schema.TableSchema;
 
+import java.io.UncheckedIOException;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,17 +35,19 @@ public final class PartitionSource implements QuerySource {
         final LocalDate to = toDay == ALL_DAYS_TO ? null : LocalDate.ofEpochDay(Math.min(toDay, 365_000_000));
         final List<TableSegment> out = new ArrayList<>();
         for (final PartitionTable t : hdb.acquire(table, from, to)) {
-            out.add(new Segment(t));
+            out.add(new Segment(hdb, t));
         }
         return out;
     }
 
     /** One table of one partition; closing releases the partition. */
     static final class Segment implements TableSegment {
+        private final HistoricalDatabase hdb;
         private final PartitionTable table;
         private boolean closed;
 
-        Segment(final PartitionTable table) {
+        Segment(final HistoricalDatabase hdb, final PartitionTable table) {
+            this.hdb = hdb;
             this.table = table;
         }
 
@@ -99,7 +102,11 @@ public final class PartitionSource implements QuerySource {
         public void read(final int column, final int from, final int length, final ColumnChunk chunk) {
             final ColumnFile f = table.column(column);
             final Object buf = chunk.buffer(f.type(), length);
-            f.read(from, length, buf, 0);
+            try {
+                f.read(from, length, buf, 0);
+            } catch (final UncheckedIOException e) {
+                throw counted(e);
+            }
             chunk.wrap(f.type(), buf, 0, length);
         }
 
@@ -113,10 +120,22 @@ public final class PartitionSource implements QuerySource {
                 while (i + n < length && rows[at + i + n] == rows[at + i + n - 1] + 1) {
                     n++;
                 }
-                f.read(rows[at + i], n, buf, i);
+                try {
+                    f.read(rows[at + i], n, buf, i);
+                } catch (final UncheckedIOException e) {
+                    throw counted(e);
+                }
                 i += n;
             }
             chunk.wrap(f.type(), buf, 0, length);
+        }
+
+        /** A corrupt block is counted by the HDB, then thrown on (the endpoint answers 500 naming file and block). */
+        private UncheckedIOException counted(final UncheckedIOException e) {
+            if (e.getCause() instanceof CorruptPartitionException c) {
+                hdb.corruptRead(c);
+            }
+            return e;
         }
 
         @Override

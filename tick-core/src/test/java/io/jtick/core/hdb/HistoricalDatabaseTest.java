@@ -2,8 +2,10 @@ package io.jtick.core.hdb;
 
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.rdb.ColumnarTable;
-import io.jtick.core.rdb.QueryRequest;
-import io.jtick.core.rdb.QueryResult;
+import io.jtick.core.query.QueryEngine;
+import io.jtick.core.query.QueryException;
+import io.jtick.core.query.QueryLimits;
+import io.jtick.core.query.ResultTable;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.rdb.TableLoader;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -64,32 +67,32 @@ class HistoricalDatabaseTest {
         assertThat(t1.columns().get(2).encoding()).isEqualTo("none");
         assertThat(t1.columns().get(2).rawBytes()).isEqualTo(3_000 * 8);
 
-        final QueryResult all = hdb.query(new QueryRequest("trade", null, null, null, null, 100_000), null, null);
-        assertThat(all.rows()).hasSize(7_000);
-        final QueryResult one = hdb.query(new QueryRequest("trade", List.of("S0003"), null, null, List.of("date", "sym", "price"), 100_000),
-            D1, D1);
+        final QueryEngine engine = new QueryEngine();
+        final PartitionSource source = new PartitionSource(hdb);
+        assertThat(engine.query("{\"table\":\"trade\"}", source).rowCount()).isEqualTo(7_000);
+        final ResultTable one = engine.query("{\"table\":\"trade\",\"dates\":\"2026-09-01\",\"where\":{\"sym\":\"S0003\"},"
+            + "\"select\":[\"date\",\"sym\",\"price\"]}", source);
         assertThat(one.columns()).containsExactly("date", "sym", "price");
         final ColumnarTable.Selection expected = day1.snapshot().select(List.of("S0003"), Long.MIN_VALUE, Long.MAX_VALUE, 100_000);
-        assertThat(one.rows()).hasSize(expected.rows().length);
+        assertThat(one.rowCount()).isEqualTo(expected.rows().length);
         for (int i = 0; i < expected.rows().length; i++) {
-            assertThat(one.rows().get(i)).containsExactly("2026-09-01", "S0003", day1.snapshot().getDouble(2, expected.rows()[i]));
+            assertThat(one.rows().get(i)).containsExactly(D1.toEpochDay(), "S0003", day1.snapshot().getDouble(2, expected.rows()[i]));
         }
         final long from = day1.snapshot().time(1_000);
         final long to = day1.snapshot().time(2_000);
-        final QueryResult window = hdb.query(new QueryRequest("trade", List.of("S0003", "S0007"), from, to, List.of("time"), 100_000),
-            D1, D2);
+        final ResultTable window = engine.query("{\"table\":\"trade\",\"dates\":{\"from\":\"2026-09-01\",\"to\":\"2026-09-02\"},"
+            + "\"where\":{\"sym\":[\"S0003\",\"S0007\"],\"time\":{\">=\":" + from + ",\"<=\":" + to + "}},\"select\":[\"time\"]}",
+            source);
         final long expectedCount = day1.snapshot().select(List.of("S0003", "S0007"), from, to, 100_000).rows().length;
-        assertThat(window.rows()).hasSize((int) expectedCount);
-        final QueryResult limited = hdb.query(new QueryRequest("trade", null, null, null, null, 3_500), null, null);
-        assertThat(limited.rows()).hasSize(3_500);
-        assertThat(limited.rows().get(3_499)).isNotNull();
+        assertThat(window.rowCount()).isEqualTo((int) expectedCount);
+        assertThat(engine.query("{\"table\":\"trade\",\"limit\":3500}", source).rowCount()).isEqualTo(3_500);
 
-        assertThatThrownBy(() -> hdb.query(new QueryRequest("nope", null, null, null, null, 10), null, null))
-            .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown table [table=nope]");
-        assertThatThrownBy(() -> hdb.query(new QueryRequest("trade", null, null, null, List.of("bid"), 10), null, null))
-            .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown column [table=trade, column=bid]");
-        assertThatThrownBy(() -> hdb.query(new QueryRequest("trade", null, null, null, null, 10), D2, D1))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("from date is after to date");
+        assertThatThrownBy(() -> engine.query("{\"table\":\"nope\"}", source))
+            .isInstanceOf(QueryException.class).hasMessage("unknown table [table=nope]");
+        assertThatThrownBy(() -> engine.query("{\"table\":\"trade\",\"select\":[\"bid\"]}", source))
+            .isInstanceOf(QueryException.class).hasMessageStartingWith("unknown column [table=trade, column=bid]");
+        assertThatThrownBy(() -> engine.query("{\"table\":\"trade\",\"fromDate\":\"2026-09-02\",\"toDate\":\"2026-09-01\"}", source))
+            .isInstanceOf(QueryException.class).hasMessageContaining("from date is after to date");
     }
 
     @Test
@@ -124,8 +127,10 @@ class HistoricalDatabaseTest {
         try (FileChannel ch = FileChannel.open(price, StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}), 64 + 8 * 3);
         }
-        assertThatThrownBy(() -> hdb.query(new QueryRequest("trade", null, null, null, List.of("price"), 100_000), null, null))
-            .isInstanceOf(CorruptPartitionException.class).hasMessageContaining("file=" + price).hasMessageContaining("block=0");
+        assertThatThrownBy(() -> new QueryEngine(metrics, QueryLimits.DEFAULT, 1).query("{\"table\":\"trade\",\"select\":[\"price\"]}",
+            new PartitionSource(hdb)))
+            .isInstanceOf(UncheckedIOException.class).cause().isInstanceOf(CorruptPartitionException.class)
+            .hasMessageContaining("file=" + price).hasMessageContaining("block=0");
         assertThat(metrics.counters().get("tick.hdb.corrupt.reads").get()).isEqualTo(1);
     }
 

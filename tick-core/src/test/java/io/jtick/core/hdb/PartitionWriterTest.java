@@ -1,7 +1,7 @@
 package io.jtick.core.hdb;
 
 import io.jtick.core.rdb.ColumnarTable;
-import io.jtick.core.rdb.QueryResult;
+import io.jtick.core.rdb.JsonCells;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.rdb.TableLoader;
@@ -157,7 +157,7 @@ class PartitionWriterTest {
         for (int r = 0; r < t.rowCount(); r++) {
             final List<Object> cells = new ArrayList<>();
             for (int c = 0; c < t.schema().columnCount(); c++) {
-                cells.add(QueryResult.cell(t, c, r));
+                cells.add(JsonCells.cell(t, c, r));
             }
             out.merge(cells.toString(), 1, Integer::sum);
         }

@@ -3,19 +3,18 @@ package io.jtick.core.rdb;
 import io.jtick.core.schema.ColumnType;
 
 import java.time.Instant;
-import java.util.List;
 
 /**
- * Rows of a query, ready for JSON. Values by column type: timestamp → ISO-8601 instant string
- * with nanoseconds ({@code "2026-11-21T09:30:00.000000123Z"}: epoch-ns longs exceed what
- * JavaScript numbers hold exactly); symbol and char → string; bool → boolean; float64/float32 →
- * number; int64/int32/int16/byte → integer.
- *
- * @param columns     column names, in the order of each row's values
- * @param rows        one list of values per selected row
- * @param rowsScanned rows the selection visited (sym index postings or time-column rows)
+ * Table cells as the JSON a query answers holds them (what tests compare answers with). Values by
+ * column type: timestamp → ISO-8601 instant string with nanoseconds
+ * ({@code "2026-11-21T09:30:00.000000123Z"}: epoch-ns longs exceed what JavaScript numbers hold
+ * exactly); symbol and char → string; bool → boolean; float64/float32 → number;
+ * int64/int32/int16/byte → integer.
  */
-public record QueryResult(List<String> columns, List<List<Object>> rows, long rowsScanned) {
+public final class JsonCells {
+    private JsonCells() {
+    }
+
     /** A cell as a JSON-friendly object (conversions in the class comment). */
     public static Object cell(final ColumnarTable table, final int column, final int row) {
         final ColumnType type = table.schema().type(column);
