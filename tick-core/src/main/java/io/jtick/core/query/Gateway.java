@@ -17,7 +17,10 @@ import java.util.Set;
  * is skipped so no row counts twice.
  *
  * <p>The RDB side is any {@link QuerySource}: the {@code RealtimeDatabase} in the same process,
- * or {@link RemoteRdbSource}, which fetches the rows the query needs over REST.
+ * or {@link RemoteRdbSource}, which fetches the rows the query needs over REST. With a remote RDB,
+ * grouped queries whose aggregates decompose (count, sum, avg, min, max, first, last, wavg) are
+ * split instead ({@link GatewaySplit}): each side aggregates its own rows and the gateway merges
+ * the partial groups, so today's rows never cross the network.
  */
 public final class Gateway implements QuerySource {
     private final QuerySource hdb;
@@ -26,6 +29,14 @@ public final class Gateway implements QuerySource {
     public Gateway(final QuerySource hdb, final QuerySource rdb) {
         this.hdb = hdb;
         this.rdb = rdb;
+    }
+
+    QuerySource hdb() {
+        return hdb;
+    }
+
+    QuerySource rdb() {
+        return rdb;
     }
 
     /** The HDB's schema (the table's newest partition), else the RDB's. */

@@ -84,7 +84,10 @@ public final class QueryEngine {
     /** Runs a prepared query, streaming its rows into {@code sink}; records {@code tick.query}. */
     public ResultStats execute(final PreparedQuery query, final QuerySource source, final ResultSink sink) {
         try {
-            final ResultStats stats = new Execution(query.plan, source, limits, query.startNanos, parallelism).run(sink);
+            final ResultStats stats = source instanceof Gateway g && g.rdb() instanceof RemoteRdbSource remote
+                && GatewaySplit.splittable(query.plan.query)
+                ? GatewaySplit.run(query.plan, g, remote, limits, query.startNanos, parallelism, sink)
+                : new Execution(query.plan, source, limits, query.startNanos, parallelism).run(sink);
             rows.getAndAdd(stats.rows());
             scanned.getAndAdd(stats.rowsScanned());
             latency.record(System.nanoTime() - query.startNanos);

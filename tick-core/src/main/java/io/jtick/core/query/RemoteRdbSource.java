@@ -88,15 +88,9 @@ public final class RemoteRdbSource implements QuerySource {
         final HttpResponse<InputStream> r = send(req, HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream body = new BufferedInputStream(r.body(), 1 << 16)) {
             if (r.statusCode() != 200) {
-                final String text = new String(body.readAllBytes(), StandardCharsets.UTF_8);
-                final Object err = text.startsWith("{") ? Json.parse(text) : null;
-                final String msg = err instanceof Map<?, ?> m && m.get("error") instanceof String s ? s : text;
-                final QueryException.Reason reason = r.statusCode() == 413 ? QueryException.Reason.TOO_LARGE
-                    : r.statusCode() == 400 ? QueryException.Reason.BAD_QUERY : QueryException.Reason.UNAVAILABLE;
-                throw new QueryException(reason, "rdb: " + msg + " [status=" + r.statusCode() + "]");
+                throw refused(r.statusCode(), new String(body.readAllBytes(), StandardCharsets.UTF_8));
             }
-            final String day = r.headers().firstValue("X-Jtick-Day")
-                .orElseThrow(() -> unavailable("the RDB's answer has no X-Jtick-Day header"));
+            final String day = day(r);
             final String types = r.headers().firstValue("X-Jtick-Types")
                 .orElseThrow(() -> unavailable("the RDB's answer has no X-Jtick-Types header"));
             final int epochDay = (int) LocalDate.parse(day).toEpochDay();
@@ -107,6 +101,86 @@ public final class RemoteRdbSource implements QuerySource {
         } catch (final IOException e) {
             throw unavailable("reading the RDB's rows failed: " + e);
         }
+    }
+
+    /** The RDB's partial result of a split gateway query: its trading day and the rows (null when the day is outside the query's). */
+    record Part(int epochDay, ResultTable rows, long rowsScanned) {
+    }
+
+    /**
+     * Runs a query document on the RDB (JSON) and keeps the answer in memory; {@code rows} is null
+     * when the RDB's day is outside {@code [fromDay, toDay]}.
+     */
+    Part query(final String document, final int fromDay, final int toDay) {
+        final HttpRequest req = HttpRequest.newBuilder(base.resolve("api/query")).timeout(timeout)
+            .header("Content-Type", "application/json").header("Accept", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(document)).build();
+        final HttpResponse<String> r = send(req, HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw refused(r.statusCode(), r.body());
+        }
+        final int epochDay = (int) LocalDate.parse(day(r)).toEpochDay();
+        if (epochDay < fromDay || epochDay > toDay) {
+            return new Part(epochDay, null, 0);
+        }
+        final Object doc = Json.parse(r.body());
+        if (!(doc instanceof Map<?, ?> m) || !(m.get("columns") instanceof List<?> cols) || !(m.get("types") instanceof List<?> types)
+            || !(m.get("rows") instanceof List<?> rows)) {
+            throw unavailable("the RDB's answer is not a query result");
+        }
+        if (m.get("error") instanceof String e) {
+            throw new QueryException(QueryException.Reason.TOO_LARGE, "rdb: " + e);
+        }
+        final List<String> names = new ArrayList<>();
+        final List<ValueType> valueTypes = new ArrayList<>();
+        for (int c = 0; c < cols.size(); c++) {
+            names.add((String) cols.get(c));
+            valueTypes.add(ValueType.parse((String) types.get(c)));
+        }
+        final ResultTable out = new ResultTable();
+        out.begin(names, valueTypes);
+        for (final Object row : rows) {
+            final List<?> cells = (List<?>) row;
+            for (int c = 0; c < names.size(); c++) {
+                cell(out, valueTypes.get(c), cells.get(c), names.get(c));
+            }
+            out.endRow();
+        }
+        final long scanned = m.get("rowsScanned") instanceof Long l ? l : 0;
+        return new Part(epochDay, out, scanned);
+    }
+
+    /** One JSON cell (as {@link JsonResultWriter} writes it) into a result table. */
+    private static void cell(final ResultTable out, final ValueType type, final Object v, final String column) {
+        if (v == null || v == Json.NULL) {
+            out.nullValue();
+            return;
+        }
+        switch (type) {
+            case SYMBOL -> out.symbol((String) v);
+            case FLOAT64, FLOAT32 -> out.value(((Number) v).doubleValue());
+            case TIMESTAMP -> {
+                final long t = TimeFormat.parseIso((String) v);
+                out.value(t != Long.MIN_VALUE ? t : Literals.time(v, column).nanos());
+            }
+            case DATE -> out.value(LocalDate.parse((String) v).toEpochDay());
+            case CHAR -> out.value(((String) v).isEmpty() ? ' ' : (long) ((String) v).charAt(0));
+            case BOOL -> out.value(Boolean.TRUE.equals(v) ? 1L : 0L);
+            default -> out.value(((Number) v).longValue());
+        }
+    }
+
+    private static String day(final HttpResponse<?> r) {
+        return r.headers().firstValue("X-Jtick-Day").orElseThrow(() -> unavailable("the RDB's answer has no X-Jtick-Day header"));
+    }
+
+    /** The RDB's error answer as the gateway's: its 400 and 413 pass through, anything else is 503. */
+    private static QueryException refused(final int status, final String text) {
+        final Object err = text.startsWith("{") ? Json.parse(text) : null;
+        final String msg = err instanceof Map<?, ?> m && m.get("error") instanceof String s ? s : text;
+        final QueryException.Reason reason = status == 413 ? QueryException.Reason.TOO_LARGE
+            : status == 400 ? QueryException.Reason.BAD_QUERY : QueryException.Reason.UNAVAILABLE;
+        return new QueryException(reason, "rdb: " + msg + " [status=" + status + "]");
     }
 
     private <T> HttpResponse<T> send(final HttpRequest req, final HttpResponse.BodyHandler<T> handler) {

@@ -1,0 +1,352 @@
+package io.jtick.core.query;
+
+import io.jtick.core.query.Query.Agg;
+import io.jtick.core.query.Query.AggKind;
+import io.jtick.core.query.Query.Arith;
+import io.jtick.core.query.Query.Col;
+import io.jtick.core.query.Query.Item;
+import io.jtick.core.query.Query.Node;
+import io.jtick.core.query.Query.Num;
+import io.jtick.core.query.Query.XBar;
+import io.jtick.core.schema.TableSchema;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A grouped gateway query split the way TorQ's gateway splits one (map on each process, reduce in
+ * the gateway): the RDB and the HDB each run a partial query — same {@code where}, {@code dates}
+ * and {@code by}, each aggregate replaced by parts that combine (avg → sum and count, wavg → sum of
+ * w×x and sum of w) — and the gateway merges the partial groups. Only group rows cross the network,
+ * not today's matching rows. Holds for count, sum, avg, min, max, first, last and wavg without an
+ * as-of join; median and dev need every value, so those queries read rows instead
+ * ({@link RemoteRdbSource#segments}).
+ *
+ * <p>Merged results equal the one-pass answer up to floating-point summation order (sums of
+ * doubles are added in a different order). First takes the HDB's value (older days) when the group
+ * has one, last the RDB's.
+ */
+final class GatewaySplit {
+    private static final Set<AggKind> SPLITTABLE = EnumSet.of(AggKind.COUNT, AggKind.SUM, AggKind.AVG, AggKind.MIN, AggKind.MAX,
+        AggKind.FIRST, AggKind.LAST, AggKind.WAVG);
+    private static final String PART = "jtick_part";
+
+    private GatewaySplit() {
+    }
+
+    /** Whether a query can be split: grouped, every select item a splittable aggregate, no as-of join. */
+    static boolean splittable(final Query q) {
+        if (q.asof() != null || q.select().isEmpty()) {
+            return false;
+        }
+        for (final Item i : q.select()) {
+            if (!(i.expr() instanceof Agg a) || !SPLITTABLE.contains(a.kind())) {
+                return false;
+            }
+        }
+        for (final Item k : q.by()) {
+            if ("xbar".equals(k.name()) || k.name().startsWith(PART)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Runs the split query: the RDB's part over REST, the HDB's part here (its partition of the
+     * RDB's day skipped), then the merge, ordered and limited as the engine orders groups.
+     */
+    static ResultStats run(final Plan plan, final Gateway gateway, final RemoteRdbSource rdb, final QueryLimits limits,
+                           final long startNanos, final int parallelism, final ResultSink sink) {
+        final Query q = plan.query;
+        final String document = Json.write(partialDocument(q));
+        final int fromDay = q.dates() == null ? QuerySource.ALL_DAYS_FROM : q.dates().from();
+        final int toDay = q.dates() == null ? QuerySource.ALL_DAYS_TO : q.dates().to();
+        final RemoteRdbSource.Part today = rdb.query(document, fromDay, toDay);
+        final boolean rdbInRange = today.rows() != null && (q.dates() == null || q.dates().contains(today.epochDay()));
+
+        final QuerySource hdb = gateway.hdb();
+        final QuerySource past = new QuerySource() {
+            @Override
+            public TableSchema schema(final String table) {
+                return hdb.schema(table);
+            }
+
+            @Override
+            public List<TableSegment> segments(final String table, final int from, final int to, final ScanHint hint) {
+                final List<TableSegment> out = new ArrayList<>();
+                for (final TableSegment s : hdb.segments(table, from, to, hint)) {
+                    if (rdbInRange && s.epochDay() == today.epochDay()) {
+                        s.close();
+                    } else {
+                        out.add(s);
+                    }
+                }
+                return out;
+            }
+        };
+        final ResultTable old = new ResultTable();
+        final TableSchema schema = hdb.schema(q.table());
+        final ResultStats oldStats = schema == null ? null
+            : new Execution(Planner.plan(QueryParser.parse(document), schema, null), past, limits, startNanos, parallelism).run(old);
+
+        final Merge merge = new Merge(plan, q);
+        if (oldStats != null) {
+            merge.add(old);
+        }
+        if (rdbInRange) {
+            merge.add(today.rows());
+        }
+        final ResultTable merged = merge.result(limits.maxRows());
+        final int n = merged.rowCount();
+        final int[] order = merged.order(orderColumns(plan, q), orderDesc(q));
+        final int shown = q.limit() > 0 ? (int) Math.min(q.limit(), n) : n;
+        merged.writeTo(sink, order, 0, shown);
+        final ResultStats stats = new ResultStats(shown, (oldStats == null ? 0 : oldStats.rowsScanned())
+            + (rdbInRange ? today.rowsScanned() : 0), (oldStats == null ? 0 : oldStats.segments()) + (rdbInRange ? 1 : 0),
+            System.nanoTime() - startNanos);
+        sink.end(stats);
+        return stats;
+    }
+
+    /** orderBy columns first, then the group keys: the engine's order (groups sorted by key, then a stable orderBy). */
+    private static int[] orderColumns(final Plan plan, final Query q) {
+        final int[] cols = new int[q.orderBy().size() + q.by().size()];
+        for (int i = 0; i < q.orderBy().size(); i++) {
+            cols[i] = plan.outNames.indexOf(q.orderBy().get(i).column());
+        }
+        for (int k = 0; k < q.by().size(); k++) {
+            cols[q.orderBy().size() + k] = k;
+        }
+        return cols;
+    }
+
+    private static boolean[] orderDesc(final Query q) {
+        final boolean[] desc = new boolean[q.orderBy().size() + q.by().size()];
+        for (int i = 0; i < q.orderBy().size(); i++) {
+            desc[i] = q.orderBy().get(i).desc();
+        }
+        return desc;
+    }
+
+    // ---- the partial query ----------------------------------------------------------------------
+
+    /** The query each side runs: keys as asked, and per aggregate its parts {@code jtick_part<i>_<j>}. */
+    static Map<String, Object> partialDocument(final Query q) {
+        final Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("table", q.table());
+        if (q.dates() != null) {
+            doc.put("dates", dates(q.dates()));
+        }
+        if (q.whereJson() != null) {
+            doc.put("where", q.whereJson());
+        }
+        final List<Object> by = new ArrayList<>();
+        for (final Item k : q.by()) {
+            by.add(Map.of(k.name(), json(k.expr())));
+        }
+        if (!by.isEmpty()) {
+            doc.put("by", by);
+        }
+        final Map<String, Object> select = new LinkedHashMap<>();
+        for (int i = 0; i < q.select().size(); i++) {
+            final Agg a = (Agg) q.select().get(i).expr();
+            final List<Object> parts = parts(a);
+            for (int j = 0; j < parts.size(); j++) {
+                select.put(PART + i + "_" + j, parts.get(j));
+            }
+        }
+        doc.put("select", select);
+        return doc;
+    }
+
+    /** The aggregates that make up {@code a} when merged. */
+    private static List<Object> parts(final Agg a) {
+        final Node x = a.args().isEmpty() ? null : a.args().get(0);
+        switch (a.kind()) {
+            case COUNT:
+                return List.of(Map.of("count", x == null ? "*" : json(x)));
+            case AVG:
+                // the count of non-null values: x*0+1 is null (skipped by sum) exactly where x is
+                return List.of(Map.of("sum", json(x)), Map.of("sum", Map.of("+", List.of(Map.of("*", List.of(json(x), 0L)), 1L))));
+            case WAVG: {
+                final Node v = a.args().get(1);
+                return List.of(Map.of("sum", Map.of("*", List.of(json(x), json(v)))), Map.of("sum", json(x)));
+            }
+            default:
+                return List.of(Map.of(a.kind().label(), json(x)));
+        }
+    }
+
+    private static Object dates(final Query.Dates d) {
+        if (d.set() != null) {
+            final List<Object> l = new ArrayList<>();
+            for (final int day : d.set()) {
+                l.add(java.time.LocalDate.ofEpochDay(day).toString());
+            }
+            return l;
+        }
+        final Map<String, Object> m = new LinkedHashMap<>();
+        if (d.from() != QuerySource.ALL_DAYS_FROM) {
+            m.put("from", java.time.LocalDate.ofEpochDay(d.from()).toString());
+        }
+        if (d.to() != QuerySource.ALL_DAYS_TO) {
+            m.put("to", java.time.LocalDate.ofEpochDay(d.to()).toString());
+        }
+        return m;
+    }
+
+    /** An expression back in document form. */
+    static Object json(final Node n) {
+        if (n instanceof Col c) {
+            return c.name();
+        }
+        if (n instanceof Num num) {
+            return num.integral() ? (Object) num.longValue() : (Object) num.value();
+        }
+        if (n instanceof Arith a) {
+            return Map.of(String.valueOf(a.op()), List.of(json(a.left()), json(a.right())));
+        }
+        if (n instanceof XBar x) {
+            return Map.of("xbar", List.of(x.size(), json(x.arg())));
+        }
+        final Agg a = (Agg) n;
+        final List<Object> args = new ArrayList<>();
+        a.args().forEach(arg -> args.add(json(arg)));
+        return Map.of(a.kind().label(), args.size() == 1 ? args.get(0) : args);
+    }
+
+    // ---- the merge ------------------------------------------------------------------------------
+
+    /** Partial groups folded by key, in the order they first appear. */
+    private static final class Merge {
+        private final Plan plan;
+        private final Query q;
+        private final int keys;
+        private final Map<List<Object>, Object[]> groups = new HashMap<>();
+        private final List<List<Object>> order = new ArrayList<>();
+
+        Merge(final Plan plan, final Query q) {
+            this.plan = plan;
+            this.q = q;
+            this.keys = q.by().size();
+        }
+
+        /** Folds one side's partial result (the older side first). */
+        void add(final ResultTable part) {
+            final int aggs = q.select().size();
+            for (int r = 0; r < part.rowCount(); r++) {
+                final List<Object> key = new ArrayList<>(keys);
+                for (int k = 0; k < keys; k++) {
+                    key.add(part.get(r, k));
+                }
+                Object[] state = groups.get(key);
+                final boolean fresh = state == null;
+                if (fresh) {
+                    state = new Object[aggs * 2];
+                    groups.put(key, state);
+                    order.add(key);
+                }
+                int col = keys;
+                for (int i = 0; i < aggs; i++) {
+                    final AggKind kind = ((Agg) q.select().get(i).expr()).kind();
+                    final Object a = part.get(r, col);
+                    final Object b = kind == AggKind.AVG || kind == AggKind.WAVG ? part.get(r, col + 1) : null;
+                    col += kind == AggKind.AVG || kind == AggKind.WAVG ? 2 : 1;
+                    fold(state, i, kind, a, b, fresh);
+                }
+            }
+        }
+
+        private static void fold(final Object[] s, final int i, final AggKind kind, final Object a, final Object b, final boolean fresh) {
+            final int v = 2 * i;
+            switch (kind) {
+                case COUNT, SUM -> s[v] = add(s[v], a);
+                case AVG, WAVG -> {
+                    s[v] = add(s[v], a);
+                    s[v + 1] = add(s[v + 1], b);
+                }
+                case MIN, MAX -> {
+                    if (a != null && (s[v] == null || compare(a, s[v]) * (kind == AggKind.MIN ? 1 : -1) < 0)) {
+                        s[v] = a;
+                    }
+                }
+                case FIRST -> {
+                    if (fresh) {
+                        s[v] = a;
+                    }
+                }
+                case LAST -> s[v] = a;
+                default -> throw new IllegalStateException("not splittable: " + kind);
+            }
+        }
+
+        private static Object add(final Object acc, final Object x) {
+            if (x == null) {
+                return acc;
+            }
+            if (acc == null) {
+                return x;
+            }
+            if (acc instanceof Long l && x instanceof Long m) {
+                return l + m;
+            }
+            return ((Number) acc).doubleValue() + ((Number) x).doubleValue();
+        }
+
+        private static int compare(final Object x, final Object y) {
+            if (x instanceof Long a && y instanceof Long b) {
+                return Long.compare(a, b);
+            }
+            return Double.compare(((Number) x).doubleValue(), ((Number) y).doubleValue());
+        }
+
+        /** The merged groups as the plan's result columns (unordered). */
+        ResultTable result(final long maxRows) {
+            if (order.size() > maxRows) {
+                throw QueryException.tooLarge("result over the row limit [groups>" + maxRows + ", maxRows=" + maxRows
+                    + "]: narrow the query or group more coarsely");
+            }
+            final ResultTable out = new ResultTable();
+            out.begin(plan.outNames, plan.outTypes);
+            for (final List<Object> key : order) {
+                for (int k = 0; k < keys; k++) {
+                    put(out, plan.outTypes.get(k), key.get(k));
+                }
+                final Object[] s = groups.get(key);
+                for (int i = 0; i < q.select().size(); i++) {
+                    final AggKind kind = ((Agg) q.select().get(i).expr()).kind();
+                    final ValueType type = plan.outTypes.get(keys + i);
+                    final Object v = s[2 * i];
+                    switch (kind) {
+                        case COUNT, SUM -> put(out, type, v == null ? 0L : v);
+                        case AVG, WAVG -> {
+                            final double d = s[2 * i + 1] == null ? 0 : ((Number) s[2 * i + 1]).doubleValue();
+                            put(out, type, d == 0 ? null : (Object) (((Number) v).doubleValue() / d));
+                        }
+                        default -> put(out, type, v);
+                    }
+                }
+                out.endRow();
+            }
+            return out;
+        }
+
+        private static void put(final ResultTable out, final ValueType type, final Object v) {
+            if (v == null) {
+                out.nullValue();
+            } else if (type == ValueType.SYMBOL) {
+                out.symbol((String) v);
+            } else if (type == ValueType.FLOAT64 || type == ValueType.FLOAT32) {
+                out.value(((Number) v).doubleValue());
+            } else {
+                out.value(((Number) v).longValue());
+            }
+        }
+    }
+}
