@@ -19,9 +19,11 @@ import java.util.concurrent.locks.LockSupport;
  * writing the request to reading the last byte of the answer recorded in an HdrHistogram.
  *
  * <p>{@code --url http://127.0.0.1:8011 --sym S0042 --rate 200 --seconds 60 --warmup 10
- * --query rows|ohlc}: {@code rows} asks for the sym's trades of the last minute
+ * --query rows|ohlc|vwap --path /api/query}: {@code rows} asks for the sym's trades of the last minute
  * ({@code select time, sym, price, size from trade where sym=`S, time >= .z.p - 00:01}),
- * {@code ohlc} for their open/high/low/close/volume/count. Prints percentiles in µs, the rows per
+ * {@code ohlc} for their open/high/low/close/volume/count, {@code vwap} for VWAP and count by date
+ * and sym over every date the service has (with {@code --path /api/gateway/query} on hdb-service:
+ * the HDB's partitions plus the RDB, split and merged). Prints percentiles in µs, the rows per
  * answer, and the server's own {@code tick_query} percentiles; exits 1 on any non-200 answer.
  */
 public final class RestQueryLatency {
@@ -35,6 +37,7 @@ public final class RestQueryLatency {
         int seconds = 60;
         int warmup = 10;
         String query = "rows";
+        String path = "/api/query";
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--url":
@@ -54,6 +57,9 @@ public final class RestQueryLatency {
                     break;
                 case "--query":
                     query = args[i + 1];
+                    break;
+                case "--path":
+                    path = args[i + 1];
                     break;
                 default:
                     throw new IllegalArgumentException("unknown option " + args[i]);
@@ -84,7 +90,7 @@ public final class RestQueryLatency {
                 }
                 next += period;
                 final String body = body(query, sym, System.currentTimeMillis() * 1_000_000L - 60_000_000_000L);
-                final byte[] req = ("POST /api/query HTTP/1.1\r\nHost: " + uri.getHost() + "\r\nContent-Type: application/json\r\n"
+                final byte[] req = ("POST " + path + " HTTP/1.1\r\nHost: " + uri.getHost() + "\r\nContent-Type: application/json\r\n"
                     + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII);
                 final long t0 = System.nanoTime();
                 out.write(req);
@@ -108,7 +114,7 @@ public final class RestQueryLatency {
         } finally {
             s.close();
         }
-        System.out.printf(Locale.ROOT, "query=%s sym=%s rate=%d/s answers=%d rows/answer=%.1f reconnects=%d%n", query, sym, rate,
+        System.out.printf(Locale.ROOT, "path=%s query=%s sym=%s rate=%d/s answers=%d rows/answer=%.1f reconnects=%d%n", path, query, sym, rate,
             answers, answers == 0 ? 0.0 : (double) rows / answers, reconnects);
         System.out.printf(Locale.ROOT, "round trip us: p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f%n",
             h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(90) / 1e3, h.getValueAtPercentile(99) / 1e3,
@@ -125,6 +131,10 @@ public final class RestQueryLatency {
 
     static String body(final String query, final String sym, final long fromNanos) {
         final String where = "\"where\":{\"sym\":\"" + sym + "\",\"time\":{\">=\":" + fromNanos + "}}";
+        if ("vwap".equals(query)) {
+            return "{\"table\":\"trade\",\"select\":{\"vwap\":{\"wavg\":[\"size\",\"price\"]},\"n\":{\"count\":\"*\"}},"
+                + "\"by\":[\"date\",\"sym\"]}";
+        }
         if ("ohlc".equals(query)) {
             return "{\"table\":\"trade\"," + where + ",\"select\":{\"open\":{\"first\":\"price\"},\"high\":{\"max\":\"price\"},"
                 + "\"low\":{\"min\":\"price\"},\"close\":{\"last\":\"price\"},\"volume\":{\"sum\":\"size\"},\"n\":{\"count\":\"*\"}}}";

@@ -121,6 +121,9 @@ class RdbGatewayIT {
                 }
             }
         }
+        // no rows on either side: still the one row of an aggregate without by
+        assertThat(engine.query("{\"table\":\"trade\",\"dates\":\"2001-01-01\",\"select\":{\"n\":{\"count\":\"*\"},\"lo\":"
+            + "{\"min\":\"price\"}}}", remote).rows()).containsExactly(java.util.Arrays.asList(0L, null));
         // 8000 trades counted although the RDB answers at most 3999 rows: only group rows crossed the wire
         assertThat(engine.query("{\"table\":\"trade\",\"select\":{\"n\":{\"count\":\"*\"}}}", remote).rows())
             .containsExactly(List.of((long) YESTERDAY.size() + TODAY.size()));

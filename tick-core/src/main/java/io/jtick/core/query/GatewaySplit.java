@@ -312,6 +312,11 @@ final class GatewaySplit {
                 throw QueryException.tooLarge("result over the row limit [groups>" + maxRows + ", maxRows=" + maxRows
                     + "]: narrow the query or group more coarsely");
             }
+            if (keys == 0 && order.isEmpty()) {
+                // aggregates without by answer one row even over no rows (count 0, min null), as the engine does
+                groups.put(List.of(), new Object[q.select().size() * 2]);
+                order.add(List.of());
+            }
             final ResultTable out = new ResultTable();
             out.begin(plan.outNames, plan.outTypes);
             for (final List<Object> key : order) {
