@@ -114,8 +114,8 @@ public final class RestQueryLatency {
         } finally {
             s.close();
         }
-        System.out.printf(Locale.ROOT, "path=%s query=%s sym=%s rate=%d/s answers=%d rows/answer=%.1f reconnects=%d%n", path, query, sym, rate,
-            answers, answers == 0 ? 0.0 : (double) rows / answers, reconnects);
+        System.out.printf(Locale.ROOT, "path=%s query=%s sym=%s rate=%d/s answers=%d rows/answer=%.1f reconnects=%d%n", path,
+            query, sym, rate, answers, answers == 0 ? 0.0 : (double) rows / answers, reconnects);
         System.out.printf(Locale.ROOT, "round trip us: p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f%n",
             h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(90) / 1e3, h.getValueAtPercentile(99) / 1e3,
             h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3);

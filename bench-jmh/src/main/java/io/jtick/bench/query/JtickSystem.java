@@ -1,5 +1,11 @@
 package io.jtick.bench.query;
 
+import io.jtick.core.hdb.ColumnEncoding;
+import io.jtick.core.hdb.EncodingPolicy;
+import io.jtick.core.hdb.HistoricalDatabase;
+import io.jtick.core.hdb.PartitionSource;
+import io.jtick.core.hdb.PartitionStore;
+import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.MemorySegment;
 import io.jtick.core.query.MemorySource;
@@ -18,7 +24,10 @@ import io.jtick.core.wire.UpdateEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -27,22 +36,49 @@ import java.util.Map;
 
 /**
  * jtick: the data fed into a real {@link RealtimeDatabase} through update frames of 10,000 rows
- * (the RDB's own insert path), or, {@code parted}, held in sym-parted in-memory segments (an HDB
- * partition's layout without its files). Questions are JSON documents prepared once, like the
- * peers' prepared statements; each run streams the rows into a sink that reads every value.
+ * (the RDB's own insert path); or, {@code parted}, held in sym-parted in-memory segments (an HDB
+ * partition's layout without its files); or, {@code hdb}/{@code hdb-lz4}, that RDB's tables
+ * written by {@link PartitionWriter} as a real date partition (plain and memory-mapped: the hot
+ * tier; or {@code auto/lz4}: the warm tier) under a temporary directory and read through
+ * {@link HistoricalDatabase} and {@link PartitionSource}. Questions are JSON documents prepared
+ * once, like the peers' prepared statements; each run streams the rows into a sink that reads
+ * every value.
  */
 public final class JtickSystem implements QuerySystem {
     private static final int FRAME_ROWS = 10_000;
 
-    private final boolean parted;
+    /** Where the data lives: the system names the benchmark knows. */
+    public enum Layout {
+        RDB("jtick"), PARTED("jtick-parted"), HDB("jtick-hdb"), HDB_LZ4("jtick-hdb-lz4");
+
+        final String systemName;
+
+        Layout(final String systemName) {
+            this.systemName = systemName;
+        }
+    }
+
+    private final Layout layout;
     private final QuerySource source;
     private final QueryEngine engine = new QueryEngine();
     private final Map<BenchQuery, PreparedQuery> prepared = new EnumMap<>(BenchQuery.class);
+    private Path root;
+    private HistoricalDatabase hdb;
 
-    public JtickSystem(final TickData d, final boolean parted) {
-        this.parted = parted;
+    public JtickSystem(final TickData d, final Layout layout) throws IOException {
+        this.layout = layout;
         final int day = (int) Math.floorDiv(d.tTime.length > 0 ? d.tTime[0] : 0, 86_400_000_000_000L);
-        this.source = parted ? partedSource(d, day) : rdb(d, day);
+        switch (layout) {
+            case RDB:
+                this.source = rdb(d, day);
+                break;
+            case PARTED:
+                this.source = partedSource(d, day);
+                break;
+            default:
+                this.source = hdbSource(d, day, layout == Layout.HDB ? ColumnEncoding.PLAIN : ColumnEncoding.parse("auto/lz4"));
+                break;
+        }
         for (final BenchQuery q : BenchQuery.values()) {
             prepared.put(q, engine.prepare(json(q, d), source));
         }
@@ -50,7 +86,7 @@ public final class JtickSystem implements QuerySystem {
 
     @Override
     public String name() {
-        return parted ? "jtick-parted" : "jtick";
+        return layout.systemName;
     }
 
     /** The question as a jtick query document. */
@@ -112,8 +148,17 @@ public final class JtickSystem implements QuerySystem {
         return a;
     }
 
+    /** Closes the HDB (unmapping its files) and deletes its directory; nothing to do for the in-memory layouts. */
     @Override
-    public void close() {
+    public void close() throws IOException {
+        if (hdb != null) {
+            hdb.close();
+            hdb = null;
+        }
+        if (root != null) {
+            PartitionStore.deleteRecursively(root);
+            root = null;
+        }
     }
 
     /** Reads every value, as a client consuming the stream would. */
@@ -234,6 +279,32 @@ public final class JtickSystem implements QuerySystem {
                 .endRow();
         }
         return new MemorySource().add(t.buildParted()).add(q.buildParted());
+    }
+
+    /**
+     * The RDB's trade and quote tables written as one date partition (sorted by sym, then time;
+     * {@code p#}) under a temporary directory in {@code jtick.bench.dir} (default {@code var}), then
+     * opened as an HDB. The RDB is dropped once written.
+     */
+    private QuerySource hdbSource(final TickData d, final int day, final ColumnEncoding encoding) throws IOException {
+        final Path dir = Path.of(System.getProperty("jtick.bench.dir", "var")).toAbsolutePath();
+        Files.createDirectories(dir);
+        root = Files.createTempDirectory(dir, "bench-query-hdb");
+        try {
+            final RealtimeDatabase rdb = rdb(d, day);
+            final EncodingPolicy policy = encoding.isPlain() ? EncodingPolicy.PLAIN : EncodingPolicy.uniform(encoding);
+            new PartitionWriter(root, policy).write(LocalDate.ofEpochDay(day), List.of(rdb.table("trade"), rdb.table("quote")));
+            hdb = new HistoricalDatabase(root, new TickMetrics());
+            hdb.reload();
+            return new PartitionSource(hdb);
+        } catch (final IOException | RuntimeException e) {
+            try {
+                close();
+            } catch (final IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
     }
 
     static String date(final long nanos) {

@@ -25,8 +25,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>{@code -p dataset=synthetic|taq}, {@code -p rows=} (synthetic: trades and quotes each;
  * 10,000,000 by default, smaller for a quick run), {@code -p syms=} (1000), {@code -p system=}
- * {@code jtick}, {@code jtick-parted} (the HDB's sym-parted layout, in memory), {@code duckdb},
- * {@code questdb}.
+ * {@code jtick}, {@code jtick-parted} (the HDB's sym-parted layout, in memory), {@code jtick-hdb}
+ * (a real on-disk partition written by {@code PartitionWriter}, plain and memory-mapped: the hot
+ * tier), {@code jtick-hdb-lz4} (the same partition encoded {@code auto/lz4}: the warm tier),
+ * {@code duckdb}, {@code questdb}. The HDB systems write under {@code -Djtick.bench.dir} (default
+ * {@code var}) and delete it in teardown.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -38,7 +41,7 @@ public class QueryBenchmark {
     @Param({"synthetic", "taq"})
     public String dataset;
 
-    @Param({"jtick", "jtick-parted", "duckdb", "questdb"})
+    @Param({"jtick", "jtick-parted", "jtick-hdb", "jtick-hdb-lz4", "duckdb", "questdb"})
     public String system;
 
     @Param({"10000000"})
@@ -61,6 +64,9 @@ public class QueryBenchmark {
                         throw new IllegalStateException("answers differ [query=" + q + ", jtick vs " + system + "]: " + diff);
                     }
                 }
+            } catch (final Exception | Error e) {
+                sys.close(); // no teardown after a failed setup: release the HDB's files and directory here
+                throw e;
             }
         }
     }

@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * Loads one data set into every system, checks that all answer every question alike (exits 1 and
  * says what differs if not), then times each question a few times: the quick look before a JMH
- * run. {@code QueryCheck [synthetic|taq] [rows] [syms] [systems,comma,separated] [repeats]}.
+ * run. {@code QueryCheck [synthetic|taq] [rows] [syms] [systems,comma,separated] [repeats]}; systems
+ * as {@link QuerySystem#open}: jtick, jtick-parted, jtick-hdb, jtick-hdb-lz4, duckdb, questdb.
  */
 public final class QueryCheck {
     private QueryCheck() {
@@ -23,45 +24,48 @@ public final class QueryCheck {
         final TickData data = TickData.load(dataset, rows, syms);
         System.out.printf("%s loaded in %.1f s%n", data, (System.nanoTime() - t0) / 1e9);
         final List<QuerySystem> systems = new ArrayList<>();
-        for (final String n : names) {
-            t0 = System.nanoTime();
-            systems.add(QuerySystem.open(n, data));
-            System.out.printf("%-12s loaded in %.1f s%n", n, (System.nanoTime() - t0) / 1e9);
-        }
         int bad = 0;
-        for (final BenchQuery q : BenchQuery.values()) {
-            final Answer ref = systems.get(0).answer(q);
-            for (int i = 1; i < systems.size(); i++) {
-                final String diff = ref.difference(systems.get(i).answer(q));
-                if (diff != null) {
-                    bad++;
-                    System.out.printf("MISMATCH %s %s vs %s: %s%n", q, systems.get(0).name(), systems.get(i).name(), diff);
-                }
+        try {
+            for (final String n : names) {
+                t0 = System.nanoTime();
+                systems.add(QuerySystem.open(n, data));
+                System.out.printf("%-12s loaded in %.1f s%n", n, (System.nanoTime() - t0) / 1e9);
             }
-            System.out.printf("%-14s %s%n", q, ref);
-        }
-        System.out.printf("%n%-14s", "median ms");
-        for (final QuerySystem s : systems) {
-            System.out.printf(" %12s", s.name());
-        }
-        System.out.println();
-        for (final BenchQuery q : BenchQuery.values()) {
-            System.out.printf("%-14s", q);
-            for (final QuerySystem s : systems) {
-                final long[] ns = new long[repeats];
-                long sink = 0;
-                for (int r = 0; r < repeats; r++) {
-                    final long s0 = System.nanoTime();
-                    sink += s.run(q);
-                    ns[r] = System.nanoTime() - s0;
+            for (final BenchQuery q : BenchQuery.values()) {
+                final Answer ref = systems.get(0).answer(q);
+                for (int i = 1; i < systems.size(); i++) {
+                    final String diff = ref.difference(systems.get(i).answer(q));
+                    if (diff != null) {
+                        bad++;
+                        System.out.printf("MISMATCH %s %s vs %s: %s%n", q, systems.get(0).name(), systems.get(i).name(), diff);
+                    }
                 }
-                Arrays.sort(ns);
-                System.out.printf(" %12.3f", ns[repeats / 2] / 1e6 + (sink == 42 ? 1e-9 : 0));
+                System.out.printf("%-14s %s%n", q, ref);
+            }
+            System.out.printf("%n%-14s", "median ms");
+            for (final QuerySystem s : systems) {
+                System.out.printf(" %12s", s.name());
             }
             System.out.println();
-        }
-        for (final QuerySystem s : systems) {
-            s.close();
+            for (final BenchQuery q : BenchQuery.values()) {
+                System.out.printf("%-14s", q);
+                for (final QuerySystem s : systems) {
+                    final long[] ns = new long[repeats];
+                    long sink = 0;
+                    for (int r = 0; r < repeats; r++) {
+                        final long s0 = System.nanoTime();
+                        sink += s.run(q);
+                        ns[r] = System.nanoTime() - s0;
+                    }
+                    Arrays.sort(ns);
+                    System.out.printf(" %12.3f", ns[repeats / 2] / 1e6 + (sink == 42 ? 1e-9 : 0));
+                }
+                System.out.println();
+            }
+        } finally {
+            for (final QuerySystem s : systems) {
+                s.close();
+            }
         }
         if (bad > 0) {
             System.out.println(bad + " answers differ");

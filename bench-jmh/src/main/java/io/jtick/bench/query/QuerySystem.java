@@ -16,19 +16,21 @@ public interface QuerySystem extends AutoCloseable {
     @Override
     void close() throws Exception;
 
-    /** Loads a data set into a system by name: jtick, jtick-parted, duckdb or questdb. */
+    /** Loads a data set into a system by name: jtick, jtick-parted, jtick-hdb, jtick-hdb-lz4, duckdb or questdb. */
     static QuerySystem open(final String system, final TickData data) throws Exception {
+        for (final JtickSystem.Layout layout : JtickSystem.Layout.values()) {
+            if (layout.systemName.equals(system)) {
+                return new JtickSystem(data, layout);
+            }
+        }
         switch (system) {
-            case "jtick":
-                return new JtickSystem(data, false);
-            case "jtick-parted":
-                return new JtickSystem(data, true);
             case "duckdb":
                 return new DuckDbSystem(data);
             case "questdb":
                 return new QuestDbSystem(data);
             default:
-                throw new IllegalArgumentException("unknown system [system=" + system + "]: jtick, jtick-parted, duckdb, questdb");
+                throw new IllegalArgumentException("unknown system [system=" + system
+                    + "]: jtick, jtick-parted, jtick-hdb, jtick-hdb-lz4, duckdb, questdb");
         }
     }
 }

@@ -42,6 +42,9 @@ public final class PartitionSource implements QuerySource {
 
     /** One table of one partition; closing releases the partition. */
     static final class Segment implements TableSegment {
+        /** Gather element-wise when runs average fewer rows than this. */
+        private static final int SCATTERED = 16;
+
         private final HistoricalDatabase hdb;
         private final PartitionTable table;
         private boolean closed;
@@ -110,22 +113,35 @@ public final class PartitionSource implements QuerySource {
             chunk.wrap(f.type(), buf, 0, length);
         }
 
-        /** Listed rows: one bulk read per run of consecutive rows (as-of matches and sym lists are mostly runs). */
+        /**
+         * Listed rows: one bulk read per run of consecutive rows when the rows come in runs (sym
+         * lists), an element-wise gather when they are scattered (as-of matches).
+         */
         @Override
         public void read(final int column, final int[] rows, final int at, final int length, final ColumnChunk chunk) {
             final ColumnFile f = table.column(column);
             final Object buf = chunk.buffer(f.type(), length);
-            for (int i = 0; i < length;) {
-                int n = 1;
-                while (i + n < length && rows[at + i + n] == rows[at + i + n - 1] + 1) {
-                    n++;
+            int runs = 1;
+            for (int i = 1; i < length; i++) {
+                if (rows[at + i] != rows[at + i - 1] + 1) {
+                    runs++;
                 }
-                try {
-                    f.read(rows[at + i], n, buf, i);
-                } catch (final UncheckedIOException e) {
-                    throw counted(e);
+            }
+            try {
+                if (runs * SCATTERED > length) {
+                    f.gather(rows, at, length, buf);
+                } else {
+                    for (int i = 0; i < length;) {
+                        int n = 1;
+                        while (i + n < length && rows[at + i + n] == rows[at + i + n - 1] + 1) {
+                            n++;
+                        }
+                        f.read(rows[at + i], n, buf, i);
+                        i += n;
+                    }
                 }
-                i += n;
+            } catch (final UncheckedIOException e) {
+                throw counted(e);
             }
             chunk.wrap(f.type(), buf, 0, length);
         }

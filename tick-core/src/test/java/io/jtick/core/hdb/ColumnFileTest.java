@@ -73,6 +73,18 @@ class ColumnFileTest {
                     final byte[] want = new byte[mid.length];
                     System.arraycopy(values, (rows - 7) * type.width(), want, 0, want.length);
                     assertThat(mid).isEqualTo(want);
+                    final int w = type.width();
+                    final int[] list = {-1, 0, 2, 3, rows / 2, rows - 7, rows - 1, 1, rows - 1, -1};
+                    final byte[] gathered = new byte[8 * w];
+                    f.gather(list, 1, 8, gathered);
+                    for (int i = 0; i < 8; i++) {
+                        final byte[] one = new byte[w];
+                        System.arraycopy(gathered, i * w, one, 0, w);
+                        final byte[] exp = new byte[w];
+                        System.arraycopy(values, list[1 + i] * w, exp, 0, w);
+                        assertThat(one).as("gathered row %s of %s", list[1 + i], rows).isEqualTo(exp);
+                    }
+                    assertThatThrownBy(() -> f.gather(list, 0, 2, gathered)).isInstanceOf(IndexOutOfBoundsException.class);
                 }
                 f.verify();
             }
