@@ -8,8 +8,9 @@ import java.util.Arrays;
 /**
  * Group-by state of one scan: a hash table from key tuples (longs: query-wide sym ids, timestamps,
  * integers, float bits, dates) to dense group numbers, and one {@link Acc} per aggregate. Grouping
- * by sym alone skips the hash: local sym id → group through an array. With no keys there is one
- * group (so {@code count} of nothing is 0).
+ * by sym alone, or by sym and {@code date} (constant within a segment), skips the hash: local sym id
+ * → group through an array reset per segment. With no keys there is one group (so {@code count} of
+ * nothing is 0).
  */
 final class Groups {
     private final Plan plan;
@@ -19,7 +20,10 @@ final class Groups {
     private final int[] keySymSlot;
     final Acc[] accs;
     private final SymDict.LocalMap localSyms;
+    /** Keys are one sym plus only {@code date}s: the group follows from the local sym id within a segment. */
     private final boolean symOnly;
+    private final int symAt;
+    private final long[] symTuple;
 
     int size;
     long[] keys;
@@ -42,7 +46,18 @@ final class Groups {
             keySymSlot[i] = ks.symColumn() ? TableSchema.SYM : -1;
             keyEvs[i] = Ev.of(ks.expr(), capacity);
         }
-        symOnly = k == 1 && keySymSlot[0] >= 0;
+        int at = -1;
+        boolean others = true;
+        for (int i = 0; i < k; i++) {
+            if (keySymSlot[i] >= 0 && at < 0) {
+                at = i;
+            } else if (!(plan.keys.get(i).expr() instanceof Plan.DateSpec)) {
+                others = false;
+            }
+        }
+        symAt = at;
+        symOnly = at >= 0 && others;
+        symTuple = new long[k];
         accs = new Acc[plan.aggs.size()];
         for (int i = 0; i < accs.length; i++) {
             accs[i] = Acc.of(plan.aggs.get(i), capacity, localSyms);
@@ -84,7 +99,7 @@ final class Groups {
                 }
                 int g = map[local];
                 if (g < 0) {
-                    g = groupOf1(localSyms.global(local));
+                    g = groupOfSym(localSyms.global(local));
                     map[local] = g;
                 }
                 gid[i] = g;
@@ -166,7 +181,7 @@ final class Groups {
         }
         int g = localToGroup[localSym];
         if (g < 0) {
-            g = groupOf1(localSyms.global(localSym));
+            g = groupOfSym(localSyms.global(localSym));
             localToGroup[localSym] = g;
         }
         for (final Acc a : accs) {
@@ -191,6 +206,17 @@ final class Groups {
     }
 
     private final long[] one = new long[1];
+
+    /** The group of a global sym id in the bound segment (its date fills any date keys). */
+    private int groupOfSym(final long global) {
+        if (k == 1) {
+            return groupOf1(global);
+        }
+        for (int j = 0; j < k; j++) {
+            symTuple[j] = j == symAt ? global : bound.epochDay();
+        }
+        return groupOf(symTuple);
+    }
 
     private int groupOf1(final long v) {
         one[0] = v;

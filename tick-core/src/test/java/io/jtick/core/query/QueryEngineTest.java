@@ -349,5 +349,34 @@ class QueryEngineTest {
         day1.stream().filter(t -> t.sym().equals("E")).forEach(t -> expected.add(List.of((long) TestTables.DAY1, t.time())));
         TRADES.stream().filter(t -> t.sym().equals("E")).forEach(t -> expected.add(List.of((long) DAY2, t.time())));
         assertThat(rows.rows()).isEqualTo(expected);
+
+        // by date and sym, either order (the sym fast path with the segment's date), against a reference; one core and two
+        final java.util.Map<String, long[]> sums = new java.util.TreeMap<>();
+        for (final int d : new int[] {TestTables.DAY1, DAY2}) {
+            for (final Trade t : d == DAY2 ? TRADES : day1) {
+                final long[] acc = sums.computeIfAbsent(d + "|" + t.sym(), k -> new long[2]);
+                acc[0]++;
+                acc[1] += t.size();
+            }
+        }
+        for (final QueryEngine e : List.of(engine, new QueryEngine(new io.jtick.core.metrics.TickMetrics(), QueryLimits.DEFAULT, 1))) {
+            final ResultTable ds = e.query("{\"table\":\"trade\",\"select\":{\"n\":{\"count\":\"*\"},\"v\":{\"sum\":\"size\"}},"
+                + "\"by\":[\"date\",\"sym\"]}", hdb);
+            final ResultTable sd = e.query("{\"table\":\"trade\",\"select\":{\"n\":{\"count\":\"*\"},\"v\":{\"sum\":\"size\"}},"
+                + "\"by\":[\"sym\",\"date\"]}", hdb);
+            final List<String> got = new ArrayList<>();
+            ds.rows().forEach(row -> got.add(row.get(0) + "|" + row.get(1) + "=" + row.get(2) + "," + row.get(3)));
+            assertThat(got).containsExactlyElementsOf(sums.entrySet().stream().map(x -> x.getKey() + "=" + x.getValue()[0] + ","
+                + x.getValue()[1]).toList());
+            assertThat(sd.rowCount()).isEqualTo(sums.size());
+            for (int i = 0; i < sd.rowCount(); i++) {
+                final long[] acc = sums.get(sd.get(i, 1) + "|" + sd.get(i, 0));
+                assertThat(List.of(sd.get(i, 2), sd.get(i, 3))).isEqualTo(List.of(acc[0], acc[1]));
+                if (i > 0) {
+                    assertThat(sd.getString(i, 0).compareTo(sd.getString(i - 1, 0)) * 2 + Long.compare(sd.getLong(i, 1),
+                        sd.getLong(i - 1, 1))).as("sorted by sym, then date").isPositive();
+                }
+            }
+        }
     }
 }
