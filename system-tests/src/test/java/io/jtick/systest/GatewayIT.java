@@ -1,36 +1,21 @@
 package io.jtick.systest;
 
 import io.jtick.core.client.FeedPublisher;
-import io.jtick.core.metrics.TickMetrics;
-import io.jtick.core.schema.SchemaRegistry;
-import io.jtick.core.schema.TableSchema;
 import io.jtick.core.testing.Closer;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.tp.TickerplantServer;
-import io.jtick.core.tp.TickerplantSettings;
-import io.jtick.core.util.NanoClock;
 import io.jtick.hdb.HdbApplication;
-import io.jtick.rdb.RdbApplication;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.LocalTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -38,6 +23,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import static io.jtick.core.testing.TestSupport.await;
+import static io.jtick.systest.TickStack.TRADE;
+import static io.jtick.systest.TickStack.WAIT;
+import static io.jtick.systest.TickStack.call;
+import static io.jtick.systest.TickStack.get;
+import static io.jtick.systest.TickStack.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -49,13 +39,8 @@ import static org.assertj.core.api.Assertions.within;
  * computed here from the rows sent: groups merged across the days, exact medians, row order by date.
  */
 class GatewayIT {
-    private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final SchemaRegistry SCHEMAS = SchemaRegistry.builtIn(0);
-    private static final TableSchema TRADE = SCHEMAS.get("trade");
     private static final String[] SYMS = {"IBM", "MSFT", "AAPL", "GOOG", "KX"};
     private static final long T0 = 1_795_253_400_000_000_000L;
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @TempDir
     Path dir;
@@ -69,35 +54,6 @@ class GatewayIT {
 
     /** One row sent: update {@code id}, row {@code r} (as {@link TestSupport#trade} builds it). */
     private record Row(LocalDate date, long time, String sym, double price, long size) {
-    }
-
-    private static ConfigurableApplicationContext app(final Class<?> main, final String name, final String... args) {
-        final List<String> all = new ArrayList<>(List.of("--spring.config.name=jtick-system-test", "--server.port=0",
-            "--server.address=127.0.0.1", "--spring.application.name=" + name));
-        all.addAll(List.of(args));
-        return new SpringApplicationBuilder(main).run(all.toArray(new String[0]));
-    }
-
-    private static int port(final ConfigurableApplicationContext ctx) {
-        return Integer.parseInt(ctx.getEnvironment().getProperty("local.server.port"));
-    }
-
-    private static HttpResponse<String> post(final int port, final String path, final String body, final String accept)
-        throws Exception {
-        final HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .header("Content-Type", "application/json").header("Accept", accept).timeout(Duration.ofSeconds(30));
-        b.method("POST", body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static JsonNode ok(final int port, final String path, final String body) throws Exception {
-        final HttpResponse<String> r = post(port, path, body, "application/json");
-        assertThat(r.statusCode()).as(body + " -> " + r.body()).isEqualTo(200);
-        return JSON.readTree(r.body());
-    }
-
-    private static long rdbTradeRows(final int rdbPort) {
-        return rdbStatus(rdbPort).path("tables").path("trade").asLong(0);
     }
 
     private static void send(final FeedPublisher feed, final LocalDate date, final int from, final int to, final List<Row> sent) {
@@ -121,41 +77,33 @@ class GatewayIT {
 
     @Test
     void shouldAnswerOverHdbPartitionAndRdbAcrossTheDayBoundary() throws Exception {
-        final Path journal = dir.resolve("journal");
-        final Path hdbRoot = Files.createDirectories(dir.resolve("hdb"));
-        final TickerplantSettings settings = TickerplantSettings.defaults(journal).withPort(0)
-            .withEndOfDay(LocalTime.now(ZoneOffset.UTC).plusHours(12).withNano(0), ZoneOffset.UTC);
-        final TickerplantServer tp = closer.track(new TickerplantServer(settings, SCHEMAS, NanoClock.SYSTEM, new TickMetrics()).start());
-        final ConfigurableApplicationContext hdb = closer.track(app(HdbApplication.class, "hdb-service",
-            "--tick.hdb.root=" + hdbRoot, "--tick.hdb.tiering.enabled=false"));
-        final int hdbPort = port(hdb);
-        final ConfigurableApplicationContext rdb = closer.track(app(RdbApplication.class, "rdb-service",
-            "--tick.rdb.tp-port=" + tp.port(), "--tick.rdb.reconnect-delay=100ms", "--tick.rdb.hdb.root=" + hdbRoot,
-            "--tick.rdb.hdb.url=http://127.0.0.1:" + hdbPort, "--tick.rdb.journal-root=" + journal));
-        final int rdbPort = port(rdb);
-        await("RDB subscribed", WAIT, () -> rdbStatus(rdbPort).get("subscribed").asBoolean());
+        final TickStack stack = TickStack.start(dir, closer);
+        final TickerplantServer tp = stack.tp();
+        final int hdbPort = stack.hdbPort();
+        final int rdbPort = stack.rdbPort();
         // the gateway: its own hdb-service process over the same root, with the RDB's URL (TorQ runs its gateway apart too)
-        final ConfigurableApplicationContext gw = closer.track(app(HdbApplication.class, "gateway",
-            "--tick.hdb.root=" + hdbRoot, "--tick.hdb.tiering.enabled=false", "--tick.hdb.gateway.rdb-url=http://127.0.0.1:" + rdbPort));
-        final int gwPort = port(gw);
-        final FeedPublisher feed = closer.track(new FeedPublisher("127.0.0.1", tp.port(), "feed", null).connect(5000));
+        final ConfigurableApplicationContext gw = closer.track(TickStack.app(HdbApplication.class, "gateway",
+            "--tick.hdb.root=" + stack.hdbRoot(), "--tick.hdb.tiering.enabled=false",
+            "--tick.hdb.gateway.rdb-url=http://127.0.0.1:" + rdbPort));
+        final int gwPort = TickStack.port(gw);
+        final FeedPublisher feed = stack.feed();
 
         final List<Row> sent = new ArrayList<>();
         final LocalDate day1 = tp.call(t -> t.date());
         send(feed, day1, 1, 200, sent);
-        await("RDB has day 1", WAIT, () -> rdbTradeRows(rdbPort) == 600);
+        await("RDB has day 1", WAIT, () -> stack.rdbTradeRows() == 600);
         tp.endOfDay();
-        await("RDB end of day 1", WAIT, () -> rdbStatus(rdbPort).get("endOfDays").asInt() == 1);
+        await("RDB end of day 1", WAIT, () -> get(rdbPort, "/api/status").get("endOfDays").asInt() == 1);
         final LocalDate day2 = tp.call(t -> t.date());
         assertThat(day2).isAfter(day1);
         send(feed, day2, 201, 300, sent);
-        await("RDB has day 2", WAIT, () -> rdbTradeRows(rdbPort) == 300);
+        await("RDB has day 2", WAIT, () -> stack.rdbTradeRows() == 300);
         // the gateway process loaded the root before day 1 was written: the RDB's write-down told only the HDB
-        ok(gwPort, "/api/reload", null);
+        ok(gwPort, "POST", "/api/reload", null);
 
         final String dates = "\"dates\":{\"from\":\"" + day1 + "\",\"to\":\"" + day2 + "\"}";
         // the contract, merged across the days: VWAP and count by sym, plus an exact median
-        final JsonNode bySym = ok(gwPort, "/api/gateway/query", "{\"table\":\"trade\"," + dates + ",\"select\":{\"vwap\":{\"wavg\":"
+        final JsonNode bySym = ok(gwPort, "POST", "/api/gateway/query", "{\"table\":\"trade\"," + dates + ",\"select\":{\"vwap\":{\"wavg\":"
             + "[\"size\",\"price\"]},\"n\":{\"count\":\"*\"},\"med\":{\"median\":\"size\"}},\"by\":[\"sym\"]}");
         assertThat(bySym.get("columns").toString()).isEqualTo("[\"sym\",\"vwap\",\"n\",\"med\"]");
         final Map<String, List<Row>> groups = new TreeMap<>();
@@ -173,7 +121,8 @@ class GatewayIT {
         }
 
         // count by date and sym: the boundary itself (day 1 from the partition, day 2 from the RDB)
-        final JsonNode byDate = ok(gwPort, "/api/gateway/query", "{\"table\":\"trade\"," + dates + ",\"select\":{\"n\":{\"count\":\"*\"}},"
+        final JsonNode byDate = ok(gwPort, "POST", "/api/gateway/query", "{\"table\":\"trade\"," + dates
+            + ",\"select\":{\"n\":{\"count\":\"*\"}},"
             + "\"by\":[\"date\",\"sym\"]}");
         final Map<String, Long> counts = new TreeMap<>();
         sent.forEach(r -> counts.merge(r.date() + "|" + r.sym(), 1L, Long::sum));
@@ -182,7 +131,7 @@ class GatewayIT {
         assertThat(got).containsExactlyElementsOf(counts.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
 
         // one sym's rows: day 1 then day 2, each in time order, every value as sent
-        final JsonNode ibm = ok(gwPort, "/api/gateway/query", "{\"table\":\"trade\"," + dates + ",\"where\":{\"sym\":\"IBM\"},"
+        final JsonNode ibm = ok(gwPort, "POST", "/api/gateway/query", "{\"table\":\"trade\"," + dates + ",\"where\":{\"sym\":\"IBM\"},"
             + "\"select\":[\"date\",\"time\",\"price\",\"size\"]}");
         final List<String> expected = sent.stream().filter(r -> r.sym().equals("IBM")).map(r -> Arrays.asList(r.date().toString(),
             Instant.ofEpochSecond(0, r.time()).toString(), r.price(), r.size()).toString()).toList();
@@ -192,36 +141,30 @@ class GatewayIT {
         assertThat(rows).containsExactlyElementsOf(expected);
 
         // the same document on the HDB alone sees day 1 only; CSV streams with the column types in a header
-        final JsonNode hdbOnly = ok(hdbPort, "/api/query", "{\"table\":\"trade\"," + dates + ",\"select\":{\"n\":{\"count\":\"*\"}}}");
+        final JsonNode hdbOnly = ok(hdbPort, "POST", "/api/query", "{\"table\":\"trade\"," + dates
+            + ",\"select\":{\"n\":{\"count\":\"*\"}}}");
         assertThat(hdbOnly.get("rows").get(0).get(0).asLong()).isEqualTo(600);
-        final HttpResponse<String> csv = post(gwPort, "/api/gateway/query", "{\"table\":\"trade\"," + dates + ",\"select\":{\"n\":"
+        final HttpResponse<String> csv = call(gwPort, "POST", "/api/gateway/query", "{\"table\":\"trade\"," + dates + ",\"select\":{\"n\":"
             + "{\"count\":\"*\"}},\"by\":\"date\"}", "text/csv");
         assertThat(csv.statusCode()).isEqualTo(200);
         assertThat(csv.headers().firstValue("X-Jtick-Types")).contains("date,int64");
         assertThat(csv.body().lines().toList()).containsExactly("date,n", day1 + ",600", day2 + ",300");
 
         // bad input names its problem; an HDB without an RDB configured, or an RDB that is down, answers 503
-        final HttpResponse<String> bad = post(gwPort, "/api/gateway/query", "{\"table\":\"trade\",\"select\":{\"s\":{\"sum\":\"sym\"}}}",
+        final HttpResponse<String> bad = call(gwPort, "POST", "/api/gateway/query",
+            "{\"table\":\"trade\",\"select\":{\"s\":{\"sum\":\"sym\"}}}",
             "application/json");
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(bad.body()).contains("sym");
-        final HttpResponse<String> none = post(hdbPort, "/api/gateway/query", "{\"table\":\"trade\"}", "application/json");
+        final HttpResponse<String> none = call(hdbPort, "POST", "/api/gateway/query", "{\"table\":\"trade\"}", "application/json");
         assertThat(none.statusCode()).isEqualTo(503);
         assertThat(none.body()).contains("tick.hdb.gateway.rdb-url");
-        closer.forget(rdb);
-        rdb.close();
-        final HttpResponse<String> down = post(gwPort, "/api/gateway/query", "{\"table\":\"trade\"," + dates + "}", "application/json");
+        closer.forget(stack.rdb());
+        stack.rdb().close();
+        final HttpResponse<String> down = call(gwPort, "POST", "/api/gateway/query", "{\"table\":\"trade\"," + dates + "}",
+            "application/json");
         assertThat(down.statusCode()).as(down.body()).isEqualTo(503);
-        assertThat(ok(gwPort, "/api/query", "{\"table\":\"trade\",\"select\":{\"n\":{\"count\":\"*\"}}}").get("rows").get(0).get(0)
+        assertThat(ok(gwPort, "POST", "/api/query", "{\"table\":\"trade\",\"select\":{\"n\":{\"count\":\"*\"}}}").get("rows").get(0).get(0)
             .asLong()).isEqualTo(600);
-    }
-
-    private static JsonNode rdbStatus(final int rdbPort) {
-        final HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rdbPort + "/api/status")).GET().build();
-        try {
-            return JSON.readTree(HTTP.send(get, HttpResponse.BodyHandlers.ofString()).body());
-        } catch (final Exception e) {
-            throw new AssertionError(e);
-        }
     }
 }

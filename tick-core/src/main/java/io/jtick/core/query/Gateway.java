@@ -31,6 +31,20 @@ public final class Gateway implements QuerySource {
         this.rdb = rdb;
     }
 
+    /** The HDB's segments of {@code [fromDay, toDay]} but those of the RDB's days (closed: the RDB answers for them). */
+    List<TableSegment> hdbSegments(final String table, final int fromDay, final int toDay, final ScanHint hint,
+                                   final Set<Integer> rdbDays) {
+        final List<TableSegment> out = new ArrayList<>();
+        for (final TableSegment s : hdb.segments(table, fromDay, toDay, hint)) {
+            if (rdbDays.contains(s.epochDay())) {
+                s.close();
+            } else {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
     QuerySource hdb() {
         return hdb;
     }
@@ -53,14 +67,7 @@ public final class Gateway implements QuerySource {
         for (final TableSegment s : today) {
             rdbDays.add(s.epochDay());
         }
-        final List<TableSegment> out = new ArrayList<>();
-        for (final TableSegment s : hdb.segments(table, fromDay, toDay, hint)) {
-            if (rdbDays.contains(s.epochDay())) {
-                s.close();
-            } else {
-                out.add(s);
-            }
-        }
+        final List<TableSegment> out = hdbSegments(table, fromDay, toDay, hint, rdbDays);
         out.addAll(today);
         out.sort(Comparator.comparingInt(TableSegment::epochDay));
         return out;

@@ -70,28 +70,20 @@ final class GatewaySplit {
         final RemoteRdbSource.Part today = rdb.query(document, fromDay, toDay);
         final boolean rdbInRange = today.rows() != null && (q.dates() == null || q.dates().contains(today.epochDay()));
 
-        final QuerySource hdb = gateway.hdb();
+        final Set<Integer> rdbDays = rdbInRange ? Set.of(today.epochDay()) : Set.of();
         final QuerySource past = new QuerySource() {
             @Override
             public TableSchema schema(final String table) {
-                return hdb.schema(table);
+                return gateway.hdb().schema(table);
             }
 
             @Override
             public List<TableSegment> segments(final String table, final int from, final int to, final ScanHint hint) {
-                final List<TableSegment> out = new ArrayList<>();
-                for (final TableSegment s : hdb.segments(table, from, to, hint)) {
-                    if (rdbInRange && s.epochDay() == today.epochDay()) {
-                        s.close();
-                    } else {
-                        out.add(s);
-                    }
-                }
-                return out;
+                return gateway.hdbSegments(table, from, to, hint, rdbDays);
             }
         };
         final ResultTable old = new ResultTable();
-        final TableSchema schema = hdb.schema(q.table());
+        final TableSchema schema = past.schema(q.table());
         final ResultStats oldStats = schema == null ? null
             : new Execution(Planner.plan(QueryParser.parse(document), schema, null), past, limits, startNanos, parallelism).run(old);
 

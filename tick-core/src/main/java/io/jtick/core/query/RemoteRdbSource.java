@@ -159,15 +159,18 @@ public final class RemoteRdbSource implements QuerySource {
         switch (type) {
             case SYMBOL -> out.symbol((String) v);
             case FLOAT64, FLOAT32 -> out.value(((Number) v).doubleValue());
-            case TIMESTAMP -> {
-                final long t = TimeFormat.parseIso((String) v);
-                out.value(t != Long.MIN_VALUE ? t : Literals.time(v, column).nanos());
-            }
+            case TIMESTAMP -> out.value(timestamp((String) v, column));
             case DATE -> out.value(LocalDate.parse((String) v).toEpochDay());
             case CHAR -> out.value(((String) v).isEmpty() ? ' ' : (long) ((String) v).charAt(0));
             case BOOL -> out.value(Boolean.TRUE.equals(v) ? 1L : 0L);
             default -> out.value(((Number) v).longValue());
         }
+    }
+
+    /** A timestamp as the result writers write it (ISO-8601), or any form a query accepts. */
+    private static long timestamp(final String v, final String column) {
+        final long t = TimeFormat.parseIso(v);
+        return t != Long.MIN_VALUE ? t : Literals.time(v, column).nanos();
     }
 
     private static String day(final HttpResponse<?> r) {
@@ -218,11 +221,9 @@ public final class RemoteRdbSource implements QuerySource {
             for (int c = 0; c < defs.size(); c++) {
                 final String v = f.field(c);
                 switch (defs.get(c).type()) {
-                    case TIMESTAMP: {
-                        final long t = TimeFormat.parseIso(v);
-                        b.value(t != Long.MIN_VALUE ? t : Literals.time(v, columns.get(c)).nanos());
+                    case TIMESTAMP:
+                        b.value(timestamp(v, columns.get(c)));
                         break;
-                    }
                     case SYMBOL:
                         b.symbol(v);
                         break;

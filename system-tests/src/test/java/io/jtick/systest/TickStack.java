@@ -1,0 +1,110 @@
+package io.jtick.systest;
+
+import io.jtick.core.client.FeedPublisher;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.Closer;
+import io.jtick.core.tp.TickerplantServer;
+import io.jtick.core.tp.TickerplantSettings;
+import io.jtick.core.util.NanoClock;
+import io.jtick.hdb.HdbApplication;
+import io.jtick.rdb.RdbApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.jtick.core.testing.TestSupport.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The services the system tests run, really started on loopback: a tickerplant (journal under
+ * {@code dir}, end of day only when a test asks: the clock's own is 12 hours away), the hdb-service
+ * app over {@code dir/hdb}, the rdb-service app subscribed and writing its end of day there, and a
+ * feed connected to the TP. Plus the HTTP helpers the tests share.
+ */
+record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableApplicationContext hdb, int hdbPort,
+                 ConfigurableApplicationContext rdb, int rdbPort, FeedPublisher feed) {
+    static final Duration WAIT = Duration.ofSeconds(30);
+    static final SchemaRegistry SCHEMAS = SchemaRegistry.builtIn(0);
+    static final TableSchema TRADE = SCHEMAS.get("trade");
+    static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** Starts everything, each part tracked by {@code closer}, and waits for the RDB's subscription. */
+    static TickStack start(final Path dir, final Closer closer) throws Exception {
+        final Path journal = dir.resolve("journal");
+        final Path hdbRoot = Files.createDirectories(dir.resolve("hdb"));
+        final TickerplantSettings settings = TickerplantSettings.defaults(journal).withPort(0)
+            .withEndOfDay(LocalTime.now(ZoneOffset.UTC).plusHours(12).withNano(0), ZoneOffset.UTC);
+        final TickerplantServer tp = closer.track(new TickerplantServer(settings, SCHEMAS, NanoClock.SYSTEM, new TickMetrics()).start());
+        final ConfigurableApplicationContext hdb = closer.track(app(HdbApplication.class, "hdb-service",
+            "--tick.hdb.root=" + hdbRoot, "--tick.hdb.tiering.enabled=false"));
+        final int hdbPort = port(hdb);
+        final ConfigurableApplicationContext rdb = closer.track(app(RdbApplication.class, "rdb-service",
+            "--tick.rdb.tp-port=" + tp.port(), "--tick.rdb.reconnect-delay=100ms", "--tick.rdb.hdb.root=" + hdbRoot,
+            "--tick.rdb.hdb.url=http://127.0.0.1:" + hdbPort, "--tick.rdb.journal-root=" + journal));
+        final int rdbPort = port(rdb);
+        await("RDB subscribed", WAIT, () -> get(rdbPort, "/api/status").get("subscribed").asBoolean());
+        final FeedPublisher feed = closer.track(new FeedPublisher("127.0.0.1", tp.port(), "feed", null).connect(5000));
+        return new TickStack(journal, hdbRoot, tp, hdb, hdbPort, rdb, rdbPort, feed);
+    }
+
+    /** A Spring Boot service on a random loopback port. */
+    static ConfigurableApplicationContext app(final Class<?> main, final String name, final String... args) {
+        final List<String> all = new ArrayList<>(List.of("--spring.config.name=jtick-system-test", "--server.port=0",
+            "--server.address=127.0.0.1", "--spring.application.name=" + name,
+            "--management.endpoints.web.exposure.include=health,prometheus"));
+        all.addAll(List.of(args));
+        return new SpringApplicationBuilder(main).run(all.toArray(new String[0]));
+    }
+
+    static int port(final ConfigurableApplicationContext ctx) {
+        return Integer.parseInt(ctx.getEnvironment().getProperty("local.server.port"));
+    }
+
+    static HttpResponse<String> call(final int port, final String method, final String path, final String body) throws Exception {
+        return call(port, method, path, body, "application/json");
+    }
+
+    static HttpResponse<String> call(final int port, final String method, final String path, final String body, final String accept)
+        throws Exception {
+        final HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .header("Content-Type", "application/json").header("Accept", accept).timeout(Duration.ofSeconds(30));
+        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A 200 answer's JSON (anything else fails the test). */
+    static JsonNode ok(final int port, final String method, final String path, final String body) {
+        try {
+            final HttpResponse<String> r = call(port, method, path, body);
+            assertThat(r.statusCode()).as(method + " " + path + " " + body + " -> " + r.body()).isEqualTo(200);
+            return JSON.readTree(r.body());
+        } catch (final Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    static JsonNode get(final int port, final String path) {
+        return ok(port, "GET", path, null);
+    }
+
+    /** Rows of the RDB's trade table. */
+    long rdbTradeRows() {
+        return get(rdbPort, "/api/status").path("tables").path("trade").asLong(0);
+    }
+}
