@@ -13,7 +13,7 @@ import io.jtick.core.feed.RunSettings;
 import io.jtick.core.feed.SyntheticFeed;
 import io.jtick.core.feed.TaqSource;
 import io.jtick.core.feed.TickSource;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;

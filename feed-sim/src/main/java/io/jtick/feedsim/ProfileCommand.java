@@ -11,7 +11,7 @@ import io.jtick.core.lab.ResultChart;
 import io.jtick.core.lab.ResultTables;
 import io.jtick.core.lab.RunReport;
 import io.jtick.core.lab.RunSpec;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;

@@ -5,7 +5,7 @@ import io.jtick.core.lab.PaperFigures;
 import io.jtick.core.lab.ProfilingRun;
 import io.jtick.core.lab.RunReport;
 import io.jtick.core.lab.RunSpec;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;

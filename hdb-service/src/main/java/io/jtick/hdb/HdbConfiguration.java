@@ -7,7 +7,7 @@ import io.jtick.core.hdb.PartitionSource;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.Gateway;
 import io.jtick.core.query.QueryEngine;
-import io.jtick.core.query.QuerySource;
+import io.jtick.core.table.QuerySource;
 import io.jtick.core.query.RemoteRdbSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;

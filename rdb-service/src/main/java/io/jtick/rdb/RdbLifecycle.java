@@ -2,7 +2,7 @@ package io.jtick.rdb;
 
 import io.jtick.core.client.TickClient;
 import io.jtick.core.rdb.RealtimeDatabase;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.FrameDescriptor;
 import org.springframework.context.SmartLifecycle;
 

@@ -1,7 +1,7 @@
 package io.jtick.rdb;
 
 import io.jtick.core.query.Gateway;
-import io.jtick.core.query.MemorySource;
+import io.jtick.core.table.MemorySource;
 import io.jtick.core.query.QueryEngine;
 import io.jtick.core.query.QueryException;
 import io.jtick.core.query.RemoteRdbSource;

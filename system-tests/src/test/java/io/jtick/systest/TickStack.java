@@ -7,7 +7,7 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.testing.Closer;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantSettings;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import io.jtick.hdb.HdbApplication;
 import io.jtick.rdb.RdbApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;

@@ -6,7 +6,7 @@ import io.jtick.core.query.EncodingWriter;
 import io.jtick.core.query.JsonResultWriter;
 import io.jtick.core.query.QueryEngine;
 import io.jtick.core.query.QueryException;
-import io.jtick.core.query.QuerySource;
+import io.jtick.core.table.QuerySource;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -3,7 +3,7 @@ package io.jtick.tp;
 import io.jtick.boot.TickMetricsBinder;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.tp.TickerplantServer;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

@@ -6,7 +6,7 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.testing.Collector;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.tp.TickerplantServer;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,6 @@
 package io.jtick.core.client;
 
+import io.jtick.core.wire.Transport;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.FramePipeline;
 import io.jtick.core.wire.MessageType;

@@ -1,7 +1,8 @@
 package io.jtick.core.client;
 
+import io.jtick.core.wire.Transport;
 import io.jtick.core.schema.TableSchema;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.FramePipeline;
 import io.jtick.core.wire.MessageType;

@@ -1,7 +1,7 @@
 package io.jtick.core.feed;
 
 import io.jtick.core.client.FeedPublisher;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.UpdateEncoder;
 import io.netty.buffer.ByteBuf;
 

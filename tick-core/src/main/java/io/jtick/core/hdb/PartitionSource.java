@@ -1,10 +1,10 @@
 package io.jtick.core.hdb;
 
-import io.jtick.core.query.ColumnChunk;
-import io.jtick.core.query.QuerySource;
-import io.jtick.core.query.RowSink;
-import io.jtick.core.query.ScanHint;
-import io.jtick.core.query.TableSegment;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.QuerySource;
+import io.jtick.core.table.RowSink;
+import io.jtick.core.table.ScanHint;
+import io.jtick.core.table.TableSegment;
 import io.jtick.core.schema.TableSchema;
 
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package io.jtick.core.journal;
 
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.MessageType;
 import io.netty.buffer.ByteBuf;

@@ -6,7 +6,7 @@ import io.jtick.core.feed.RunSettings;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.tp.PublishMode;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,7 +1,7 @@
 package io.jtick.core.lab;
 
-import io.jtick.core.client.Transport;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.wire.Transport;
+import io.jtick.core.time.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

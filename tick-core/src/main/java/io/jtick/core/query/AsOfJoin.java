@@ -1,5 +1,8 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.IntSort;
 import io.jtick.core.schema.TableSchema;
 
 import java.util.Arrays;

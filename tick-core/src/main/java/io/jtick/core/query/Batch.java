@@ -1,5 +1,7 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.schema.ColumnType;
 
 import java.util.Arrays;

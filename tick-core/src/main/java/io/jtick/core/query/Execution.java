@@ -1,5 +1,10 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.RowSink;
+import io.jtick.core.table.QuerySource;
+import io.jtick.core.table.ScanHint;
 import io.jtick.core.query.Plan.KeySpec;
 import io.jtick.core.query.Plan.PredSpec;
 import io.jtick.core.schema.ColumnDef;

@@ -1,5 +1,8 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.table.QuerySource;
+import io.jtick.core.table.ScanHint;
 import io.jtick.core.query.Query.Agg;
 import io.jtick.core.query.Query.AggKind;
 import io.jtick.core.query.Query.Arith;

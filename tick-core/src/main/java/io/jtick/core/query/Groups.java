@@ -1,5 +1,6 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.TableSegment;
 import io.jtick.core.query.Plan.KeySpec;
 import io.jtick.core.schema.TableSchema;
 

@@ -1,5 +1,6 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.QuerySource;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
 

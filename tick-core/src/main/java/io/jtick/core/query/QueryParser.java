@@ -1,5 +1,6 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.QuerySource;
 import io.jtick.core.query.Query.Agg;
 import io.jtick.core.query.Query.AggKind;
 import io.jtick.core.query.Query.Arith;

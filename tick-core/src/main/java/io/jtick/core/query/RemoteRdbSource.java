@@ -1,5 +1,9 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.table.QuerySource;
+import io.jtick.core.table.ScanHint;
+import io.jtick.core.table.MemorySegment;
 import io.jtick.core.schema.ColumnDef;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;

@@ -1,5 +1,6 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.IntSort;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;

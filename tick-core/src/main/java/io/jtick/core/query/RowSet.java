@@ -1,5 +1,6 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.RowSink;
 import java.util.Arrays;
 
 /**

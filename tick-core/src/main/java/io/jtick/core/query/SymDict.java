@@ -1,5 +1,6 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.TableSegment;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.jtick.core.rdb;
 
-import io.jtick.core.query.ColumnChunk;
-import io.jtick.core.query.RowSink;
-import io.jtick.core.query.TableSegment;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.RowSink;
+import io.jtick.core.table.TableSegment;
 import io.jtick.core.schema.TableSchema;
 
 /**

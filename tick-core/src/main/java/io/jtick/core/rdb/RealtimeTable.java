@@ -1,6 +1,6 @@
 package io.jtick.core.rdb;
 
-import io.jtick.core.query.TableSegment;
+import io.jtick.core.table.TableSegment;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.UpdateDecoder;

@@ -1,6 +1,6 @@
 package io.jtick.core.rdb;
 
-import io.jtick.core.util.SymbolTable;
+import io.jtick.core.table.SymbolTable;
 import io.netty.buffer.ByteBuf;
 
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,6 +1,6 @@
 package io.jtick.core.tp;
 
-import io.jtick.core.util.SymbolTable;
+import io.jtick.core.table.SymbolTable;
 
 import java.util.List;
 import java.util.SortedSet;

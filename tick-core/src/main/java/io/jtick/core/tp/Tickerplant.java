@@ -1,12 +1,13 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.time.TradingCalendar;
 import io.jtick.core.journal.Journal;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
-import io.jtick.core.util.NanoClock;
-import io.jtick.core.util.SymbolTable;
+import io.jtick.core.time.NanoClock;
+import io.jtick.core.table.SymbolTable;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;

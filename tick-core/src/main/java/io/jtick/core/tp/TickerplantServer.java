@@ -2,11 +2,11 @@ package io.jtick.core.tp;
 
 import io.jtick.core.client.TickClient;
 import io.jtick.core.client.TickListener;
-import io.jtick.core.client.Transport;
+import io.jtick.core.wire.Transport;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FramePipeline;

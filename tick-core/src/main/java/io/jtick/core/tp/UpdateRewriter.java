@@ -1,7 +1,7 @@
 package io.jtick.core.tp;
 
 import io.jtick.core.schema.TableSchema;
-import io.jtick.core.util.SymbolTable;
+import io.jtick.core.table.SymbolTable;
 import io.jtick.core.wire.UpdateDecoder;
 import io.jtick.core.wire.UpdateEncoder;
 import io.netty.buffer.ByteBuf;

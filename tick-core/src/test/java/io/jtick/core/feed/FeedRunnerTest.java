@@ -1,9 +1,9 @@
 package io.jtick.core.feed;
 
 import io.jtick.core.client.FeedPublisher;
-import io.jtick.core.client.Transport;
+import io.jtick.core.wire.Transport;
 import io.jtick.core.schema.SchemaRegistry;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FramePipeline;
 import io.jtick.core.wire.MessageType;

@@ -2,7 +2,7 @@ package io.jtick.core.feed;
 
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.UpdateDecoder;

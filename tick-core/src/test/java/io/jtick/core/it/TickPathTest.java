@@ -11,7 +11,7 @@ import io.jtick.core.testing.Closer;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantSettings;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.jtick.core.journal;
 
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.testing.TestSupport;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.FrameDescriptor;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;

@@ -1,5 +1,7 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.QuerySource;
+import io.jtick.core.table.MemorySource;
 import io.jtick.core.query.TestTables.Layout;
 import io.jtick.core.query.TestTables.Quote;
 import io.jtick.core.query.TestTables.Trade;

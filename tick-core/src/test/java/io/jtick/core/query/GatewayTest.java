@@ -1,5 +1,6 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.MemorySource;
 import io.jtick.core.query.TestTables.Quote;
 import io.jtick.core.query.TestTables.Trade;
 import io.jtick.core.rdb.RealtimeDatabase;

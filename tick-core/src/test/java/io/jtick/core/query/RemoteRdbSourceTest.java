@@ -1,5 +1,8 @@
 package io.jtick.core.query;
 
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.table.ScanHint;
+import io.jtick.core.table.MemorySource;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.jtick.core.schema.TableSchema;

@@ -8,7 +8,7 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.testing.Closer;
 import io.jtick.core.testing.Collector;
 import io.jtick.core.testing.TestSupport;
-import io.jtick.core.util.NanoClock;
+import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;

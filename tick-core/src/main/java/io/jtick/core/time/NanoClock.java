@@ -1,4 +1,4 @@
-package io.jtick.core.util;
+package io.jtick.core.time;
 
 import org.agrona.concurrent.OffsetEpochNanoClock;
 

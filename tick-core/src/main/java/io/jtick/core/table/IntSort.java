@@ -1,17 +1,17 @@
-package io.jtick.core.query;
+package io.jtick.core.table;
 
 /** A stable merge sort of an int array under a comparator, without boxing. */
-final class IntSort {
+public final class IntSort {
     /** Compares two ints. */
     @FunctionalInterface
-    interface IntComparator {
+    public interface IntComparator {
         int compare(int a, int b);
     }
 
     private IntSort() {
     }
 
-    static void sort(final int[] a, final IntComparator c) {
+    public static void sort(final int[] a, final IntComparator c) {
         if (a.length < 2) {
             return;
         }

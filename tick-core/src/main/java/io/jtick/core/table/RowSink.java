@@ -1,4 +1,4 @@
-package io.jtick.core.query;
+package io.jtick.core.table;
 
 /**
  * Receives the rows of one symbol from {@link TableSegment#symRows}: as ranges (a sym-parted

@@ -1,4 +1,4 @@
-package io.jtick.core.query;
+package io.jtick.core.table;
 
 import io.jtick.core.schema.ColumnType;
 

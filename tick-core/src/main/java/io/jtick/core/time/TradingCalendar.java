@@ -1,4 +1,4 @@
-package io.jtick.core.tp;
+package io.jtick.core.time;
 
 import java.time.Instant;
 import java.time.LocalDate;

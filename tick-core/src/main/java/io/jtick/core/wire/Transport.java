@@ -1,4 +1,4 @@
-package io.jtick.core.client;
+package io.jtick.core.wire;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;

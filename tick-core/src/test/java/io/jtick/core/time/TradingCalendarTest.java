@@ -1,4 +1,4 @@
-package io.jtick.core.tp;
+package io.jtick.core.time;
 
 import org.junit.jupiter.api.Test;
 
