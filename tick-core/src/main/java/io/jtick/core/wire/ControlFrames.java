@@ -19,7 +19,7 @@ import static io.jtick.core.wire.FrameDescriptor.VERSION;
  * Encoders and decoders of the control frames (everything but UPDATE). These run once per
  * connection or per day, so they use plain objects. Bodies (after the 8-byte header):
  * <pre>
- * HELLO          uint8 role, uint16 protocolVersion, str8 name
+ * HELLO          uint8 role (1 feed, 2 subscriber), uint16 protocolVersion, str8 name
  * SUBSCRIBE      int64 fromSequence (-1 live only, 0 start of today's journal, n: after n),
  *                uint16 tableCount, str8 tables..., int32 symCount, str8 syms...   (0 = all)
  * SUBSCRIBED     int64 sequence, int64 journalSequence, int32 epochDay, uint16 tableCount,
@@ -32,14 +32,10 @@ import static io.jtick.core.wire.FrameDescriptor.VERSION;
  * str8 is uint8 length + ASCII bytes, str16 is uint16 length + UTF-8 bytes.
  */
 public final class ControlFrames {
+    /** HELLO role of a feed. */
     public static final int ROLE_FEED = 1;
+    /** HELLO role of a subscriber (a chained tickerplant subscribes as one). */
     public static final int ROLE_SUBSCRIBER = 2;
-    public static final int ROLE_TICKERPLANT = 3;
-
-    /** Live only: no history. */
-    public static final long FROM_LIVE = -1;
-    /** Everything in today's journal, then live. */
-    public static final long FROM_START_OF_DAY = 0;
 
     private ControlFrames() {
     }
@@ -61,39 +57,55 @@ public final class ControlFrames {
 
     public static ByteBuf hello(final ByteBufAllocator alloc, final int role, final String name) {
         final ByteBuf b = start(alloc, MessageType.HELLO);
-        b.writeByte(role);
-        b.writeShortLE(VERSION);
-        str8(b, name);
-        return end(b);
+        try {
+            b.writeByte(role);
+            b.writeShortLE(VERSION);
+            str8(b, name);
+            return end(b);
+        } catch (final RuntimeException e) {
+            b.release();
+            throw e;
+        }
     }
 
+    /** @param fromSequence -1 live only, 0 all of today's journal then live, n: what follows sequence n then live */
     public static ByteBuf subscribe(final ByteBufAllocator alloc, final long fromSequence, final List<String> tables,
                                     final List<String> syms) {
         final ByteBuf b = start(alloc, MessageType.SUBSCRIBE);
-        b.writeLongLE(fromSequence);
-        b.writeShortLE(tables.size());
-        for (final String t : tables) {
-            str8(b, t);
+        try {
+            b.writeLongLE(fromSequence);
+            b.writeShortLE(tables.size());
+            for (final String t : tables) {
+                str8(b, t);
+            }
+            b.writeIntLE(syms.size());
+            for (final String s : syms) {
+                str8(b, s);
+            }
+            return end(b);
+        } catch (final RuntimeException e) {
+            b.release();
+            throw e;
         }
-        b.writeIntLE(syms.size());
-        for (final String s : syms) {
-            str8(b, s);
-        }
-        return end(b);
     }
 
     public static ByteBuf subscribed(final ByteBufAllocator alloc, final long sequence, final long journalSequence,
                                      final int epochDay, final List<TableSchema> schemas) {
         final ByteBuf b = start(alloc, MessageType.SUBSCRIBED);
-        b.writeLongLE(sequence);
-        b.writeLongLE(journalSequence);
-        b.writeIntLE(epochDay);
-        b.writeShortLE(schemas.size());
-        for (final TableSchema s : schemas) {
-            str8(b, s.name());
-            str16(b, s.toSchemaString());
+        try {
+            b.writeLongLE(sequence);
+            b.writeLongLE(journalSequence);
+            b.writeIntLE(epochDay);
+            b.writeShortLE(schemas.size());
+            for (final TableSchema s : schemas) {
+                str8(b, s.name());
+                str16(b, s.toSchemaString());
+            }
+            return end(b);
+        } catch (final RuntimeException e) {
+            b.release();
+            throw e;
         }
-        return end(b);
     }
 
     public static ByteBuf catchUpDone(final ByteBufAllocator alloc, final long sequence) {

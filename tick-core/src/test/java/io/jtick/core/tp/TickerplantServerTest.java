@@ -1,5 +1,6 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.client.TickClient;
 import io.jtick.core.metrics.TickMetrics;
@@ -18,6 +19,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.DataInputStream;
@@ -37,6 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static io.jtick.core.testing.TestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(LeakCheck.class)
 class TickerplantServerTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final SchemaRegistry SCHEMAS = SchemaRegistry.builtIn(0);
@@ -357,7 +360,7 @@ class TickerplantServerTest {
         // a subscriber from the start of the new day sees only the new day's journal
         final Collector fresh = new Collector();
         final TickClient freshClient = track(new TickClient(TickClient.Settings.of("127.0.0.1", tp.port(), "fresh"), fresh,
-            () -> ControlFrames.FROM_START_OF_DAY, null, NanoClock.SYSTEM));
+            () -> 0L, null, NanoClock.SYSTEM)); // 0: all of today's journal
         freshClient.start();
         await("fresh replay", WAIT, () -> fresh.caughtUp);
         assertThat(fresh.rows).containsExactly("trade/B/2000");

@@ -1,5 +1,6 @@
 package io.jtick.core.wire;
 
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.schema.ColumnDef;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.SchemaRegistry;
@@ -9,14 +10,14 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@ExtendWith(LeakCheck.class)
 class UpdateCodecTest {
     private static final TableSchema ALL_TYPES = TableSchema.of("all",
         new ColumnDef("f64", ColumnType.FLOAT64), new ColumnDef("f32", ColumnType.FLOAT32), new ColumnDef("i64", ColumnType.INT64),
@@ -116,53 +117,5 @@ class UpdateCodecTest {
         final ByteBuf b = Unpooled.wrappedBuffer(good.clone());
         corrupt.accept(b);
         return v.validate(b, 0, length);
-    }
-
-    @Test
-    void shouldRoundTripControlFrames() {
-        final ByteBuf sub = ControlFrames.subscribe(PooledByteBufAllocator.DEFAULT, 17, List.of("trade"), List.of("IBM", "MSFT"));
-        try {
-            final ControlFrames.Subscribe s = ControlFrames.readSubscribe(sub);
-            assertThat(s.fromSequence()).isEqualTo(17);
-            assertThat(s.tables()).containsExactly("trade");
-            assertThat(s.syms()).containsExactly("IBM", "MSFT");
-        } finally {
-            sub.release();
-        }
-        final ByteBuf ok = ControlFrames.subscribed(PooledByteBufAllocator.DEFAULT, 5, 6, 20_000, List.of(TableSchema.quote(2)));
-        try {
-            final ControlFrames.Subscribed s = ControlFrames.readSubscribed(ok);
-            assertThat(s.sequence()).isEqualTo(5);
-            assertThat(s.journalSequence()).isEqualTo(6);
-            assertThat(s.epochDay()).isEqualTo(20_000);
-            assertThat(s.schemas().get("quote")).isEqualTo(TableSchema.quote(2));
-        } finally {
-            ok.release();
-        }
-        final ByteBuf err = ControlFrames.error(PooledByteBufAllocator.DEFAULT, ErrorCode.WRONG_TYPE, "bad [column=price]");
-        try {
-            assertThat(ControlFrames.readError(err)).isEqualTo(new ControlFrames.Error(ErrorCode.WRONG_TYPE, "bad [column=price]"));
-        } finally {
-            err.release();
-        }
-        final ByteBuf eod = ControlFrames.endOfDay(PooledByteBufAllocator.DEFAULT, 20_001, 99);
-        try {
-            assertThat(ControlFrames.readEndOfDay(eod)).isEqualTo(new ControlFrames.EndOfDay(20_001, 99));
-        } finally {
-            eod.release();
-        }
-    }
-
-    @Test
-    void shouldLoadSchemasFromYamlWithExtraFloatsAndRejectBadOnes() {
-        final SchemaRegistry r = SchemaRegistry.fromYaml(new StringReader("extraFloats: 2\ntables:\n  fx: [bid:float64, ask:float64]\n"));
-        assertThat(r.get("trade").toSchemaString()).isEqualTo("time:timestamp,sym:symbol,price:float64,size:int64,cond:char,"
-            + "ex0:float64,ex1:float64");
-        assertThat(r.get("fx").toSchemaString()).isEqualTo("time:timestamp,sym:symbol,bid:float64,ask:float64");
-        assertThatThrownBy(() -> SchemaRegistry.fromYaml(new StringReader("tables:\n  bad: [price:decimal]\n")))
-            .hasMessageContaining("type=decimal");
-        assertThatThrownBy(() -> new TableSchema("t", List.of(new ColumnDef("sym", ColumnType.SYMBOL),
-            new ColumnDef("time", ColumnType.TIMESTAMP))))
-            .hasMessageContaining("first two columns");
     }
 }
