@@ -5,8 +5,9 @@ import org.HdrHistogram.Recorder;
 
 /**
  * A latency histogram in nanoseconds fed from the hot path through an HdrHistogram {@link Recorder}
- * (wait-free, no allocation per value). Readers call {@link #snapshot()} off the hot path: it folds
- * the interval into a cumulative histogram and keeps the last interval for "recent" percentiles.
+ * (wait-free, no allocation per value). Readers ({@link #snapshot()}, {@link #summary()},
+ * {@link #count()}) run off the hot path: each folds what was recorded since the last read into one
+ * cumulative histogram, which holds everything since start or {@link #reset()}.
  */
 public final class LatencyStats {
     private static final long HIGHEST = 3_600_000_000_000L; // one hour in ns
@@ -21,7 +22,7 @@ public final class LatencyStats {
 
     /** A cached view of the cumulative histogram for exporters (refreshed at most every 500 ms). */
     public record Summary(long count, double totalNanos, long[] values, double[] quantiles, long max) {
-        /** Value at a quantile in ns, from a fixed set computed at refresh (0.5, 0.9, 0.99, 0.999) or exact when absent. */
+        /** Value in ns at one of the quantiles computed at refresh (0.5, 0.9, 0.99, 0.999); 0 for any other quantile. */
         public double valueAt(final double q) {
             for (int i = 0; i < quantiles.length; i++) {
                 if (quantiles[i] == q) {
@@ -79,7 +80,7 @@ public final class LatencyStats {
         return cumulative.copy();
     }
 
-    /** Cumulative histogram since start or {@link #reset()}; folds pending values first. */
+    /** Number of values recorded since start or {@link #reset()}; folds pending values first. */
     public synchronized long count() {
         interval = recorder.getIntervalHistogram(interval);
         cumulative.add(interval);
