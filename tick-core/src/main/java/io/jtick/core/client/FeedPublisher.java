@@ -150,8 +150,8 @@ public final class FeedPublisher implements AutoCloseable {
         protected void channelRead0(final ChannelHandlerContext ctx, final ByteBuf frame) {
             if (ControlFrames.type(frame, frame.readerIndex()) == MessageType.ERROR) {
                 final ControlFrames.Error e = ControlFrames.readError(frame);
-                errors.incrementAndGet();
                 lastError = e.code().tag() + ": " + e.message();
+                errors.incrementAndGet(); // after lastError: whoever sees the count sees the message
                 LOG.warn("tickerplant rejected feed input [feed={}, code={}]: {}", name, e.code().tag(), e.message());
             }
         }

@@ -1,0 +1,156 @@
+package io.jtick.core.client;
+
+import io.jtick.core.schema.ColumnDef;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.LeakCheck;
+import io.jtick.core.testing.TestSupport;
+import io.jtick.core.time.NanoClock;
+import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.FrameDescriptor;
+import io.jtick.core.wire.UpdateDecoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static io.jtick.core.testing.TestSupport.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The subscriber client against a tickerplant the test plays on a loopback socket. */
+@ExtendWith(LeakCheck.class)
+class TickClientTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
+    private static final TableSchema TRADE = TableSchema.trade(0);
+
+    /** Every callback, in order, as text. */
+    private static final class Events implements TickListener {
+        final List<String> seen = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void onSubscribed(final ControlFrames.Subscribed s) {
+            seen.add("subscribed " + s.sequence() + " " + s.schemas().keySet());
+        }
+
+        @Override
+        public void onUpdate(final TableSchema schema, final UpdateDecoder u, final long receiveNanos) {
+            final List<String> syms = new ArrayList<>();
+            for (int r = 0; r < u.rowCount(); r++) {
+                syms.add(u.symString(u.symCode(r)));
+            }
+            seen.add("update " + schema.name() + " " + u.sequence() + " " + syms);
+        }
+
+        @Override
+        public void onCatchUpDone(final long sequence) {
+            seen.add("catch-up-done " + sequence);
+        }
+
+        @Override
+        public void onEndOfDay(final int epochDay, final long sequence) {
+            seen.add("end-of-day " + epochDay + " " + sequence);
+        }
+
+        @Override
+        public void onError(final ErrorCode code, final String message) {
+            seen.add("error " + code.tag() + " " + message);
+        }
+
+        @Override
+        public void onDisconnected() {
+            seen.add("disconnected");
+        }
+    }
+
+    private static TickClient.Settings settings(final int port) {
+        return new TickClient.Settings("127.0.0.1", port, "rdb", List.of(), List.of(), Duration.ofMillis(20),
+            FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH);
+    }
+
+    private static ByteBuf update(final TableSchema schema, final long sequence, final String... syms) {
+        final ByteBuf f = TestSupport.tradeFrame(schema, sequence, syms);
+        f.setLongLE(FrameDescriptor.SEQUENCE_OFFSET, sequence);
+        return f;
+    }
+
+    @Test
+    void shouldSayHelloSubscribeAndHandTheListenerEveryFrameInStreamOrder() throws Exception {
+        final Events events = new Events();
+        try (FakeTickerplant tp = new FakeTickerplant();
+             TickClient client = new TickClient(settings(tp.port()).withTables(List.of("trade")).withSyms(List.of("IBM")), events,
+                 () -> 41, null, NanoClock.SYSTEM)) {
+            client.start();
+            tp.accept();
+            assertThat(ControlFrames.readHello(tp.read())).isEqualTo(new ControlFrames.Hello(ControlFrames.ROLE_SUBSCRIBER,
+                FrameDescriptor.VERSION, "rdb"));
+            assertThat(ControlFrames.readSubscribe(tp.read())).isEqualTo(new ControlFrames.Subscribe(41, List.of("trade"), List.of("IBM")));
+            assertThat(client.isSubscribed()).isFalse();
+
+            tp.write(ControlFrames.subscribed(ALLOC, 41, 41, 20_000, List.of(TRADE)));
+            tp.write(update(TRADE, 42, "IBM", "IBM"));
+            tp.write(update(TableSchema.of("other", TRADE.columns().subList(2, 5).toArray(new ColumnDef[0])), 43, "X"));
+            tp.write(ControlFrames.catchUpDone(ALLOC, 42));
+            tp.write(ControlFrames.heartbeat(ALLOC, 1));
+            tp.write(ControlFrames.endOfDay(ALLOC, 20_000, 42));
+            tp.write(ControlFrames.error(ALLOC, ErrorCode.BAD_SUBSCRIPTION, "nope [table=x]"));
+            await("every event", WAIT, () -> events.seen.size() == 5);
+            assertThat(events.seen).as("the update of a table the TP did not announce is dropped").containsExactly(
+                "subscribed 41 [trade]", "update trade 42 [IBM, IBM]", "catch-up-done 42", "end-of-day 20000 42",
+                "error bad-subscription nope [table=x]");
+            assertThat(client.isSubscribed()).isTrue();
+            assertThat(client.settings().syms()).containsExactly("IBM");
+        }
+    }
+
+    @Test
+    void shouldReconnectAndSubscribeAgainFromWhereTheListenerHasGot() throws Exception {
+        final Events events = new Events();
+        final AtomicLong from = new AtomicLong(-1);
+        try (FakeTickerplant tp = new FakeTickerplant()) {
+            final TickClient client = new TickClient(settings(tp.port()), events, from::get, null, NanoClock.SYSTEM);
+            try (client) {
+                client.start();
+                tp.accept();
+                tp.read();
+                assertThat(ControlFrames.readSubscribe(tp.read()).fromSequence()).isEqualTo(-1);
+                tp.write(ControlFrames.subscribed(ALLOC, 0, 0, 20_000, List.of(TRADE)));
+                await("subscribed", WAIT, client::isSubscribed);
+
+                from.set(7);
+                tp.closeConnection();
+                await("disconnect seen", WAIT, () -> events.seen.contains("disconnected"));
+                tp.accept();
+                assertThat(ControlFrames.readHello(tp.read()).name()).isEqualTo("rdb");
+                assertThat(ControlFrames.readSubscribe(tp.read()).fromSequence()).as("resumes after the last sequence it holds")
+                    .isEqualTo(7);
+            }
+            assertThat(tp.clientClosed()).as("close() closes the connection").isTrue();
+            assertThat(client.isConnected()).isFalse();
+        }
+    }
+
+    @Test
+    void shouldKeepTryingUntilATickerplantListens() throws Exception {
+        final int port;
+        try (FakeTickerplant gone = new FakeTickerplant()) {
+            port = gone.port();
+        }
+        final Events events = new Events();
+        try (TickClient client = new TickClient(settings(port), events, () -> -1, null, NanoClock.SYSTEM)) {
+            client.start();
+            assertThat(client.isConnected()).isFalse();
+            try (FakeTickerplant tp = new FakeTickerplant(port)) {
+                tp.accept();
+                assertThat(ControlFrames.readHello(tp.read()).role()).isEqualTo(ControlFrames.ROLE_SUBSCRIBER);
+            }
+        }
+    }
+}
