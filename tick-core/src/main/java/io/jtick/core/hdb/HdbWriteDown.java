@@ -1,6 +1,5 @@
 package io.jtick.core.hdb;
 
-import io.jtick.core.journal.Journal;
 import io.jtick.core.journal.JournalReader;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
@@ -10,7 +9,6 @@ import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
-import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -111,7 +109,7 @@ public final class HdbWriteDown implements EndOfDayHandler {
         final UpdateDecoder decoder = new UpdateDecoder();
         final ByteBuf buf = Unpooled.directBuffer(1 << 16);
         final Map<String, Long> skipped = new LinkedHashMap<>();
-        try (Journal journal = Journal.open(journalRoot, date, 0, NanoClock.SYSTEM); JournalReader reader = journal.readerAfter(0)) {
+        try (JournalReader reader = JournalReader.open(journalRoot, date, 0)) {
             while (true) {
                 buf.clear();
                 if (reader.next(buf, Long.MAX_VALUE) < 0) {

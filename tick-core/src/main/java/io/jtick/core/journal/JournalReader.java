@@ -4,7 +4,13 @@ import io.jtick.core.wire.FrameDescriptor;
 import io.netty.buffer.ByteBuf;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.RollCycle;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
 
 /** Reads journal entries in order (kdb's {@code -11!} replay); not thread-safe. */
 public final class JournalReader implements AutoCloseable {
@@ -13,28 +19,86 @@ public final class JournalReader implements AutoCloseable {
     /** {@link #next} stopped before an entry past the limit. */
     public static final long LIMIT = -2;
 
+    private final SingleChronicleQueue queue;
     private final ExcerptTailer tailer;
+    private final boolean ownsQueue;
 
-    JournalReader(final ExcerptTailer tailer) {
+    JournalReader(final SingleChronicleQueue queue, final ExcerptTailer tailer, final boolean ownsQueue) {
+        this.queue = queue;
         this.tailer = tailer;
+        this.ownsQueue = ownsQueue;
     }
 
+    /**
+     * Opens the journal of {@code date} under {@code root} read-only (no appender, nothing created or
+     * written; a tickerplant may be appending to it meanwhile), positioned after {@code afterSequence}.
+     */
+    public static JournalReader open(final Path root, final LocalDate date, final long afterSequence) {
+        final Path dir = root.resolve(date.toString());
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("no journal for that day [root=" + root + ", date=" + date + "]");
+        }
+        final SingleChronicleQueue queue = ChronicleJournal.builder(dir).readOnly(true).build();
+        final JournalReader reader;
+        try {
+            reader = new JournalReader(queue, queue.createTailer(), true);
+        } catch (final RuntimeException e) {
+            queue.close();
+            throw e;
+        }
+        reader.skipTo(afterSequence);
+        return reader;
+    }
+
+    /**
+     * Positions the reader on the first entry whose sequence is greater than {@code afterSequence}
+     * (past the end when there is none, so entries appended later are read next). Sequences grow
+     * with the Chronicle index but may skip (a chained TP keeps its upstream's), so this binary-searches
+     * each daily cycle through {@link ExcerptTailer#moveToIndex}: O(log n) entries read, not the day.
+     */
     void skipTo(final long afterSequence) {
+        tailer.toStart();
         if (afterSequence <= 0) {
-            tailer.toStart();
             return;
         }
-        while (true) {
-            try (DocumentContext dc = tailer.readingDocument()) {
-                if (!dc.isPresent()) {
-                    return;
-                }
-                final Bytes<?> b = dc.wire().bytes();
-                if (b.readLong(b.readPosition() + FrameDescriptor.SEQUENCE_OFFSET) > afterSequence) {
-                    dc.rollbackOnClose();
-                    return;
+        final int first = queue.firstCycle();
+        final int last = queue.lastCycle();
+        if (first == Integer.MAX_VALUE || last == Integer.MIN_VALUE) {
+            return;
+        }
+        final RollCycle roll = queue.rollCycle();
+        for (final Long c : queue.listCyclesBetween(first, last)) {
+            final int cycle = c.intValue();
+            final long count = tailer.excerptsInCycle(cycle);
+            if (count <= 0 || sequenceAt(roll.toIndex(cycle, count - 1)) <= afterSequence) {
+                continue;
+            }
+            long lo = 0;
+            long hi = count - 1;
+            while (lo < hi) {
+                final long mid = (lo + hi) >>> 1;
+                if (sequenceAt(roll.toIndex(cycle, mid)) > afterSequence) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
                 }
             }
+            tailer.moveToIndex(roll.toIndex(cycle, lo));
+            return;
+        }
+        tailer.toEnd();
+    }
+
+    private long sequenceAt(final long index) {
+        if (!tailer.moveToIndex(index)) {
+            throw new IllegalStateException("journal index vanished while seeking [index=0x" + Long.toHexString(index) + "]");
+        }
+        try (DocumentContext dc = tailer.readingDocument()) {
+            if (!dc.isPresent()) {
+                throw new IllegalStateException("no journal entry at index [index=0x" + Long.toHexString(index) + "]");
+            }
+            final Bytes<?> b = dc.wire().bytes();
+            return b.readLong(b.readPosition() + FrameDescriptor.SEQUENCE_OFFSET);
         }
     }
 
@@ -55,7 +119,7 @@ public final class JournalReader implements AutoCloseable {
                 dc.rollbackOnClose();
                 return LIMIT;
             }
-            Journal.copy(b, pos, dst, (int) b.readRemaining());
+            ChronicleJournal.copy(b, pos, dst, (int) b.readRemaining());
             return sequence;
         }
     }
@@ -63,5 +127,8 @@ public final class JournalReader implements AutoCloseable {
     @Override
     public void close() {
         tailer.close();
+        if (ownsQueue) {
+            queue.close();
+        }
     }
 }

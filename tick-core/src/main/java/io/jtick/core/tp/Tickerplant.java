@@ -142,7 +142,7 @@ public final class Tickerplant implements AutoCloseable {
         final LocalDate today = calendar.dateOf(now);
         final LocalDate latest = Journal.days(settings.journalDir()).max(LocalDate::compareTo).orElse(today);
         date = latest.isAfter(today) ? latest : today;
-        final long before = Journal.lastSequenceBefore(settings.journalDir(), date, clock);
+        final long before = Journal.lastSequenceBefore(settings.journalDir(), date);
         journal = Journal.open(settings.journalDir(), date, before, clock);
         j = journal.lastSequence();
         i = j;

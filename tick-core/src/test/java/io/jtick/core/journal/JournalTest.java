@@ -1,5 +1,6 @@
 package io.jtick.core.journal;
 
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.time.NanoClock;
@@ -10,14 +11,22 @@ import net.openhft.chronicle.queue.ChronicleQueue;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.RollCycles;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@ExtendWith(LeakCheck.class)
 class JournalTest {
     private static final TableSchema TRADE = TableSchema.trade(0);
     private static final LocalDate DAY = LocalDate.of(2026, 11, 20);
@@ -60,10 +69,105 @@ class JournalTest {
             }
             append(j, 11);
         }
-        assertThat(Journal.lastSequenceBefore(root, DAY.plusDays(1), NanoClock.SYSTEM)).isEqualTo(11);
+        assertThat(Journal.lastSequenceBefore(root, DAY.plusDays(1))).isEqualTo(11);
         try (Journal next = Journal.open(root, DAY.plusDays(1), 11, NanoClock.SYSTEM)) {
             assertThat(next.firstSequence()).isEqualTo(12);
             assertThat(next.lastSequence()).isEqualTo(11);
+        }
+    }
+
+    @Test
+    void shouldSeekToTheEntryAfterAnySequenceAcrossGapsAndDailyCycles() throws Exception {
+        // one trading day written across two UTC days: two Chronicle cycle files in one journal directory
+        final AtomicLong now = new AtomicLong(Instant.parse("2026-11-20T23:59:00Z").toEpochMilli() * 1_000_000L);
+        try (Journal j = Journal.open(root, DAY, 0, now::get)) {
+            for (final long s : new long[] {10, 20, 30}) {
+                append(j, s);
+            }
+            now.set(Instant.parse("2026-11-21T00:01:00Z").toEpochMilli() * 1_000_000L);
+            for (final long s : new long[] {40, 50}) {
+                append(j, s);
+            }
+            assertThat(files(root.resolve(DAY.toString())).keySet()).as("cycle files").filteredOn(n -> n.endsWith(".cq4")).hasSize(2);
+            final long[][] expected = {{0, 10}, {5, 10}, {10, 20}, {15, 20}, {29, 30}, {30, 40}, {35, 40}, {40, 50}, {49, 50},
+                {50, JournalReader.END}, {1000, JournalReader.END}};
+            for (final long[] e : expected) {
+                try (JournalReader writerSide = j.readerAfter(e[0]);
+                     JournalReader readOnly = JournalReader.open(root, DAY, e[0])) {
+                    assertThat(firstSequence(writerSide)).as("writer's reader after %d", e[0]).isEqualTo(e[1]);
+                    assertThat(firstSequence(readOnly)).as("read-only reader after %d", e[0]).isEqualTo(e[1]);
+                }
+            }
+            // a reader at the end reads what is appended later
+            try (JournalReader r = j.readerAfter(50)) {
+                assertThat(firstSequence(r)).isEqualTo(JournalReader.END);
+                append(j, 60);
+                assertThat(firstSequence(r)).isEqualTo(60);
+            }
+        }
+    }
+
+    private static long firstSequence(final JournalReader r) {
+        final ByteBuf dst = PooledByteBufAllocator.DEFAULT.directBuffer();
+        try {
+            return r.next(dst, Long.MAX_VALUE);
+        } finally {
+            dst.release();
+        }
+    }
+
+    @Test
+    void shouldOpenReadersReadOnlyCreatingAndChangingNothing() throws Exception {
+        assertThatThrownBy(() -> JournalReader.open(root, DAY, 0))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("date=" + DAY);
+        assertThat(root.resolve(DAY.toString())).doesNotExist();
+        try (Journal j = Journal.open(root, DAY, 0, NanoClock.SYSTEM)) {
+            try (JournalReader empty = JournalReader.open(root, DAY, 0)) {
+                assertThat(firstSequence(empty)).isEqualTo(JournalReader.END);
+            }
+            append(j, 1);
+            append(j, 2);
+            final Map<String, String> files = files(root.resolve(DAY.toString()));
+            try (JournalReader r = JournalReader.open(root, DAY, 0)) {
+                assertThat(firstSequence(r)).isEqualTo(1);
+                assertThat(firstSequence(r)).isEqualTo(2);
+                assertThat(firstSequence(r)).isEqualTo(JournalReader.END);
+                assertThat(files(root.resolve(DAY.toString()))).as("files, sizes and times while reading").isEqualTo(files);
+                append(j, 3);
+                assertThat(firstSequence(r)).as("an entry the writer appends meanwhile").isEqualTo(3);
+            }
+        }
+        assertThat(Journal.lastSequenceBefore(root, DAY.plusDays(1))).isEqualTo(3);
+    }
+
+    private static Map<String, String> files(final Path dir) throws Exception {
+        final Map<String, String> m = new TreeMap<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            for (final Path p : (Iterable<Path>) s::iterator) {
+                m.put(p.getFileName().toString(), Files.size(p) + "@" + Files.getLastModifiedTime(p));
+            }
+        }
+        return m;
+    }
+
+    @Test
+    void shouldWriteNothingOfAnAppendThatFails() {
+        try (Journal j = Journal.open(root, DAY, 0, NanoClock.SYSTEM)) {
+            append(j, 1);
+            final ByteBuf f = TestSupport.tradeFrame(TRADE, 2, "A");
+            try {
+                f.setLongLE(FrameDescriptor.SEQUENCE_OFFSET, 2);
+                assertThatThrownBy(() -> j.append(f, 0, f.capacity() + 1, 2)).isInstanceOf(IndexOutOfBoundsException.class);
+                assertThat(j.lastSequence()).isEqualTo(1);
+                j.append(f, 0, f.readableBytes(), 2);
+            } finally {
+                f.release();
+            }
+            try (JournalReader r = j.readerAfter(0)) {
+                assertThat(firstSequence(r)).isEqualTo(1);
+                assertThat(firstSequence(r)).isEqualTo(2);
+                assertThat(firstSequence(r)).isEqualTo(JournalReader.END);
+            }
         }
     }
 
