@@ -104,7 +104,7 @@ public class TickerplantBenchmark {
 
     @Benchmark
     public ErrorCode update(final Rows rows) {
-        final ErrorCode code = tp.onUpdate(frame, 0, frameLength);
+        final ErrorCode code = tp.onUpdate(null, frame, 0, frameLength);
         if (++sinceFlush == flushEvery) {
             sinceFlush = 0;
             tp.flush();

@@ -1,16 +1,14 @@
 package io.jtick.core.tp;
 
-import io.jtick.core.time.TradingCalendar;
 import io.jtick.core.journal.Journal;
-import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
-import io.jtick.core.time.NanoClock;
 import io.jtick.core.table.SymbolTable;
+import io.jtick.core.time.NanoClock;
+import io.jtick.core.time.TradingCalendar;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
-import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.UpdateDecoder;
 import io.jtick.core.wire.UpdateValidator;
 import io.netty.buffer.ByteBuf;
@@ -21,225 +19,183 @@ import org.slf4j.LoggerFactory;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static io.jtick.core.wire.FrameDescriptor.FLAGS_OFFSET;
 import static io.jtick.core.wire.FrameDescriptor.FLAG_STAMP_TIME;
+import static io.jtick.core.wire.FrameDescriptor.ROW_COUNT_OFFSET;
 import static io.jtick.core.wire.FrameDescriptor.SEQUENCE_OFFSET;
 import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
 
 /**
- * The tickerplant: kdb+tick's {@code tick.q}/{@code u.q} on one thread.
+ * The tickerplant: kdb+tick's {@code tick.q} on one thread ({@link SubscriberRegistry} is its {@code u.q}).
  *
- * <p>State, all owned by the single tickerplant thread (the Netty event loop that also runs every
- * feed and subscriber connection, so nothing here is shared or locked):
+ * <p>All of its mutable state, owned by the tickerplant thread (the Netty event loop that also runs
+ * every feed and subscriber connection, so nothing here is shared or locked):
  * <ul>
- *   <li>{@code journal}: today's Chronicle Queue; {@code j} the last journalled sequence ({@code .u.j}),
- *       {@code i} the last published one ({@code .u.i}); in zero-latency mode i == j after each update;</li>
- *   <li>{@code mode}: zero-latency, timer publish, or timer log+publish;</li>
- *   <li>{@code pending[t]}: frames of table t waiting for the timer, back to back (journalled already
- *       in timer publish, not yet in timer log+publish), {@code pendingCount[t]} of them;</li>
- *   <li>{@code subscribers}: each with its tables, sym filter, and journal reader while catching up;</li>
- *   <li>{@code date} and {@code nextEndOfDay}: the trading day and the instant it ends.</li>
+ *   <li>{@code journal}: today's journal ({@code .u.L}); {@code j}: the last journalled sequence
+ *       ({@code .u.j}); {@code i}: the last published one ({@code .u.i}); i == j after every update in
+ *       zero-latency mode and after every timer tick;</li>
+ *   <li>{@code mode}, {@code timerNanos}: zero-latency, timer publish or timer log+publish, and the tick;</li>
+ *   <li>{@code pending[t]}: table t's updates waiting for the timer ({@link TimerBatch}), already
+ *       journalled in timer publish, not yet in timer log+publish; {@code pendingUpstream}: the highest
+ *       upstream sequence among them (chained TP: what arrives again is a duplicate);</li>
+ *   <li>{@code date}, {@code nextEndOfDay}: the trading day ({@code .u.d}) and the instant it ends;</li>
+ *   <li>{@code u}: the subscribers ({@code .u.w}) and what publishing to them needs ({@link SubscriberRegistry});</li>
+ *   <li>{@code syms}: symbol ids shared by the sym filters and the timer merge;</li>
+ *   <li>{@code lastError}: why the last update was refused;</li>
+ *   <li>{@code counters}: every metric, today's rows and updates per table included ({@link TickerplantCounters}).</li>
  * </ul>
- * An update is validated, journalled as the feed's bytes (sequence and TP time stamped in place),
- * then one retained slice of those bytes goes to every subscriber that takes all syms of its table
- * (serialize once); subscribers with a sym list get a filtered copy built once per distinct list.
- * A catching-up subscriber reads the journal up to {@code i} on this thread, then turns live: no
- * update can slip between, so there is no gap and no duplicate.
+ * The rest is fixed at construction (settings, schemas, clock, allocator, calendar, journal opener)
+ * or reused scratch (validator, rewriter, the decoder that stamps times).
+ *
+ * <p>{@link #onUpdate} ({@code .u.upd}) validates an update, journals the feed's bytes (sequence and
+ * TP time stamped in place) and publishes one retained slice of them to every subscriber that takes
+ * all syms of its table (serialize once); subscribers with a sym list get a filtered copy built
+ * once per distinct list. {@link #onTimer} ({@code .z.ts}) journals (log+publish) and publishes each
+ * table's batch in the timer modes. In every mode nothing is published that was not journalled: an
+ * update the journal refuses is refused to whoever sent it and its sequence number is never used.
+ * {@link #onSubscribe} ({@code .u.sub}) may replay the journal up to {@code i} on this thread before
+ * the subscriber turns live, so no update slips between: no gap, no duplicate. {@link #onEndOfDay}
+ * ({@code .u.end}) tells the subscribers and rolls the journal.
  */
 public final class Tickerplant implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Tickerplant.class);
-    private static final int CATCH_UP_BYTES_PER_TURN = 4 << 20;
+
+    /** Who sent an update (a feed connection, the upstream TP): told when the timer cannot journal it. */
+    public interface UpdateSource {
+        /** The update was refused after {@link #onUpdate} accepted it into a timer batch; nothing of it was published. */
+        void refuse(ErrorCode code, String reason);
+    }
 
     private final TickerplantSettings settings;
     private final SchemaRegistry schemas;
     private final NanoClock clock;
     private final ByteBufAllocator alloc;
     private final TradingCalendar calendar;
+    private final Journal.Opener journals;
     private final UpdateValidator validator;
     private final UpdateRewriter rewriter;
+    private final UpdateDecoder stamper = new UpdateDecoder();
     private final SymbolTable syms = new SymbolTable();
-    private final List<Subscriber> subscribers = new ArrayList<>();
-    private final Map<java.util.SortedSet<String>, SymFilter> filters = new LinkedHashMap<>();
-    private final ByteBuf[] pending;
-    private final int[] pendingCount;
-    private final long[] tableRows;
-    private final long[] tableUpdates;
-    private SymFilter[] filterScratch = new SymFilter[8];
-    private ByteBuf[] filteredScratch = new ByteBuf[8];
-    private Subscriber[] dirty = new Subscriber[16];
-    private int dirtyCount;
+    private final TickerplantCounters counters;
+    private final SubscriberRegistry u;
+    private final TimerBatch[] pending;
 
     private Journal journal;
-    private LocalDate date;
-    private long nextEndOfDay;
     private long i;
     private long j;
     private PublishMode mode;
     private long timerNanos;
-    private long nextSubscriberId;
-    private Runnable catchUpScheduler = () -> { };
-
-    private final LatencyStats tplog;
-    private final LatencyStats tppub;
-    private final LatencyStats tpupd;
-    private final LatencyStats tpflush;
-    private final LatencyStats tptimer;
-    private final AtomicLong rowsCounter;
-    private final AtomicLong updatesCounter;
-    private final AtomicLong bytesCounter;
-    private final AtomicLong[] errorCounters;
-    private final AtomicLong disconnectedSlow;
-    private final AtomicLong disconnectedTotal;
-    private final AtomicLong publishedGauge = new AtomicLong();
-    private final AtomicLong journalledGauge = new AtomicLong();
-    private final AtomicLong subscriberGauge = new AtomicLong();
-    private final AtomicLong endOfDays;
+    private long pendingUpstream;
+    private LocalDate date;
+    private long nextEndOfDay;
+    private String lastError;
 
     public Tickerplant(final TickerplantSettings settings, final SchemaRegistry schemas, final NanoClock clock,
                        final ByteBufAllocator alloc, final TickMetrics metrics) {
+        this(settings, schemas, clock, alloc, metrics, Journal::open);
+    }
+
+    /** With the journal opener given (tests inject a journal that fails on demand). */
+    Tickerplant(final TickerplantSettings settings, final SchemaRegistry schemas, final NanoClock clock,
+                final ByteBufAllocator alloc, final TickMetrics metrics, final Journal.Opener journals) {
         this.settings = settings.validate();
         this.schemas = schemas;
         this.clock = clock;
         this.alloc = alloc;
+        this.journals = journals;
         this.calendar = new TradingCalendar(settings.eodTime(), settings.zone());
         this.validator = new UpdateValidator(schemas);
         this.rewriter = new UpdateRewriter(syms);
-        this.pending = new ByteBuf[schemas.size()];
-        this.pendingCount = new int[schemas.size()];
-        this.tableRows = new long[schemas.size()];
-        this.tableUpdates = new long[schemas.size()];
+        this.counters = new TickerplantCounters(metrics, schemas.size());
+        this.u = new SubscriberRegistry(settings, schemas, alloc, syms, rewriter, counters);
+        this.pending = new TimerBatch[schemas.size()];
+        for (int t = 0; t < pending.length; t++) {
+            pending[t] = new TimerBatch(alloc);
+        }
         this.mode = settings.mode();
         this.timerNanos = settings.timer().toNanos();
 
-        tplog = metrics.latency("tick.tp.log", "TP journal write per update");
-        tppub = metrics.latency("tick.tp.pub", "TP publish per update to all subscribers");
-        tpupd = metrics.latency("tick.tp.upd", "TP handling of one update, validate to publish");
-        tpflush = metrics.latency("tick.tp.flush", "TP flush of subscriber sockets per read batch or timer tick");
-        tptimer = metrics.latency("tick.tp.timer", "TP timer tick with pending updates: journal (log+publish), merge, publish, flush");
-        rowsCounter = metrics.counter("tick.tp.rows");
-        updatesCounter = metrics.counter("tick.tp.updates");
-        bytesCounter = metrics.counter("tick.tp.bytes");
-        errorCounters = new AtomicLong[ErrorCode.values().length];
-        for (final ErrorCode e : ErrorCode.values()) {
-            if (e != ErrorCode.NONE) {
-                errorCounters[e.ordinal()] = metrics.counter("tick.tp.errors|code=" + e.tag());
-            }
-        }
-        disconnectedSlow = metrics.counter("tick.tp.subscribers.disconnected|reason=slow");
-        disconnectedTotal = metrics.counter("tick.tp.subscribers.disconnected|reason=any");
-        endOfDays = metrics.counter("tick.tp.eod");
-        metrics.gauge("tick.tp.sequence", publishedGauge::get);
-        metrics.gauge("tick.tp.journal.sequence", journalledGauge::get);
-        metrics.gauge("tick.tp.subscribers", subscriberGauge::get);
-
-        final long now = clock.epochNanos();
-        final LocalDate today = calendar.dateOf(now);
+        final LocalDate today = calendar.dateOf(clock.epochNanos());
         final LocalDate latest = Journal.days(settings.journalDir()).max(LocalDate::compareTo).orElse(today);
         date = latest.isAfter(today) ? latest : today;
-        final long before = Journal.lastSequenceBefore(settings.journalDir(), date);
-        journal = Journal.open(settings.journalDir(), date, before, clock);
+        journal = journals.open(settings.journalDir(), date, Journal.lastSequenceBefore(settings.journalDir(), date), clock);
         j = journal.lastSequence();
         i = j;
-        publishedGauge.set(i);
-        journalledGauge.set(j);
+        pendingUpstream = j;
+        counters.sequences(i, j);
         nextEndOfDay = calendar.endOfDayNanos(date);
         LOG.info("tickerplant ready [name={}, date={}, sequence={}, journal={}, mode={}]", settings.name(), date, j,
             journal.dir(), mode.id());
     }
 
-    /** How the tickerplant asks its thread to run a catch-up turn later (set by the server). */
-    void catchUpScheduler(final Runnable scheduler) {
-        this.catchUpScheduler = scheduler;
-    }
-
-    // ------------------------------------------------------------------ updates
+    // ------------------------------------------------------------------ .u.upd
 
     /**
-     * {@code .u.upd}: one update frame from a feed, {@code length} bytes at {@code offset}. Returns
-     * {@link ErrorCode#NONE} or why it was refused ({@link #lastError()} has the message); a refused
-     * update is neither journalled nor published.
+     * {@code .u.upd}: one update frame, {@code length} bytes at {@code offset}, from {@code from} (null
+     * when nobody is to be told of a later refusal). Returns {@link ErrorCode#NONE} or why it was refused
+     * ({@link #lastError()} has the message); a refused update is neither journalled nor published.
      */
-    public ErrorCode onUpdate(final ByteBuf frame, final int offset, final int length) {
-        return update(frame, offset, length, false);
+    public ErrorCode onUpdate(final UpdateSource from, final ByteBuf frame, final int offset, final int length) {
+        return update(from, frame, offset, length, false);
     }
 
     /** An update from the upstream TP (chained): keeps the upstream sequence; duplicates are dropped. */
-    public ErrorCode onUpstreamUpdate(final ByteBuf frame, final int offset, final int length) {
-        if (frame.getLongLE(offset + SEQUENCE_OFFSET) <= j) {
+    public ErrorCode onUpstreamUpdate(final UpdateSource from, final ByteBuf frame, final int offset, final int length) {
+        if (frame.getLongLE(offset + SEQUENCE_OFFSET) <= Math.max(j, pendingUpstream)) {
             return ErrorCode.NONE;
         }
-        return update(frame, offset, length, true);
+        return update(from, frame, offset, length, true);
     }
 
-    private ErrorCode update(final ByteBuf frame, final int offset, final int length, final boolean keepSequence) {
+    private ErrorCode update(final UpdateSource from, final ByteBuf frame, final int offset, final int length, final boolean upstream) {
         final long start = System.nanoTime();
         final ErrorCode code = validator.validate(frame, offset, length);
         if (code != ErrorCode.NONE) {
-            errorCounters[code.ordinal()].incrementAndGet();
+            counters.error(code);
+            lastError = validator.reason();
             return code;
         }
-        final TableSchema schema = validator.table();
         final int t = validator.tableIndex();
-        final int rows = frame.getIntLE(offset + FrameDescriptor.ROW_COUNT_OFFSET);
         final long now = clock.epochNanos();
         if ((frame.getUnsignedShortLE(offset + FLAGS_OFFSET) & FLAG_STAMP_TIME) != 0) {
-            stampTime(frame, offset, rows, now);
+            stampTime(frame, offset, now);
         }
         if (mode == PublishMode.TIMER_LOG_PUBLISH) {
-            addPending(t, frame, offset, length);
+            pending[t].add(from, frame, offset, length);
+            if (upstream) {
+                pendingUpstream = frame.getLongLE(offset + SEQUENCE_OFFSET);
+            }
         } else {
-            if (!journal(frame, offset, length, keepSequence, now)) {
+            if (!journal(frame, offset, length, upstream, now)) {
                 return ErrorCode.JOURNAL_FAILURE;
             }
+            counters.journalled(t, frame.getIntLE(offset + ROW_COUNT_OFFSET), length);
             if (mode == PublishMode.ZERO_LATENCY) {
                 final long p0 = System.nanoTime();
-                publish(frame, offset, length, t, schema);
-                tppub.record(System.nanoTime() - p0);
+                u.publish(frame, offset, length, t, validator.table());
+                counters.pub.record(System.nanoTime() - p0);
                 i = j;
-                publishedGauge.lazySet(i);
+                counters.sequences(i, j);
             } else {
-                addPending(t, frame, offset, length);
+                pending[t].add(from, frame, offset, length);
             }
         }
-        tableRows[t] += rows;
-        tableUpdates[t]++;
-        rowsCounter.addAndGet(rows);
-        updatesCounter.incrementAndGet();
-        bytesCounter.addAndGet(length);
-        tpupd.record(System.nanoTime() - start);
+        counters.upd.record(System.nanoTime() - start);
         return ErrorCode.NONE;
     }
 
-    /** Why the last update was refused. */
-    public String lastError() {
-        return validator.reason();
-    }
-
-    /** Counts an error seen by the connection layer (oversized, truncated, malformed header...). */
-    public void countError(final ErrorCode code) {
-        final AtomicLong c = errorCounters[code.ordinal()];
-        if (c != null) {
-            c.incrementAndGet();
-        }
-    }
-
-    private void stampTime(final ByteBuf frame, final int offset, final int rows, final long now) {
-        final UpdateDecoder d = scratchDecoder.wrap(frame, offset);
+    private void stampTime(final ByteBuf frame, final int offset, final long now) {
+        final UpdateDecoder d = stamper.wrap(frame, offset);
         final int base = d.dataOffset(TableSchema.TIME);
-        for (int r = 0; r < rows; r++) {
+        for (int r = 0, rows = d.rowCount(); r < rows; r++) {
             frame.setLongLE(base + (r << 3), now);
         }
         frame.setShortLE(offset + FLAGS_OFFSET, frame.getUnsignedShortLE(offset + FLAGS_OFFSET) & ~FLAG_STAMP_TIME);
     }
 
-    private final UpdateDecoder scratchDecoder = new UpdateDecoder();
-
+    /** Journals one frame as sequence j+1 (or its own, from upstream); false, counted and logged, when the journal refuses it. */
     private boolean journal(final ByteBuf frame, final int offset, final int length, final boolean keepSequence, final long now) {
         final long sequence = keepSequence ? frame.getLongLE(offset + SEQUENCE_OFFSET) : j + 1;
         frame.setLongLE(offset + SEQUENCE_OFFSET, sequence);
@@ -248,184 +204,135 @@ public final class Tickerplant implements AutoCloseable {
         try {
             journal.append(frame, offset, length, sequence);
         } catch (final RuntimeException e) {
-            errorCounters[ErrorCode.JOURNAL_FAILURE.ordinal()].incrementAndGet();
-            LOG.error("journal append failed [dir={}, sequence={}]: {}", journal.dir(), sequence, e.toString());
+            counters.error(ErrorCode.JOURNAL_FAILURE);
+            lastError = "journal write failed, update refused [dir=" + journal.dir() + ", sequence=" + sequence + "]: " + e;
+            LOG.error(lastError);
             return false;
         }
-        tplog.record(System.nanoTime() - t0);
+        counters.log.record(System.nanoTime() - t0);
         j = sequence;
-        journalledGauge.lazySet(j);
+        counters.sequences(i, j);
         return true;
     }
 
-    private void addPending(final int t, final ByteBuf frame, final int offset, final int length) {
-        ByteBuf p = pending[t];
-        if (p == null) {
-            p = alloc.directBuffer(Math.max(64 * 1024, length));
-            pending[t] = p;
-        }
-        p.writeBytes(frame, offset, length);
-        pendingCount[t]++;
+    /** Why the last update was refused. */
+    public String lastError() {
+        return lastError;
     }
 
-    /** {@code .u.pub}: writes one update to every live subscriber of its table; flushing happens in {@link #flush()}. */
-    private void publish(final ByteBuf frame, final int offset, final int length, final int t, final TableSchema schema) {
-        int filtersUsed = 0;
-        final int n = subscribers.size();
-        for (int k = 0; k < n; k++) {
-            final Subscriber s = subscribers.get(k);
-            if (!s.live || s.closing || !s.tables[t]) {
-                continue;
-            }
-            if (s.filter == null) {
-                write(s, settings.broadcast() ? frame.retainedSlice(offset, length) : copy(frame, offset, length));
-                continue;
-            }
-            int f = 0;
-            while (f < filtersUsed && filterScratch[f] != s.filter) {
-                f++;
-            }
-            if (f == filtersUsed) {
-                if (f == filterScratch.length) {
-                    filterScratch = java.util.Arrays.copyOf(filterScratch, f * 2);
-                    filteredScratch = java.util.Arrays.copyOf(filteredScratch, f * 2);
-                }
-                filterScratch[f] = s.filter;
-                filteredScratch[f] = rewriter.filter(frame, offset, schema, s.filter, alloc);
-                filtersUsed++;
-            }
-            final ByteBuf out = filteredScratch[f];
-            if (out == null) {
-                continue;
-            }
-            if (out == frame) {
-                write(s, settings.broadcast() ? frame.retainedSlice(offset, length) : copy(frame, offset, length));
-            } else {
-                write(s, settings.broadcast() ? out.retainedDuplicate() : copy(out, out.readerIndex(), out.readableBytes()));
-            }
-        }
-        for (int f = 0; f < filtersUsed; f++) {
-            final ByteBuf out = filteredScratch[f];
-            if (out != null && out != frame) {
-                out.release();
-            }
-            filteredScratch[f] = null;
-            filterScratch[f] = null;
-        }
+    /** Counts an error seen by the connection layer (oversized, truncated, malformed header...). */
+    public void countError(final ErrorCode code) {
+        counters.error(code);
     }
 
-    /** Per-subscriber serialization (broadcast off): what kdb+ did before {@code -25!}. */
-    private ByteBuf copy(final ByteBuf frame, final int offset, final int length) {
-        final ByteBuf c = alloc.directBuffer(length);
-        c.writeBytes(frame, offset, length);
-        return c;
-    }
+    // ------------------------------------------------------------------ .z.ts
 
-    private void write(final Subscriber s, final ByteBuf out) {
-        s.channel.write(out, s.channel.voidPromise());
-        s.updatesSent++;
-        if (!s.dirty) {
-            s.dirty = true;
-            if (dirtyCount == dirty.length) {
-                dirty = java.util.Arrays.copyOf(dirty, dirtyCount * 2);
-            }
-            dirty[dirtyCount++] = s;
-        }
-        if (s.backlogBytes() > settings.maxSubscriberBacklog()) {
-            disconnectSlow(s);
-        }
-    }
-
-    /** Flushes every subscriber written since the last flush (end of a feed read batch, or timer tick). */
-    public void flush() {
-        if (dirtyCount == 0) {
-            return;
-        }
-        final long t0 = System.nanoTime();
-        for (int k = 0; k < dirtyCount; k++) {
-            final Subscriber s = dirty[k];
-            s.dirty = false;
-            s.channel.flush();
-            dirty[k] = null;
-        }
-        dirtyCount = 0;
-        tpflush.record(System.nanoTime() - t0);
-    }
-
-    private void disconnectSlow(final Subscriber s) {
-        if (s.closing) {
-            return;
-        }
-        s.closing = true;
-        disconnectedSlow.incrementAndGet();
-        errorCounters[ErrorCode.SLOW_SUBSCRIBER.ordinal()].incrementAndGet();
-        LOG.warn("disconnecting slow subscriber [id={}, name={}, backlogBytes={}, limit={}]", s.id, s.name, s.backlogBytes(),
-            settings.maxSubscriberBacklog());
-        s.channel.writeAndFlush(ControlFrames.error(alloc, ErrorCode.SLOW_SUBSCRIBER,
-            "subscriber fell behind: backlog over the limit [limit=" + settings.maxSubscriberBacklog() + "]"));
-        // the error frame queues behind the backlog; a subscriber that is not reading never sees it, so close now.
-        s.channel.close();
-    }
-
-    // ------------------------------------------------------------------ timer
-
-    /** {@code .u.ts}: in the timer modes, journals (log+publish) and publishes each table's merged batch. */
+    /** {@code .z.ts}: in the timer modes, journals (log+publish) and publishes each table's batch, then flushes. */
     public void onTimer() {
         if (mode == PublishMode.ZERO_LATENCY) {
             return;
         }
         final long t0 = System.nanoTime();
         final boolean published = publishPending();
-        flush();
+        u.flush();
         if (published) {
-            tptimer.record(System.nanoTime() - t0);
+            counters.timer.record(System.nanoTime() - t0);
         }
     }
 
-    /** Journals (log+publish) and publishes what is pending; true when there was something. */
+    /**
+     * Journals (log+publish) and publishes what is pending; true when there was something. After a
+     * journal failure nothing more is journalled this tick: the failed update and every later one are
+     * refused to their senders, and only what was journalled before it is published.
+     */
     private boolean publishPending() {
         final long now = clock.epochNanos();
         boolean any = false;
+        boolean failed = false;
         for (int t = 0; t < pending.length; t++) {
-            final int count = pendingCount[t];
+            final TimerBatch batch = pending[t];
+            final int count = batch.count();
             if (count == 0) {
                 continue;
             }
-            final ByteBuf batch = pending[t];
-            final TableSchema schema = schemas.get(t);
+            any = true;
+            int journalled = count;
             if (mode == PublishMode.TIMER_LOG_PUBLISH) {
-                int off = batch.readerIndex();
-                for (int k = 0; k < count; k++) {
-                    final int len = batch.getIntLE(off);
-                    journal(batch, off, len, settings.chained(), now);
-                    off += len;
+                journalled = failed ? 0 : journalBatch(t, batch, now);
+                if (journalled < count) {
+                    refuse(batch, journalled, !failed);
+                    failed = true;
                 }
             }
-            final long p0 = System.nanoTime();
-            if (count == 1) {
-                batch.setLongLE(batch.readerIndex() + TP_TIME_OFFSET, now);
-                publish(batch, batch.readerIndex(), batch.readableBytes(), t, schema);
-            } else {
-                final ByteBuf merged = rewriter.merge(batch, count, schema, alloc);
-                merged.setLongLE(merged.readerIndex() + TP_TIME_OFFSET, now);
-                publish(merged, merged.readerIndex(), merged.readableBytes(), t, schema);
-                merged.release();
+            if (journalled > 0) {
+                publishBatch(t, batch, journalled, now);
             }
-            tppub.record(System.nanoTime() - p0);
             batch.clear();
-            pendingCount[t] = 0;
-            any = true;
+        }
+        if (failed) {
+            pendingUpstream = j;
         }
         i = j;
-        publishedGauge.lazySet(i);
+        counters.sequences(i, j);
         return any;
+    }
+
+    /** Journals the frames of one batch in order; returns how many were journalled before the journal refused one. */
+    private int journalBatch(final int t, final TimerBatch batch, final long now) {
+        final ByteBuf frames = batch.frames();
+        int off = frames.readerIndex();
+        for (int k = 0; k < batch.count(); k++) {
+            final int len = frames.getIntLE(off);
+            if (!journal(frames, off, len, settings.chained(), now)) {
+                return k;
+            }
+            counters.journalled(t, frames.getIntLE(off + ROW_COUNT_OFFSET), len);
+            off += len;
+        }
+        return batch.count();
+    }
+
+    /** Refuses the frames of {@code batch} from {@code first} on; the first of them was counted by {@link #journal} if it was tried. */
+    private void refuse(final TimerBatch batch, final int first, final boolean firstWasTried) {
+        final int n = batch.count() - first;
+        counters.errors(ErrorCode.JOURNAL_FAILURE, firstWasTried ? n - 1 : n);
+        LOG.error("timer tick refused updates after a journal failure [updates={}, journalSequence={}]", n, j);
+        for (int k = first; k < batch.count(); k++) {
+            final UpdateSource from = batch.source(k);
+            if (from != null) {
+                from.refuse(ErrorCode.JOURNAL_FAILURE, lastError);
+            }
+        }
+    }
+
+    /** Publishes the first {@code count} frames of a batch, merged into one update when there are several. */
+    private void publishBatch(final int t, final TimerBatch batch, final int count, final long now) {
+        final ByteBuf frames = batch.frames();
+        final TableSchema schema = schemas.get(t);
+        final long p0 = System.nanoTime();
+        if (count == 1) {
+            final int off = frames.readerIndex();
+            frames.setLongLE(off + TP_TIME_OFFSET, now);
+            u.publish(frames, off, frames.getIntLE(off), t, schema);
+        } else {
+            final ByteBuf merged = rewriter.merge(frames, count, schema, alloc);
+            merged.setLongLE(merged.readerIndex() + TP_TIME_OFFSET, now);
+            u.publish(merged, merged.readerIndex(), merged.readableBytes(), t, schema);
+            merged.release();
+        }
+        counters.pub.record(System.nanoTime() - p0);
+    }
+
+    /** Flushes every subscriber written since the last flush (end of a feed read batch). */
+    public void flush() {
+        u.flush();
     }
 
     /** Switches publish mode at run time; what is pending under the old mode is published first. */
     public void setMode(final PublishMode newMode, final long newTimerNanos) {
         if (mode != PublishMode.ZERO_LATENCY) {
             publishPending();
-            flush();
+            u.flush();
         }
         LOG.info("publish mode [from={}, to={}, timerMillis={}]", mode.id(), newMode.id(), newTimerNanos / 1_000_000);
         mode = newMode;
@@ -440,7 +347,7 @@ public final class Tickerplant implements AutoCloseable {
         return timerNanos;
     }
 
-    // ------------------------------------------------------------------ subscribers
+    // ------------------------------------------------------------------ .u.sub
 
     /**
      * {@code .u.sub}: registers a subscriber; answers with SUBSCRIBED, then (from-sequence given)
@@ -448,151 +355,35 @@ public final class Tickerplant implements AutoCloseable {
      * instead when the request is bad (the caller sends it and closes).
      */
     public String onSubscribe(final Channel channel, final String name, final ControlFrames.Subscribe req) {
-        final boolean[] tables = new boolean[schemas.size()];
-        final List<TableSchema> chosen = new ArrayList<>();
-        if (req.tables().isEmpty()) {
-            java.util.Arrays.fill(tables, true);
-            chosen.addAll(schemas.tables());
-        } else {
-            for (final String table : req.tables()) {
-                final int t = schemas.indexOf(table);
-                if (t < 0) {
-                    errorCounters[ErrorCode.BAD_SUBSCRIPTION.ordinal()].incrementAndGet();
-                    return "unknown table in subscription [table=" + table + "]";
-                }
-                if (!tables[t]) {
-                    tables[t] = true;
-                    chosen.add(schemas.get(t));
-                }
-            }
-        }
-        SymFilter filter = null;
-        if (!req.syms().isEmpty()) {
-            final TreeSet<String> set = new TreeSet<>(req.syms());
-            filter = filters.computeIfAbsent(set, k -> new SymFilter(k, syms));
-        }
-        final Subscriber s = new Subscriber(++nextSubscriberId, channel, name, tables, filter);
-        subscribers.add(s);
-        subscriberGauge.set(subscribers.size());
-        channel.write(ControlFrames.subscribed(alloc, i, j, (int) date.toEpochDay(), chosen));
-        final long from = req.fromSequence();
-        if (from < 0 || from >= i) {
-            s.live = true;
-            s.lastSequence = i;
-            if (from >= 0) {
-                channel.write(ControlFrames.catchUpDone(alloc, i));
-            }
-            channel.flush();
-        } else {
-            final long after = Math.max(from, journal.firstSequence() - 1);
-            s.catchUp = journal.readerAfter(after);
-            s.lastSequence = after;
-            channel.flush();
-            catchUp(s, CATCH_UP_BYTES_PER_TURN);
-        }
-        LOG.info("subscriber [id={}, name={}, remote={}, tables={}, syms={}, from={}]", s.id, name, channel.remoteAddress(),
-            req.tables().isEmpty() ? "all" : req.tables(), req.syms().isEmpty() ? "all" : req.syms().size(), from);
-        return null;
+        return u.add(channel, name, req, journal, i, j, date);
     }
 
-    /** Continues catch-ups that were waiting for their socket to drain. */
+    /** How the tickerplant asks its thread to run another catch-up turn later (set by the server). */
+    void catchUpScheduler(final Runnable scheduler) {
+        u.catchUpScheduler(scheduler);
+    }
+
+    /** Continues catch-ups that were waiting for {@code channel} to drain. */
     public void onWritable(final Channel channel) {
-        for (int k = 0; k < subscribers.size(); k++) {
-            final Subscriber s = subscribers.get(k);
-            if (s.channel == channel && s.catchUp != null) {
-                catchUp(s, CATCH_UP_BYTES_PER_TURN);
-            }
-        }
+        u.onWritable(channel, i);
     }
 
     /** Runs one turn of every unfinished catch-up (the server calls this when a turn was cut short). */
     public void catchUpTurn() {
-        for (int k = 0; k < subscribers.size(); k++) {
-            final Subscriber s = subscribers.get(k);
-            if (s.catchUp != null && s.channel.isWritable()) {
-                catchUp(s, CATCH_UP_BYTES_PER_TURN);
-            }
-        }
+        u.catchUpTurn(i);
     }
 
-    /** Sends journal history to {@code s} up to {@code i}, at most {@code budget} bytes per turn (Long.MAX_VALUE: all of it). */
-    private void catchUp(final Subscriber s, final long budget) {
-        long sent = 0;
-        final UpdateDecoder d = scratchDecoder;
-        while (s.catchUp != null && !s.closing) {
-            if (budget != Long.MAX_VALUE && (sent >= budget || !s.channel.isWritable())) {
-                s.channel.flush();
-                if (sent >= budget) {
-                    catchUpScheduler.run();
-                }
-                return;
-            }
-            final ByteBuf entry = alloc.directBuffer(1024);
-            final long seq = s.catchUp.next(entry, i);
-            if (seq < 0) {
-                entry.release();
-                s.catchUp.close();
-                s.catchUp = null;
-                s.live = true;
-                s.lastSequence = i;
-                s.channel.writeAndFlush(ControlFrames.catchUpDone(alloc, i));
-                return;
-            }
-            d.wrap(entry, 0);
-            final int t = schemas.indexOf(entry, d.tableNameOffset(), d.tableNameLength());
-            if (t < 0 || !s.tables[t]) {
-                entry.release();
-                continue;
-            }
-            ByteBuf out = entry;
-            if (s.filter != null) {
-                out = rewriter.filter(entry, 0, schemas.get(t), s.filter, alloc);
-                if (out != entry) {
-                    entry.release();
-                }
-                if (out == null) {
-                    continue;
-                }
-            }
-            sent += out.readableBytes();
-            s.lastSequence = seq;
-            s.channel.write(out, s.channel.voidPromise());
-            s.updatesSent++;
-            if (s.backlogBytes() > settings.maxSubscriberBacklog() && budget != Long.MAX_VALUE) {
-                disconnectSlow(s);
-            }
-        }
-    }
-
-    /** A connection closed: forget its subscription. */
+    /** {@code .u.del}: a connection closed, forget its subscriptions. */
     public void onDisconnect(final Channel channel) {
-        for (int k = subscribers.size() - 1; k >= 0; k--) {
-            final Subscriber s = subscribers.get(k);
-            if (s.channel == channel) {
-                if (s.catchUp != null) {
-                    s.catchUp.close();
-                    s.catchUp = null;
-                }
-                subscribers.remove(k);
-                disconnectedTotal.incrementAndGet();
-                LOG.info("subscriber gone [id={}, name={}, updatesSent={}]", s.id, s.name, s.updatesSent);
-            }
-        }
-        subscriberGauge.set(subscribers.size());
+        u.remove(channel);
     }
 
     /** Sends a heartbeat to every live subscriber. */
     public void heartbeat() {
-        final long now = clock.epochNanos();
-        for (int k = 0; k < subscribers.size(); k++) {
-            final Subscriber s = subscribers.get(k);
-            if (s.live && !s.closing && s.channel.isWritable()) {
-                s.channel.writeAndFlush(ControlFrames.heartbeat(alloc, now), s.channel.voidPromise());
-            }
-        }
+        u.heartbeat(clock.epochNanos());
     }
 
-    // ------------------------------------------------------------------ end of day
+    // ------------------------------------------------------------------ .u.end
 
     /** Fires end of day if the clock has passed it; returns true when it did. */
     public boolean checkEndOfDay() {
@@ -611,32 +402,14 @@ public final class Tickerplant implements AutoCloseable {
         if (mode != PublishMode.ZERO_LATENCY) {
             publishPending();
         }
-        for (int k = 0; k < subscribers.size(); k++) {
-            final Subscriber s = subscribers.get(k);
-            if (s.catchUp != null) {
-                catchUp(s, Long.MAX_VALUE);
-            }
-        }
         final LocalDate ended = date;
-        for (int k = 0; k < subscribers.size(); k++) {
-            final Subscriber s = subscribers.get(k);
-            if (!s.closing) {
-                s.channel.write(ControlFrames.endOfDay(alloc, (int) ended.toEpochDay(), j), s.channel.voidPromise());
-                s.channel.flush();
-            }
-        }
-        dirtyCount = 0;
-        for (final Subscriber s : subscribers) {
-            s.dirty = false;
-        }
+        u.endOfDay(ended, i, j);
         journal.close();
         final LocalDate byClock = calendar.dateOf(clock.epochNanos());
         date = byClock.isAfter(ended) ? byClock : ended.plusDays(1);
-        journal = Journal.open(settings.journalDir(), date, j, clock);
+        journal = journals.open(settings.journalDir(), date, j, clock);
         nextEndOfDay = calendar.endOfDayNanos(date);
-        java.util.Arrays.fill(tableRows, 0);
-        java.util.Arrays.fill(tableUpdates, 0);
-        endOfDays.incrementAndGet();
+        counters.endOfDay();
         LOG.info("end of day [ended={}, next={}, sequence={}, journal={}]", ended, date, j, journal.dir());
     }
 
@@ -660,15 +433,11 @@ public final class Tickerplant implements AutoCloseable {
 
     /** Bytes queued for all subscribers' sockets; call on the tickerplant thread. */
     public long totalBacklogBytes() {
-        long sum = 0;
-        for (int k = 0; k < subscribers.size(); k++) {
-            sum += subscribers.get(k).backlogBytes();
-        }
-        return sum;
+        return u.backlogBytes();
     }
 
     public int subscriberCount() {
-        return subscribers.size();
+        return u.size();
     }
 
     public SchemaRegistry schemas() {
@@ -679,52 +448,30 @@ public final class Tickerplant implements AutoCloseable {
         return settings;
     }
 
+    TickerplantCounters counters() {
+        return counters;
+    }
+
     /** A snapshot; call on the tickerplant thread. */
-    public TickerplantStatus status(final int feeds, final TickerplantStatus.Upstream upstream) {
+    public TickerplantStatus status(final TickerplantStatus.Upstream upstream) {
         final List<TickerplantStatus.TableStatus> tables = new ArrayList<>();
         for (int t = 0; t < schemas.size(); t++) {
-            tables.add(new TickerplantStatus.TableStatus(schemas.get(t).name(), tableRows[t], tableUpdates[t]));
-        }
-        final List<TickerplantStatus.SubscriberStatus> subs = new ArrayList<>();
-        for (final Subscriber s : subscribers) {
-            final List<String> names = new ArrayList<>();
-            for (int t = 0; t < s.tables.length; t++) {
-                if (s.tables[t]) {
-                    names.add(schemas.get(t).name());
-                }
-            }
-            subs.add(new TickerplantStatus.SubscriberStatus(s.id, s.name, String.valueOf(s.channel.remoteAddress()), names,
-                s.filter == null ? List.of() : s.filter.symList(), s.state(), s.backlogBytes(), s.updatesSent,
-                s.live ? i : s.lastSequence));
-        }
-        final Map<String, Long> errors = new LinkedHashMap<>();
-        for (final ErrorCode e : ErrorCode.values()) {
-            if (e != ErrorCode.NONE && errorCounters[e.ordinal()].get() > 0) {
-                errors.put(e.tag(), errorCounters[e.ordinal()].get());
-            }
+            tables.add(new TickerplantStatus.TableStatus(schemas.get(t).name(), counters.tableRows(t), counters.tableUpdates(t)));
         }
         return new TickerplantStatus(settings.name(), mode.id(), timerNanos / 1_000_000, date.toString(), i, j,
-            journal.dir().toString(), settings.broadcast(), tables, subs, feeds, errors, disconnectedTotal.get(), upstream,
-            nextEndOfDay);
+            journal.dir().toString(), settings.broadcast(), tables, u.statuses(i), counters.feeds(), counters.errorsByTag(),
+            counters.disconnected(), upstream, nextEndOfDay);
     }
 
     @Override
     public void close() {
         if (mode != PublishMode.ZERO_LATENCY) {
             publishPending();
-            flush();
+            u.flush();
         }
-        for (final Subscriber s : subscribers) {
-            if (s.catchUp != null) {
-                s.catchUp.close();
-                s.catchUp = null;
-            }
-        }
-        for (int t = 0; t < pending.length; t++) {
-            if (pending[t] != null) {
-                pending[t].release();
-                pending[t] = null;
-            }
+        u.close();
+        for (final TimerBatch b : pending) {
+            b.release();
         }
         journal.close();
     }

@@ -2,24 +2,16 @@ package io.jtick.core.tp;
 
 import io.jtick.core.client.TickClient;
 import io.jtick.core.client.TickListener;
-import io.jtick.core.wire.Transport;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.time.NanoClock;
-import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
-import io.jtick.core.wire.FramePipeline;
-import io.jtick.core.wire.MessageType;
+import io.jtick.core.wire.Transport;
 import io.jtick.core.wire.UpdateDecoder;
-import io.jtick.core.wire.UpdateValidator;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -29,9 +21,6 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.DecoderException;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.handler.codec.TooLongFrameException;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,20 +31,15 @@ import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
  * Runs a {@link Tickerplant} on one Netty event-loop thread (its agent): the listening socket for
- * feeds and subscribers, every connection, the publish timer, end-of-day checks, heartbeats and,
- * for a chained TP, the upstream subscription all run there. Other threads (REST) reach the
- * tickerplant only through {@link #call}.
- *
- * <p>Bad input policy: a frame that fails validation, an oversized frame, a malformed header or
- * an unexpected message type gets an ERROR frame naming the problem, is counted, and that
- * connection is closed; updates accepted before it stay journalled and published. A peer that
- * disconnects in the middle of a frame is counted as {@code truncated-frame}.
+ * feeds and subscribers, every connection ({@link TickerplantAdapter}, which also holds the bad-input
+ * policy), the publish timer, end-of-day checks, heartbeats and, for a chained TP, the upstream
+ * subscription all run there. Other threads (REST, metrics) read or change the tickerplant's state
+ * through {@link #call}, {@link #status}, {@link #setMode} and {@link #endOfDay}, which run on that
+ * thread; {@link #tickerplant()} hands out the object itself for what never changes (settings, schemas).
  */
 public final class TickerplantServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TickerplantServer.class);
@@ -64,8 +48,6 @@ public final class TickerplantServer implements AutoCloseable {
     private final SchemaRegistry schemas;
     private final NanoClock clock;
     private final TickMetrics metrics;
-    private final AtomicInteger feeds = new AtomicInteger();
-    private final AtomicLong connections;
     private EventLoopGroup group;
     private EventLoop loop;
     private Channel serverChannel;
@@ -84,8 +66,6 @@ public final class TickerplantServer implements AutoCloseable {
         this.schemas = schemas;
         this.clock = clock;
         this.metrics = metrics;
-        this.connections = metrics.counter("tick.tp.connections");
-        metrics.gauge("tick.tp.feeds", feeds::get);
     }
 
     /** Opens the journal, binds the port, starts the timers and (chained) the upstream subscription. */
@@ -106,7 +86,7 @@ public final class TickerplantServer implements AutoCloseable {
             throw new IOException(e);
         }
         tp.catchUpScheduler(this::scheduleCatchUp);
-        metrics.gauge("tick.tp.subscriber.backlog.bytes", this::totalBacklog);
+        tp.counters().backlogGauge(this::totalBacklog);
         final ServerBootstrap b = new ServerBootstrap()
             .group(group)
             .channel(Transport.serverChannel())
@@ -119,10 +99,9 @@ public final class TickerplantServer implements AutoCloseable {
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(final SocketChannel ch) {
-                    connections.incrementAndGet();
+                    tp.counters().connectionOpened();
                     connectionsOpen.add(ch);
-                    ch.pipeline().addLast(FramePipeline.FRAME_DECODER, new TpFrameDecoder(settings.maxFrameLength()));
-                    ch.pipeline().addLast(new ConnectionHandler());
+                    TickerplantAdapter.install(ch.pipeline(), tp);
                 }
             });
         try {
@@ -169,7 +148,7 @@ public final class TickerplantServer implements AutoCloseable {
     }
 
     public TickerplantStatus status() {
-        return call(t -> t.status(feeds.get(), upstream == null ? null
+        return call(t -> t.status(upstream == null ? null
             : new TickerplantStatus.Upstream(settings.upstreamHost(), settings.upstreamPort(), upstream.isConnected())));
     }
 
@@ -283,152 +262,20 @@ public final class TickerplantServer implements AutoCloseable {
         }
     }
 
-    /** Splits frames; counts a peer that vanished with part of a frame unread. */
-    private final class TpFrameDecoder extends LengthFieldBasedFrameDecoder {
-        TpFrameDecoder(final int maxFrameLength) {
-            super(java.nio.ByteOrder.LITTLE_ENDIAN, maxFrameLength, 0, 4, -4, 0, true);
-        }
-
-        @Override
-        public void channelInactive(final ChannelHandlerContext ctx) throws Exception {
-            if (actualReadableBytes() > 0) {
-                tp.countError(ErrorCode.TRUNCATED_FRAME);
-                LOG.warn("connection closed in the middle of a frame [remote={}, bytes={}]", ctx.channel().remoteAddress(),
-                    actualReadableBytes());
-            }
-            super.channelInactive(ctx);
-        }
-    }
-
-    /** One feed or subscriber connection; runs on the tickerplant thread. */
-    private final class ConnectionHandler extends ChannelInboundHandlerAdapter {
-        private String name = "anonymous";
-        private boolean feed;
-        private boolean rejected;
-
-        @Override
-        public void channelRead(final ChannelHandlerContext ctx, final Object msg) {
-            final ByteBuf frame = (ByteBuf) msg;
-            try {
-                if (rejected) {
-                    return;
-                }
-                final int offset = frame.readerIndex();
-                final int length = frame.readableBytes();
-                final String headerProblem = UpdateValidator.checkHeader(frame, offset, length);
-                if (headerProblem != null) {
-                    reject(ctx, ErrorCode.MALFORMED_FRAME, headerProblem);
-                    return;
-                }
-                final int type = ControlFrames.type(frame, offset);
-                switch (type) {
-                    case MessageType.UPDATE:
-                        if (!feed) {
-                            feed = true;
-                            feeds.incrementAndGet();
-                        }
-                        if (settings.chained()) {
-                            reject(ctx, ErrorCode.UNEXPECTED_MESSAGE, "this tickerplant is chained and takes no feeds [upstream="
-                                + settings.upstreamHost() + ":" + settings.upstreamPort() + "]");
-                            return;
-                        }
-                        final ErrorCode code = tp.onUpdate(frame, offset, length);
-                        if (code != ErrorCode.NONE) {
-                            rejectCounted(ctx, code, tp.lastError());
-                        }
-                        break;
-                    case MessageType.HELLO:
-                        final ControlFrames.Hello hello = ControlFrames.readHello(frame);
-                        name = hello.name();
-                        if (hello.protocolVersion() != io.jtick.core.wire.FrameDescriptor.VERSION) {
-                            reject(ctx, ErrorCode.UNSUPPORTED_VERSION, "unsupported protocol version [version="
-                                + hello.protocolVersion() + "]");
-                        }
-                        break;
-                    case MessageType.SUBSCRIBE:
-                        final String problem = tp.onSubscribe(ctx.channel(), name, ControlFrames.readSubscribe(frame));
-                        if (problem != null) {
-                            rejectCounted(ctx, ErrorCode.BAD_SUBSCRIPTION, problem);
-                        }
-                        break;
-                    case MessageType.HEARTBEAT:
-                        break;
-                    default:
-                        reject(ctx, ErrorCode.UNEXPECTED_MESSAGE, "unexpected message from a client [type=" + MessageType.name(type) + "]");
-                }
-            } catch (final IndexOutOfBoundsException | IllegalArgumentException e) {
-                reject(ctx, ErrorCode.MALFORMED_FRAME, "malformed frame: " + e.getMessage());
-            } finally {
-                frame.release();
-            }
-        }
-
-        @Override
-        public void channelReadComplete(final ChannelHandlerContext ctx) {
-            tp.flush();
-        }
-
-        @Override
-        public void channelWritabilityChanged(final ChannelHandlerContext ctx) {
-            if (ctx.channel().isWritable()) {
-                tp.onWritable(ctx.channel());
-            }
-            ctx.fireChannelWritabilityChanged();
-        }
-
-        @Override
-        public void channelInactive(final ChannelHandlerContext ctx) {
-            if (feed) {
-                feeds.decrementAndGet();
-            }
-            tp.onDisconnect(ctx.channel());
-        }
-
-        @Override
-        public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause) {
-            if (cause instanceof TooLongFrameException) {
-                reject(ctx, ErrorCode.OVERSIZED_FRAME, "frame larger than the limit [limit=" + settings.maxFrameLength() + "]: "
-                    + cause.getMessage());
-            } else if (cause instanceof DecoderException) {
-                reject(ctx, ErrorCode.MALFORMED_FRAME, "cannot split frames: " + cause.getMessage());
-            } else if (cause instanceof IOException) {
-                LOG.debug("connection error [remote={}, name={}]: {}", ctx.channel().remoteAddress(), name, cause.toString());
-                ctx.close();
-            } else {
-                LOG.error("unexpected error on connection [remote={}, name={}]", ctx.channel().remoteAddress(), name, cause);
-                reject(ctx, ErrorCode.MALFORMED_FRAME, "internal error handling this connection: " + cause);
-            }
-        }
-
-        private void reject(final ChannelHandlerContext ctx, final ErrorCode code, final String reason) {
-            if (!rejected) {
-                tp.countError(code);
-            }
-            rejectCounted(ctx, code, reason);
-        }
-
-        /** Sends the error and closes; the tickerplant has already counted it. */
-        private void rejectCounted(final ChannelHandlerContext ctx, final ErrorCode code, final String reason) {
-            if (rejected) {
-                return;
-            }
-            rejected = true;
-            LOG.warn("rejected input, closing connection [remote={}, name={}, code={}]: {}", ctx.channel().remoteAddress(), name,
-                code.tag(), reason);
-            ctx.channel().config().setAutoRead(false);
-            ctx.writeAndFlush(ControlFrames.error(ctx.alloc(), code, reason)).addListener(ChannelFutureListener.CLOSE);
-        }
-    }
-
     /** Chained TP: the upstream TP's stream, on this TP's own thread. */
-    private final class UpstreamListener implements TickListener {
+    private final class UpstreamListener implements TickListener, Tickerplant.UpdateSource {
         @Override
         public void onUpdate(final TableSchema schema, final UpdateDecoder update, final long receiveNanos) {
-            final ErrorCode code = tp.onUpstreamUpdate(update.buffer(), update.offset(), update.frameLength());
+            final ErrorCode code = tp.onUpstreamUpdate(this, update.buffer(), update.offset(), update.frameLength());
             if (code != ErrorCode.NONE) {
-                LOG.warn("update from upstream refused [code={}]: {}", code.tag(), tp.lastError());
+                refuse(code, tp.lastError());
             }
             scheduleFlush();
+        }
+
+        @Override
+        public void refuse(final ErrorCode code, final String reason) {
+            LOG.warn("update from upstream refused [code={}]: {}", code.tag(), reason);
         }
 
         @Override

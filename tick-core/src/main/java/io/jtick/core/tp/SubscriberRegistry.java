@@ -1,0 +1,379 @@
+package io.jtick.core.tp;
+
+import io.jtick.core.journal.Journal;
+import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.SymbolTable;
+import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.UpdateDecoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * kdb-tick's {@code u.q}: who subscribed to what ({@code .u.w}), {@code .u.sub}, {@code .u.pub} with
+ * its sym selection ({@code .u.sel}), {@code .u.del}, the end-of-day message, plus what kdb leaves to
+ * the OS: flushing, the slow-subscriber policy and journal catch-up. Tickerplant thread only.
+ *
+ * <p>State: {@code subscribers} (each with its tables, sym filter, and journal reader while
+ * catching up); {@code filters}, one shared {@link SymFilter} per distinct sym list over the symbol
+ * ids in {@code syms}; {@code dirty[0..dirtyCount)}, the subscribers written since the last flush;
+ * {@code filterScratch}/{@code filteredScratch}, the filtered copies built during one publish;
+ * {@code decoder}, scratch for reading catch-up entries; {@code nextId}; {@code catchUpScheduler},
+ * how to ask the thread for another catch-up turn.
+ */
+final class SubscriberRegistry {
+    private static final Logger LOG = LoggerFactory.getLogger(SubscriberRegistry.class);
+    private static final int CATCH_UP_BYTES_PER_TURN = 4 << 20;
+
+    private final TickerplantSettings settings;
+    private final SchemaRegistry schemas;
+    private final ByteBufAllocator alloc;
+    private final UpdateRewriter rewriter;
+    private final TickerplantCounters counters;
+    private final SymbolTable syms;
+    private final UpdateDecoder decoder = new UpdateDecoder();
+
+    private final List<Subscriber> subscribers = new ArrayList<>();
+    private final Map<SortedSet<String>, SymFilter> filters = new LinkedHashMap<>();
+    private Subscriber[] dirty = new Subscriber[16];
+    private int dirtyCount;
+    private SymFilter[] filterScratch = new SymFilter[8];
+    private ByteBuf[] filteredScratch = new ByteBuf[8];
+    private long nextId;
+    private Runnable catchUpScheduler = () -> { };
+
+    SubscriberRegistry(final TickerplantSettings settings, final SchemaRegistry schemas, final ByteBufAllocator alloc,
+                       final SymbolTable syms, final UpdateRewriter rewriter, final TickerplantCounters counters) {
+        this.settings = settings;
+        this.schemas = schemas;
+        this.alloc = alloc;
+        this.syms = syms;
+        this.rewriter = rewriter;
+        this.counters = counters;
+    }
+
+    void catchUpScheduler(final Runnable scheduler) {
+        this.catchUpScheduler = scheduler;
+    }
+
+    /**
+     * {@code .u.sub}: answers SUBSCRIBED, then (from-sequence given) journal history up to {@code i},
+     * CATCH_UP_DONE, and live updates. Returns an error message instead when the request is bad.
+     */
+    String add(final Channel channel, final String name, final ControlFrames.Subscribe req, final Journal journal,
+               final long i, final long j, final LocalDate date) {
+        final boolean[] tables = new boolean[schemas.size()];
+        final List<TableSchema> chosen = new ArrayList<>();
+        if (req.tables().isEmpty()) {
+            Arrays.fill(tables, true);
+            chosen.addAll(schemas.tables());
+        } else {
+            for (final String table : req.tables()) {
+                final int t = schemas.indexOf(table);
+                if (t < 0) {
+                    counters.error(ErrorCode.BAD_SUBSCRIPTION);
+                    return "unknown table in subscription [table=" + table + "]";
+                }
+                if (!tables[t]) {
+                    tables[t] = true;
+                    chosen.add(schemas.get(t));
+                }
+            }
+        }
+        SymFilter filter = null;
+        if (!req.syms().isEmpty()) {
+            filter = filters.computeIfAbsent(new TreeSet<>(req.syms()), k -> new SymFilter(k, syms));
+        }
+        final Subscriber s = new Subscriber(++nextId, channel, name, tables, filter);
+        subscribers.add(s);
+        counters.subscribers(subscribers.size());
+        channel.write(ControlFrames.subscribed(alloc, i, j, (int) date.toEpochDay(), chosen));
+        final long from = req.fromSequence();
+        if (from < 0 || from >= i) {
+            s.live = true;
+            s.lastSequence = i;
+            if (from >= 0) {
+                channel.write(ControlFrames.catchUpDone(alloc, i));
+            }
+            channel.flush();
+        } else {
+            final long after = Math.max(from, journal.firstSequence() - 1);
+            s.catchUp = journal.readerAfter(after);
+            s.lastSequence = after;
+            channel.flush();
+            catchUp(s, CATCH_UP_BYTES_PER_TURN, i);
+        }
+        LOG.info("subscriber [id={}, name={}, remote={}, tables={}, syms={}, from={}]", s.id, name, channel.remoteAddress(),
+            req.tables().isEmpty() ? "all" : req.tables(), req.syms().isEmpty() ? "all" : req.syms().size(), from);
+        return null;
+    }
+
+    /** {@code .u.pub}: writes one update of table {@code t} to every live subscriber of it; {@link #flush()} sends. */
+    void publish(final ByteBuf frame, final int offset, final int length, final int t, final TableSchema schema) {
+        int filtersUsed = 0;
+        final int n = subscribers.size();
+        for (int k = 0; k < n; k++) {
+            final Subscriber s = subscribers.get(k);
+            if (!s.live || s.closing || !s.tables[t]) {
+                continue;
+            }
+            if (s.filter == null) {
+                write(s, settings.broadcast() ? frame.retainedSlice(offset, length) : copy(frame, offset, length));
+                continue;
+            }
+            int f = 0;
+            while (f < filtersUsed && filterScratch[f] != s.filter) {
+                f++;
+            }
+            if (f == filtersUsed) {
+                if (f == filterScratch.length) {
+                    filterScratch = Arrays.copyOf(filterScratch, f * 2);
+                    filteredScratch = Arrays.copyOf(filteredScratch, f * 2);
+                }
+                filterScratch[f] = s.filter;
+                filteredScratch[f] = rewriter.filter(frame, offset, schema, s.filter, alloc);
+                filtersUsed++;
+            }
+            final ByteBuf out = filteredScratch[f];
+            if (out == null) {
+                continue;
+            }
+            if (out == frame) {
+                write(s, settings.broadcast() ? frame.retainedSlice(offset, length) : copy(frame, offset, length));
+            } else {
+                write(s, settings.broadcast() ? out.retainedDuplicate() : copy(out, out.readerIndex(), out.readableBytes()));
+            }
+        }
+        for (int f = 0; f < filtersUsed; f++) {
+            final ByteBuf out = filteredScratch[f];
+            if (out != null && out != frame) {
+                out.release();
+            }
+            filteredScratch[f] = null;
+            filterScratch[f] = null;
+        }
+    }
+
+    /** Per-subscriber serialization (broadcast off): what kdb+ did before {@code -25!}. */
+    private ByteBuf copy(final ByteBuf frame, final int offset, final int length) {
+        final ByteBuf c = alloc.directBuffer(length);
+        c.writeBytes(frame, offset, length);
+        return c;
+    }
+
+    private void write(final Subscriber s, final ByteBuf out) {
+        s.channel.write(out, s.channel.voidPromise());
+        s.updatesSent++;
+        if (!s.dirty) {
+            s.dirty = true;
+            if (dirtyCount == dirty.length) {
+                dirty = Arrays.copyOf(dirty, dirtyCount * 2);
+            }
+            dirty[dirtyCount++] = s;
+        }
+        if (s.backlogBytes() > settings.maxSubscriberBacklog()) {
+            disconnectSlow(s);
+        }
+    }
+
+    /** Flushes every subscriber written since the last flush (end of a feed read batch, or timer tick). */
+    void flush() {
+        if (dirtyCount == 0) {
+            return;
+        }
+        final long t0 = System.nanoTime();
+        for (int k = 0; k < dirtyCount; k++) {
+            final Subscriber s = dirty[k];
+            s.dirty = false;
+            s.channel.flush();
+            dirty[k] = null;
+        }
+        dirtyCount = 0;
+        counters.flush.record(System.nanoTime() - t0);
+    }
+
+    private void disconnectSlow(final Subscriber s) {
+        if (s.closing) {
+            return;
+        }
+        s.closing = true;
+        counters.subscriberSlow();
+        counters.error(ErrorCode.SLOW_SUBSCRIBER);
+        LOG.warn("disconnecting slow subscriber [id={}, name={}, backlogBytes={}, limit={}]", s.id, s.name, s.backlogBytes(),
+            settings.maxSubscriberBacklog());
+        s.channel.writeAndFlush(ControlFrames.error(alloc, ErrorCode.SLOW_SUBSCRIBER,
+            "subscriber fell behind: backlog over the limit [limit=" + settings.maxSubscriberBacklog() + "]"));
+        // the error frame queues behind the backlog; a subscriber that is not reading never sees it, so close now.
+        s.channel.close();
+    }
+
+    /** Continues catch-ups of {@code channel} that were waiting for its socket to drain. */
+    void onWritable(final Channel channel, final long i) {
+        for (int k = 0; k < subscribers.size(); k++) {
+            final Subscriber s = subscribers.get(k);
+            if (s.channel == channel && s.catchUp != null) {
+                catchUp(s, CATCH_UP_BYTES_PER_TURN, i);
+            }
+        }
+    }
+
+    /** Runs one turn of every unfinished catch-up whose socket can take more. */
+    void catchUpTurn(final long i) {
+        for (int k = 0; k < subscribers.size(); k++) {
+            final Subscriber s = subscribers.get(k);
+            if (s.catchUp != null && s.channel.isWritable()) {
+                catchUp(s, CATCH_UP_BYTES_PER_TURN, i);
+            }
+        }
+    }
+
+    /** Sends journal history to {@code s} up to {@code i}, at most {@code budget} bytes per turn (Long.MAX_VALUE: all of it). */
+    private void catchUp(final Subscriber s, final long budget, final long i) {
+        long sent = 0;
+        while (s.catchUp != null && !s.closing) {
+            if (budget != Long.MAX_VALUE && (sent >= budget || !s.channel.isWritable())) {
+                s.channel.flush();
+                if (sent >= budget) {
+                    catchUpScheduler.run();
+                }
+                return;
+            }
+            final ByteBuf entry = alloc.directBuffer(1024);
+            final long seq = s.catchUp.next(entry, i);
+            if (seq < 0) {
+                entry.release();
+                s.catchUp.close();
+                s.catchUp = null;
+                s.live = true;
+                s.lastSequence = i;
+                s.channel.writeAndFlush(ControlFrames.catchUpDone(alloc, i));
+                return;
+            }
+            decoder.wrap(entry, 0);
+            final int t = schemas.indexOf(entry, decoder.tableNameOffset(), decoder.tableNameLength());
+            if (t < 0 || !s.tables[t]) {
+                entry.release();
+                continue;
+            }
+            ByteBuf out = entry;
+            if (s.filter != null) {
+                out = rewriter.filter(entry, 0, schemas.get(t), s.filter, alloc);
+                if (out != entry) {
+                    entry.release();
+                }
+                if (out == null) {
+                    continue;
+                }
+            }
+            sent += out.readableBytes();
+            s.lastSequence = seq;
+            s.channel.write(out, s.channel.voidPromise());
+            s.updatesSent++;
+            if (s.backlogBytes() > settings.maxSubscriberBacklog() && budget != Long.MAX_VALUE) {
+                disconnectSlow(s);
+            }
+        }
+    }
+
+    /** {@code .u.del}: a connection closed, forget its subscriptions. */
+    void remove(final Channel channel) {
+        for (int k = subscribers.size() - 1; k >= 0; k--) {
+            final Subscriber s = subscribers.get(k);
+            if (s.channel == channel) {
+                closeCatchUp(s);
+                subscribers.remove(k);
+                counters.subscriberGone();
+                LOG.info("subscriber gone [id={}, name={}, updatesSent={}]", s.id, s.name, s.updatesSent);
+            }
+        }
+        counters.subscribers(subscribers.size());
+    }
+
+    /** Sends a heartbeat to every live subscriber whose socket can take it. */
+    void heartbeat(final long epochNanos) {
+        for (int k = 0; k < subscribers.size(); k++) {
+            final Subscriber s = subscribers.get(k);
+            if (s.live && !s.closing && s.channel.isWritable()) {
+                s.channel.writeAndFlush(ControlFrames.heartbeat(alloc, epochNanos), s.channel.voidPromise());
+            }
+        }
+    }
+
+    /** {@code .u.end}: finishes every catch-up up to {@code i}, then sends END_OF_DAY to every subscriber. */
+    void endOfDay(final LocalDate ended, final long i, final long j) {
+        for (int k = 0; k < subscribers.size(); k++) {
+            final Subscriber s = subscribers.get(k);
+            if (s.catchUp != null) {
+                catchUp(s, Long.MAX_VALUE, i);
+            }
+        }
+        for (int k = 0; k < subscribers.size(); k++) {
+            final Subscriber s = subscribers.get(k);
+            if (!s.closing) {
+                s.channel.write(ControlFrames.endOfDay(alloc, (int) ended.toEpochDay(), j), s.channel.voidPromise());
+                s.channel.flush();
+            }
+        }
+        for (int k = 0; k < dirtyCount; k++) {
+            dirty[k].dirty = false;
+            dirty[k] = null;
+        }
+        dirtyCount = 0;
+    }
+
+    /** Bytes queued for all subscribers' sockets. */
+    long backlogBytes() {
+        long sum = 0;
+        for (int k = 0; k < subscribers.size(); k++) {
+            sum += subscribers.get(k).backlogBytes();
+        }
+        return sum;
+    }
+
+    int size() {
+        return subscribers.size();
+    }
+
+    List<TickerplantStatus.SubscriberStatus> statuses(final long i) {
+        final List<TickerplantStatus.SubscriberStatus> out = new ArrayList<>();
+        for (final Subscriber s : subscribers) {
+            final List<String> names = new ArrayList<>();
+            for (int t = 0; t < s.tables.length; t++) {
+                if (s.tables[t]) {
+                    names.add(schemas.get(t).name());
+                }
+            }
+            out.add(new TickerplantStatus.SubscriberStatus(s.id, s.name, String.valueOf(s.channel.remoteAddress()), names,
+                s.filter == null ? List.of() : s.filter.symList(), s.state(), s.backlogBytes(), s.updatesSent,
+                s.live ? i : s.lastSequence));
+        }
+        return out;
+    }
+
+    /** Closes the journal readers of unfinished catch-ups (the tickerplant is closing). */
+    void close() {
+        for (final Subscriber s : subscribers) {
+            closeCatchUp(s);
+        }
+    }
+
+    private static void closeCatchUp(final Subscriber s) {
+        if (s.catchUp != null) {
+            s.catchUp.close();
+            s.catchUp = null;
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package io.jtick.core.tp;
+
+import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.FrameDescriptor;
+import io.jtick.core.wire.FramePipeline;
+import io.jtick.core.wire.MessageType;
+import io.jtick.core.wire.TruncatedFrameException;
+import io.jtick.core.wire.UpdateValidator;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+
+/**
+ * One feed or subscriber connection of the tickerplant: takes the frames the splitter cut, decodes
+ * their type and dispatches them to the {@link Tickerplant} (HELLO names the peer, UPDATE is
+ * {@code .u.upd}, SUBSCRIBE is {@code .u.sub}, HEARTBEAT is ignored); flushes subscribers at the end
+ * of each read batch; tells the tickerplant when the socket drains or closes. Runs on the
+ * tickerplant thread.
+ *
+ * <p>Bad input policy: a frame that fails validation, an oversized frame, a malformed header or an
+ * unexpected message type gets an ERROR frame naming the problem, is counted, and the connection is
+ * closed; updates accepted before it stay journalled and published. A peer that disconnects in the
+ * middle of a frame is counted as {@code truncated-frame}. An update the journal refuses, at once or
+ * at the next timer tick, is answered the same way ({@code journal-failure}).
+ */
+final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements Tickerplant.UpdateSource {
+    private static final Logger LOG = LoggerFactory.getLogger(TickerplantAdapter.class);
+
+    private final Tickerplant tp;
+    private ChannelHandlerContext ctx;
+    private String name = "anonymous";
+    private boolean feed;
+    private boolean rejected;
+
+    private TickerplantAdapter(final Tickerplant tp) {
+        this.tp = tp;
+    }
+
+    /** The pipeline of one tickerplant connection: the frame splitter, then this adapter. */
+    static void install(final ChannelPipeline pipeline, final Tickerplant tp) {
+        FramePipeline.install(pipeline, tp.settings().maxFrameLength());
+        pipeline.addLast(new TickerplantAdapter(tp));
+    }
+
+    @Override
+    public void handlerAdded(final ChannelHandlerContext context) {
+        this.ctx = context;
+    }
+
+    @Override
+    public void channelRead(final ChannelHandlerContext context, final Object msg) {
+        final ByteBuf frame = (ByteBuf) msg;
+        try {
+            if (rejected) {
+                return;
+            }
+            final int offset = frame.readerIndex();
+            final int length = frame.readableBytes();
+            final String headerProblem = UpdateValidator.checkHeader(frame, offset, length);
+            if (headerProblem != null) {
+                reject(ErrorCode.MALFORMED_FRAME, headerProblem);
+                return;
+            }
+            final int type = ControlFrames.type(frame, offset);
+            switch (type) {
+                case MessageType.UPDATE:
+                    onUpdate(frame, offset, length);
+                    break;
+                case MessageType.HELLO:
+                    final ControlFrames.Hello hello = ControlFrames.readHello(frame);
+                    name = hello.name();
+                    if (hello.protocolVersion() != FrameDescriptor.VERSION) {
+                        reject(ErrorCode.UNSUPPORTED_VERSION, "unsupported protocol version [version=" + hello.protocolVersion() + "]");
+                    }
+                    break;
+                case MessageType.SUBSCRIBE:
+                    final String problem = tp.onSubscribe(context.channel(), name, ControlFrames.readSubscribe(frame));
+                    if (problem != null) {
+                        refuse(ErrorCode.BAD_SUBSCRIPTION, problem);
+                    }
+                    break;
+                case MessageType.HEARTBEAT:
+                    break;
+                default:
+                    reject(ErrorCode.UNEXPECTED_MESSAGE, "unexpected message from a client [type=" + MessageType.name(type) + "]");
+            }
+        } catch (final IndexOutOfBoundsException | IllegalArgumentException e) {
+            reject(ErrorCode.MALFORMED_FRAME, "malformed frame: " + e.getMessage());
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void onUpdate(final ByteBuf frame, final int offset, final int length) {
+        if (!feed) {
+            feed = true;
+            tp.counters().feedConnected(true);
+        }
+        final TickerplantSettings s = tp.settings();
+        if (s.chained()) {
+            reject(ErrorCode.UNEXPECTED_MESSAGE, "this tickerplant is chained and takes no feeds [upstream="
+                + s.upstreamHost() + ":" + s.upstreamPort() + "]");
+            return;
+        }
+        final ErrorCode code = tp.onUpdate(this, frame, offset, length);
+        if (code != ErrorCode.NONE) {
+            refuse(code, tp.lastError());
+        }
+    }
+
+    @Override
+    public void channelReadComplete(final ChannelHandlerContext context) {
+        tp.flush();
+    }
+
+    @Override
+    public void channelWritabilityChanged(final ChannelHandlerContext context) {
+        if (context.channel().isWritable()) {
+            tp.onWritable(context.channel());
+        }
+        context.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(final ChannelHandlerContext context) {
+        if (feed) {
+            tp.counters().feedConnected(false);
+        }
+        tp.onDisconnect(context.channel());
+    }
+
+    @Override
+    public void exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
+        if (cause instanceof TruncatedFrameException) {
+            tp.countError(ErrorCode.TRUNCATED_FRAME);
+            LOG.warn("connection closed in the middle of a frame [remote={}, name={}]: {}", context.channel().remoteAddress(), name,
+                cause.getMessage());
+        } else if (cause instanceof TooLongFrameException) {
+            reject(ErrorCode.OVERSIZED_FRAME, "frame larger than the limit [limit=" + tp.settings().maxFrameLength() + "]: "
+                + cause.getMessage());
+        } else if (cause instanceof DecoderException) {
+            reject(ErrorCode.MALFORMED_FRAME, "cannot split frames: " + cause.getMessage());
+        } else if (cause instanceof IOException) {
+            LOG.debug("connection error [remote={}, name={}]: {}", context.channel().remoteAddress(), name, cause.toString());
+            context.close();
+        } else {
+            LOG.error("unexpected error on connection [remote={}, name={}]", context.channel().remoteAddress(), name, cause);
+            reject(ErrorCode.MALFORMED_FRAME, "internal error handling this connection: " + cause);
+        }
+    }
+
+    /** Counts the problem, then refuses. */
+    private void reject(final ErrorCode code, final String reason) {
+        if (!rejected) {
+            tp.countError(code);
+        }
+        refuse(code, reason);
+    }
+
+    /** Sends the error and closes, once; the tickerplant has already counted it. */
+    @Override
+    public void refuse(final ErrorCode code, final String reason) {
+        if (rejected) {
+            return;
+        }
+        rejected = true;
+        LOG.warn("rejected input, closing connection [remote={}, name={}, code={}]: {}", ctx.channel().remoteAddress(), name,
+            code.tag(), reason);
+        ctx.channel().config().setAutoRead(false);
+        ctx.writeAndFlush(ControlFrames.error(ctx.alloc(), code, String.valueOf(reason))).addListener(ChannelFutureListener.CLOSE);
+    }
+}

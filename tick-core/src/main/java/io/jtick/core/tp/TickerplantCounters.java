@@ -1,0 +1,166 @@
+package io.jtick.core.tp;
+
+import io.jtick.core.metrics.LatencyStats;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.wire.ErrorCode;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * Every counter, gauge and latency histogram of the tickerplant ({@code tick.tp.*} in docs/metrics.md),
+ * registered once in {@link TickMetrics} and held here so the tickerplant's own state stays small.
+ * Written by the tickerplant thread; read by any thread (exporters, REST). The per-table counts are
+ * plain fields: read them on the tickerplant thread.
+ */
+final class TickerplantCounters {
+    /** tplog: journal write of one update. */
+    final LatencyStats log;
+    /** tppub: publish of one update (or one timer batch) to every subscriber. */
+    final LatencyStats pub;
+    /** tpupd: handling of one update, validation to published (or batched). */
+    final LatencyStats upd;
+    /** tpflush: flush of subscriber sockets per read batch or timer tick. */
+    final LatencyStats flush;
+    /** One timer tick that had pending updates: journal (log+publish), merge, publish, flush. */
+    final LatencyStats timer;
+
+    private final AtomicLong rows;
+    private final AtomicLong updates;
+    private final AtomicLong bytes;
+    private final AtomicLong[] errors;
+    private final AtomicLong disconnectedSlow;
+    private final AtomicLong disconnectedAny;
+    private final AtomicLong endOfDays;
+    private final AtomicLong connections;
+    private final AtomicLong feeds = new AtomicLong();
+    private final AtomicLong published = new AtomicLong();
+    private final AtomicLong journalled = new AtomicLong();
+    private final AtomicLong subscribers = new AtomicLong();
+    /** Rows and updates journalled today per table (status only; reset at end of day). */
+    private final long[] tableRows;
+    private final long[] tableUpdates;
+    private final TickMetrics metrics;
+
+    TickerplantCounters(final TickMetrics metrics, final int tables) {
+        this.metrics = metrics;
+        log = metrics.latency("tick.tp.log", "TP journal write per update");
+        pub = metrics.latency("tick.tp.pub", "TP publish per update to all subscribers");
+        upd = metrics.latency("tick.tp.upd", "TP handling of one update, validate to publish");
+        flush = metrics.latency("tick.tp.flush", "TP flush of subscriber sockets per read batch or timer tick");
+        timer = metrics.latency("tick.tp.timer", "TP timer tick with pending updates: journal (log+publish), merge, publish, flush");
+        rows = metrics.counter("tick.tp.rows");
+        updates = metrics.counter("tick.tp.updates");
+        bytes = metrics.counter("tick.tp.bytes");
+        errors = new AtomicLong[ErrorCode.values().length];
+        for (final ErrorCode e : ErrorCode.values()) {
+            if (e != ErrorCode.NONE) {
+                errors[e.ordinal()] = metrics.counter("tick.tp.errors|code=" + e.tag());
+            }
+        }
+        disconnectedSlow = metrics.counter("tick.tp.subscribers.disconnected|reason=slow");
+        disconnectedAny = metrics.counter("tick.tp.subscribers.disconnected|reason=any");
+        endOfDays = metrics.counter("tick.tp.eod");
+        connections = metrics.counter("tick.tp.connections");
+        metrics.gauge("tick.tp.sequence", published::get);
+        metrics.gauge("tick.tp.journal.sequence", journalled::get);
+        metrics.gauge("tick.tp.subscribers", subscribers::get);
+        metrics.gauge("tick.tp.feeds", feeds::get);
+        tableRows = new long[tables];
+        tableUpdates = new long[tables];
+    }
+
+    /** The server's gauge of bytes queued for subscribers (it asks the tickerplant thread). */
+    void backlogGauge(final LongSupplier backlogBytes) {
+        metrics.gauge("tick.tp.subscriber.backlog.bytes", backlogBytes);
+    }
+
+    /** An update of table {@code t} was journalled. */
+    void journalled(final int t, final int rowCount, final int frameBytes) {
+        tableRows[t] += rowCount;
+        tableUpdates[t]++;
+        add(rows, rowCount);
+        add(updates, 1);
+        add(bytes, frameBytes);
+    }
+
+    void error(final ErrorCode code) {
+        final AtomicLong c = errors[code.ordinal()];
+        if (c != null) {
+            add(c, 1);
+        }
+    }
+
+    void errors(final ErrorCode code, final int n) {
+        final AtomicLong c = errors[code.ordinal()];
+        if (c != null) {
+            add(c, n);
+        }
+    }
+
+    void sequences(final long i, final long j) {
+        published.lazySet(i);
+        journalled.lazySet(j);
+    }
+
+    void subscribers(final int n) {
+        subscribers.lazySet(n);
+    }
+
+    /** The slow-subscriber policy is closing a subscriber ({@link #subscriberGone()} follows when it is gone). */
+    void subscriberSlow() {
+        add(disconnectedSlow, 1);
+    }
+
+    /** A subscriber's connection closed, for any reason. */
+    void subscriberGone() {
+        add(disconnectedAny, 1);
+    }
+
+    void endOfDay() {
+        add(endOfDays, 1);
+        java.util.Arrays.fill(tableRows, 0);
+        java.util.Arrays.fill(tableUpdates, 0);
+    }
+
+    void connectionOpened() {
+        add(connections, 1);
+    }
+
+    void feedConnected(final boolean connected) {
+        add(feeds, connected ? 1 : -1);
+    }
+
+    long tableRows(final int t) {
+        return tableRows[t];
+    }
+
+    long tableUpdates(final int t) {
+        return tableUpdates[t];
+    }
+
+    int feeds() {
+        return (int) feeds.get();
+    }
+
+    long disconnected() {
+        return disconnectedAny.get();
+    }
+
+    /** Error counts by tag, non-zero only (for the status snapshot). */
+    Map<String, Long> errorsByTag() {
+        final Map<String, Long> m = new LinkedHashMap<>();
+        for (final ErrorCode e : ErrorCode.values()) {
+            if (e != ErrorCode.NONE && errors[e.ordinal()].get() > 0) {
+                m.put(e.tag(), errors[e.ordinal()].get());
+            }
+        }
+        return m;
+    }
+
+    private static void add(final AtomicLong c, final long n) {
+        c.addAndGet(n);
+    }
+}

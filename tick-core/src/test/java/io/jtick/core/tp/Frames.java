@@ -1,0 +1,77 @@
+package io.jtick.core.tp;
+
+import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.MessageType;
+import io.jtick.core.wire.UpdateDecoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.embedded.EmbeddedChannel;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** What a tickerplant wrote to an embedded channel, decoded (and released). */
+record Frames(List<Frame> frames) {
+
+    /** One frame: its type name and what matters of it ({@code rows} as "sym/size"). */
+    record Frame(String type, long sequence, int updateCount, long tpTime, List<String> rows, String error, int epochDay) {
+        @Override
+        public String toString() {
+            return type + (type.equals("update") ? " " + sequence + " x" + updateCount + " " + rows : "")
+                + (error == null ? "" : " " + error);
+        }
+    }
+
+    /** Everything written and flushed to {@code ch} since the last call. */
+    static Frames drain(final EmbeddedChannel ch) {
+        final List<Frame> out = new ArrayList<>();
+        final UpdateDecoder d = new UpdateDecoder();
+        for (Object o = ch.readOutbound(); o != null; o = ch.readOutbound()) {
+            final ByteBuf b = (ByteBuf) o;
+            try {
+                final int type = ControlFrames.type(b, b.readerIndex());
+                switch (type) {
+                    case MessageType.UPDATE -> {
+                        d.wrap(b, b.readerIndex());
+                        final List<String> rows = new ArrayList<>();
+                        for (int r = 0; r < d.rowCount(); r++) {
+                            rows.add(d.symString(d.symCode(r)) + "/" + d.int64(3, r));
+                        }
+                        out.add(new Frame("update", d.sequence(), d.updateCount(), d.tpTime(), rows, null, 0));
+                    }
+                    case MessageType.ERROR -> {
+                        final ControlFrames.Error e = ControlFrames.readError(b);
+                        out.add(new Frame("error", 0, 0, 0, List.of(), e.code().tag() + ": " + e.message(), 0));
+                    }
+                    case MessageType.END_OF_DAY -> {
+                        final ControlFrames.EndOfDay e = ControlFrames.readEndOfDay(b);
+                        out.add(new Frame("end-of-day", e.sequence(), 0, 0, List.of(), null, e.epochDay()));
+                    }
+                    case MessageType.CATCH_UP_DONE -> out.add(new Frame("catch-up-done", ControlFrames.readSequence(b), 0, 0, List.of(),
+                        null, 0));
+                    case MessageType.SUBSCRIBED -> out.add(new Frame("subscribed", ControlFrames.readSubscribed(b).sequence(), 0, 0,
+                        List.of(), null, 0));
+                    default -> out.add(new Frame(MessageType.name(type), 0, 0, 0, List.of(), null, 0));
+                }
+            } finally {
+                b.release();
+            }
+        }
+        return new Frames(out);
+    }
+
+    List<Frame> updates() {
+        return frames.stream().filter(f -> f.type().equals("update")).toList();
+    }
+
+    List<String> rows() {
+        return updates().stream().flatMap(f -> f.rows().stream()).toList();
+    }
+
+    List<Long> sequences() {
+        return updates().stream().map(Frame::sequence).toList();
+    }
+
+    List<String> types() {
+        return frames.stream().map(Frame::type).toList();
+    }
+}

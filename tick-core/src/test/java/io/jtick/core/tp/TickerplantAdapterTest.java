@@ -1,0 +1,213 @@
+package io.jtick.core.tp;
+
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.LeakCheck;
+import io.jtick.core.testing.TestSupport;
+import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.FrameDescriptor;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The tickerplant's connection handler on embedded channels: frames in, replies and errors out, bad frames, disconnects. */
+@ExtendWith(LeakCheck.class)
+class TickerplantAdapterTest {
+    private static final SchemaRegistry SCHEMAS = SchemaRegistry.builtIn(0);
+    private static final TableSchema TRADE = SCHEMAS.get("trade");
+    private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
+
+    @TempDir
+    Path dir;
+
+    private final TickMetrics metrics = new TickMetrics();
+    private final FaultyJournal.Fault fault = new FaultyJournal.Fault();
+    private final List<EmbeddedChannel> channels = new ArrayList<>();
+    private Tickerplant tp;
+
+    @AfterEach
+    void closeAll() {
+        for (final EmbeddedChannel ch : channels) {
+            ch.finishAndReleaseAll();
+        }
+        if (tp != null) {
+            tp.close();
+        }
+    }
+
+    private Tickerplant start(final Function<TickerplantSettings, TickerplantSettings> change) {
+        final TickerplantSettings s = change.apply(TickerplantSettings.defaults(dir.resolve("journal")).withMaxFrameLength(64 * 1024));
+        tp = new Tickerplant(s, SCHEMAS, () -> 1_790_000_000_000_000_000L, ALLOC, metrics, FaultyJournal.opener(fault));
+        return tp;
+    }
+
+    private EmbeddedChannel connect() {
+        final EmbeddedChannel ch = new EmbeddedChannel();
+        TickerplantAdapter.install(ch.pipeline(), tp);
+        channels.add(ch);
+        return ch;
+    }
+
+    private static ByteBuf trade(final long id, final String... syms) {
+        return TestSupport.tradeFrame(TRADE, id, syms);
+    }
+
+    private long errors(final String tag) {
+        return metrics.counter("tick.tp.errors|code=" + tag).get();
+    }
+
+    @Test
+    void shouldDispatchHelloSubscribeAndUpdatesAndFlushSubscribersAfterEachRead() {
+        start(s -> s);
+        final EmbeddedChannel sub = connect();
+        sub.writeInbound(ControlFrames.hello(ALLOC, ControlFrames.ROLE_SUBSCRIBER, "rdb"),
+            ControlFrames.subscribe(ALLOC, -1, List.of("trade"), List.of()));
+        assertThat(Frames.drain(sub).types()).containsExactly("subscribed");
+        assertThat(tp.status(null).subscribers()).singleElement().extracting(TickerplantStatus.SubscriberStatus::name).isEqualTo("rdb");
+
+        final EmbeddedChannel feed = connect();
+        feed.writeInbound(ControlFrames.hello(ALLOC, ControlFrames.ROLE_FEED, "feed"), trade(1, "A"), trade(2, "B"),
+            ControlFrames.heartbeat(ALLOC, 1));
+        assertThat(Frames.drain(sub).sequences()).as("flushed at the end of the feed's read").containsExactly(1L, 2L);
+        assertThat(tp.status(null).feeds()).isEqualTo(1);
+
+        // a frame that arrives in two reads is put back together
+        final ByteBuf whole = trade(3, "C");
+        final int half = whole.readableBytes() / 2;
+        feed.writeInbound(whole.retainedSlice(0, half));
+        assertThat(Frames.drain(sub).frames()).isEmpty();
+        feed.writeInbound(whole.retainedSlice(half, whole.readableBytes() - half));
+        whole.release();
+        assertThat(Frames.drain(sub).rows()).containsExactly("C/3000");
+        assertThat(Frames.drain(feed).frames()).as("a feed hears nothing while all is well").isEmpty();
+
+        feed.close();
+        assertThat(tp.status(null).feeds()).isZero();
+        sub.close();
+        assertThat(tp.subscriberCount()).isZero();
+        assertThat(tp.journalSequence()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldAnswerEachBadFrameWithAnErrorCountItCloseAndIgnoreWhatFollows() {
+        start(s -> s);
+        final ByteBuf valid = trade(1, "A");
+        final ByteBuf unknownTable = valid.copy();
+        unknownTable.setByte(FrameDescriptor.TABLE_NAME_OFFSET, 'x');
+        final ByteBuf wrongVersion = valid.copy();
+        wrongVersion.setByte(FrameDescriptor.VERSION_OFFSET, 9);
+        final ByteBuf oversized = ALLOC.buffer(16).writeIntLE(1 << 20).writeZero(12);
+        final ByteBuf helloFromTheFuture = ControlFrames.hello(ALLOC, ControlFrames.ROLE_FEED, "future");
+        helloFromTheFuture.setShortLE(FrameDescriptor.HEADER_LENGTH + 1, 9);
+        final ByteBuf serverFrame = ControlFrames.catchUpDone(ALLOC, 7);
+        final ByteBuf badSymCount = ControlFrames.subscribe(ALLOC, -1, List.of(), List.of());
+        badSymCount.setIntLE(badSymCount.writerIndex() - 4, 1_000_000);
+        final ByteBuf unknownSubscription = ControlFrames.subscribe(ALLOC, -1, List.of("nope"), List.of());
+
+        assertThat(refusal(unknownTable)).startsWith("unknown-table");
+        assertThat(refusal(wrongVersion)).startsWith("malformed-frame").contains("version");
+        assertThat(refusal(oversized)).startsWith("oversized-frame").contains("limit=65536");
+        assertThat(refusal(helloFromTheFuture)).startsWith("unsupported-version").contains("version=9");
+        assertThat(refusal(serverFrame)).startsWith("unexpected-message").contains("type=catch-up-done");
+        assertThat(refusal(badSymCount)).startsWith("malformed-frame").contains("sym count");
+        assertThat(refusal(unknownSubscription)).startsWith("bad-subscription").contains("table=nope");
+        valid.release();
+
+        assertThat(errors("unknown-table")).isEqualTo(1);
+        assertThat(errors("malformed-frame")).isEqualTo(2);
+        assertThat(errors("oversized-frame")).isEqualTo(1);
+        assertThat(errors("unsupported-version")).isEqualTo(1);
+        assertThat(errors("unexpected-message")).isEqualTo(1);
+        assertThat(errors("bad-subscription")).isEqualTo(1);
+        assertThat(tp.journalSequence()).as("the valid update sent after each bad frame was ignored").isZero();
+        assertThat(tp.subscriberCount()).isZero();
+    }
+
+    /** Sends {@code bad} then a valid update on a new connection; returns "code: message" of the one error frame it gets. */
+    private String refusal(final ByteBuf bad) {
+        final EmbeddedChannel ch = connect();
+        ch.writeInbound(bad, trade(99, "Z"));
+        final Frames out = Frames.drain(ch);
+        assertThat(out.types()).containsExactly("error");
+        assertThat(ch.isOpen()).as("closed after the error").isFalse();
+        return out.frames().get(0).error();
+    }
+
+    @Test
+    void shouldCountAPeerThatDisconnectsInTheMiddleOfAFrame() {
+        start(s -> s);
+        final EmbeddedChannel feed = connect();
+        final ByteBuf frame = trade(1, "A");
+        feed.writeInbound(frame.retainedSlice(0, 20));
+        frame.release();
+        feed.close();
+        assertThat(errors("truncated-frame")).isEqualTo(1);
+        assertThat(tp.journalSequence()).isZero();
+    }
+
+    @Test
+    void shouldRefuseAnUpdateTheJournalCannotTakeAtOnceInZeroLatencyMode() {
+        start(s -> s);
+        final EmbeddedChannel feed = connect();
+        feed.writeInbound(trade(1, "A"));
+        fault.failNow();
+        feed.writeInbound(trade(2, "B"));
+        final Frames out = Frames.drain(feed);
+        assertThat(out.types()).containsExactly("error");
+        assertThat(out.frames().get(0).error()).startsWith("journal-failure").contains("sequence=2");
+        assertThat(feed.isOpen()).isFalse();
+        assertThat(errors("journal-failure")).isEqualTo(1);
+        assertThat(tp.journalSequence()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseToItsFeedAnUpdateTheTimerCannotJournalInLogPublishMode() {
+        start(s -> s.withMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(100)));
+        final EmbeddedChannel sub = connect();
+        sub.writeInbound(ControlFrames.subscribe(ALLOC, -1, List.of(), List.of()));
+        final EmbeddedChannel lucky = connect();
+        final EmbeddedChannel unlucky = connect();
+        final EmbeddedChannel idle = connect();
+        lucky.writeInbound(trade(1, "A"));
+        unlucky.writeInbound(trade(2, "B"), trade(3, "C"));
+        assertThat(Frames.drain(unlucky).frames()).as("accepted into the timer batch").isEmpty();
+        fault.failAfter(1);
+        tp.onTimer();
+
+        assertThat(Frames.drain(lucky).frames()).isEmpty();
+        assertThat(lucky.isOpen()).isTrue();
+        final Frames refused = Frames.drain(unlucky);
+        assertThat(refused.types()).as("one error however many of its updates were refused").containsExactly("error");
+        assertThat(refused.frames().get(0).error()).startsWith("journal-failure");
+        assertThat(unlucky.isOpen()).isFalse();
+        assertThat(idle.isOpen()).isTrue();
+        assertThat(Frames.drain(sub).rows()).containsExactly("A/1000");
+        assertThat(errors("journal-failure")).isEqualTo(2);
+    }
+
+    @Test
+    void shouldTakeNoFeedsWhenChained() {
+        start(s -> s.withUpstream("127.0.0.1", 5010));
+        final EmbeddedChannel feed = connect();
+        feed.writeInbound(trade(1, "A"));
+        final Frames out = Frames.drain(feed);
+        assertThat(out.frames()).singleElement().extracting(Frames.Frame::error).asString()
+            .startsWith("unexpected-message").contains("chained");
+        assertThat(feed.isOpen()).isFalse();
+        assertThat(tp.journalSequence()).isZero();
+    }
+}

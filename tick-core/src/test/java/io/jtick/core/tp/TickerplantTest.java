@@ -1,0 +1,407 @@
+package io.jtick.core.tp;
+
+import io.jtick.core.journal.JournalReader;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.LeakCheck;
+import io.jtick.core.testing.TestSupport;
+import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.FrameDescriptor;
+import io.jtick.core.wire.UpdateDecoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The tickerplant on its own, no sockets: driven directly on the test thread with a clock the test
+ * moves, subscribers on embedded channels, and a real journal that can be made to fail.
+ */
+@ExtendWith(LeakCheck.class)
+class TickerplantTest {
+    private static final SchemaRegistry SCHEMAS = SchemaRegistry.builtIn(0);
+    private static final TableSchema TRADE = SCHEMAS.get("trade");
+    private static final ZoneId NEW_YORK = ZoneId.of("America/New_York");
+    private static final LocalDate DAY = LocalDate.of(2026, 11, 20);
+
+    @TempDir
+    Path dir;
+
+    private final AtomicLong now = new AtomicLong(nanos(DAY, LocalTime.NOON));
+    private final TickMetrics metrics = new TickMetrics();
+    private final FaultyJournal.Fault fault = new FaultyJournal.Fault();
+    private final List<EmbeddedChannel> channels = new ArrayList<>();
+    private Tickerplant tp;
+
+    @AfterEach
+    void closeAll() {
+        if (tp != null) {
+            tp.close();
+        }
+        for (final EmbeddedChannel ch : channels) {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    private static long nanos(final LocalDate date, final LocalTime time) {
+        return date.atTime(time).atZone(NEW_YORK).toInstant().toEpochMilli() * 1_000_000L;
+    }
+
+    private TickerplantSettings settings() {
+        return TickerplantSettings.defaults(dir.resolve("journal")).withEndOfDay(LocalTime.of(17, 0), NEW_YORK);
+    }
+
+    private Tickerplant start(final TickerplantSettings s) {
+        tp = new Tickerplant(s, SCHEMAS, now::get, PooledByteBufAllocator.DEFAULT, metrics, FaultyJournal.opener(fault));
+        return tp;
+    }
+
+    private EmbeddedChannel subscribe(final EmbeddedChannel ch, final long from, final List<String> tables, final List<String> syms) {
+        channels.add(ch);
+        assertThat(tp.onSubscribe(ch, "sub" + channels.size(), new ControlFrames.Subscribe(from, tables, syms))).isNull();
+        return ch;
+    }
+
+    private EmbeddedChannel subscribe(final long from, final List<String> syms) {
+        return subscribe(new EmbeddedChannel(), from, List.of(), syms);
+    }
+
+    /** One trade update whose row r has sym {@code syms[r]} and size {@code id * 1000 + r}. */
+    private ErrorCode update(final Tickerplant.UpdateSource from, final long id, final String... syms) {
+        final ByteBuf f = TestSupport.tradeFrame(TRADE, id, syms);
+        try {
+            return tp.onUpdate(from, f, f.readerIndex(), f.readableBytes());
+        } finally {
+            f.release();
+        }
+    }
+
+    /** Sequence and "sym/size" rows of every entry in the day's journal, read read-only. */
+    private List<String> journal(final LocalDate date) {
+        final List<String> out = new ArrayList<>();
+        final UpdateDecoder d = new UpdateDecoder();
+        final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
+        try (JournalReader r = JournalReader.open(dir.resolve("journal"), date, 0)) {
+            while (r.next(buf.clear(), Long.MAX_VALUE) > 0) {
+                d.wrap(buf, 0);
+                final StringBuilder sb = new StringBuilder().append(d.sequence()).append(':');
+                for (int row = 0; row < d.rowCount(); row++) {
+                    sb.append(row == 0 ? "" : ",").append(d.symString(d.symCode(row))).append('/').append(d.int64(3, row));
+                }
+                out.add(sb.toString());
+            }
+        } finally {
+            buf.release();
+        }
+        return out;
+    }
+
+    private long counter(final String name) {
+        return metrics.counter(name).get();
+    }
+
+    @Test
+    void shouldJournalAndPublishEachUpdateAtOnceInZeroLatencyMode() {
+        start(settings());
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        assertThat(Frames.drain(sub).types()).containsExactly("subscribed");
+
+        assertThat(update(null, 1, "IBM", "MSFT")).isEqualTo(ErrorCode.NONE);
+        assertThat(Frames.drain(sub).frames()).as("written, flushed only at the end of the read batch").isEmpty();
+        tp.flush();
+        final Frames out = Frames.drain(sub);
+        assertThat(out.updates()).hasSize(1);
+        assertThat(out.updates().get(0).sequence()).isEqualTo(1);
+        assertThat(out.updates().get(0).tpTime()).isEqualTo(now.get());
+        assertThat(out.rows()).containsExactly("IBM/1000", "MSFT/1001");
+        assertThat(tp.sequence()).isEqualTo(1);
+        assertThat(tp.journalSequence()).isEqualTo(1);
+        assertThat(journal(DAY)).containsExactly("1:IBM/1000,MSFT/1001");
+        assertThat(counter("tick.tp.rows")).isEqualTo(2);
+        assertThat(tp.status(null).tables().get(0).rows()).isEqualTo(2);
+        assertThat(metrics.latency("tick.tp.log", "").count()).isEqualTo(1);
+
+        tp.heartbeat();
+        assertThat(Frames.drain(sub).types()).containsExactly("heartbeat");
+    }
+
+    @Test
+    void shouldStampTheTimeOfUpdatesThatLeaveItUnset() {
+        start(settings());
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        final ByteBuf f = TestSupport.tradeFrame(TRADE, 1, "A", "B");
+        try {
+            f.setShortLE(FrameDescriptor.FLAGS_OFFSET, FrameDescriptor.FLAG_STAMP_TIME);
+            assertThat(tp.onUpdate(null, f, 0, f.readableBytes())).isEqualTo(ErrorCode.NONE);
+            final UpdateDecoder d = new UpdateDecoder().wrap(f, 0);
+            assertThat(d.timestamp(0)).isEqualTo(now.get());
+            assertThat(d.timestamp(1)).isEqualTo(now.get());
+            assertThat(d.flags() & FrameDescriptor.FLAG_STAMP_TIME).isZero();
+        } finally {
+            f.release();
+        }
+        tp.flush();
+        assertThat(Frames.drain(sub).updates()).hasSize(1);
+    }
+
+    @Test
+    void shouldSendEachSubscriberOnlyTheTablesAndSymsItAskedFor() {
+        start(settings());
+        final EmbeddedChannel all = subscribe(-1, List.of());
+        final EmbeddedChannel ibm = subscribe(-1, List.of("IBM"));
+        final EmbeddedChannel ibmToo = subscribe(-1, List.of("IBM"));
+        final EmbeddedChannel msftAapl = subscribe(-1, List.of("MSFT", "AAPL"));
+        final EmbeddedChannel quotes = subscribe(new EmbeddedChannel(), -1, List.of("quote"), List.of());
+        update(null, 1, "IBM", "MSFT", "IBM");
+        update(null, 2, "AAPL");
+        update(null, 3, "GOOG");
+        tp.flush();
+
+        assertThat(Frames.drain(all).rows()).containsExactly("IBM/1000", "MSFT/1001", "IBM/1002", "AAPL/2000", "GOOG/3000");
+        final Frames ibmOut = Frames.drain(ibm);
+        assertThat(ibmOut.rows()).containsExactly("IBM/1000", "IBM/1002");
+        assertThat(ibmOut.sequences()).as("updates without an IBM row are not sent").containsExactly(1L);
+        assertThat(Frames.drain(ibmToo).rows()).containsExactly("IBM/1000", "IBM/1002");
+        assertThat(Frames.drain(msftAapl).rows()).containsExactly("MSFT/1001", "AAPL/2000");
+        assertThat(Frames.drain(quotes).types()).containsExactly("subscribed");
+        assertThat(tp.status(null).subscribers()).extracting(TickerplantStatus.SubscriberStatus::syms)
+            .containsExactly(List.of(), List.of("IBM"), List.of("IBM"), List.of("AAPL", "MSFT"), List.of());
+    }
+
+    @Test
+    void shouldJournalAtOnceAndPublishOneMergedUpdatePerTableOnTheTimerInTimerPublishMode() {
+        start(settings().withMode(PublishMode.TIMER_PUBLISH, Duration.ofMillis(100)));
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        Frames.drain(sub);
+        update(null, 1, "A", "B");
+        update(null, 2, "C");
+        update(null, 3, "A");
+        tp.flush();
+        assertThat(tp.journalSequence()).isEqualTo(3);
+        assertThat(tp.sequence()).isZero();
+        assertThat(journal(DAY)).hasSize(3);
+        assertThat(Frames.drain(sub).frames()).isEmpty();
+
+        now.addAndGet(100_000_000L);
+        tp.onTimer();
+        final Frames out = Frames.drain(sub);
+        assertThat(out.updates()).hasSize(1);
+        assertThat(out.updates().get(0).sequence()).isEqualTo(3);
+        assertThat(out.updates().get(0).updateCount()).isEqualTo(3);
+        assertThat(out.updates().get(0).tpTime()).as("stamped when published").isEqualTo(now.get());
+        assertThat(out.rows()).containsExactly("A/1000", "B/1001", "C/2000", "A/3000");
+        assertThat(tp.sequence()).isEqualTo(3);
+        assertThat(metrics.latency("tick.tp.timer", "").count()).isEqualTo(1);
+
+        tp.onTimer();
+        assertThat(Frames.drain(sub).frames()).as("nothing pending, nothing sent").isEmpty();
+        assertThat(metrics.latency("tick.tp.timer", "").count()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldJournalAndPublishOnlyOnTheTimerInTimerLogPublishMode() {
+        start(settings().withMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(100)));
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        Frames.drain(sub);
+        update(null, 1, "A");
+        update(null, 2, "B");
+        assertThat(tp.journalSequence()).isZero();
+        assertThat(journal(DAY)).isEmpty();
+        assertThat(counter("tick.tp.rows")).as("rows count when journalled").isZero();
+
+        tp.onTimer();
+        assertThat(journal(DAY)).containsExactly("1:A/1000", "2:B/2000");
+        final Frames out = Frames.drain(sub);
+        assertThat(out.sequences()).containsExactly(2L);
+        assertThat(out.rows()).containsExactly("A/1000", "B/2000");
+        assertThat(tp.sequence()).isEqualTo(2);
+        assertThat(counter("tick.tp.rows")).isEqualTo(2);
+    }
+
+    @Test
+    void shouldPublishWhatIsPendingWhenTheModeChanges() {
+        start(settings().withMode(PublishMode.TIMER_PUBLISH, Duration.ofSeconds(1)));
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        Frames.drain(sub);
+        update(null, 1, "A");
+        update(null, 2, "B");
+        tp.setMode(PublishMode.ZERO_LATENCY, 1_000_000L);
+        assertThat(Frames.drain(sub).sequences()).containsExactly(2L);
+        update(null, 3, "C");
+        tp.flush();
+        assertThat(Frames.drain(sub).sequences()).containsExactly(3L);
+        assertThat(tp.mode()).isEqualTo(PublishMode.ZERO_LATENCY);
+    }
+
+    @ParameterizedTest
+    @EnumSource(PublishMode.class)
+    void shouldRefuseWhatTheJournalRefusesInEveryModeAndNeverReuseAPublishedSequence(final PublishMode mode) {
+        start(settings().withMode(mode, Duration.ofMillis(100)));
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        final List<String> refusals = new ArrayList<>();
+        final Tickerplant.UpdateSource feed = (code, reason) -> refusals.add(code.tag() + ": " + reason);
+
+        assertThat(update(feed, 1, "A")).isEqualTo(ErrorCode.NONE);
+        tp.onTimer();
+        fault.failNow();
+        final ErrorCode code = update(feed, 2, "B");
+        tp.onTimer();
+        tp.flush();
+        if (mode == PublishMode.TIMER_LOG_PUBLISH) {
+            assertThat(code).as("accepted into the batch, refused when the timer journals it").isEqualTo(ErrorCode.NONE);
+            assertThat(refusals).singleElement().asString().startsWith("journal-failure").contains("sequence=2");
+        } else {
+            assertThat(code).isEqualTo(ErrorCode.JOURNAL_FAILURE);
+            assertThat(tp.lastError()).contains("journal").contains("sequence=2");
+            assertThat(refusals).isEmpty();
+        }
+        assertThat(tp.journalSequence()).isEqualTo(1);
+        assertThat(tp.sequence()).isEqualTo(1);
+        assertThat(counter("tick.tp.errors|code=journal-failure")).isEqualTo(1);
+        assertThat(counter("tick.tp.rows")).isEqualTo(1);
+
+        fault.heal();
+        assertThat(update(feed, 3, "C")).isEqualTo(ErrorCode.NONE);
+        tp.onTimer();
+        tp.flush();
+        final Frames out = Frames.drain(sub);
+        assertThat(out.rows()).as("nothing of the refused update").containsExactly("A/1000", "C/3000");
+        assertThat(out.sequences()).containsExactly(1L, 2L);
+        assertThat(journal(DAY)).as("2 went to the next update that was journalled").containsExactly("1:A/1000", "2:C/3000");
+    }
+
+    @Test
+    void shouldPublishTheJournalledPartOfATimerTickAndRefuseTheRestToTheirSenders() {
+        start(settings().withMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(100)));
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        final List<String> toA = new ArrayList<>();
+        final List<String> toB = new ArrayList<>();
+        final Tickerplant.UpdateSource a = (code, reason) -> toA.add(code.tag());
+        final Tickerplant.UpdateSource b = (code, reason) -> toB.add(code.tag());
+        update(a, 1, "A");
+        update(b, 2, "B");
+        update(a, 3, "C");
+        update(b, 4, "D");
+        fault.failAfter(2);
+        tp.onTimer();
+
+        final Frames out = Frames.drain(sub);
+        assertThat(out.updates()).singleElement().satisfies(u -> {
+            assertThat(u.sequence()).isEqualTo(2);
+            assertThat(u.updateCount()).isEqualTo(2);
+            assertThat(u.rows()).containsExactly("A/1000", "B/2000");
+        });
+        assertThat(toA).containsExactly("journal-failure");
+        assertThat(toB).containsExactly("journal-failure");
+        assertThat(counter("tick.tp.errors|code=journal-failure")).isEqualTo(2);
+        assertThat(journal(DAY)).containsExactly("1:A/1000", "2:B/2000");
+
+        fault.heal();
+        update(a, 5, "E");
+        tp.onTimer();
+        assertThat(Frames.drain(sub).sequences()).containsExactly(3L);
+    }
+
+    @Test
+    void shouldReplayTheJournalToALateSubscriberThenTurnItLive() {
+        start(settings());
+        for (int id = 1; id <= 5; id++) {
+            update(null, id, id % 2 == 0 ? "B" : "A");
+        }
+        final EmbeddedChannel whole = subscribe(0, List.of());
+        final EmbeddedChannel fromThree = subscribe(3, List.of());
+        final EmbeddedChannel onlyB = subscribe(0, List.of("B"));
+        final EmbeddedChannel upToDate = subscribe(5, List.of());
+
+        final Frames wholeOut = Frames.drain(whole);
+        assertThat(wholeOut.types()).containsExactly("subscribed", "update", "update", "update", "update", "update", "catch-up-done");
+        assertThat(wholeOut.sequences()).containsExactly(1L, 2L, 3L, 4L, 5L);
+        assertThat(Frames.drain(fromThree).sequences()).containsExactly(4L, 5L);
+        assertThat(Frames.drain(onlyB).rows()).containsExactly("B/2000", "B/4000");
+        assertThat(Frames.drain(upToDate).types()).containsExactly("subscribed", "catch-up-done");
+
+        update(null, 6, "B");
+        tp.flush();
+        for (final EmbeddedChannel ch : List.of(whole, fromThree, onlyB, upToDate)) {
+            assertThat(Frames.drain(ch).sequences()).as("live after catching up").containsExactly(6L);
+        }
+    }
+
+    @Test
+    void shouldEndTheDayWhenTheClockPassesItAndRollTheJournal() {
+        now.set(nanos(DAY, LocalTime.of(16, 59, 50)));
+        start(settings().withMode(PublishMode.TIMER_PUBLISH, Duration.ofSeconds(1)));
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        Frames.drain(sub);
+        update(null, 1, "A");
+        update(null, 2, "B");
+        assertThat(tp.checkEndOfDay()).isFalse();
+
+        now.set(nanos(DAY, LocalTime.of(17, 0, 1)));
+        assertThat(tp.checkEndOfDay()).isTrue();
+        final Frames out = Frames.drain(sub);
+        assertThat(out.types()).as("what was pending goes out before the day ends").containsExactly("update", "end-of-day");
+        assertThat(out.frames().get(1).epochDay()).isEqualTo((int) DAY.toEpochDay());
+        assertThat(out.frames().get(1).sequence()).isEqualTo(2);
+        assertThat(tp.date()).isEqualTo(DAY.plusDays(1));
+        assertThat(tp.nextEndOfDayNanos()).isEqualTo(nanos(DAY.plusDays(1), LocalTime.of(17, 0)));
+        assertThat(Files.isDirectory(dir.resolve("journal").resolve(DAY.plusDays(1).toString()))).isTrue();
+        assertThat(tp.status(null).tables().get(0).rows()).isZero();
+        assertThat(counter("tick.tp.eod")).isEqualTo(1);
+        assertThat(tp.checkEndOfDay()).isFalse();
+
+        update(null, 3, "C");
+        tp.onTimer();
+        assertThat(Frames.drain(sub).sequences()).containsExactly(3L);
+        assertThat(journal(DAY)).hasSize(2);
+        assertThat(journal(DAY.plusDays(1))).containsExactly("3:C/3000");
+    }
+
+    @Test
+    void shouldDisconnectASubscriberWhoseBacklogPassesTheLimitWithoutHoldingUpOthers() {
+        start(settings().withMaxFrameLength(16 * 1024).withBacklog(32 * 1024));
+        final StalledChannel stalled = new StalledChannel();
+        subscribe(stalled, -1, List.of(), List.of());
+        final EmbeddedChannel healthy = subscribe(-1, List.of());
+        Frames.drain(healthy);
+        final String[] syms = new String[100];
+        java.util.Arrays.fill(syms, "X");
+        int sent = 0;
+        while (stalled.isOpen() && sent < 1000) {
+            update(null, ++sent, syms);
+            tp.flush();
+        }
+        assertThat(stalled.isOpen()).as("closed by the slow-subscriber policy").isFalse();
+        assertThat(sent).as("after about 32 KiB of backlog").isBetween(8, 20);
+        assertThat(counter("tick.tp.subscribers.disconnected|reason=slow")).isEqualTo(1);
+        assertThat(counter("tick.tp.errors|code=slow-subscriber")).isEqualTo(1);
+        tp.onDisconnect(stalled); // what the connection layer does on the loop's next turn (Netty fires channelInactive later)
+        assertThat(tp.subscriberCount()).isEqualTo(1);
+        assertThat(counter("tick.tp.subscribers.disconnected|reason=any")).isEqualTo(1);
+
+        update(null, ++sent, "Y");
+        tp.flush();
+        final Frames out = Frames.drain(healthy);
+        assertThat(out.sequences()).hasSize(sent);
+        assertThat(out.rows()).hasSize((sent - 1) * 100 + 1);
+    }
+}
