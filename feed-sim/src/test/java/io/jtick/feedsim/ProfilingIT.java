@@ -1,5 +1,6 @@
 package io.jtick.feedsim;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -97,7 +98,9 @@ class ProfilingIT {
         }
     }
 
+    /** About 20 s (every experiment runs for real): in the slow suite, {@code ./mvnw -B -Pslow test -Dgroups=slow}. */
     @Test
+    @Tag("slow")
     @SuppressWarnings("unchecked")
     void shouldRunEveryExperimentEndToEndAndGiveBackItsTable() throws Exception {
         final Map<String, String> runs = new java.util.LinkedHashMap<>();
