@@ -1,6 +1,9 @@
 package io.jtick.core.wire;
 
-/** Codes carried by ERROR frames; each is counted by the side that detects it. */
+/**
+ * Codes carried by ERROR frames; each is counted by the side that detects it. {@link #SHUTTING_DOWN} is
+ * reserved (not sent today) and {@link #TRUNCATED_FRAME} is only counted: its peer is gone.
+ */
 public enum ErrorCode {
     NONE(0),
     MALFORMED_FRAME(1),
