@@ -4,15 +4,18 @@ import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.client.TickClient;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.testing.Collector;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.time.NanoClock;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -26,8 +29,19 @@ import java.time.Duration;
 import static io.jtick.core.testing.TestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The real tp-service on random ports: a feed and a subscriber on its socket, REST and Prometheus over HTTP. */
+/**
+ * The real tp-service on random ports: a feed and a subscriber on its socket, REST and Prometheus over HTTP.
+ * Leak-checked around the whole class: the application is closed after it ({@link DirtiesContext}), and
+ * then nothing it started may still run or hold a buffer or a file. Ignored: the JDK HTTP client the
+ * test calls REST with, whose threads and selector (an epoll and an eventfd descriptor) live until the
+ * client is collected (Java 17's client cannot be closed); the TP's own event loop would still show as
+ * a running thread.
+ */
+@ExtendWith(LeakCheck.class)
+@LeakCheck.Options(perClass = true, ignoreThreads = "HttpClient-\\d+-.*",
+    ignoreFiles = {"anon_inode:\\[eventpoll\\]", "anon_inode:\\[eventfd\\]"})
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext
 class TpApplicationIT {
     @TempDir
     static Path journal;

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -51,9 +52,10 @@ import java.util.stream.Stream;
  *
  * <p>Ignored, because the JVM or a library starts them once and keeps them by design: the thread
  * and descriptor patterns below (JDK housekeeping threads, Netty's global executor and object cleaner,
- * Chronicle's background threads; class-path jars, native libraries, /dev/random), and the socket
- * Chronicle opens with the first queue of a JVM (one is built and closed before the first check).
- * A class adds its own thread patterns with {@link Options#ignoreThreads()}.
+ * Chronicle's background threads; class-path jars, native libraries, /dev/random, the JVM's attach
+ * socket), and the socket Chronicle opens with the first queue of a JVM (one is built and closed
+ * before the first check). A class adds its own with {@link Options#ignoreThreads()} and
+ * {@link Options#ignoreFiles()}.
  */
 public final class LeakCheck implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
     private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -62,7 +64,9 @@ public final class LeakCheck implements BeforeAllCallback, AfterAllCallback, Bef
         "ForkJoinPool\\.commonPool-worker-\\d+", "junit-jupiter-timeout-watcher", "surefire-forkedjvm-.*",
         "globalEventExecutor-.*", "ObjectCleanerThread",
         ".*~?[Bb]ackground~?[Rr]esource~?[Rr]eleaser", ".*disk~space~checker", "chronicle~.*"));
-    private static final Pattern IGNORED_FILES = Pattern.compile(".*\\.jar|.*\\.so(\\.\\d+)*|/dev/u?random|.*/lib/modules|/proc/\\d+/fd");
+    private static final Pattern IGNORED_FILES = Pattern.compile(String.join("|",
+        ".*\\.jar", ".*\\.so(\\.\\d+)*", "/dev/u?random", ".*/lib/modules", "/proc/\\d+/fd",
+        "socket:\\[\\d+\\] \\[unix: .* /tmp/\\.java_pid\\d+(\\.tmp)?\\]"));
     private static final Path FDS = Paths.get("/proc/self/fd");
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(LeakCheck.class);
 
@@ -75,6 +79,9 @@ public final class LeakCheck implements BeforeAllCallback, AfterAllCallback, Bef
 
         /** More thread-name patterns (regular expressions) that this class's tests may leave running. */
         String[] ignoreThreads() default {};
+
+        /** More patterns (regular expressions) of what an open descriptor points at that this class may leave open. */
+        String[] ignoreFiles() default {};
     }
 
     static {
@@ -166,7 +173,8 @@ public final class LeakCheck implements BeforeAllCallback, AfterAllCallback, Bef
 
     private static void check(final Snapshot before, final ExtensionContext context, final String what) {
         final long deadline = System.nanoTime() + DEADLINE_NANOS;
-        final Pattern ignoredThreads = ignoredThreads(context);
+        final Pattern ignoredThreads = ignored(IGNORED_THREADS, context, Options::ignoreThreads);
+        final Pattern ignoredFiles = ignored(IGNORED_FILES, context, Options::ignoreFiles);
         final List<String> problems = new ArrayList<>();
 
         for (final Thread t : Thread.getAllStackTraces().keySet()) {
@@ -184,7 +192,7 @@ public final class LeakCheck implements BeforeAllCallback, AfterAllCallback, Bef
         while (true) {
             BackgroundResourceReleaser.releasePendingResources();
             buffers = CountingLeakDetector.liveSince(before.bufferMark());
-            files = newFiles(before.fds());
+            files = newFiles(before.fds(), ignoredFiles);
             if ((buffers.isEmpty() && files.isEmpty()) || System.nanoTime() > deadline) {
                 break;
             }
@@ -197,7 +205,7 @@ public final class LeakCheck implements BeforeAllCallback, AfterAllCallback, Bef
             problems.add("... " + (buffers.size() - 5) + " more buffers not released");
         }
         for (final String f : files) {
-            problems.add("file descriptor still open: " + f + describeSocket(f));
+            problems.add("file descriptor still open: " + f);
         }
         if (!problems.isEmpty()) {
             throw new AssertionError(what + " leaked (" + problems.size() + "):" + System.lineSeparator()
@@ -205,12 +213,12 @@ public final class LeakCheck implements BeforeAllCallback, AfterAllCallback, Bef
         }
     }
 
-    private static Pattern ignoredThreads(final ExtensionContext context) {
+    private static Pattern ignored(final Pattern always, final ExtensionContext context, final Function<Options, String[]> more) {
         final Options o = context.getRequiredTestClass().getAnnotation(Options.class);
-        if (o == null || o.ignoreThreads().length == 0) {
-            return IGNORED_THREADS;
+        if (o == null || more.apply(o).length == 0) {
+            return always;
         }
-        return Pattern.compile(IGNORED_THREADS.pattern() + "|" + String.join("|", o.ignoreThreads()));
+        return Pattern.compile(always.pattern() + "|" + String.join("|", more.apply(o)));
     }
 
     private static void join(final Thread t, final long deadline) {
@@ -226,11 +234,15 @@ public final class LeakCheck implements BeforeAllCallback, AfterAllCallback, Bef
         }
     }
 
-    private static List<String> newFiles(final Map<String, String> before) {
+    private static List<String> newFiles(final Map<String, String> before, final Pattern ignored) {
         final List<String> out = new ArrayList<>();
         for (final Map.Entry<String, String> e : openFiles().entrySet()) {
-            if (!e.getValue().equals(before.get(e.getKey())) && !IGNORED_FILES.matcher(e.getValue()).matches()) {
-                out.add("fd " + e.getKey() + " -> " + e.getValue());
+            if (e.getValue().equals(before.get(e.getKey()))) {
+                continue;
+            }
+            final String what = e.getValue() + describeSocket(e.getValue());
+            if (!ignored.matcher(what).matches()) {
+                out.add("fd " + e.getKey() + " -> " + what);
             }
         }
         return out;
