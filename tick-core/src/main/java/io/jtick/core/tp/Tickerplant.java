@@ -54,7 +54,8 @@ import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
  * all syms of its table (serialize once); subscribers with a sym list get a filtered copy built
  * once per distinct list. {@link #onTimer} ({@code .z.ts}) journals (log+publish) and publishes each
  * table's batch in the timer modes. In every mode nothing is published that was not journalled: an
- * update the journal refuses is refused to whoever sent it and its sequence number is never used.
+ * update the journal refuses is refused to whoever sent it ({@link UpdateSource}), and the sequence
+ * number it would have had goes to the next update that is journalled, so no number is issued twice.
  * {@link #onSubscribe} ({@code .u.sub}) may replay the journal up to {@code i} on this thread before
  * the subscriber turns live, so no update slips between: no gap, no duplicate. {@link #onEndOfDay}
  * ({@code .u.end}) tells the subscribers and rolls the journal.
