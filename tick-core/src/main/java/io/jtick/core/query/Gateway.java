@@ -1,9 +1,9 @@
 package io.jtick.core.query;
 
-import io.jtick.core.table.TableSegment;
+import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.QuerySource;
 import io.jtick.core.table.ScanHint;
-import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.TableSegment;
 
 import java.util.ArrayList;
 import java.util.Comparator;

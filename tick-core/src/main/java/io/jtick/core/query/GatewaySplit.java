@@ -1,17 +1,29 @@
 package io.jtick.core.query;
 
-import io.jtick.core.table.TableSegment;
+import io.jtick.core.query.exec.Execution;
+import io.jtick.core.query.model.Json;
+import io.jtick.core.query.model.Query;
+import io.jtick.core.query.model.Query.Agg;
+import io.jtick.core.query.model.Query.AggKind;
+import io.jtick.core.query.model.Query.Arith;
+import io.jtick.core.query.model.Query.Col;
+import io.jtick.core.query.model.Query.Item;
+import io.jtick.core.query.model.Query.Node;
+import io.jtick.core.query.model.Query.Num;
+import io.jtick.core.query.model.Query.XBar;
+import io.jtick.core.query.model.QueryException;
+import io.jtick.core.query.model.QueryLimits;
+import io.jtick.core.query.model.QueryParser;
+import io.jtick.core.query.model.ValueType;
+import io.jtick.core.query.plan.Plan;
+import io.jtick.core.query.plan.Planner;
+import io.jtick.core.query.result.ResultSink;
+import io.jtick.core.query.result.ResultStats;
+import io.jtick.core.query.result.ResultTable;
+import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.QuerySource;
 import io.jtick.core.table.ScanHint;
-import io.jtick.core.query.Query.Agg;
-import io.jtick.core.query.Query.AggKind;
-import io.jtick.core.query.Query.Arith;
-import io.jtick.core.query.Query.Col;
-import io.jtick.core.query.Query.Item;
-import io.jtick.core.query.Query.Node;
-import io.jtick.core.query.Query.Num;
-import io.jtick.core.query.Query.XBar;
-import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.TableSegment;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -66,7 +78,7 @@ final class GatewaySplit {
      */
     static ResultStats run(final Plan plan, final Gateway gateway, final RemoteRdbSource rdb, final QueryLimits limits,
                            final long startNanos, final int parallelism, final ResultSink sink) {
-        final Query q = plan.query;
+        final Query q = plan.query();
         final String document = Json.write(partialDocument(q));
         final int fromDay = q.dates() == null ? QuerySource.ALL_DAYS_FROM : q.dates().from();
         final int toDay = q.dates() == null ? QuerySource.ALL_DAYS_TO : q.dates().to();
@@ -113,7 +125,7 @@ final class GatewaySplit {
     private static int[] orderColumns(final Plan plan, final Query q) {
         final int[] cols = new int[q.orderBy().size() + q.by().size()];
         for (int i = 0; i < q.orderBy().size(); i++) {
-            cols[i] = plan.outNames.indexOf(q.orderBy().get(i).column());
+            cols[i] = plan.outNames().indexOf(q.orderBy().get(i).column());
         }
         for (int k = 0; k < q.by().size(); k++) {
             cols[q.orderBy().size() + k] = k;
@@ -313,15 +325,15 @@ final class GatewaySplit {
                 order.add(List.of());
             }
             final ResultTable out = new ResultTable();
-            out.begin(plan.outNames, plan.outTypes);
+            out.begin(plan.outNames(), plan.outTypes());
             for (final List<Object> key : order) {
                 for (int k = 0; k < keys; k++) {
-                    put(out, plan.outTypes.get(k), key.get(k));
+                    put(out, plan.outTypes().get(k), key.get(k));
                 }
                 final Object[] s = groups.get(key);
                 for (int i = 0; i < q.select().size(); i++) {
                     final AggKind kind = ((Agg) q.select().get(i).expr()).kind();
-                    final ValueType type = plan.outTypes.get(keys + i);
+                    final ValueType type = plan.outTypes().get(keys + i);
                     final Object v = s[2 * i];
                     switch (kind) {
                         case COUNT, SUM -> put(out, type, v == null ? 0L : v);

@@ -1,5 +1,7 @@
 package io.jtick.core.query;
 
+import io.jtick.core.query.model.ValueType;
+import io.jtick.core.query.plan.Plan;
 import java.util.List;
 
 /**
@@ -16,21 +18,21 @@ public final class PreparedQuery {
     }
 
     public String table() {
-        return plan.query.table();
+        return plan.query().table();
     }
 
     public List<String> columns() {
-        return plan.outNames;
+        return plan.outNames();
     }
 
     public List<ValueType> types() {
-        return plan.outTypes;
+        return plan.outTypes();
     }
 
     /** {@code X-Jtick-Types}: the type names, comma separated. */
     public String typesHeader() {
         final StringBuilder sb = new StringBuilder();
-        for (final ValueType t : plan.outTypes) {
+        for (final ValueType t : plan.outTypes()) {
             if (sb.length() > 0) {
                 sb.append(',');
             }

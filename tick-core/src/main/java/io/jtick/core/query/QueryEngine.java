@@ -1,8 +1,17 @@
 package io.jtick.core.query;
 
-import io.jtick.core.table.QuerySource;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.query.exec.Execution;
+import io.jtick.core.query.model.Query;
+import io.jtick.core.query.model.QueryException;
+import io.jtick.core.query.model.QueryLimits;
+import io.jtick.core.query.model.QueryParser;
+import io.jtick.core.query.plan.Planner;
+import io.jtick.core.query.result.ResultSink;
+import io.jtick.core.query.result.ResultStats;
+import io.jtick.core.query.result.ResultTable;
+import io.jtick.core.table.QuerySource;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -86,7 +95,7 @@ public final class QueryEngine {
     public ResultStats execute(final PreparedQuery query, final QuerySource source, final ResultSink sink) {
         try {
             final ResultStats stats = source instanceof Gateway g && g.rdb() instanceof RemoteRdbSource remote
-                && GatewaySplit.splittable(query.plan.query)
+                && GatewaySplit.splittable(query.plan.query())
                 ? GatewaySplit.run(query.plan, g, remote, limits, query.startNanos, parallelism, sink)
                 : new Execution(query.plan, source, limits, query.startNanos, parallelism).run(sink);
             rows.getAndAdd(stats.rows());

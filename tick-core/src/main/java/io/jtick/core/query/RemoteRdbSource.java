@@ -1,12 +1,20 @@
 package io.jtick.core.query;
 
-import io.jtick.core.table.TableSegment;
-import io.jtick.core.table.QuerySource;
-import io.jtick.core.table.ScanHint;
-import io.jtick.core.table.MemorySegment;
+import io.jtick.core.query.model.Json;
+import io.jtick.core.query.model.Literals;
+import io.jtick.core.query.model.QueryException;
+import io.jtick.core.query.model.ValueType;
+import io.jtick.core.query.result.CsvResultWriter;
+import io.jtick.core.query.result.JsonResultWriter;
+import io.jtick.core.query.result.ResultTable;
+import io.jtick.core.query.result.TimeFormat;
 import io.jtick.core.schema.ColumnDef;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.MemorySegment;
+import io.jtick.core.table.QuerySource;
+import io.jtick.core.table.ScanHint;
+import io.jtick.core.table.TableSegment;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;

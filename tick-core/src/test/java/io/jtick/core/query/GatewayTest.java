@@ -1,9 +1,10 @@
 package io.jtick.core.query;
 
-import io.jtick.core.table.MemorySource;
 import io.jtick.core.query.TestTables.Quote;
 import io.jtick.core.query.TestTables.Trade;
+import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.rdb.RealtimeDatabase;
+import io.jtick.core.table.MemorySource;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

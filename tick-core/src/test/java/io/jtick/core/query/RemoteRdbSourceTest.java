@@ -1,11 +1,13 @@
 package io.jtick.core.query;
 
-import io.jtick.core.table.TableSegment;
-import io.jtick.core.table.ScanHint;
-import io.jtick.core.table.MemorySource;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.jtick.core.query.model.QueryException;
+import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.MemorySource;
+import io.jtick.core.table.ScanHint;
+import io.jtick.core.table.TableSegment;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
