@@ -1,5 +1,7 @@
-package io.jtick.core.query;
+package io.jtick.core.gateway;
 
+import io.jtick.core.query.QueryEngine;
+import io.jtick.core.query.TestTables;
 import io.jtick.core.query.TestTables.Quote;
 import io.jtick.core.query.TestTables.Trade;
 import io.jtick.core.query.result.ResultTable;

@@ -1,4 +1,4 @@
-package io.jtick.core.query;
+package io.jtick.core.gateway;
 
 import io.jtick.core.query.model.Json;
 import io.jtick.core.query.model.Literals;

@@ -1,5 +1,9 @@
-package io.jtick.core.query;
+package io.jtick.core.gateway;
 
+import io.jtick.core.query.SplitQuery;
+import io.jtick.core.query.SplitSource;
+import io.jtick.core.query.result.ResultSink;
+import io.jtick.core.query.result.ResultStats;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.QuerySource;
 import io.jtick.core.table.ScanHint;
@@ -22,10 +26,10 @@ import java.util.Set;
  * <p>The RDB side is any {@link QuerySource}: the {@code RealtimeDatabase} in the same process,
  * or {@link RemoteRdbSource}, which fetches the rows the query needs over REST. With a remote RDB,
  * grouped queries whose aggregates decompose (count, sum, avg, min, max, first, last, wavg) are
- * split instead ({@link GatewaySplit}): each side aggregates its own rows and the gateway merges
- * the partial groups, so today's rows never cross the network.
+ * split instead ({@link SplitSource}, {@link GatewaySplit}): each side aggregates its own rows and
+ * the gateway merges the partial groups, so today's rows never cross the network.
  */
-public final class Gateway implements QuerySource {
+public final class Gateway implements SplitSource {
     private final QuerySource hdb;
     private final QuerySource rdb;
 
@@ -52,8 +56,15 @@ public final class Gateway implements QuerySource {
         return hdb;
     }
 
-    QuerySource rdb() {
-        return rdb;
+    /** Splits grouped queries when the RDB is another process (in-process, its rows cost nothing to read). */
+    @Override
+    public boolean splits() {
+        return rdb instanceof RemoteRdbSource;
+    }
+
+    @Override
+    public ResultStats execute(final SplitQuery query, final ResultSink sink) {
+        return GatewaySplit.run(query, this, (RemoteRdbSource) rdb, sink);
     }
 
     /** The HDB's schema (the table's newest partition), else the RDB's. */

@@ -1,7 +1,8 @@
-package io.jtick.core.query;
+package io.jtick.core.gateway;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.jtick.core.query.QueryEngine;
 import io.jtick.core.query.model.QueryException;
 import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.schema.TableSchema;

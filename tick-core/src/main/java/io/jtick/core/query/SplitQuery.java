@@ -22,8 +22,6 @@ import io.jtick.core.query.result.ResultStats;
 import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.QuerySource;
-import io.jtick.core.table.ScanHint;
-import io.jtick.core.table.TableSegment;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -34,28 +32,52 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A grouped gateway query split the way TorQ's gateway splits one (map on each process, reduce in
- * the gateway): the RDB and the HDB each run a partial query — same {@code where}, {@code dates}
- * and {@code by}, each aggregate replaced by parts that combine (avg → sum and count, wavg → sum of
- * w×x and sum of w) — and the gateway merges the partial groups. Only group rows cross the network,
- * not today's matching rows. Holds for count, sum, avg, min, max, first, last and wavg without an
- * as-of join; median and dev need every value, so those queries read rows instead
- * ({@link RemoteRdbSource#segments}).
+ * A grouped query answered by parts, the way TorQ's gateway splits one (map on each process,
+ * reduce in the gateway): every part runs the same partial query — same {@code where},
+ * {@code dates} and {@code by}, each aggregate replaced by parts that combine (avg → sum and count,
+ * wavg → sum of w×x and sum of w) — and the partial groups merge here, so only group rows cross the
+ * network. Holds for count, sum, avg, min, max, first, last and wavg without an as-of join; median
+ * and dev need every value, so the engine never splits those queries.
  *
- * <p>Merged results equal the one-pass answer up to floating-point summation order (sums of
- * doubles are added in a different order). First takes the HDB's value (older days) when the group
- * has one, last the RDB's.
+ * <p>The engine hands a split query to a {@link SplitSource}, which runs the parts (in this process
+ * with {@link #runPartial}, in another by sending {@link #partialDocument}), hands each part's
+ * groups to {@link #merge}, older days first, and ends with {@link #writeTo}: the merged groups
+ * ordered and limited as the engine orders groups. Merged results equal the one-pass answer up to
+ * floating-point summation order (sums of doubles are added in a different order). First takes the
+ * value of the first part merged that has the group, last that of the last one.
  */
-final class GatewaySplit {
+public final class SplitQuery {
     private static final Set<AggKind> SPLITTABLE = EnumSet.of(AggKind.COUNT, AggKind.SUM, AggKind.AVG, AggKind.MIN, AggKind.MAX,
         AggKind.FIRST, AggKind.LAST, AggKind.WAVG);
     private static final String PART = "jtick_part";
 
-    private GatewaySplit() {
+    private final Plan plan;
+    private final Query q;
+    private final QueryLimits limits;
+    private final long startNanos;
+    private final int parallelism;
+    private final String document;
+    private final Merge merge;
+    private long rowsScanned;
+    private int segments;
+
+    private SplitQuery(final Plan plan, final QueryLimits limits, final long startNanos, final int parallelism) {
+        this.plan = plan;
+        this.q = plan.query();
+        this.limits = limits;
+        this.startNanos = startNanos;
+        this.parallelism = parallelism;
+        this.document = Json.write(partialDocument(q));
+        this.merge = new Merge(plan, q);
+    }
+
+    /** The split of a prepared query, or null when it does not split (see the class comment). */
+    static SplitQuery of(final PreparedQuery query, final QueryLimits limits, final int parallelism) {
+        return splittable(query.plan.query()) ? new SplitQuery(query.plan, limits, query.startNanos, parallelism) : null;
     }
 
     /** Whether a query can be split: grouped, every select item a splittable aggregate, no as-of join. */
-    static boolean splittable(final Query q) {
+    private static boolean splittable(final Query q) {
         if (q.asof() != null || q.select().isEmpty()) {
             return false;
         }
@@ -72,51 +94,61 @@ final class GatewaySplit {
         return true;
     }
 
+    /** The partial query every part runs, as a query document (JSON): keys as asked, and per aggregate its parts. */
+    public String partialDocument() {
+        return document;
+    }
+
+    /** The first day the query reads ({@link QuerySource#ALL_DAYS_FROM} when it names none). */
+    public int fromDay() {
+        return q.dates() == null ? QuerySource.ALL_DAYS_FROM : q.dates().from();
+    }
+
+    /** The last day the query reads ({@link QuerySource#ALL_DAYS_TO} when it names none). */
+    public int toDay() {
+        return q.dates() == null ? QuerySource.ALL_DAYS_TO : q.dates().to();
+    }
+
+    /** Whether the query reads a day (its range, and its set of dates when it lists them). */
+    public boolean includesDay(final int epochDay) {
+        return q.dates() == null || q.dates().contains(epochDay);
+    }
+
     /**
-     * Runs the split query: the RDB's part over REST, the HDB's part here (its partition of the
-     * RDB's day skipped), then the merge, ordered and limited as the engine orders groups.
+     * Runs the partial query over a source in this process, with the engine's limits and threads;
+     * null when the source has no such table. The result's {@link ResultTable#stats() stats} say
+     * what the part read.
      */
-    static ResultStats run(final Plan plan, final Gateway gateway, final RemoteRdbSource rdb, final QueryLimits limits,
-                           final long startNanos, final int parallelism, final ResultSink sink) {
-        final Query q = plan.query();
-        final String document = Json.write(partialDocument(q));
-        final int fromDay = q.dates() == null ? QuerySource.ALL_DAYS_FROM : q.dates().from();
-        final int toDay = q.dates() == null ? QuerySource.ALL_DAYS_TO : q.dates().to();
-        final RemoteRdbSource.Part today = rdb.query(document, fromDay, toDay);
-        final boolean rdbInRange = today.rows() != null && (q.dates() == null || q.dates().contains(today.epochDay()));
-
-        final Set<Integer> rdbDays = rdbInRange ? Set.of(today.epochDay()) : Set.of();
-        final QuerySource past = new QuerySource() {
-            @Override
-            public TableSchema schema(final String table) {
-                return gateway.hdb().schema(table);
-            }
-
-            @Override
-            public List<TableSegment> segments(final String table, final int from, final int to, final ScanHint hint) {
-                return gateway.hdbSegments(table, from, to, hint, rdbDays);
-            }
-        };
-        final ResultTable old = new ResultTable();
-        final TableSchema schema = past.schema(q.table());
-        final ResultStats oldStats = schema == null ? null
-            : new Execution(Planner.plan(QueryParser.parse(document), schema, null), past, limits, startNanos, parallelism).run(old);
-
-        final Merge merge = new Merge(plan, q);
-        if (oldStats != null) {
-            merge.add(old);
+    public ResultTable runPartial(final QuerySource source) {
+        final TableSchema schema = source.schema(q.table());
+        if (schema == null) {
+            return null;
         }
-        if (rdbInRange) {
-            merge.add(today.rows());
-        }
+        final ResultTable part = new ResultTable();
+        new Execution(Planner.plan(QueryParser.parse(document), schema, null), source, limits, startNanos, parallelism).run(part);
+        return part;
+    }
+
+    /**
+     * Folds one part's result of {@link #partialDocument} into the merged groups; parts come older
+     * days first.
+     *
+     * @param rowsScanned rows the part visited, and {@code segments} the segments it read, for the stats
+     */
+    public void merge(final ResultTable partial, final long rowsScanned, final int segments) {
+        merge.add(partial);
+        this.rowsScanned += rowsScanned;
+        this.segments += segments;
+    }
+
+    /** Writes the merged groups, ordered and limited as the engine orders groups, and ends the sink. */
+    public ResultStats writeTo(final ResultSink sink) {
         final ResultTable merged = merge.result(limits.maxRows());
         final int n = merged.rowCount();
         final int[] order = merged.order(orderColumns(plan, q), orderDesc(q));
         final int shown = q.limit() > 0 ? (int) Math.min(q.limit(), n) : n;
         merged.writeTo(sink, order, 0, shown);
-        final ResultStats stats = new ResultStats(shown, (oldStats == null ? 0 : oldStats.rowsScanned())
-            + (rdbInRange ? today.rowsScanned() : 0), (oldStats == null ? 0 : oldStats.segments()) + (rdbInRange ? 1 : 0),
-            System.nanoTime() - startNanos);
+        final ResultStats stats = new ResultStats(shown, rowsScanned, segments, System.nanoTime() - startNanos);
         sink.end(stats);
         return stats;
     }
@@ -144,7 +176,7 @@ final class GatewaySplit {
     // ---- the partial query ----------------------------------------------------------------------
 
     /** The query each side runs: keys as asked, and per aggregate its parts {@code jtick_part<i>_<j>}. */
-    static Map<String, Object> partialDocument(final Query q) {
+    private static Map<String, Object> partialDocument(final Query q) {
         final Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("table", q.table());
         if (q.dates() != null) {
@@ -209,7 +241,7 @@ final class GatewaySplit {
     }
 
     /** An expression back in document form. */
-    static Object json(final Node n) {
+    private static Object json(final Node n) {
         if (n instanceof Col c) {
             return c.name();
         }
