@@ -68,7 +68,7 @@ final class GroupedScan {
                     table.value(v);
                 }
             }
-            for (final Acc a : groups.accs) {
+            for (final Accumulator a : groups.accs) {
                 a.emit(g, table, execution.dict);
             }
             table.endRow();

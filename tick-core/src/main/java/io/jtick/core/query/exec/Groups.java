@@ -10,7 +10,7 @@ import java.util.Arrays;
 
 /**
  * Group-by state of one scan: a hash table from key tuples (longs: query-wide sym ids, timestamps,
- * integers, float bits, dates) to dense group numbers, and one {@link Acc} per aggregate. Grouping
+ * integers, float bits, dates) to dense group numbers, and one {@link Accumulator} per aggregate. Grouping
  * by sym alone, or by sym and {@code date} (constant within a segment), skips the hash: local sym id
  * → group through an array reset per segment. With no keys there is one group (so {@code count} of
  * nothing is 0).
@@ -21,7 +21,7 @@ final class Groups {
     private final int k;
     private final Ev[] keyEvs;
     private final int[] keySymSlot;
-    final Acc[] accs;
+    final Accumulator[] accs;
     private final SymDict.LocalMap localSyms;
     /** Keys are one sym plus only {@code date}s: the group follows from the local sym id within a segment. */
     private final boolean symOnly;
@@ -61,9 +61,9 @@ final class Groups {
         symAt = at;
         symOnly = at >= 0 && others;
         symTuple = new long[k];
-        accs = new Acc[plan.aggs().size()];
+        accs = new Accumulator[plan.aggs().size()];
         for (int i = 0; i < accs.length; i++) {
-            accs[i] = Acc.of(plan.aggs().get(i), capacity, localSyms);
+            accs[i] = Accumulator.of(plan.aggs().get(i), capacity, localSyms);
         }
         gid = new int[capacity];
         keyVals = new long[k][capacity];
@@ -162,7 +162,7 @@ final class Groups {
         }
         // long runs of one group (sorted data, bars): accumulators fold each run in registers
         final boolean longRuns = runs * 4 <= count;
-        for (final Acc a : accs) {
+        for (final Accumulator a : accs) {
             a.add(b, gid, longRuns);
         }
     }
@@ -187,8 +187,8 @@ final class Groups {
             g = groupOfSym(localSyms.global(localSym));
             localToGroup[localSym] = g;
         }
-        for (final Acc a : accs) {
-            ((Acc.Count) a).n[g] += n;
+        for (final Accumulator a : accs) {
+            ((CountAccumulator) a).n[g] += n;
         }
     }
 
@@ -268,7 +268,7 @@ final class Groups {
         }
         System.arraycopy(key, from, keys, g * k, k);
         size = g + 1;
-        for (final Acc a : accs) {
+        for (final Accumulator a : accs) {
             a.ensure(size);
         }
         return g;
