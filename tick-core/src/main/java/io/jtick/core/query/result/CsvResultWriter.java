@@ -16,12 +16,12 @@ public final class CsvResultWriter extends EncodingWriter {
     }
 
     public CsvResultWriter(final OutputStream out, final long maxBytes, final int bufferSize) {
-        super(out, maxBytes, bufferSize);
+        this(out, maxBytes, buffer(bufferSize));
     }
 
     /** Encodes into a caller's reusable buffer (see {@link EncodingWriter}). */
     public CsvResultWriter(final OutputStream out, final long maxBytes, final byte[] buffer) {
-        super(out, maxBytes, buffer);
+        super(out, maxBytes, buffer, false, false);
     }
 
     @Override
@@ -36,7 +36,8 @@ public final class CsvResultWriter extends EncodingWriter {
         ascii("\n");
     }
 
-    private void sep() {
+    @Override
+    void separator() {
         if (column > 0) {
             ensure(1);
             buf[pos++] = ',';
@@ -44,48 +45,13 @@ public final class CsvResultWriter extends EncodingWriter {
     }
 
     @Override
-    public void value(final long v) {
-        sep();
-        switch (type()) {
-            case TIMESTAMP:
-                timestamp(v);
-                break;
-            case DATE:
-                date(v);
-                break;
-            case BOOL:
-                ascii(v != 0 ? "true" : "false");
-                break;
-            case CHAR:
-                field(String.valueOf((char) (v & 0xff)));
-                break;
-            default:
-                decimal(v);
-                break;
-        }
-        column++;
-    }
-
-    @Override
-    public void value(final double v) {
-        sep();
-        if (!Double.isNaN(v)) {
-            floating(v, type() == ValueType.FLOAT32);
-        }
-        column++;
-    }
-
-    @Override
-    public void symbol(final String s) {
-        sep();
+    void text(final String s) {
         field(s);
-        column++;
     }
 
     @Override
-    public void nullValue() {
-        sep();
-        column++;
+    void nullCell() {
+        // an empty field
     }
 
     @Override
@@ -103,7 +69,7 @@ public final class CsvResultWriter extends EncodingWriter {
     }
 
     @Override
-    protected void writeAbort(final String message) {
+    void writeAbort(final String message) {
         if (column > 0) {
             ascii("\n");
         }

@@ -2,6 +2,7 @@ package io.jtick.core.query.result;
 
 import io.jtick.core.query.model.QueryException;
 import io.jtick.core.query.model.ValueType;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -15,33 +16,126 @@ import java.util.List;
  * before the buffer first fills ({@link #committed()} false), so a service can still answer an
  * error status then; later, {@link #abort(String)} ends the document with the error instead.
  * I/O errors surface as {@link UncheckedIOException} (the client went away).
+ *
+ * <p>Values are encoded here, one switch over the column types for every format: a format only
+ * says how cells are separated ({@link #separator()}), how text is quoted ({@link #text(String)}),
+ * how a null is written ({@link #nullCell()}), and, through its constructor, whether timestamps
+ * and dates are quoted and infinities written as null.
  */
-public abstract class EncodingWriter implements ResultSink {
+public abstract sealed class EncodingWriter implements ResultSink permits JsonResultWriter, CsvResultWriter {
     /** Buffer size: results smaller than this go out in one write. */
     public static final int DEFAULT_BUFFER = 64 * 1024;
 
     private final OutputStream out;
     private final long maxBytes;
-    protected byte[] buf;
-    protected int pos;
+    /** Byte around timestamps and dates ({@code "} in JSON), 0 for none. */
+    private final byte timeQuote;
+    /** Bytes the quotes around a timestamp or date take: 2 or 0. */
+    private final int timeQuotes;
+    /** Infinities are written as nulls (JSON has no literal for them). */
+    private final boolean infinityAsNull;
+    byte[] buf;
+    int pos;
     private long flushed;
-    protected List<ValueType> types = List.of();
-    protected int column;
-    protected long rows;
+    List<ValueType> types = List.of();
+    int column;
+    long rows;
     private boolean ended;
 
-    protected EncodingWriter(final OutputStream out, final long maxBytes, final int bufferSize) {
-        this(out, maxBytes, new byte[Math.max(bufferSize, 256)]);
-    }
-
-    /** Encodes into {@code buffer} (at least 256 bytes), which a caller may reuse once this writer is done. */
-    protected EncodingWriter(final OutputStream out, final long maxBytes, final byte[] buffer) {
+    /**
+     * Encodes into {@code buffer} (at least 256 bytes), which a caller may reuse once this writer is done.
+     *
+     * @param quoteTimes     timestamps and dates are written as quoted strings
+     * @param infinityAsNull infinite floats are written as nulls
+     */
+    EncodingWriter(final OutputStream out, final long maxBytes, final byte[] buffer, final boolean quoteTimes,
+                   final boolean infinityAsNull) {
         if (buffer.length < 256) {
             throw new IllegalArgumentException("buffer below 256 bytes [length=" + buffer.length + "]");
         }
         this.out = out;
         this.maxBytes = maxBytes;
         this.buf = buffer;
+        this.timeQuote = quoteTimes ? (byte) '"' : 0;
+        this.timeQuotes = quoteTimes ? 2 : 0;
+        this.infinityAsNull = infinityAsNull;
+    }
+
+    /** A buffer of {@code bufferSize} bytes, at least 256. */
+    static byte[] buffer(final int bufferSize) {
+        return new byte[Math.max(bufferSize, 256)];
+    }
+
+    // ---- values: one switch for every format ----------------------------------------------------
+
+    @Override
+    public final void value(final long v) {
+        separator();
+        switch (type()) {
+            case TIMESTAMP:
+                ensure(40 + timeQuotes);
+                quoteTime();
+                timestamp(v);
+                quoteTime();
+                break;
+            case DATE:
+                ensure(12 + timeQuotes);
+                quoteTime();
+                date(v);
+                quoteTime();
+                break;
+            case BOOL:
+                ascii(v != 0 ? "true" : "false");
+                break;
+            case CHAR:
+                text(String.valueOf((char) (v & 0xff)));
+                break;
+            default:
+                decimal(v);
+                break;
+        }
+        column++;
+    }
+
+    @Override
+    public final void value(final double v) {
+        separator();
+        if (Double.isNaN(v) || infinityAsNull && Double.isInfinite(v)) {
+            nullCell();
+        } else {
+            floating(v, type() == ValueType.FLOAT32);
+        }
+        column++;
+    }
+
+    @Override
+    public final void symbol(final String s) {
+        separator();
+        text(s);
+        column++;
+    }
+
+    @Override
+    public final void nullValue() {
+        separator();
+        nullCell();
+        column++;
+    }
+
+    /** Before each cell: what comes between cells (and, for the first cell, what opens a row). */
+    abstract void separator();
+
+    /** A symbol or char as the format writes text. */
+    abstract void text(String s);
+
+    /** A null cell. */
+    abstract void nullCell();
+
+    private void quoteTime() {
+        if (timeQuote != 0) {
+            ensure(1);
+            buf[pos++] = timeQuote;
+        }
     }
 
     /** True once bytes have gone to the stream (an HTTP status can no longer change). */
@@ -55,7 +149,7 @@ public abstract class EncodingWriter implements ResultSink {
     }
 
     /** Room for {@code n} more bytes in the buffer. */
-    protected final void ensure(final int n) {
+    final void ensure(final int n) {
         if (pos + n > buf.length) {
             drain();
             if (n > buf.length) {
@@ -78,28 +172,28 @@ public abstract class EncodingWriter implements ResultSink {
     }
 
     /** Checks the byte limit (once per row). */
-    protected final void checkLimit() {
+    final void checkLimit() {
         if (flushed + pos > maxBytes) {
             throw QueryException.tooLarge("result over the byte limit [bytes>" + maxBytes + ", maxBytes=" + maxBytes
                 + ", rows=" + rows + "]: narrow the query, add a limit or raise tick.query.max-bytes");
         }
     }
 
-    protected final void ascii(final String s) {
+    final void ascii(final String s) {
         ensure(s.length());
         for (int i = 0; i < s.length(); i++) {
             buf[pos++] = (byte) s.charAt(i);
         }
     }
 
-    protected final void utf8(final String s) {
+    final void utf8(final String s) {
         final byte[] b = s.getBytes(StandardCharsets.UTF_8);
         ensure(b.length);
         System.arraycopy(b, 0, buf, pos, b.length);
         pos += b.length;
     }
 
-    protected final void decimal(final long v) {
+    final void decimal(final long v) {
         ensure(20);
         if (v == Long.MIN_VALUE) {
             ascii("-9223372036854775808");
@@ -128,7 +222,7 @@ public abstract class EncodingWriter implements ResultSink {
      * 10^12) are written from integer digits without allocating, and only when that decimal
      * parses back to exactly the same double; anything else goes through {@link Double#toString}.
      */
-    protected final void floating(final double v, final boolean asFloat) {
+    final void floating(final double v, final boolean asFloat) {
         if (asFloat) {
             ascii(Float.toString((float) v));
             return;
@@ -164,12 +258,12 @@ public abstract class EncodingWriter implements ResultSink {
         ascii(Double.toString(v));
     }
 
-    protected final void timestamp(final long nanos) {
+    final void timestamp(final long nanos) {
         ensure(40);
         pos = TimeFormat.timestamp(nanos, buf, pos);
     }
 
-    protected final void date(final long day) {
+    final void date(final long day) {
         ensure(12);
         final int p = TimeFormat.date(day, buf, pos);
         if (p < 0) {
@@ -183,12 +277,12 @@ public abstract class EncodingWriter implements ResultSink {
      * Writes what is buffered. The stream is not flushed: a servlet container then still knows the
      * whole length of a small answer and sends it with a Content-Length in one write.
      */
-    protected final void finish() {
+    final void finish() {
         drain();
         ended = true;
     }
 
-    protected final ValueType type() {
+    final ValueType type() {
         return types.get(column);
     }
 
@@ -205,5 +299,5 @@ public abstract class EncodingWriter implements ResultSink {
         finish();
     }
 
-    protected abstract void writeAbort(String message);
+    abstract void writeAbort(String message);
 }

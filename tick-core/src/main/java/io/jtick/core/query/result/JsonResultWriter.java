@@ -8,7 +8,7 @@ import java.util.List;
  * Streams a result as JSON: {@code {"columns":[...],"types":[...],"rows":[[...],...],"rowCount":n,
  * "rowsScanned":m,"segments":s,"elapsedMicros":t}}. Timestamps are ISO-8601 strings with up to
  * nanoseconds (epoch-ns longs exceed what JavaScript numbers hold exactly), dates
- * {@code "2026-11-21"}, symbols and chars strings, bools true/false, nulls and NaN {@code null}.
+ * {@code "2026-11-21"}, symbols and chars strings, bools true/false, nulls, NaN and infinities {@code null}.
  */
 public final class JsonResultWriter extends EncodingWriter {
     private boolean firstRow = true;
@@ -18,12 +18,12 @@ public final class JsonResultWriter extends EncodingWriter {
     }
 
     public JsonResultWriter(final OutputStream out, final long maxBytes, final int bufferSize) {
-        super(out, maxBytes, bufferSize);
+        this(out, maxBytes, buffer(bufferSize));
     }
 
     /** Encodes into a caller's reusable buffer (see {@link EncodingWriter}). */
     public JsonResultWriter(final OutputStream out, final long maxBytes, final byte[] buffer) {
-        super(out, maxBytes, buffer);
+        super(out, maxBytes, buffer, true, true);
     }
 
     @Override
@@ -46,7 +46,8 @@ public final class JsonResultWriter extends EncodingWriter {
         ascii("],\"rows\":[");
     }
 
-    private void sep() {
+    @Override
+    void separator() {
         ensure(3);
         if (column == 0) {
             if (!firstRow) {
@@ -60,57 +61,13 @@ public final class JsonResultWriter extends EncodingWriter {
     }
 
     @Override
-    public void value(final long v) {
-        sep();
-        switch (type()) {
-            case TIMESTAMP:
-                ensure(42);
-                buf[pos++] = '"';
-                timestamp(v);
-                buf[pos++] = '"';
-                break;
-            case DATE:
-                ensure(14);
-                buf[pos++] = '"';
-                date(v);
-                buf[pos++] = '"';
-                break;
-            case BOOL:
-                ascii(v != 0 ? "true" : "false");
-                break;
-            case CHAR:
-                string(String.valueOf((char) (v & 0xff)));
-                break;
-            default:
-                decimal(v);
-                break;
-        }
-        column++;
-    }
-
-    @Override
-    public void value(final double v) {
-        sep();
-        if (Double.isNaN(v) || Double.isInfinite(v)) {
-            ascii("null");
-        } else {
-            floating(v, type() == ValueType.FLOAT32);
-        }
-        column++;
-    }
-
-    @Override
-    public void symbol(final String s) {
-        sep();
+    void text(final String s) {
         string(s);
-        column++;
     }
 
     @Override
-    public void nullValue() {
-        sep();
+    void nullCell() {
         ascii("null");
-        column++;
     }
 
     @Override
@@ -138,7 +95,7 @@ public final class JsonResultWriter extends EncodingWriter {
     }
 
     @Override
-    protected void writeAbort(final String message) {
+    void writeAbort(final String message) {
         if (column > 0) {
             ascii("]");
         }

@@ -69,6 +69,23 @@ class ResultWritersTest {
     }
 
     @Test
+    void shouldWriteInfinitiesAsJsonNullsAndAsCsvText() {
+        final List<String> names = List.of("x", "f");
+        final List<ValueType> types = List.of(ValueType.FLOAT64, ValueType.FLOAT32);
+        final ByteArrayOutputStream json = new ByteArrayOutputStream();
+        final ByteArrayOutputStream csv = new ByteArrayOutputStream();
+        for (final ResultSink s : List.of(new JsonResultWriter(json, 1 << 20), new CsvResultWriter(csv, 1 << 20))) {
+            s.begin(names, types);
+            s.value(Double.POSITIVE_INFINITY);
+            s.value(Double.NEGATIVE_INFINITY);
+            s.endRow();
+            s.end(new ResultStats(1, 1, 1, 0));
+        }
+        assertThat(json.toString(StandardCharsets.UTF_8)).contains("\"rows\":[\n[null,null]],");
+        assertThat(csv.toString(StandardCharsets.UTF_8)).isEqualTo("x,f\nInfinity,-Infinity\n");
+    }
+
+    @Test
     void shouldKeepSmallResultsInTheBufferUntilTheEnd() {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final JsonResultWriter w = new JsonResultWriter(out, 1 << 20);
