@@ -214,7 +214,7 @@ public final class RemoteRdbSource implements QuerySource {
     }
 
     /** Parses the RDB's CSV (header line, then rows as {@link CsvResultWriter} writes them) into a segment. */
-    static MemorySegment read(final String table, final List<String> columns, final String[] typeNames, final int epochDay,
+    private static MemorySegment read(final String table, final List<String> columns, final String[] typeNames, final int epochDay,
                               final InputStream in) throws IOException {
         if (typeNames.length != columns.size()) {
             throw unavailable("the RDB answered " + typeNames.length + " columns, expected " + columns.size());

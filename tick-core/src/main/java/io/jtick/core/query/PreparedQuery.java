@@ -2,11 +2,10 @@ package io.jtick.core.query;
 
 import io.jtick.core.query.model.ValueType;
 import io.jtick.core.query.plan.Plan;
-import java.util.List;
 
 /**
- * A query parsed and bound to its tables, ready to run: its result columns and their types are
- * known before any row is read (a service sets headers from them).
+ * A query parsed and bound to its tables, ready to run: its result types are known before any
+ * row is read (a service sets the {@code X-Jtick-Types} header from them).
  */
 public final class PreparedQuery {
     final Plan plan;
@@ -15,18 +14,6 @@ public final class PreparedQuery {
     PreparedQuery(final Plan plan, final long startNanos) {
         this.plan = plan;
         this.startNanos = startNanos;
-    }
-
-    public String table() {
-        return plan.query().table();
-    }
-
-    public List<String> columns() {
-        return plan.outNames();
-    }
-
-    public List<ValueType> types() {
-        return plan.outTypes();
     }
 
     /** {@code X-Jtick-Types}: the type names, comma separated. */

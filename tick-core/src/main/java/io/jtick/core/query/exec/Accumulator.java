@@ -13,13 +13,11 @@ import io.jtick.core.query.result.ResultSink;
  * group {@code gid[i]} for position {@code sel[i]} ({@code i} when {@code sel} is null).
  */
 abstract class Accumulator {
-    final AggSpec spec;
     final Ev a;
     final Ev b;
-    int capacity;
+    private int capacity;
 
-    Accumulator(final AggSpec spec, final Ev a, final Ev b) {
-        this.spec = spec;
+    Accumulator(final Ev a, final Ev b) {
         this.a = a;
         this.b = b;
     }
@@ -53,28 +51,28 @@ abstract class Accumulator {
         final Ev b = spec.b() == null ? null : Ev.of(spec.b(), capacity);
         switch (spec.kind()) {
             case COUNT:
-                return new CountAccumulator(spec);
+                return new CountAccumulator();
             case SUM:
-                return a.isLong ? new SumLongAccumulator(spec, a) : new SumDoubleAccumulator(spec, a);
+                return a.isLong ? new SumLongAccumulator(a) : new SumDoubleAccumulator(a);
             case AVG:
-                return new AvgAccumulator(spec, a);
+                return new AvgAccumulator(a);
             case MIN:
             case MAX:
-                return a.isLong ? new MinMaxLongAccumulator(spec, a, spec.kind() == Query.AggKind.MIN)
-                    : new MinMaxDoubleAccumulator(spec, a, spec.kind() == Query.AggKind.MIN);
+                return a.isLong ? new MinMaxLongAccumulator(a, spec.kind() == Query.AggKind.MIN)
+                    : new MinMaxDoubleAccumulator(a, spec.kind() == Query.AggKind.MIN);
             case FIRST:
             case LAST:
                 if (a.type == ValueType.SYMBOL) {
-                    return new FirstLastSymAccumulator(spec, a, spec.kind() == Query.AggKind.FIRST, syms);
+                    return new FirstLastSymAccumulator(a, spec.kind() == Query.AggKind.FIRST, syms);
                 }
-                return a.isLong ? new FirstLastLongAccumulator(spec, a, spec.kind() == Query.AggKind.FIRST)
-                    : new FirstLastDoubleAccumulator(spec, a, spec.kind() == Query.AggKind.FIRST);
+                return a.isLong ? new FirstLastLongAccumulator(a, spec.kind() == Query.AggKind.FIRST)
+                    : new FirstLastDoubleAccumulator(a, spec.kind() == Query.AggKind.FIRST);
             case WAVG:
-                return new WavgAccumulator(spec, a, b);
+                return new WavgAccumulator(a, b);
             case MEDIAN:
-                return new MedianAccumulator(spec, a);
+                return new MedianAccumulator(a);
             case DEV:
-                return new DevAccumulator(spec, a);
+                return new DevAccumulator(a);
             default:
                 throw new IllegalStateException("unhandled aggregate " + spec.kind());
         }

@@ -1,6 +1,5 @@
 package io.jtick.core.query.exec;
 
-import io.jtick.core.query.plan.Plan.AggSpec;
 import io.jtick.core.query.result.ResultSink;
 
 import java.util.Arrays;
@@ -10,8 +9,8 @@ final class AvgAccumulator extends Accumulator {
     double[] s = new double[0];
     long[] n = new long[0];
 
-    AvgAccumulator(final AggSpec spec, final Ev a) {
-        super(spec, a, null);
+    AvgAccumulator(final Ev a) {
+        super(a, null);
     }
 
     @Override

@@ -18,7 +18,7 @@ import java.util.Arrays;
  * As-of columns are loaded only for kept positions and are null where no quote matched.
  */
 final class Batch {
-    final Plan plan;
+    private final Plan plan;
     final int capacity;
     /** Slots below this are left columns; from it to {@link #dateSlot} as-of columns. */
     private final int leftColumns;

@@ -1,6 +1,5 @@
 package io.jtick.core.query.exec;
 
-import io.jtick.core.query.plan.Plan.AggSpec;
 import io.jtick.core.query.result.ResultSink;
 
 import java.util.Arrays;
@@ -9,8 +8,8 @@ import java.util.Arrays;
 final class CountAccumulator extends Accumulator {
     long[] n = new long[0];
 
-    CountAccumulator(final AggSpec spec) {
-        super(spec, null, null);
+    CountAccumulator() {
+        super(null, null);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.jtick.core.query.exec;
 
-import io.jtick.core.query.plan.Plan.AggSpec;
 import io.jtick.core.query.result.ResultSink;
 
 import java.util.Arrays;
@@ -15,8 +14,8 @@ final class DevAccumulator extends Accumulator {
     double[] s1 = new double[0];
     double[] s2 = new double[0];
 
-    DevAccumulator(final AggSpec spec, final Ev a) {
-        super(spec, a, null);
+    DevAccumulator(final Ev a) {
+        super(a, null);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.jtick.core.query.exec;
 
-import io.jtick.core.query.plan.Plan.AggSpec;
 import io.jtick.core.query.result.ResultSink;
 
 import java.util.Arrays;
@@ -11,8 +10,8 @@ final class FirstLastDoubleAccumulator extends Accumulator {
     double[] v = new double[0];
     boolean[] has = new boolean[0];
 
-    FirstLastDoubleAccumulator(final AggSpec spec, final Ev a, final boolean first) {
-        super(spec, a, null);
+    FirstLastDoubleAccumulator(final Ev a, final boolean first) {
+        super(a, null);
         this.first = first;
     }
 

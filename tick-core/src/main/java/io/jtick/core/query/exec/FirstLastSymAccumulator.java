@@ -1,6 +1,5 @@
 package io.jtick.core.query.exec;
 
-import io.jtick.core.query.plan.Plan.AggSpec;
 import io.jtick.core.query.result.ResultSink;
 
 import java.util.Arrays;
@@ -11,8 +10,8 @@ final class FirstLastSymAccumulator extends Accumulator {
     private final SymDict.LocalMap local;
     int[] v = new int[0];
 
-    FirstLastSymAccumulator(final AggSpec spec, final Ev a, final boolean first, final SymDict.LocalMap local) {
-        super(spec, a, null);
+    FirstLastSymAccumulator(final Ev a, final boolean first, final SymDict.LocalMap local) {
+        super(a, null);
         this.first = first;
         this.local = local;
     }

@@ -16,7 +16,6 @@ import java.util.Arrays;
  * nothing is 0).
  */
 final class Groups {
-    private final Plan plan;
     private final long maxGroups;
     private final int k;
     private final Ev[] keyEvs;
@@ -38,7 +37,6 @@ final class Groups {
     private TableSegment bound;
 
     Groups(final Plan plan, final int capacity, final SymDict dict, final long maxGroups) {
-        this.plan = plan;
         this.maxGroups = maxGroups;
         this.localSyms = new SymDict.LocalMap(dict);
         this.k = plan.keys().size();
@@ -302,13 +300,5 @@ final class Groups {
 
     long key(final int g, final int j) {
         return keys[g * k + j];
-    }
-
-    int keyCount() {
-        return k;
-    }
-
-    Plan plan() {
-        return plan;
     }
 }

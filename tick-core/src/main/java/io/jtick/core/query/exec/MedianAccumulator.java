@@ -1,6 +1,5 @@
 package io.jtick.core.query.exec;
 
-import io.jtick.core.query.plan.Plan.AggSpec;
 import io.jtick.core.query.result.ResultSink;
 
 import java.util.Arrays;
@@ -10,8 +9,8 @@ final class MedianAccumulator extends Accumulator {
     double[][] values = new double[0][];
     int[] n = new int[0];
 
-    MedianAccumulator(final AggSpec spec, final Ev a) {
-        super(spec, a, null);
+    MedianAccumulator(final Ev a) {
+        super(a, null);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.jtick.core.query.exec;
 
-import io.jtick.core.query.plan.Plan.AggSpec;
 import io.jtick.core.query.result.ResultSink;
 
 import java.util.Arrays;
@@ -10,8 +9,8 @@ final class MinMaxDoubleAccumulator extends Accumulator {
     private final boolean min;
     double[] v = new double[0];
 
-    MinMaxDoubleAccumulator(final AggSpec spec, final Ev a, final boolean min) {
-        super(spec, a, null);
+    MinMaxDoubleAccumulator(final Ev a, final boolean min) {
+        super(a, null);
         this.min = min;
     }
 

@@ -1,7 +1,6 @@
 package io.jtick.core.query.exec;
 
 import io.jtick.core.query.plan.Plan;
-import io.jtick.core.query.plan.Plan.AggSpec;
 import io.jtick.core.query.result.ResultSink;
 
 import java.util.Arrays;
@@ -12,8 +11,8 @@ final class MinMaxLongAccumulator extends Accumulator {
     long[] v = new long[0];
     boolean[] has = new boolean[0];
 
-    MinMaxLongAccumulator(final AggSpec spec, final Ev a, final boolean min) {
-        super(spec, a, null);
+    MinMaxLongAccumulator(final Ev a, final boolean min) {
+        super(a, null);
         this.min = min;
     }
 

@@ -1,6 +1,5 @@
 package io.jtick.core.query.exec;
 
-import io.jtick.core.query.plan.Plan.AggSpec;
 import io.jtick.core.query.result.ResultSink;
 
 import java.util.Arrays;
@@ -9,8 +8,8 @@ import java.util.Arrays;
 final class SumDoubleAccumulator extends Accumulator {
     double[] s = new double[0];
 
-    SumDoubleAccumulator(final AggSpec spec, final Ev a) {
-        super(spec, a, null);
+    SumDoubleAccumulator(final Ev a) {
+        super(a, null);
     }
 
     @Override

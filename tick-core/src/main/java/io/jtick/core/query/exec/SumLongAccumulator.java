@@ -1,7 +1,6 @@
 package io.jtick.core.query.exec;
 
 import io.jtick.core.query.plan.Plan;
-import io.jtick.core.query.plan.Plan.AggSpec;
 import io.jtick.core.query.result.ResultSink;
 
 import java.util.Arrays;
@@ -10,8 +9,8 @@ import java.util.Arrays;
 final class SumLongAccumulator extends Accumulator {
     long[] s = new long[0];
 
-    SumLongAccumulator(final AggSpec spec, final Ev a) {
-        super(spec, a, null);
+    SumLongAccumulator(final Ev a) {
+        super(a, null);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.jtick.core.query.exec;
 
-import io.jtick.core.query.plan.Plan.AggSpec;
 import io.jtick.core.query.result.ResultSink;
 
 import java.util.Arrays;
@@ -10,8 +9,8 @@ final class WavgAccumulator extends Accumulator {
     double[] sw = new double[0];
     double[] swx = new double[0];
 
-    WavgAccumulator(final AggSpec spec, final Ev w, final Ev x) {
-        super(spec, w, x);
+    WavgAccumulator(final Ev w, final Ev x) {
+        super(w, x);
     }
 
     @Override

@@ -9,7 +9,7 @@ import java.time.ZoneOffset;
 
 /** Parsing of time, date and duration literals in query documents. */
 public final class Literals {
-    static final long NANOS_PER_DAY = 86_400_000_000_000L;
+    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
 
     private Literals() {
     }

@@ -387,7 +387,7 @@ public final class QueryParser {
     }
 
     /** An expression: a column, a number, or {"op": args} with op an aggregate, + - * / or xbar. */
-    static Node node(final Object v) {
+    private static Node node(final Object v) {
         if (v instanceof String s) {
             return new Col(s);
         }

@@ -143,11 +143,6 @@ public abstract sealed class EncodingWriter implements ResultSink permits JsonRe
         return flushed > 0;
     }
 
-    /** Bytes written so far, buffered or not. */
-    public long bytes() {
-        return flushed + pos;
-    }
-
     /** Room for {@code n} more bytes in the buffer. */
     final void ensure(final int n) {
         if (pos + n > buf.length) {

@@ -147,10 +147,4 @@ public final class TimeFormat {
         dst[p + 1] = (byte) ('0' + v % 10);
         return p + 2;
     }
-
-    /** For tests and slow paths. */
-    static String timestamp(final long nanos) {
-        final byte[] b = new byte[64];
-        return new String(b, 0, timestamp(nanos, b, 0), StandardCharsets.US_ASCII);
-    }
 }

@@ -122,7 +122,8 @@ class ResultWritersTest {
                 assertThat(TimeFormat.parseIso(want)).as(want).isEqualTo(nanos);
             }
         }
-        assertThat(TimeFormat.timestamp(Long.MIN_VALUE)).isEqualTo("1677-09-21T00:12:43.145224192Z");
+        assertThat(new String(buf, 0, TimeFormat.timestamp(Long.MIN_VALUE, buf, 0), StandardCharsets.US_ASCII))
+            .isEqualTo("1677-09-21T00:12:43.145224192Z");
     }
 
     @Test
