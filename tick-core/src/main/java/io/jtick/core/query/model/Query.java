@@ -1,11 +1,10 @@
 package io.jtick.core.query.model;
 
-import io.jtick.core.query.plan.Planner;
 import java.util.List;
 
 /**
  * A parsed query document (see {@code docs/query.md}), checked for shape but not yet bound to a
- * table: {@link Planner} does that. Built by {@link QueryParser}.
+ * table: the planner ({@code query.plan}) does that. Built by {@link QueryParser}.
  *
  * @param table   table name
  * @param dates   dates to read (HDB partitions), or null for all

@@ -1,11 +1,10 @@
 package io.jtick.core.query.model;
 
-import io.jtick.core.query.result.ResultSink;
 import io.jtick.core.schema.ColumnType;
 
 /**
  * Types of result columns: the column types of the data model plus {@code date} (the virtual
- * partition column). A {@link ResultSink} receives {@link #isLong() long-kind} values through
+ * partition column). A result sink receives {@link #isLong() long-kind} values through
  * {@code value(long)} (timestamp as epoch ns, date as epoch day, char as its code, bool 0/1),
  * float64/float32 through {@code value(double)} and symbols as strings.
  */
