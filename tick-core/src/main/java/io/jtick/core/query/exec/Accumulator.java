@@ -12,7 +12,9 @@ import io.jtick.core.query.result.ResultSink;
  * first and last, which take the row as it is. Kernels run over the kept positions of a batch:
  * group {@code gid[i]} for position {@code sel[i]} ({@code i} when {@code sel} is null).
  */
-abstract class Accumulator {
+abstract sealed class Accumulator permits CountAccumulator, SumLongAccumulator, SumDoubleAccumulator, AvgAccumulator,
+    MinMaxLongAccumulator, MinMaxDoubleAccumulator, FirstLastLongAccumulator, FirstLastDoubleAccumulator, FirstLastSymAccumulator,
+    WavgAccumulator, MedianAccumulator, DevAccumulator {
     final Ev a;
     final Ev b;
     private int capacity;

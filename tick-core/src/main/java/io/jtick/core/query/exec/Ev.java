@@ -14,7 +14,7 @@ import io.jtick.core.query.plan.Plan.XbarSpec;
  * {@code l[off + p]} (long kinds), {@code d[off + p]} (floats) or {@code s[off + p]} (sym ids).
  * Long-kind nulls are {@link Plan#NULL_LONG} (only when {@link #nullable}); float nulls are NaN.
  */
-abstract class Ev {
+abstract sealed class Ev {
     final ValueType type;
     final boolean nullable;
     final boolean isLong;

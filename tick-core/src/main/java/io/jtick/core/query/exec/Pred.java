@@ -7,7 +7,7 @@ import io.jtick.core.query.plan.Plan.PredSpec;
 import java.util.Arrays;
 
 /** A condition bound to one segment: keeps the positions of a batch where it holds. */
-abstract class Pred {
+abstract sealed class Pred {
     final int slot;
 
     Pred(final int slot) {

@@ -83,6 +83,11 @@ final class SegmentBinder {
         return new RightView(r, plan.rightSchema(), columns(plan.rightSchema(), used, r, plan.rightSchema().columnCount()));
     }
 
+    /**
+     * Binds one segment: its columns, its as-of partner among {@code rights} (by date), its
+     * candidate rows and residual conditions. {@code needOrder}: rows of several syms must come
+     * in row order (else each sym's rows may come together).
+     */
     BoundSegment bind(final TableSegment seg, final Map<Integer, TableSegment> rights, final boolean needOrder) {
         final int[] columns = columns(plan.schema(), plan.leftUsed(), seg, plan.slotCount());
         TableSegment right = null;
