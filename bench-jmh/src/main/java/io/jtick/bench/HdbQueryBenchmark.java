@@ -9,7 +9,7 @@ import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.hdb.PartitionSource;
 import io.jtick.core.query.PreparedQuery;
 import io.jtick.core.query.QueryEngine;
-import io.jtick.core.query.ResultTable;
+import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.rdb.TableLoader;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -3,7 +3,7 @@ package io.jtick.rdb;
 import io.jtick.boot.QueryEndpoint;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.QueryEngine;
-import io.jtick.core.query.QueryLimits;
+import io.jtick.core.query.model.QueryLimits;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.ControlFrames;

@@ -1,11 +1,11 @@
 package io.jtick.rdb;
 
-import io.jtick.core.query.Gateway;
+import io.jtick.core.gateway.Gateway;
 import io.jtick.core.table.MemorySource;
 import io.jtick.core.query.QueryEngine;
-import io.jtick.core.query.QueryException;
-import io.jtick.core.query.RemoteRdbSource;
-import io.jtick.core.query.ResultTable;
+import io.jtick.core.query.model.QueryException;
+import io.jtick.core.gateway.RemoteRdbSource;
+import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.query.TestTables;
 import io.jtick.core.query.TestTables.Trade;
 import io.jtick.core.rdb.RealtimeDatabase;

@@ -1,6 +1,6 @@
 package io.jtick.boot;
 
-import io.jtick.core.query.QueryException;
+import io.jtick.core.query.model.QueryException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;

@@ -1,11 +1,11 @@
 package io.jtick.boot;
 
 import io.jtick.core.hdb.CorruptPartitionException;
-import io.jtick.core.query.CsvResultWriter;
-import io.jtick.core.query.EncodingWriter;
-import io.jtick.core.query.JsonResultWriter;
+import io.jtick.core.query.result.CsvResultWriter;
+import io.jtick.core.query.result.EncodingWriter;
+import io.jtick.core.query.result.JsonResultWriter;
 import io.jtick.core.query.QueryEngine;
-import io.jtick.core.query.QueryException;
+import io.jtick.core.query.model.QueryException;
 import io.jtick.core.table.QuerySource;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;

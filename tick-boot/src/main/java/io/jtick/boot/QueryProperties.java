@@ -1,6 +1,6 @@
 package io.jtick.boot;
 
-import io.jtick.core.query.QueryLimits;
+import io.jtick.core.query.model.QueryLimits;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;

@@ -1,8 +1,17 @@
 package io.jtick.core.query;
 
-import io.jtick.core.table.QuerySource;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.query.exec.Execution;
+import io.jtick.core.query.model.Query;
+import io.jtick.core.query.model.QueryException;
+import io.jtick.core.query.model.QueryLimits;
+import io.jtick.core.query.model.QueryParser;
+import io.jtick.core.query.plan.Planner;
+import io.jtick.core.query.result.ResultSink;
+import io.jtick.core.query.result.ResultStats;
+import io.jtick.core.query.result.ResultTable;
+import io.jtick.core.table.QuerySource;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -12,8 +21,9 @@ import java.util.function.Function;
  * {@link QuerySource} — the RDB's tables, HDB partitions, or both through a gateway.
  * {@link #prepare} parses and binds (every error about the document, tables, columns and types is
  * raised there, as a {@link QueryException} naming the problem); {@link #execute} scans the
- * segments and streams the result into a {@link ResultSink}. Stateless between queries and safe
- * for concurrent use; each query runs on its caller's thread.
+ * segments, or hands a query that splits to a {@link SplitSource}, and streams the result into a
+ * {@link ResultSink}. Stateless between queries and safe for concurrent use; each query runs on its
+ * caller's thread (a large grouped scan also on threads of the common fork-join pool).
  *
  * <p>Metrics: {@code tick.query} (latency from parse to the last row), counters
  * {@code tick.query.rows} (rows returned), {@code tick.query.scanned} (rows visited),
@@ -85,9 +95,8 @@ public final class QueryEngine {
     /** Runs a prepared query, streaming its rows into {@code sink}; records {@code tick.query}. */
     public ResultStats execute(final PreparedQuery query, final QuerySource source, final ResultSink sink) {
         try {
-            final ResultStats stats = source instanceof Gateway g && g.rdb() instanceof RemoteRdbSource remote
-                && GatewaySplit.splittable(query.plan.query)
-                ? GatewaySplit.run(query.plan, g, remote, limits, query.startNanos, parallelism, sink)
+            final SplitQuery split = source instanceof SplitSource s && s.splits() ? SplitQuery.of(query, limits, parallelism) : null;
+            final ResultStats stats = split != null ? ((SplitSource) source).execute(split, sink)
                 : new Execution(query.plan, source, limits, query.startNanos, parallelism).run(sink);
             rows.getAndAdd(stats.rows());
             scanned.getAndAdd(stats.rowsScanned());

@@ -2,7 +2,7 @@ package io.jtick.core.hdb;
 
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.QueryEngine;
-import io.jtick.core.query.ResultTable;
+import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.rdb.ColumnarTable;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.rdb.SymbolCatalog;

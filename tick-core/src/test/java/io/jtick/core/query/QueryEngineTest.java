@@ -1,11 +1,14 @@
 package io.jtick.core.query;
 
-import io.jtick.core.table.TableSegment;
-import io.jtick.core.table.QuerySource;
-import io.jtick.core.table.MemorySource;
 import io.jtick.core.query.TestTables.Layout;
 import io.jtick.core.query.TestTables.Quote;
 import io.jtick.core.query.TestTables.Trade;
+import io.jtick.core.query.model.QueryLimits;
+import io.jtick.core.query.model.ValueType;
+import io.jtick.core.query.result.ResultTable;
+import io.jtick.core.table.MemorySource;
+import io.jtick.core.table.QuerySource;
+import io.jtick.core.table.TableSegment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -1,8 +1,12 @@
 package io.jtick.core.query;
 
-import io.jtick.core.table.QuerySource;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.TestTables.Layout;
+import io.jtick.core.query.model.Json;
+import io.jtick.core.query.model.QueryException;
+import io.jtick.core.query.model.QueryLimits;
+import io.jtick.core.query.result.JsonResultWriter;
+import io.jtick.core.table.QuerySource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

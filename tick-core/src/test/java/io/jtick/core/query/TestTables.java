@@ -1,11 +1,11 @@
 package io.jtick.core.query;
 
-import io.jtick.core.table.QuerySource;
-import io.jtick.core.table.MemorySegment;
-import io.jtick.core.table.MemorySource;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.MemorySegment;
+import io.jtick.core.table.MemorySource;
+import io.jtick.core.table.QuerySource;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.UpdateDecoder;
 import io.jtick.core.wire.UpdateEncoder;

@@ -2,8 +2,8 @@ package io.jtick.core.rdb;
 
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.QueryEngine;
-import io.jtick.core.query.QueryException;
-import io.jtick.core.query.ResultTable;
+import io.jtick.core.query.model.QueryException;
+import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.ControlFrames;
 import io.netty.buffer.ByteBuf;

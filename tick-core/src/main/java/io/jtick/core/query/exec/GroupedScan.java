@@ -1,0 +1,210 @@
+package io.jtick.core.query.exec;
+
+import io.jtick.core.query.model.Query;
+import io.jtick.core.query.model.ValueType;
+import io.jtick.core.query.plan.Plan;
+import io.jtick.core.query.plan.Plan.KeySpec;
+import io.jtick.core.query.result.ResultSink;
+import io.jtick.core.query.result.ResultStats;
+import io.jtick.core.query.result.ResultTable;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.TableSegment;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * The grouped stage of an {@link Execution}: the bound segments' candidate rows scanned batch by
+ * batch into {@link Groups} (large scans cut into slices over several threads), or, for
+ * {@code count by sym} settled by the sym index alone, counted without reading a row; then the
+ * groups written as a result table, sorted and limited.
+ */
+final class GroupedScan {
+    /** Threads for the other slices of a split scan (CPU-bound tasks that never wait on each other). */
+    private static final Executor POOL = ForkJoinPool.commonPool();
+    /** Grouped scans of at least this many rows are split across threads. */
+    static final long PARALLEL_MIN_ROWS = 1 << 18;
+
+    private final Execution execution;
+    private final Plan plan;
+    private final SegmentBinder binder;
+
+    GroupedScan(final Execution execution, final SegmentBinder binder) {
+        this.execution = execution;
+        this.plan = execution.plan;
+        this.binder = binder;
+    }
+
+    /** Scans (or counts from the index), then writes the groups ordered by key, or by orderBy, and limited. */
+    ResultStats run(final List<BoundSegment> bounds, final int capacity, final ResultSink sink) {
+        final Groups groups;
+        if (countsOnly(bounds)) {
+            groups = new Groups(plan, capacity, execution.dict, execution.limits.maxRows());
+            for (final BoundSegment bound : bounds) {
+                countFromIndex(bound, groups);
+            }
+        } else {
+            groups = scanGroups(bounds, capacity);
+        }
+        final ResultTable table = new ResultTable();
+        table.begin(plan.outNames(), plan.outTypes());
+        for (int g = 0; g < groups.size; g++) {
+            for (int j = 0; j < plan.keys().size(); j++) {
+                final KeySpec k = plan.keys().get(j);
+                final long v = groups.key(g, j);
+                final ValueType t = k.expr().type();
+                if (k.symColumn()) {
+                    table.symbol(execution.dict.name((int) v));
+                } else if (t.isDouble()) {
+                    table.value(Double.longBitsToDouble(v));
+                } else if (k.expr().nullable() && v == Plan.NULL_LONG) {
+                    table.nullValue();
+                } else {
+                    table.value(v);
+                }
+            }
+            for (final Accumulator a : groups.accs) {
+                a.emit(g, table, execution.dict);
+            }
+            table.endRow();
+        }
+        int[] cols = plan.orderColumns();
+        boolean[] desc = plan.orderDesc();
+        if (cols.length == 0) {
+            cols = new int[plan.keys().size()];
+            desc = new boolean[cols.length];
+            for (int i = 0; i < cols.length; i++) {
+                cols[i] = i;
+            }
+        }
+        return execution.finish(table, cols, desc, sink);
+    }
+
+    /**
+     * Scans every segment's candidate rows into group state. Large scans (no as-of join) are cut
+     * into {@code parallelism} contiguous slices of the rows in visiting order, one per thread,
+     * each with its own group state, merged in slice order so first/last stay right.
+     */
+    private Groups scanGroups(final List<BoundSegment> bounds, final int capacity) {
+        long total = 0;
+        for (final BoundSegment b : bounds) {
+            total += b.rows.rowCount();
+        }
+        final int parts = plan.hasAsof() || total < PARALLEL_MIN_ROWS ? 1
+            : (int) Math.min(execution.parallelism, total / (PARALLEL_MIN_ROWS / 2));
+        if (parts <= 1) {
+            return scanSlice(bounds, capacity, 0, total);
+        }
+        final long per = (total + parts - 1) / parts;
+        final List<CompletableFuture<Groups>> others = new ArrayList<>();
+        for (int k = 1; k < parts; k++) {
+            final long skip = k * per;
+            others.add(CompletableFuture.supplyAsync(() -> scanSlice(bounds, capacity, skip, per), POOL));
+        }
+        final Groups first = scanSlice(bounds, capacity, 0, per);
+        for (final CompletableFuture<Groups> f : others) {
+            final Groups g;
+            try {
+                g = f.join();
+            } catch (final CompletionException e) {
+                if (e.getCause() instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw e;
+            }
+            first.merge(g);
+        }
+        return first;
+    }
+
+    /** Rows {@code [skip, skip + take)} of all segments' candidates, in visiting order, into a new group state. */
+    private Groups scanSlice(final List<BoundSegment> bounds, final int capacity, final long skip, final long take) {
+        final Batch b = new Batch(plan, capacity);
+        final Groups groups = new Groups(plan, capacity, execution.dict, execution.limits.maxRows());
+        long scanned = 0;
+        long pos = 0;
+        for (final BoundSegment bound : bounds) {
+            final long n = bound.rows.rowCount();
+            final long from = Math.max(skip, pos);
+            final long to = Math.min(skip + take, pos + n);
+            pos += n;
+            if (from >= to) {
+                continue;
+            }
+            final BoundSegment part = from - (pos - n) == 0 && to == pos ? bound
+                : bound.withRows(bound.rows.slice(from - (pos - n), to - from));
+            b.bind(part.seg, part.columns, part.right);
+            groups.bind(part.seg);
+            scanned += part.scan(b, batch -> {
+                groups.add(batch);
+                return true;
+            });
+        }
+        execution.addScanned(scanned);
+        return groups;
+    }
+
+    /** Only counts, grouped by sym alone, every condition settled by the sym index and time narrowing. */
+    private boolean countsOnly(final List<BoundSegment> bounds) {
+        if (plan.hasAsof() || plan.keys().size() != 1 || !plan.keys().get(0).symColumn()) {
+            return false;
+        }
+        for (final Plan.AggSpec a : plan.aggs()) {
+            if (a.kind() != Query.AggKind.COUNT) {
+                return false;
+            }
+        }
+        for (final BoundSegment b : bounds) {
+            if (b.preds.length > 0 || plan.timeLower().size() + plan.timeUpper().size() > 0 && !b.seg.timeSorted() && !b.seg.symParted()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code count by sym} from the sym index: the length of each sym's rows after time narrowing; no row is read. */
+    private void countFromIndex(final BoundSegment bound, final Groups groups) {
+        final TableSegment seg = bound.seg;
+        groups.bind(seg);
+        final int day = seg.epochDay();
+        final long lo = binder.lowerTime(day);
+        final long hi = binder.upperTime(day);
+        if (lo > hi) {
+            return;
+        }
+        final boolean narrow = lo != Long.MIN_VALUE || hi != Long.MAX_VALUE;
+        final ColumnChunk probe = new ColumnChunk();
+        final RowSet one = new RowSet();
+        final int time = bound.columns[TableSchema.TIME];
+        if (plan.symIn() != null) {
+            for (final String s : new java.util.LinkedHashSet<>(plan.symIn())) {
+                final int id = seg.symId(s);
+                if (id >= 0) {
+                    countSym(seg, id, one, narrow, time, lo, hi, probe, groups);
+                }
+            }
+        } else {
+            for (int id = 0; id < seg.symIdLimit(); id++) {
+                countSym(seg, id, one, narrow, time, lo, hi, probe, groups);
+            }
+        }
+    }
+
+    private static void countSym(final TableSegment seg, final int id, final RowSet one, final boolean narrow, final int time,
+                                 final long lo, final long hi, final ColumnChunk probe, final Groups groups) {
+        one.clear();
+        seg.symRows(id, one);
+        if (narrow) {
+            SegmentBinder.narrow(seg, time, one, lo, hi, probe);
+        }
+        final long n = one.rowCount();
+        if (n > 0) {
+            groups.addCount(id, n);
+        }
+    }
+}

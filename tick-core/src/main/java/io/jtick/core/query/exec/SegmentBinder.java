@@ -1,0 +1,221 @@
+package io.jtick.core.query.exec;
+
+import io.jtick.core.query.model.Literals;
+import io.jtick.core.query.model.QueryException;
+import io.jtick.core.query.plan.Plan;
+import io.jtick.core.query.plan.Plan.PredSpec;
+import io.jtick.core.schema.ColumnDef;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.TableSegment;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Binds segments to a plan: checks that each has the plan's columns with the plan's types, pairs
+ * it with the as-of segment of its date, narrows its candidate rows through the sym index and by
+ * binary search on time (where rows are time sorted within a sym or overall), and turns what is
+ * left of the conditions into residual {@link Pred}s for the scan.
+ */
+final class SegmentBinder {
+    private static final Pred[] NO_PREDS = new Pred[0];
+
+    private final Plan plan;
+
+    SegmentBinder(final Plan plan) {
+        this.plan = plan;
+    }
+
+    /** The query's lower bound on time within a day's segment (inclusive; {@code Long.MIN_VALUE}: none). */
+    long lowerTime(final int day) {
+        long lo = Long.MIN_VALUE;
+        for (final Literals.TimeLit t : plan.timeLower()) {
+            lo = Math.max(lo, t.resolve(day));
+        }
+        return lo;
+    }
+
+    /** The query's upper bound on time within a day's segment (inclusive; {@code Long.MAX_VALUE}: none). */
+    long upperTime(final int day) {
+        long hi = Long.MAX_VALUE;
+        for (final Literals.TimeLit t : plan.timeUpper()) {
+            hi = Math.min(hi, t.resolve(day));
+        }
+        return hi;
+    }
+
+    /** Plan slot → segment column, checking that the segment has each column with the plan's type. */
+    private static int[] columns(final TableSchema want, final boolean[] used, final TableSegment seg, final int slots) {
+        final int[] map = new int[slots];
+        Arrays.fill(map, -1);
+        final TableSchema have = seg.schema();
+        for (int c = 0; c < want.columnCount(); c++) {
+            if (used != null && !used[c]) {
+                continue;
+            }
+            final ColumnDef def = want.column(c);
+            final int i = have.indexOf(def.name());
+            if (i < 0 || have.type(i) != def.type()) {
+                throw QueryException.bad((i < 0 ? "column missing in segment" : "column type differs in segment") + " [table="
+                    + want.name() + ", date=" + java.time.LocalDate.ofEpochDay(seg.epochDay()) + ", column=" + def.name()
+                    + (i < 0 ? "" : ", type=" + have.type(i).typeName() + ", expected=" + def.type().typeName()) + "]");
+            }
+            map[c] = i;
+        }
+        return map;
+    }
+
+    /** The as-of segment of the same date, seen through the plan's right schema; null when that date has none. */
+    private TableSegment bindRight(final Map<Integer, TableSegment> rights, final TableSegment seg) {
+        final TableSegment r = rights.get(seg.epochDay());
+        if (r == null) {
+            return null;
+        }
+        final boolean[] used = new boolean[plan.rightSchema().columnCount()];
+        used[TableSchema.TIME] = true;
+        used[TableSchema.SYM] = true;
+        for (final int c : plan.rightColumns()) {
+            used[c] = true;
+        }
+        return new RightView(r, plan.rightSchema(), columns(plan.rightSchema(), used, r, plan.rightSchema().columnCount()));
+    }
+
+    /**
+     * Binds one segment: its columns, its as-of partner among {@code rights} (by date), its
+     * candidate rows and residual conditions. {@code needOrder}: rows of several syms must come
+     * in row order (else each sym's rows may come together).
+     */
+    BoundSegment bind(final TableSegment seg, final Map<Integer, TableSegment> rights, final boolean needOrder) {
+        final int[] columns = columns(plan.schema(), plan.leftUsed(), seg, plan.slotCount());
+        TableSegment right = null;
+        AsOfJoin join = null;
+        if (plan.hasAsof()) {
+            right = bindRight(rights, seg);
+            join = new AsOfJoin(seg, right, plan.tolerance());
+        }
+        final int day = seg.epochDay();
+        final long lo = lowerTime(day);
+        final long hi = upperTime(day);
+        final List<Pred> preds = new ArrayList<>();
+        final RowSet rs = new RowSet();
+        if (lo > hi) {
+            return new BoundSegment(seg, columns, right, join, rs, NO_PREDS);
+        }
+        int[] symIds = null;
+        if (plan.symIn() != null) {
+            symIds = new int[plan.symIn().size()];
+            int n = 0;
+            for (final String s : plan.symIn()) {
+                final int id = seg.symId(s);
+                if (id >= 0) {
+                    symIds[n++] = id;
+                }
+            }
+            symIds = Arrays.copyOf(symIds, n);
+            Arrays.sort(symIds);
+            if (n == 0) {
+                return new BoundSegment(seg, columns, right, join, rs, NO_PREDS);
+            }
+        }
+        final boolean hasTime = lo != Long.MIN_VALUE || hi != Long.MAX_VALUE;
+        final boolean withinSym = seg.timeSorted() || seg.symParted();
+        final ColumnChunk probe = new ColumnChunk();
+        final int time = columns[TableSchema.TIME];
+        boolean timeDone = !hasTime;
+        final RowSet one = new RowSet();
+        if (symIds != null) {
+            for (final int id : symIds) {
+                one.clear();
+                seg.symRows(id, one);
+                if (hasTime && withinSym) {
+                    narrow(seg, time, one, lo, hi, probe);
+                }
+                rs.addAll(one);
+            }
+            timeDone |= withinSym;
+            if (needOrder && symIds.length > 1) {
+                rs.sortByRow(seg.rowCount());
+            }
+        } else if (seg.timeSorted()) {
+            rs.range(0, seg.rowCount());
+            if (hasTime) {
+                narrow(seg, time, rs, lo, hi, probe);
+            }
+            timeDone = true;
+        } else if (seg.symParted() && hasTime) {
+            for (int id = 0; id < seg.symIdLimit(); id++) {
+                one.clear();
+                seg.symRows(id, one);
+                narrow(seg, time, one, lo, hi, probe);
+                rs.addAll(one);
+            }
+            rs.sortByRow(seg.rowCount());
+            timeDone = true;
+        } else {
+            rs.range(0, seg.rowCount());
+        }
+        if (!timeDone) {
+            preds.add(new Pred.LongRange(TableSchema.TIME, lo, hi));
+        }
+        if (!plan.symNotIn().isEmpty()) {
+            int max = -1;
+            final int[] ids = new int[plan.symNotIn().size()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = seg.symId(plan.symNotIn().get(i));
+                max = Math.max(max, ids[i]);
+            }
+            if (max >= 0) {
+                final boolean[] keep = new boolean[max + 1];
+                Arrays.fill(keep, true);
+                for (final int id : ids) {
+                    if (id >= 0) {
+                        keep[id] = false;
+                    }
+                }
+                preds.add(new Pred.SymMask(TableSchema.SYM, keep, true));
+            }
+        }
+        for (final PredSpec p : plan.preds()) {
+            preds.add(Pred.of(p, day));
+        }
+        return new BoundSegment(seg, columns, right, join, rs, preds.toArray(NO_PREDS));
+    }
+
+    /** Narrows each entry of a row set to times within [lo, hi] by binary search (time sorted in each entry). */
+    static void narrow(final TableSegment seg, final int time, final RowSet rs, final long lo, final long hi,
+                               final ColumnChunk probe) {
+        for (int e = 0; e < rs.size; e++) {
+            final int a = lowerBound(seg, time, rs.lists[e], rs.from[e], rs.to[e], lo, probe);
+            final int z = hi == Long.MAX_VALUE ? rs.to[e] : lowerBound(seg, time, rs.lists[e], a, rs.to[e], hi + 1, probe);
+            rs.from[e] = a;
+            rs.to[e] = z;
+        }
+    }
+
+    /** First position in [from, to) whose time is >= t. */
+    private static int lowerBound(final TableSegment seg, final int time, final int[] list, final int from, final int to,
+                                  final long t, final ColumnChunk probe) {
+        if (t == Long.MIN_VALUE) {
+            return from;
+        }
+        int lo = from;
+        int hi = to;
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            if (list == null) {
+                seg.read(time, mid, 1, probe);
+            } else {
+                seg.read(time, list, mid, 1, probe);
+            }
+            if (probe.longs()[probe.offset()] < t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+}
