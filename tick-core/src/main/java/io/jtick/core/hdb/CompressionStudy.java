@@ -256,12 +256,24 @@ public final class CompressionStudy {
             default: {
                 final int value = schema.columnCount() > 2 ? 2 : 0;
                 for (int k = 0; k < syms.count(); k++) {
-                    sum += t.number(value, syms.to(k) - 1);
+                    sum += number(t.column(value), syms.to(k) - 1);
                 }
                 break;
             }
         }
         return sum;
+    }
+
+    /** One value of any column as a double (a symbol gives its code). */
+    private static double number(final ColumnFile f, final int row) {
+        return switch (f.type()) {
+            case FLOAT64 -> f.getDouble(row);
+            case FLOAT32 -> f.getFloat(row);
+            case TIMESTAMP, INT64 -> f.getLong(row);
+            case INT32, SYMBOL -> f.getInt(row);
+            case INT16 -> f.getShort(row);
+            default -> f.getByte(row);
+        };
     }
 
     private static double readSum(final PartitionTable t, final int column, final int from, final int count) {

@@ -1,10 +1,12 @@
 package io.jtick.core.hdb;
 
 import io.jtick.core.feed.TaqSource;
-import io.jtick.core.rdb.ColumnarTable;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.rdb.TableLoader;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.TableSegment;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -100,7 +102,7 @@ public final class CompressionStudyCli {
                         loaded = TableLoader.load(src, catalog, Long.MAX_VALUE, 1000);
                     }
                     day = loaded.rowCount() == 0 ? LocalDate.now()
-                        : LocalDate.ofInstant(Instant.ofEpochSecond(0, loaded.snapshot().time(0)), ZoneId.of("America/New_York"));
+                        : LocalDate.ofInstant(Instant.ofEpochSecond(0, firstTime(loaded.segment(0))), ZoneId.of("America/New_York"));
                 } else if (synthetic > 0) {
                     day = LocalDate.of(2026, 11, 20);
                     loaded = TableLoader.syntheticDay(table, day, synthetic, syms, 42, catalog);
@@ -108,7 +110,7 @@ public final class CompressionStudyCli {
                     System.err.println("give --root/--date/--table, --synthetic ROWS or --taq FILE");
                     return 2;
                 }
-                final ColumnarTable view = loaded.snapshot();
+                final TableSegment view = loaded.segment((int) day.toEpochDay());
                 final PartitionWriter.Written w = new PartitionWriter(workDir.resolve("source"), EncodingPolicy.PLAIN).write(day,
                     List.of(view));
                 source = PartitionTable.open(w.directory().resolve(view.schema().name()));
@@ -134,5 +136,11 @@ public final class CompressionStudyCli {
                 PartitionStore.deleteRecursively(workDir);
             }
         }
+    }
+
+    private static long firstTime(final TableSegment table) {
+        final ColumnChunk chunk = new ColumnChunk();
+        table.read(TableSchema.TIME, 0, 1, chunk);
+        return chunk.longs()[chunk.offset()];
     }
 }

@@ -162,9 +162,9 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
     @Override
     public void onEndOfDay(final int epochDay, final long sequence) {
         final RealtimeTable[] day = tables;
-        final List<ColumnarTable> views = new ArrayList<>(day.length);
+        final List<TableSegment> views = new ArrayList<>(day.length);
         for (final RealtimeTable t : day) {
-            views.add(t.snapshot());
+            views.add(t.segment(epochDay));
         }
         try {
             endOfDay.onEndOfDay(epochDay, List.copyOf(views));
@@ -245,20 +245,21 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
         return caughtUp;
     }
 
-    /** Read-only views of today's tables, in the order they appeared. */
-    public List<ColumnarTable> tables() {
+    /** Today's tables as segments of {@link #currentDay()} (the rows published so far), in the order they appeared. */
+    public List<TableSegment> tables() {
         final RealtimeTable[] ts = tables;
-        final List<ColumnarTable> views = new ArrayList<>(ts.length);
+        final int day = currentDay();
+        final List<TableSegment> views = new ArrayList<>(ts.length);
         for (final RealtimeTable t : ts) {
-            views.add(t.snapshot());
+            views.add(t.segment(day));
         }
         return views;
     }
 
-    /** A view of one table, or null. */
-    public ColumnarTable table(final String name) {
+    /** One of today's tables as a segment of {@link #currentDay()}, or null. */
+    public TableSegment table(final String name) {
         final RealtimeTable t = find(name);
-        return t == null ? null : t.snapshot();
+        return t == null ? null : t.segment(currentDay());
     }
 
     /** Rows in a table now, 0 when it does not exist. */
