@@ -169,8 +169,9 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
         try {
             endOfDay.onEndOfDay(epochDay, List.copyOf(views));
         } catch (final Exception | LinkageError | AssertionError e) {
-            eodFailures.setRelease(eodFailures.getPlain() + 1);
+            // the message first: whoever sees the failure counted also sees why
             lastEodError = "end of day failed, data kept [day=" + epochDay + ", sequence=" + sequence + "]: " + e;
+            eodFailures.setRelease(eodFailures.getPlain() + 1);
             LOG.error(lastEodError, e);
             return;
         }
