@@ -1,10 +1,10 @@
 package io.jtick.rdb;
 
-import io.jtick.boot.ApiErrors;
 import io.jtick.boot.ApiErrors.ApiException;
+import io.jtick.boot.ApiErrors;
 import io.jtick.boot.QueryArgs;
-import io.jtick.core.hdb.HdbWriteDown;
 import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.rdb.HdbWriteDown;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;

@@ -2,8 +2,8 @@ package io.jtick.rdb;
 
 import io.jtick.boot.ApiErrors;
 import io.jtick.boot.QueryEndpoint;
-import io.jtick.core.hdb.HdbWriteDown;
 import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.rdb.HdbWriteDown;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.ColumnDef;
 import io.jtick.core.table.TableSegment;

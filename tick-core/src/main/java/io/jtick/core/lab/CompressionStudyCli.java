@@ -1,9 +1,14 @@
-package io.jtick.core.hdb;
+package io.jtick.core.lab;
 
 import io.jtick.core.feed.TaqSource;
+import io.jtick.core.hdb.ColumnEncoding;
+import io.jtick.core.hdb.CompressionStudy;
+import io.jtick.core.hdb.EncodingPolicy;
+import io.jtick.core.hdb.PartitionStore;
+import io.jtick.core.hdb.PartitionTable;
+import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.rdb.SymbolCatalog;
-import io.jtick.core.rdb.TableLoader;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.TableSegment;
@@ -19,7 +24,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Command line form of the {@link CompressionStudy}:
+ * Command line form of the HDB's {@link CompressionStudy}, here above the feed and the RDB because
+ * a study can start from the TAQ sample or a synthetic day loaded through them ({@link TableLoader}):
  * <pre>
  * compression-study --root DIR --date yyyy-MM-dd --table T      a partition of an HDB
  *                   --synthetic ROWS [--syms N] [--table trade|quote]   a synthetic day
@@ -29,10 +35,6 @@ import java.util.List;
  * Prints the size table (KX layout) and the write and query ratios.
  */
 public final class CompressionStudyCli {
-    /** The KX study's codecs and levels, plus jtick's per-column transform choice on lz4 and zstd. */
-    public static final List<String> DEFAULT_ENCODINGS = List.of("lz4", "lz4:9", "snappy", "zstd:-7", "zstd:1", "zstd:10", "zstd:22",
-        "auto/lz4", "auto/zstd:1", "auto/zstd:3");
-
     private CompressionStudyCli() {
     }
 
@@ -48,7 +50,7 @@ public final class CompressionStudyCli {
         int synthetic = 0;
         int syms = 1000;
         String taq = null;
-        List<String> encodings = DEFAULT_ENCODINGS;
+        List<String> encodings = CompressionStudy.DEFAULT_ENCODINGS;
         int runs = 3;
         boolean cold = true;
         String csv = null;

@@ -1,12 +1,10 @@
-package io.jtick.core.hdb;
+package io.jtick.core.rdb;
 
+import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.journal.Journal;
 import io.jtick.core.journal.JournalReader;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
-import io.jtick.core.rdb.EndOfDayHandler;
-import io.jtick.core.rdb.RealtimeTable;
-import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.TableSegment;
