@@ -11,14 +11,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,7 +26,6 @@ import java.util.concurrent.TimeUnit;
  */
 class RunService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RunService.class);
-    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
     private final FeedProperties properties;
     private final FeedService feeds;
@@ -57,7 +52,7 @@ class RunService implements AutoCloseable {
             throw new ApiException(HttpStatus.CONFLICT, "a profiling run is already running; wait for it or DELETE /api/runs/"
                 + current.id() + " [id=" + current.id() + "]");
         }
-        final String id = newId(spec);
+        final String id = ProfilingRun.newId(spec);
         final ProfilingRun run = new ProfilingRun(id, spec, settings(), this::changed);
         final Map<String, Object> feed = feeds.status();
         if (Boolean.TRUE.equals(feed.get("running"))) {
@@ -78,12 +73,6 @@ class RunService implements AutoCloseable {
         answer.put("entries", spec.matrix().size());
         answer.put("href", "/api/runs/" + id);
         return answer;
-    }
-
-    /** {@code 20261121-142233-rows-per-update-3f2a}: start time, experiment, a random suffix. */
-    static String newId(final RunSpec spec) {
-        return ID_TIME.format(LocalDateTime.now()) + "-" + spec.experiment() + "-"
-            + Integer.toHexString(0x1000 + ThreadLocalRandom.current().nextInt(0xf000));
     }
 
     private ProfilingRun.Settings settings() {
