@@ -1,6 +1,7 @@
 package io.jtick.feedsim;
 
 import io.jtick.boot.ApiErrors.ApiException;
+import io.jtick.core.feed.FeedSupervisor;
 import io.jtick.core.lab.PaperFigures;
 import io.jtick.core.lab.ProfilingRun;
 import io.jtick.core.lab.RunReport;
@@ -28,12 +29,12 @@ class RunService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RunService.class);
 
     private final FeedProperties properties;
-    private final FeedService feeds;
+    private final FeedSupervisor feeds;
     private final RunStore store;
     private final Map<String, RunReport> runs = new LinkedHashMap<>();
     private ProfilingRun current;
 
-    RunService(final FeedProperties properties, final FeedService feeds, final RunStore store) {
+    RunService(final FeedProperties properties, final FeedSupervisor feeds, final RunStore store) {
         this.properties = properties;
         this.feeds = feeds;
         this.store = store;
@@ -54,10 +55,10 @@ class RunService implements AutoCloseable {
         }
         final String id = ProfilingRun.newId(spec);
         final ProfilingRun run = new ProfilingRun(id, spec, settings(), this::changed);
-        final Map<String, Object> feed = feeds.status();
-        if (Boolean.TRUE.equals(feed.get("running"))) {
+        final FeedSupervisor.Status feed = feeds.status();
+        if (feed.running()) {
             feeds.stop();
-            run.note("feed-sim's own feed was running " + feed.get("parameters") + " and was stopped for this run (it would share"
+            run.note("feed-sim's own feed was running " + feed.parameters() + " and was stopped for this run (it would share"
                 + " the CPU with the lab); start it again with POST /api/feed/start");
         }
         current = run;
