@@ -39,9 +39,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code caughtUp}: history replay done, updates are live (cleared on disconnect);</li>
  *   <li>{@code tradingDay}: the trading day the tables hold (epoch day): the TP's day from the subscribe
  *       reply, the next day after each end of day (kdb's {@code .u.d+:1}); -1 before any;</li>
+ *   <li>{@code lastEndOfDay}: epoch day of the last end of day that saved, -1 before any;
+ *       {@code lastEodError}: why the last failed end of day failed (kept after a later success),
+ *       null before any failure; {@code lastError}: the last rejected update or TP error;</li>
+ *   <li>{@code symbols}: the RDB-wide {@link SymbolCatalog}, kept across end of day (ids stay valid);</li>
  *   <li>counters in {@link TickMetrics}: {@code tick.rdb.rows}, {@code tick.rdb.updates} (frames
  *       applied), {@code tick.rdb.duplicates}, {@code tick.rdb.rejected}, {@code tick.rdb.eod},
- *       {@code tick.rdb.eod.failures}; gauges {@code tick.rdb.sequence} and
+ *       {@code tick.rdb.eod.failures}; gauges {@code tick.rdb.last.sequence} and
  *       {@code tick.rdb.table.rows|table=x} for the tables named at construction;</li>
  *   <li>latencies {@code tick.rdb.recv} (receive time − TP publish time, epoch ns; live updates
  *       only, replayed history would swamp it) and {@code tick.rdb.upd} (time of the insert).</li>
