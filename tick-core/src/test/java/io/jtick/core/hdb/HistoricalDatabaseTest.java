@@ -5,7 +5,6 @@ import io.jtick.core.query.QueryEngine;
 import io.jtick.core.query.QueryException;
 import io.jtick.core.query.QueryLimits;
 import io.jtick.core.query.ResultTable;
-import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.Cells;
 import io.jtick.core.testing.SyntheticDays;
@@ -17,12 +16,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -138,41 +135,5 @@ class HistoricalDatabaseTest {
             .isInstanceOf(UncheckedIOException.class).cause().isInstanceOf(CorruptPartitionException.class)
             .hasMessageContaining("file=" + price).hasMessageContaining("block=0");
         assertThat(metrics.counters().get("tick.hdb.corrupt.reads").get()).isEqualTo(1);
-    }
-
-    @Test
-    void shouldMoveTiersWhileAQueryHoldsTheOldFiles() throws IOException {
-        final MemorySegment day = write(D1, 20_000, 1);
-        hdb = new HistoricalDatabase(root, metrics);
-        hdb.reload();
-        final List<PartitionTable> held = hdb.acquire("trade", D1, D1);
-        assertThat(held).hasSize(1);
-        final PartitionTable old = held.get(0);
-
-        final TierPolicy policy = TierPolicy.defaults();
-        final TieringJob job = new TieringJob(hdb, policy, 8192);
-        assertThat(job.run(D1.plusDays(2)).moved()).as("hot partition stays").isEmpty();
-        final TieringJob.Report report = job.run(D1.plusDays(40));
-        assertThat(report.failed()).isEmpty();
-        assertThat(report.moved()).extracting(TieringJob.Moved::tier).containsExactly("cold");
-        assertThat(report.moved().get(0).bytesAfter()).isLessThan(report.moved().get(0).bytesBefore());
-        final Map<String, String> encodings = new java.util.TreeMap<>();
-        hdb.partitions().get(0).tables().get(0).columns().forEach(c -> encodings.put(c.name(), c.encoding()));
-        assertThat(encodings.get("sym")).isEqualTo("none");
-        assertThat(encodings.get("price")).endsWith("zstd:3");
-        assertThat(job.run(D1.plusDays(41)).moved()).as("already in tier").isEmpty();
-
-        // the query that started before the swap still reads every row of the old files
-        assertThat(PartitionWriterTest.rowsAsStrings(old)).isEqualTo(PartitionWriterTest.rowsAsStrings(day));
-        old.release();
-        assertThatThrownBy(() -> old.read(2, 0, 1, new ColumnChunk())).isInstanceOf(IllegalStateException.class)
-            .hasMessageContaining("closed");
-        // and the new files hold the same rows
-        final List<PartitionTable> fresh = hdb.acquire("trade", D1, D1);
-        assertThat(PartitionWriterTest.rowsAsStrings(fresh.get(0))).isEqualTo(PartitionWriterTest.rowsAsStrings(day));
-        fresh.forEach(PartitionTable::release);
-        try (var left = Files.list(root.resolve("2026-09-01"))) {
-            assertThat(left.map(p -> p.getFileName().toString())).containsExactly("trade");
-        }
     }
 }
