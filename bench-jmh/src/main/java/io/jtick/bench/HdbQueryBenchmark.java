@@ -3,15 +3,17 @@ package io.jtick.bench;
 import io.jtick.core.hdb.ColumnEncoding;
 import io.jtick.core.hdb.EncodingPolicy;
 import io.jtick.core.hdb.HistoricalDatabase;
+import io.jtick.core.hdb.PartitionSource;
 import io.jtick.core.hdb.PartitionStore;
 import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.lab.TableLoader;
 import io.jtick.core.metrics.TickMetrics;
-import io.jtick.core.hdb.PartitionSource;
 import io.jtick.core.query.PreparedQuery;
 import io.jtick.core.query.QueryEngine;
 import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.rdb.SymbolCatalog;
-import io.jtick.core.rdb.TableLoader;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -67,12 +69,14 @@ public class HdbQueryBenchmark {
     public void write() throws IOException {
         root = Files.createTempDirectory(Path.of(System.getProperty("jtick.bench.dir", "var")).toAbsolutePath(), "bench-hdb-query");
         final SymbolCatalog symbols = new SymbolCatalog();
-        final var trade = TableLoader.syntheticDay("trade", DATE, rows, 1000, 1, symbols).snapshot();
+        final var trade = TableLoader.syntheticDay("trade", DATE, rows, 1000, 1, symbols).segment((int) DATE.toEpochDay());
         new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse(encoding))).write(DATE, List.of(trade));
         hdb = new HistoricalDatabase(root, new TickMetrics());
         hdb.reload();
         source = new PartitionSource(hdb);
-        final long open = trade.time(0);
+        final ColumnChunk first = new ColumnChunk();
+        trade.read(TableSchema.TIME, 0, 1, first);
+        final long open = first.longs()[first.offset()];
         oneSym = engine.prepare("{\"table\":\"trade\",\"dates\":\"" + DATE + "\",\"where\":{\"sym\":\"S0500\"}}", source);
         oneSymHour = engine.prepare("{\"table\":\"trade\",\"dates\":\"" + DATE + "\",\"where\":{\"sym\":\"S0500\","
             + "\"time\":{\"within\":[\"15:00\",\"16:00\"]}}}", source);

@@ -4,9 +4,9 @@ import io.jtick.core.hdb.ColumnEncoding;
 import io.jtick.core.hdb.EncodingPolicy;
 import io.jtick.core.hdb.PartitionStore;
 import io.jtick.core.hdb.PartitionWriter;
-import io.jtick.core.rdb.ColumnarTable;
+import io.jtick.core.lab.TableLoader;
 import io.jtick.core.rdb.SymbolCatalog;
-import io.jtick.core.rdb.TableLoader;
+import io.jtick.core.table.TableSegment;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -53,7 +53,7 @@ public class HdbWriteBenchmark {
     @Param({"2"})
     public int parallelism;
 
-    private List<ColumnarTable> day;
+    private List<TableSegment> day;
     private long rawBytes;
     private Path root;
     private int runs;
@@ -69,10 +69,11 @@ public class HdbWriteBenchmark {
     public void load() throws IOException {
         final SymbolCatalog symbols = new SymbolCatalog();
         final LocalDate date = LocalDate.of(2026, 11, 20);
-        day = List.of(TableLoader.syntheticDay("trade", date, rows, 1000, 1, symbols).snapshot(),
-            TableLoader.syntheticDay("quote", date, rows, 1000, 2, symbols).snapshot());
+        final int epochDay = (int) date.toEpochDay();
+        day = List.of(TableLoader.syntheticDay("trade", date, rows, 1000, 1, symbols).segment(epochDay),
+            TableLoader.syntheticDay("quote", date, rows, 1000, 2, symbols).segment(epochDay));
         rawBytes = 0;
-        for (final ColumnarTable t : day) {
+        for (final TableSegment t : day) {
             rawBytes += (long) t.rowCount() * t.schema().rowWidth();
         }
         root = Path.of(System.getProperty("jtick.bench.dir", "var/bench-hdb"));

@@ -5,11 +5,12 @@ import io.jtick.core.client.TickClient;
 import io.jtick.core.client.TickListener;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
-import io.jtick.core.rdb.ColumnarTable;
 import io.jtick.core.rdb.EndOfDayHandler;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.TableSegment;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantSettings;
 import io.jtick.core.time.NanoClock;
@@ -208,7 +209,7 @@ public final class PipelineBenchmark {
                     lat.add(Percentiles.of(name, metrics.latency(name, name).snapshot()));
                 }
                 final RealtimeDatabase.Status st = rdb.status();
-                final ColumnarTable t = rdb.table("trade");
+                final TableSegment t = rdb.table("trade");
                 final long rdbRows = t == null ? 0 : t.rowCount();
                 return new Result(o, total, seconds, o.rows() / seconds, o.rows() / (double) o.r() / seconds, rdbRows,
                     st.duplicates(), st.rejected(), feed.errorsReceived(), t != null && rowsInOrder(t, total), lat);
@@ -226,13 +227,18 @@ public final class PipelineBenchmark {
     }
 
     /** True when the table's size column is 0, 1, ..., expected-1. */
-    static boolean rowsInOrder(final ColumnarTable t, final long expected) {
+    static boolean rowsInOrder(final TableSegment t, final long expected) {
         if (t.rowCount() != expected) {
             return false;
         }
-        for (int row = 0; row < expected; row++) {
-            if (t.getLong(TradeFrames.SIZE, row) != row) {
-                return false;
+        final ColumnChunk chunk = new ColumnChunk();
+        for (int at = 0; at < expected; at += t.chunkRows()) {
+            final int n = (int) Math.min(t.chunkRows(), expected - at);
+            t.read(TradeFrames.SIZE, at, n, chunk);
+            for (int i = 0; i < n; i++) {
+                if (chunk.longs()[chunk.offset() + i] != at + i) {
+                    return false;
+                }
             }
         }
         return true;

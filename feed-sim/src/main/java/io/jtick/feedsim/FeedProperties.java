@@ -1,5 +1,6 @@
 package io.jtick.feedsim;
 
+import io.jtick.core.feed.FeedSupervisor;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -14,7 +15,7 @@ import java.time.Duration;
 
 /**
  * feed-sim settings ({@code tick.feed.*}, see docs/configuration.md). The feed shape here is the
- * default of {@code POST /api/feed/start} and what {@code autostart} runs.
+ * default of {@code POST /api/feed/start} ({@link #feedSettings()}) and what {@code autostart} runs.
  *
  * @param tpHost    tickerplant host
  * @param tpPort    tickerplant feed port
@@ -53,4 +54,9 @@ public record FeedProperties(
     @DefaultValue("") String labDir,
     @DefaultValue("../shared/reference/kx-tick-profiling.csv") @NotNull Path paperFigures,
     @DefaultValue("2s") @NotNull Duration jitWarmup) {
+
+    /** The tickerplant and the feed a start request gets by default. */
+    FeedSupervisor.Settings feedSettings() {
+        return new FeedSupervisor.Settings(tpHost, tpPort, table, r, u, t, syms, ex, seed, dataDir);
+    }
 }

@@ -2,10 +2,16 @@ package io.jtick.feedsim;
 
 import io.jtick.boot.TickMetricsBinder;
 import io.jtick.core.feed.FeedCounters;
+import io.jtick.core.feed.FeedRequest;
+import io.jtick.core.feed.FeedSupervisor;
 import io.jtick.core.metrics.TickMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -14,12 +20,15 @@ import org.springframework.core.convert.converter.Converter;
 import java.nio.file.Path;
 
 /**
- * Properties → feed service and profiling control plane (runs stored under {@code runs-dir}, API
- * guarded by {@link ApiTokenFilter}); the feed totals ({@code tick.feed.rows/updates/bytes}) exported to Micrometer.
+ * Properties → the core feed supervisor (started at ready when {@code autostart}) and profiling
+ * control plane (runs stored under {@code runs-dir}, API guarded by {@link ApiTokenFilter}); the
+ * feed totals ({@code tick.feed.rows/updates/bytes}) exported to Micrometer.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(FeedProperties.class)
 class FeedSimConfiguration {
+    private static final Logger LOG = LoggerFactory.getLogger(FeedSimConfiguration.class);
+
     /**
      * Binds {@code tick.feed.data-dir} as a plain file-system path: Spring's default String to Path
      * conversion goes through the servlet resource loader and rejects a relative {@code ../shared/data}.
@@ -51,9 +60,21 @@ class FeedSimConfiguration {
         return new TickMetricsBinder(metrics);
     }
 
+    @Bean(destroyMethod = "close")
+    FeedSupervisor feedSupervisor(final FeedProperties properties, final FeedCounters counters) {
+        return new FeedSupervisor(properties.feedSettings(), counters);
+    }
+
+    /** {@code tick.feed.autostart}: the default synthetic feed once the app is ready (retrying the TP connection). */
     @Bean
-    FeedService feedService(final FeedProperties properties, final FeedCounters counters) {
-        return new FeedService(properties, counters);
+    ApplicationListener<ApplicationReadyEvent> feedAutostart(final FeedProperties properties, final FeedSupervisor feeds) {
+        return event -> {
+            if (properties.autostart()) {
+                LOG.info("autostart: synthetic feed [table={}, r={}, u={}, t={}ms, syms={}, tp={}:{}]", properties.table(),
+                    properties.r(), properties.u(), properties.t(), properties.syms(), properties.tpHost(), properties.tpPort());
+                feeds.start(FeedRequest.defaults());
+            }
+        };
     }
 
     @Bean
@@ -62,7 +83,7 @@ class FeedSimConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    RunService runService(final FeedProperties properties, final FeedService feeds, final RunStore store) {
+    RunService runService(final FeedProperties properties, final FeedSupervisor feeds, final RunStore store) {
         return new RunService(properties, feeds, store);
     }
 

@@ -9,6 +9,7 @@ import io.jtick.core.lab.PaperFigures;
 import io.jtick.core.lab.ProfilingRun;
 import io.jtick.core.lab.ResultChart;
 import io.jtick.core.lab.ResultTables;
+import io.jtick.core.lab.RunConsole;
 import io.jtick.core.lab.RunReport;
 import io.jtick.core.lab.RunSpec;
 import io.jtick.core.time.NanoClock;
@@ -42,7 +43,9 @@ import java.util.concurrent.locks.LockSupport;
  * rule holds; otherwise it runs in this process and stores the run under {@code --runs-dir} (the
  * directory feed-sim reads at start). Progress goes to stderr, the result to stdout or {@code --out}.
  * Ctrl-C stops the run (it is kept, as stopped). Exit status: 0 done, 1 failed or stopped, 2 bad
- * arguments or parameters, 3 feed-sim refused or could not be reached.
+ * arguments or parameters, 3 feed-sim refused or could not be reached. This class only reads the
+ * command line, talks to feed-sim over HTTP and writes the result; running, progress lines and the
+ * exit status of a run are the lab's ({@link RunConsole}).
  */
 final class ProfileCommand {
     static final String USAGE = String.join("\n",
@@ -286,41 +289,11 @@ final class ProfileCommand {
         final RunSpec spec = RunSpec.parse(o.body());
         final RunStore store = new RunStore(o.runsDir());
         final Path work = Path.of(System.getProperty("java.io.tmpdir"), "jtick-lab");
-        final ProfilingRun run = new ProfilingRun(RunService.newId(spec), spec,
+        final ProfilingRun run = new ProfilingRun(ProfilingRun.newId(spec), spec,
             new ProfilingRun.Settings(work, PaperFigures.load(o.paper()), 42, NanoClock.SYSTEM, o.jitWarmupMillis()), store::save);
-        final Thread hook = new Thread(() -> {
-            if (!run.ended()) {
-                err.println("\njtick profile: stopping run " + run.id());
-                run.stop();
-                try {
-                    run.awaitEnd(20, TimeUnit.SECONDS);
-                } catch (final InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }, "profile-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
         err.println("jtick profile: run " + run.id() + ", " + spec.matrix().size() + " entries, at most " + spec.durationSeconds()
             + " s each; stored in " + store.dir().resolve(run.id() + ".json"));
-        final Thread worker = new Thread(run::run, "profiling-run");
-        worker.start();
-        String last = "";
-        while (!run.ended()) {
-            last = progress(err, run.snapshot(), last);
-            try {
-                run.awaitEnd(1, TimeUnit.SECONDS);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                run.stop();
-            }
-        }
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (final IllegalStateException e) {
-            // shutting down already: the hook is running
-            err.println("jtick profile: shutting down");
-        }
-        final RunReport report = run.snapshot();
+        final RunReport report = RunConsole.runHere(run, err);
         return finish(o, report.status(), render(report, o.format()), out, err);
     }
 
@@ -338,25 +311,6 @@ final class ProfileCommand {
         }
     }
 
-    private static String progress(final PrintStream err, final RunReport r, final String last) {
-        final RunReport.Progress p = r.progress();
-        if (p == null) {
-            return last;
-        }
-        String entry = "";
-        if (p.currentRow() > 0 && r.spec() != null) {
-            entry = "entry " + p.currentRow() + "/" + p.rowsTotal() + " ("
-                + ResultTables.label(Experiment.parse(r.experiment()), r.spec().matrix().get(p.currentRow() - 1)) + ") "
-                + p.currentPhase();
-        } else {
-            entry = p.currentPhase() + ", " + p.rowsDone() + "/" + p.rowsTotal() + " entries done";
-        }
-        if (!entry.equals(last)) {
-            err.printf(Locale.ROOT, "[%5.0fs] %s, about %d s left%n", p.elapsedSeconds(), entry, Math.round(p.estimatedRemainingSeconds()));
-        }
-        return entry;
-    }
-
     private static int finish(final Options o, final String status, final String result, final PrintStream out,
                               final PrintStream err) {
         if (o.out() != null) {
@@ -372,7 +326,7 @@ final class ProfileCommand {
         }
         out.flush();
         err.println("jtick profile: run " + status);
-        return RunReport.DONE.equals(status) ? 0 : 1;
+        return RunConsole.exitStatus(status);
     }
 
     // ------------------------------------------------------------------ through feed-sim's REST API
@@ -417,7 +371,7 @@ final class ProfileCommand {
                 }
                 final RunReport report = JSON.readValue(r.body(), RunReport.class);
                 status = report.status();
-                last = progress(err, report, last);
+                last = RunConsole.progress(err, report, last);
                 if (RunReport.RUNNING.equals(status)) {
                     LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
                 }

@@ -1,6 +1,7 @@
 package io.jtick.feedsim;
 
 import io.jtick.boot.ApiErrors.ApiException;
+import io.jtick.core.feed.FeedSupervisor;
 import io.jtick.core.lab.PaperFigures;
 import io.jtick.core.lab.ProfilingRun;
 import io.jtick.core.lab.RunReport;
@@ -11,14 +12,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,15 +27,14 @@ import java.util.concurrent.TimeUnit;
  */
 class RunService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RunService.class);
-    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
     private final FeedProperties properties;
-    private final FeedService feeds;
+    private final FeedSupervisor feeds;
     private final RunStore store;
     private final Map<String, RunReport> runs = new LinkedHashMap<>();
     private ProfilingRun current;
 
-    RunService(final FeedProperties properties, final FeedService feeds, final RunStore store) {
+    RunService(final FeedProperties properties, final FeedSupervisor feeds, final RunStore store) {
         this.properties = properties;
         this.feeds = feeds;
         this.store = store;
@@ -57,12 +53,12 @@ class RunService implements AutoCloseable {
             throw new ApiException(HttpStatus.CONFLICT, "a profiling run is already running; wait for it or DELETE /api/runs/"
                 + current.id() + " [id=" + current.id() + "]");
         }
-        final String id = newId(spec);
+        final String id = ProfilingRun.newId(spec);
         final ProfilingRun run = new ProfilingRun(id, spec, settings(), this::changed);
-        final Map<String, Object> feed = feeds.status();
-        if (Boolean.TRUE.equals(feed.get("running"))) {
+        final FeedSupervisor.Status feed = feeds.status();
+        if (feed.running()) {
             feeds.stop();
-            run.note("feed-sim's own feed was running " + feed.get("parameters") + " and was stopped for this run (it would share"
+            run.note("feed-sim's own feed was running " + feed.parameters() + " and was stopped for this run (it would share"
                 + " the CPU with the lab); start it again with POST /api/feed/start");
         }
         current = run;
@@ -78,12 +74,6 @@ class RunService implements AutoCloseable {
         answer.put("entries", spec.matrix().size());
         answer.put("href", "/api/runs/" + id);
         return answer;
-    }
-
-    /** {@code 20261121-142233-rows-per-update-3f2a}: start time, experiment, a random suffix. */
-    static String newId(final RunSpec spec) {
-        return ID_TIME.format(LocalDateTime.now()) + "-" + spec.experiment() + "-"
-            + Integer.toHexString(0x1000 + ThreadLocalRandom.current().nextInt(0xf000));
     }
 
     private ProfilingRun.Settings settings() {

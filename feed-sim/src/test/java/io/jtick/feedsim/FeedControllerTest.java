@@ -1,6 +1,7 @@
 package io.jtick.feedsim;
 
 import io.jtick.boot.ApiErrors;
+import io.jtick.core.feed.FeedSupervisor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -24,7 +25,7 @@ class FeedControllerTest {
     private MockMvc mvc;
 
     @Autowired
-    private FeedService feeds;
+    private FeedSupervisor feeds;
 
     @AfterEach
     void stopFeed() {

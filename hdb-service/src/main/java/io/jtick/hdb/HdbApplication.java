@@ -1,7 +1,7 @@
 package io.jtick.hdb;
 
 import io.jtick.boot.ApiErrors;
-import io.jtick.core.hdb.CompressionStudyCli;
+import io.jtick.core.lab.CompressionStudyCli;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Import;

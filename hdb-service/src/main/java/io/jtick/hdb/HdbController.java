@@ -3,7 +3,6 @@ package io.jtick.hdb;
 import io.jtick.boot.ApiErrors;
 import io.jtick.boot.QueryArgs;
 import io.jtick.core.hdb.CompressionStudy;
-import io.jtick.core.hdb.CompressionStudyCli;
 import io.jtick.core.hdb.CorruptPartitionException;
 import io.jtick.core.hdb.HistoricalDatabase;
 import io.jtick.core.hdb.TierPolicy;
@@ -126,7 +125,7 @@ class HdbController {
                                        @RequestHeader(name = "Accept", required = false) final String accept,
                                        @RequestParam(name = "format", required = false) final String format) throws IOException {
         final StudyBody b = body == null ? new StudyBody(null, null, null, null, null) : body;
-        final List<String> encodings = b.encodings() == null || b.encodings().isEmpty() ? CompressionStudyCli.DEFAULT_ENCODINGS
+        final List<String> encodings = b.encodings() == null || b.encodings().isEmpty() ? CompressionStudy.DEFAULT_ENCODINGS
             : b.encodings();
         final CompressionStudy.Result r = study.run(QueryArgs.date("date", b.date()), b.table() == null ? "trade" : b.table(), encodings,
             b.runs(), b.cold());

@@ -2,9 +2,8 @@ package io.jtick.hdb;
 
 import io.jtick.core.hdb.EncodingPolicy;
 import io.jtick.core.hdb.PartitionTable;
-import io.jtick.core.rdb.ColumnarTable;
-import io.jtick.core.rdb.JsonCells;
-import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.testing.Cells;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -47,9 +46,9 @@ class HdbApplicationIT {
     @TempDir
     static Path root;
 
-    static ColumnarTable trade1;
-    static ColumnarTable trade2;
-    static ColumnarTable trade3;
+    static TableSegment trade1;
+    static TableSegment trade2;
+    static TableSegment trade3;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -142,7 +141,7 @@ class HdbApplicationIT {
 
     @Test
     void shouldAnswerQueriesBySymTimeColumnsLimitAndDate() throws Exception {
-        final String sym = trade2.symbol(0);
+        final String sym = Cells.sym(trade2, 0);
         final JsonNode one = ok(call("POST", "/api/query", "{\"table\":\"trade\",\"date\":\"2026-11-19\",\"syms\":[\"" + sym
             + "\"],\"columns\":" + json(ALL) + ",\"limit\":100000}"));
         final List<List<Object>> expected = HdbTestData.expected(D2, trade2, List.of(sym), Long.MIN_VALUE, Long.MAX_VALUE, ALL);
@@ -151,15 +150,15 @@ class HdbApplicationIT {
         assertThat(one.get("rows")).isEqualTo(tree(expected));
 
         // time range: from as epoch ns, to as an ISO instant; both inclusive
-        final long from = trade2.getLong(TableSchema.TIME, 500);
-        final long to = trade2.getLong(TableSchema.TIME, 1500);
+        final long from = Cells.time(trade2, 500);
+        final long to = Cells.time(trade2, 1500);
         final JsonNode window = ok(call("POST", "/api/query", "{\"table\":\"trade\",\"fromDate\":\"2026-11-19\",\"toDate\":\"2026-11-19\","
             + "\"from\":" + from + ",\"to\":\"" + Instant.ofEpochSecond(0, to) + "\",\"columns\":[\"sym\",\"time\",\"size\"],"
             + "\"limit\":100000}"));
         assertThat(window.get("rows")).isEqualTo(tree(HdbTestData.expected(D2, trade2, null, from, to, List.of("sym", "time", "size"))));
 
         // a date range: each date's rows in turn, the virtual date column telling them apart
-        final String s2 = trade1.symbol(3);
+        final String s2 = Cells.sym(trade1, 3);
         final JsonNode range = ok(call("POST", "/api/query", "{\"table\":\"trade\",\"fromDate\":\"2026-11-18\",\"toDate\":\"2026-11-19\","
             + "\"syms\":[\"" + s2 + "\"],\"columns\":[\"date\",\"sym\",\"price\"],\"limit\":100000}"));
         final List<List<Object>> both = new ArrayList<>(HdbTestData.expected(D1, trade1, List.of(s2), Long.MIN_VALUE, Long.MAX_VALUE,
@@ -176,8 +175,8 @@ class HdbApplicationIT {
         assertThat(all.get("rows").size()).isGreaterThanOrEqualTo(6000);
 
         // all columns when none are named (no virtual date then)
-        final JsonNode full = ok(call("POST", "/api/query", "{\"table\":\"trade\",\"date\":\"2026-11-20\",\"syms\":[\"" + trade3.symbol(0)
-            + "\"],\"limit\":3}"));
+        final JsonNode full = ok(call("POST", "/api/query", "{\"table\":\"trade\",\"date\":\"2026-11-20\",\"syms\":[\""
+            + Cells.sym(trade3, 0) + "\"],\"limit\":3}"));
         assertThat(full.get("columns")).isEqualTo(JSON.valueToTree(List.of("time", "sym", "price", "size", "cond")));
         assertThat(full.get("rows").get(0).get(4).asString()).hasSize(1);
     }
@@ -208,7 +207,7 @@ class HdbApplicationIT {
 
     @Test
     void shouldLoadNewDateOnReload() throws Exception {
-        final ColumnarTable trade4 = HdbTestData.writeDay(root, D4, "trade", 300, 5, 9, EncodingPolicy.PLAIN);
+        final TableSegment trade4 = HdbTestData.writeDay(root, D4, "trade", 300, 5, 9, EncodingPolicy.PLAIN);
         assertThat(call("POST", "/api/query", "{\"table\":\"trade\",\"date\":\"2026-11-21\"}").body()).contains("\"rows\":[]");
         final JsonNode report = ok(call("POST", "/api/reload", null));
         assertThat(report.get("opened")).isEqualTo(JSON.valueToTree(List.of("2026-11-21/trade")));
@@ -223,7 +222,7 @@ class HdbApplicationIT {
 
     @Test
     void shouldMoveOldPartitionToItsTierWhileQueriesRun() throws Exception {
-        final String sym = trade1.symbol(7);
+        final String sym = Cells.sym(trade1, 7);
         final String q = "{\"table\":\"trade\",\"date\":\"2026-11-18\",\"syms\":[\"" + sym + "\"],\"columns\":" + json(ALL)
             + ",\"limit\":100000}";
         final JsonNode expected = tree(HdbTestData.expected(D1, trade1, List.of(sym), Long.MIN_VALUE, Long.MAX_VALUE, ALL));
@@ -264,11 +263,11 @@ class HdbApplicationIT {
         try {
             final PartitionTable old = held.get(0);
             final List<List<Object>> fromOldFiles = new ArrayList<>();
-            for (final int r : old.select(List.of(sym), Long.MIN_VALUE, Long.MAX_VALUE, 100_000).rows()) {
+            for (final int r : Cells.symRows(old, sym)) {
                 final List<Object> row = new ArrayList<>();
                 row.add(D1.toString());
                 for (int c = 0; c < old.schema().columnCount(); c++) {
-                    row.add(JsonCells.cell(old, c, r));
+                    row.add(Cells.cell(old, c, r));
                 }
                 fromOldFiles.add(row);
             }

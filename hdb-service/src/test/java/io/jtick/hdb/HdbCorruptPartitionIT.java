@@ -2,7 +2,7 @@ package io.jtick.hdb;
 
 import io.jtick.core.hdb.CorruptPartitionException;
 import io.jtick.core.hdb.EncodingPolicy;
-import io.jtick.core.rdb.ColumnarTable;
+import io.jtick.core.table.TableSegment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -53,7 +53,7 @@ class HdbCorruptPartitionIT {
 
     @Test
     void shouldAnswer500NamingFileAndBlockWhenQueryMeetsCorruptBlock() throws Exception {
-        final ColumnarTable source = HdbTestData.writeDay(root, DAY, "trade", 500, 5, 1, EncodingPolicy.PLAIN);
+        final TableSegment source = HdbTestData.writeDay(root, DAY, "trade", 500, 5, 1, EncodingPolicy.PLAIN);
         final Path price = root.resolve("2026-11-20/trade/price");
         flipByte(price, 64 + 5);
         try (ConfigurableApplicationContext ctx = start()) {

@@ -2,11 +2,11 @@ package io.jtick.hdb;
 
 import io.jtick.core.hdb.EncodingPolicy;
 import io.jtick.core.hdb.PartitionWriter;
-import io.jtick.core.rdb.ColumnarTable;
-import io.jtick.core.rdb.JsonCells;
+import io.jtick.core.lab.TableLoader;
 import io.jtick.core.rdb.SymbolCatalog;
-import io.jtick.core.rdb.TableLoader;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.testing.Cells;
 
 import java.io.IOException;
 import java.net.URI;
@@ -29,9 +29,10 @@ final class HdbTestData {
     }
 
     /** Writes a synthetic day of {@code table} as partition {@code date} and returns the in-memory source. */
-    static ColumnarTable writeDay(final Path root, final LocalDate date, final String table, final int rows, final int syms,
+    static TableSegment writeDay(final Path root, final LocalDate date, final String table, final int rows, final int syms,
                                   final long seed, final EncodingPolicy policy) throws IOException {
-        final ColumnarTable source = TableLoader.syntheticDay(table, date, rows, syms, seed, new SymbolCatalog()).snapshot();
+        final TableSegment source = TableLoader.syntheticDay(table, date, rows, syms, seed, new SymbolCatalog())
+            .segment((int) date.toEpochDay());
         new PartitionWriter(root, policy).write(date, List.of(source));
         return source;
     }
@@ -41,22 +42,22 @@ final class HdbTestData {
      * {@code syms} (null: all), time in [from, to], in partition order (sym name, time, arrival),
      * with the virtual {@code date} column.
      */
-    static List<List<Object>> expected(final LocalDate date, final ColumnarTable source, final List<String> syms, final long from,
+    static List<List<Object>> expected(final LocalDate date, final TableSegment source, final List<String> syms, final long from,
                                        final long to, final List<String> columns) {
         final TableSchema schema = source.schema();
         final List<Integer> rows = new ArrayList<>();
         for (int r = 0; r < source.rowCount(); r++) {
-            final long t = source.getLong(TableSchema.TIME, r);
-            if ((syms == null || syms.contains(source.symbol(r))) && t >= from && t <= to) {
+            final long t = Cells.time(source, r);
+            if ((syms == null || syms.contains(Cells.sym(source, r))) && t >= from && t <= to) {
                 rows.add(r);
             }
         }
-        rows.sort(Comparator.comparing((Integer r) -> source.symbol(r)).thenComparingLong(r -> source.getLong(TableSchema.TIME, r)));
+        rows.sort(Comparator.comparing((Integer r) -> Cells.sym(source, r)).thenComparingLong(r -> Cells.time(source, r)));
         final List<List<Object>> out = new ArrayList<>();
         for (final int r : rows) {
             final List<Object> row = new ArrayList<>();
             for (final String c : columns) {
-                row.add("date".equals(c) ? date.toString() : JsonCells.cell(source, schema.indexOf(c), r));
+                row.add("date".equals(c) ? date.toString() : Cells.cell(source, schema.indexOf(c), r));
             }
             out.add(row);
         }

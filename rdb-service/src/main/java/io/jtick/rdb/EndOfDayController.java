@@ -1,14 +1,14 @@
 package io.jtick.rdb;
 
-import io.jtick.boot.ApiErrors;
 import io.jtick.boot.ApiErrors.ApiException;
+import io.jtick.boot.ApiErrors;
 import io.jtick.boot.QueryArgs;
-import io.jtick.core.hdb.HdbWriteDown;
 import io.jtick.core.hdb.PartitionWriter;
-import io.jtick.core.rdb.ColumnarTable;
+import io.jtick.core.rdb.HdbWriteDown;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.TableSegment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -80,7 +80,7 @@ class EndOfDayController {
     /** The schemas the TP sent this RDB, completed with the built-in tables for any it did not send. */
     private SchemaRegistry schemas() {
         final Map<String, TableSchema> byName = new LinkedHashMap<>();
-        for (final ColumnarTable t : rdb.tables()) {
+        for (final TableSegment t : rdb.tables()) {
             byName.put(t.schema().name(), t.schema());
         }
         for (final TableSchema s : SchemaRegistry.builtIn(0).tables()) {

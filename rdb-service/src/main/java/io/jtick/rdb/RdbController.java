@@ -2,11 +2,11 @@ package io.jtick.rdb;
 
 import io.jtick.boot.ApiErrors;
 import io.jtick.boot.QueryEndpoint;
-import io.jtick.core.hdb.HdbWriteDown;
 import io.jtick.core.hdb.PartitionWriter;
-import io.jtick.core.rdb.ColumnarTable;
+import io.jtick.core.rdb.HdbWriteDown;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.ColumnDef;
+import io.jtick.core.table.TableSegment;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpHeaders;
@@ -69,7 +69,7 @@ class RdbController {
     @GetMapping("/tables")
     List<TableView> tables() {
         final List<TableView> out = new ArrayList<>();
-        for (final ColumnarTable t : rdb.tables()) {
+        for (final TableSegment t : rdb.tables()) {
             final List<ColumnView> cols = new ArrayList<>();
             for (final ColumnDef c : t.schema().columns()) {
                 cols.add(new ColumnView(c.name(), c.type().typeName()));

@@ -1,6 +1,6 @@
 package io.jtick.rdb;
 
-import io.jtick.core.hdb.HdbWriteDown;
+import io.jtick.core.rdb.HdbWriteDown;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;

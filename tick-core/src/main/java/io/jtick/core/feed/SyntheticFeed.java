@@ -93,15 +93,6 @@ public final class SyntheticFeed implements TickSource {
         return rowsRead;
     }
 
-    /** Appends the {@code u} frames of one timer tick, {@code r} rows each; returns the rows written. */
-    public int encodeTick(final UpdateEncoder enc, final ByteBuf buffer, final int r, final int u, final long nowNanos) {
-        int rows = 0;
-        for (int i = 0; i < u; i++) {
-            rows += encodeUpdate(enc, buffer, r, Long.MAX_VALUE, nowNanos);
-        }
-        return rows;
-    }
-
     @Override
     public int encodeUpdate(final UpdateEncoder enc, final ByteBuf buffer, final int rows, final long dueBefore, final long nowNanos) {
         if (rows <= 0) {

@@ -28,12 +28,15 @@ import java.util.concurrent.TimeUnit;
  * with the encoding (the sym column stays plain: parted columns are not compressed; a transform
  * that does not apply to a type is dropped), then each query runs once to warm and {@code runs}
  * times measured (median), after a JIT warm-up of ten rounds on the plain copy; the per-thread
- * cache of decoded blocks is emptied before every run,
-     so each run decodes what it reads. Queries: one sym's rows, all columns; a full scan summing every numeric
- * column; 100 syms over a 10% time window, two columns; the last value of every sym (one random
- * block per sym).
+ * cache of decoded blocks is emptied before every run, so each run decodes what it reads.
+ * Queries: one sym's rows, all columns; a full scan summing every numeric column; 100 syms over a
+ * 10% time window, two columns; the last value of every sym (one random block per sym).
  */
 public final class CompressionStudy {
+    /** The KX study's codecs and levels, plus jtick's per-column transform choice on lz4 and zstd. */
+    public static final List<String> DEFAULT_ENCODINGS = List.of("lz4", "lz4:9", "snappy", "zstd:-7", "zstd:1", "zstd:10", "zstd:22",
+        "auto/lz4", "auto/zstd:1", "auto/zstd:3");
+
     private final int runs;
     private final boolean cold;
 
@@ -256,12 +259,24 @@ public final class CompressionStudy {
             default: {
                 final int value = schema.columnCount() > 2 ? 2 : 0;
                 for (int k = 0; k < syms.count(); k++) {
-                    sum += t.number(value, syms.to(k) - 1);
+                    sum += number(t.column(value), syms.to(k) - 1);
                 }
                 break;
             }
         }
         return sum;
+    }
+
+    /** One value of any column as a double (a symbol gives its code). */
+    private static double number(final ColumnFile f, final int row) {
+        return switch (f.type()) {
+            case FLOAT64 -> f.getDouble(row);
+            case FLOAT32 -> f.getFloat(row);
+            case TIMESTAMP, INT64 -> f.getLong(row);
+            case INT32, SYMBOL -> f.getInt(row);
+            case INT16 -> f.getShort(row);
+            default -> f.getByte(row);
+        };
     }
 
     private static double readSum(final PartitionTable t, final int column, final int from, final int count) {

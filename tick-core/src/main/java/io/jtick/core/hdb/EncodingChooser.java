@@ -1,7 +1,8 @@
 package io.jtick.core.hdb;
 
-import io.jtick.core.rdb.ColumnarTable;
 import io.jtick.core.schema.ColumnType;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.TableSegment;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -19,7 +20,7 @@ final class EncodingChooser {
     }
 
     /** The concrete encoding for a column of {@code table} (rows in {@code order}, null for as-is). */
-    static ColumnEncoding choose(final ColumnEncoding auto, final ColumnarTable table, final int column, final int[] order,
+    static ColumnEncoding choose(final ColumnEncoding auto, final TableSegment table, final int column, final int[] order,
                                  final int blockRows) throws IOException {
         final ColumnType type = table.schema().type(column);
         final int rows = table.rowCount();
@@ -28,12 +29,13 @@ final class EncodingChooser {
         final byte[] sample = new byte[blocks * blockRows * w];
         final int[] lengths = new int[blocks];
         final UnsafeBuffer view = new UnsafeBuffer(sample);
+        final ColumnChunk chunk = new ColumnChunk();
         for (int b = 0; b < blocks; b++) {
             final int start = blocks == 1 ? 0 : (int) ((long) (rows - blockRows) * b / (blocks - 1));
             final int n = Math.min(blockRows, rows - Math.max(0, start));
             view.wrap(sample, b * blockRows * w, blockRows * w);
             if (n > 0) {
-                table.gather(column, order, Math.max(0, start), n, view);
+                PartitionWriter.copyRows(table, column, order, Math.max(0, start), n, chunk, view);
             }
             lengths[b] = Math.max(0, n) * w;
         }

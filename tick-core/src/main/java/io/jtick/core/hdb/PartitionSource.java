@@ -40,11 +40,11 @@ public final class PartitionSource implements QuerySource {
         return out;
     }
 
-    /** One table of one partition; closing releases the partition. */
+    /**
+     * One table of one partition as the engine gets it: reads go to the {@link PartitionTable},
+     * a corrupt block is counted by the HDB on the way out, closing releases the partition once.
+     */
     static final class Segment implements TableSegment {
-        /** Gather element-wise when runs average fewer rows than this. */
-        private static final int SCATTERED = 16;
-
         private final HistoricalDatabase hdb;
         private final PartitionTable table;
         private boolean closed;
@@ -61,7 +61,7 @@ public final class PartitionSource implements QuerySource {
 
         @Override
         public int epochDay() {
-            return (int) table.date().toEpochDay();
+            return table.epochDay();
         }
 
         @Override
@@ -71,79 +71,50 @@ public final class PartitionSource implements QuerySource {
 
         @Override
         public boolean timeSorted() {
-            return table.syms().count() <= 1;
+            return table.timeSorted();
         }
 
         @Override
         public boolean symParted() {
-            return true;
+            return table.symParted();
         }
 
         @Override
         public int symId(final String sym) {
-            return table.syms().code(sym);
+            return table.symId(sym);
         }
 
         @Override
         public String symName(final int symId) {
-            return table.syms().name(symId);
+            return table.symName(symId);
         }
 
         @Override
         public int symIdLimit() {
-            return table.syms().count();
+            return table.symIdLimit();
         }
 
         @Override
         public void symRows(final int symId, final RowSink sink) {
-            if (symId >= 0 && symId < table.syms().count()) {
-                sink.range(table.syms().from(symId), table.syms().to(symId));
-            }
+            table.symRows(symId, sink);
         }
 
         @Override
         public void read(final int column, final int from, final int length, final ColumnChunk chunk) {
-            final ColumnFile f = table.column(column);
-            final Object buf = chunk.buffer(f.type(), length);
             try {
-                f.read(from, length, buf, 0);
+                table.read(column, from, length, chunk);
             } catch (final UncheckedIOException e) {
                 throw counted(e);
             }
-            chunk.wrap(f.type(), buf, 0, length);
         }
 
-        /**
-         * Listed rows: one bulk read per run of consecutive rows when the rows come in runs (sym
-         * lists), an element-wise gather when they are scattered (as-of matches).
-         */
         @Override
         public void read(final int column, final int[] rows, final int at, final int length, final ColumnChunk chunk) {
-            final ColumnFile f = table.column(column);
-            final Object buf = chunk.buffer(f.type(), length);
-            int runs = 1;
-            for (int i = 1; i < length; i++) {
-                if (rows[at + i] != rows[at + i - 1] + 1) {
-                    runs++;
-                }
-            }
             try {
-                if (runs * SCATTERED > length) {
-                    f.gather(rows, at, length, buf);
-                } else {
-                    for (int i = 0; i < length;) {
-                        int n = 1;
-                        while (i + n < length && rows[at + i + n] == rows[at + i + n - 1] + 1) {
-                            n++;
-                        }
-                        f.read(rows[at + i], n, buf, i);
-                        i += n;
-                    }
-                }
+                table.read(column, rows, at, length, chunk);
             } catch (final UncheckedIOException e) {
                 throw counted(e);
             }
-            chunk.wrap(f.type(), buf, 0, length);
         }
 
         /** A corrupt block is counted by the HDB, then thrown on (the endpoint answers 500 naming file and block). */
@@ -156,7 +127,7 @@ public final class PartitionSource implements QuerySource {
 
         @Override
         public int chunkRows() {
-            return Math.max(1024, table.column(0).blockRows());
+            return table.chunkRows();
         }
 
         @Override

@@ -1,27 +1,31 @@
 package io.jtick.core.hdb;
 
-import io.jtick.core.rdb.ColumnarTable;
 import io.jtick.core.schema.TableSchema;
-import org.agrona.MutableDirectBuffer;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.RowSink;
+import io.jtick.core.table.TableSegment;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.LocalDate;
-import java.util.Arrays;
-import java.util.Collection;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One table of one date partition, opened from {@code <root>/<date>/<table>/}: its metadata, sym
- * ranges and column files. Rows are sorted by sym then time; {@link #getInt} on the sym column
- * gives the partition-local sym code (index into {@link #syms()}).
+ * ranges and column files, read as a {@link TableSegment} (sym-parted, {@code p#}). Rows are
+ * sorted by sym then time; the sym column holds the partition-local sym code (index into
+ * {@link #syms()}).
  *
  * <p>Lifetime: the opener holds one reference; every reader {@link #retain()}s before use and
  * {@link #release()}s after. The files are closed (unmapped) when the last reference goes, so a
- * tiering swap never pulls a file from under a running query.
+ * tiering swap never pulls a file from under a running query. A read after that throws
+ * {@link IllegalStateException}.
  */
-public final class PartitionTable implements ColumnarTable, AutoCloseable {
+public final class PartitionTable implements TableSegment {
+    /** Gather element-wise when runs of listed rows average fewer rows than this. */
+    private static final int SCATTERED = 16;
+
     private final Path directory;
     private final TableMeta meta;
     private final SymRanges syms;
@@ -138,57 +142,95 @@ public final class PartitionTable implements ColumnarTable, AutoCloseable {
     }
 
     @Override
+    public int epochDay() {
+        return (int) meta.date().toEpochDay();
+    }
+
+    @Override
     public int rowCount() {
         return meta.rows();
     }
 
+    /** One sym (or none): the sym-then-time order is time order. */
     @Override
-    public long getLong(final int column, final int row) {
-        return columns[column].getLong(row);
+    public boolean timeSorted() {
+        return syms.count() <= 1;
     }
 
     @Override
-    public double getDouble(final int column, final int row) {
-        return columns[column].getDouble(row);
+    public boolean symParted() {
+        return true;
+    }
+
+    /** The partition-local sym code (index into {@link #syms()}), or -1. */
+    @Override
+    public int symId(final String sym) {
+        return syms.code(sym);
     }
 
     @Override
-    public float getFloat(final int column, final int row) {
-        return columns[column].getFloat(row);
+    public String symName(final int symId) {
+        return syms.name(symId);
     }
 
     @Override
-    public int getInt(final int column, final int row) {
-        return columns[column].getInt(row);
+    public int symIdLimit() {
+        return syms.count();
     }
 
+    /** A sym's rows are one range ({@code p#}). */
     @Override
-    public short getShort(final int column, final int row) {
-        return columns[column].getShort(row);
-    }
-
-    @Override
-    public byte getByte(final int column, final int row) {
-        return columns[column].getByte(row);
-    }
-
-    @Override
-    public String symbol(final int row) {
-        final int code = symId(row);
-        if (code < 0 || code >= syms.count()) {
-            throw new UncheckedIOException(new CorruptPartitionException(columns[TableSchema.SYM].path(),
-                columns[TableSchema.SYM].blockOf(row), "sym code out of range [row=" + row + ", code=" + code + "]"));
+    public void symRows(final int symId, final RowSink sink) {
+        if (symId >= 0 && symId < syms.count()) {
+            sink.range(syms.from(symId), syms.to(symId));
         }
-        return syms.name(code);
     }
 
+    /**
+     * Decodes or copies the rows into the chunk's own buffer. A corrupt block throws
+     * {@link UncheckedIOException} wrapping a {@link CorruptPartitionException} that names file and block.
+     */
     @Override
-    public void gather(final int column, final int[] rows, final int from, final int count, final MutableDirectBuffer dst) {
-        if (rows == null && dst.byteArray() != null && dst.wrapAdjustment() == 0) {
-            columns[column].read(from, count, dst.byteArray(), 0);
-            return;
+    public void read(final int column, final int from, final int length, final ColumnChunk chunk) {
+        final ColumnFile f = columns[column];
+        final Object buf = chunk.buffer(f.type(), length);
+        f.read(from, length, buf, 0);
+        chunk.wrap(f.type(), buf, 0, length);
+    }
+
+    /**
+     * Listed rows: one bulk read per run of consecutive rows when the rows come in runs (sym
+     * lists), an element-wise gather when they are scattered (as-of matches).
+     */
+    @Override
+    public void read(final int column, final int[] rows, final int at, final int length, final ColumnChunk chunk) {
+        final ColumnFile f = columns[column];
+        final Object buf = chunk.buffer(f.type(), length);
+        int runs = 1;
+        for (int i = 1; i < length; i++) {
+            if (rows[at + i] != rows[at + i - 1] + 1) {
+                runs++;
+            }
         }
-        ColumnarTable.super.gather(column, rows, from, count, dst);
+        if (runs * SCATTERED > length) {
+            f.gather(rows, at, length, buf);
+        } else {
+            for (int i = 0; i < length;) {
+                int n = 1;
+                while (i + n < length && rows[at + i + n] == rows[at + i + n - 1] + 1) {
+                    n++;
+                }
+                f.read(rows[at + i], n, buf, i);
+                i += n;
+            }
+        }
+        chunk.wrap(f.type(), buf, 0, length);
+    }
+
+    /** A decoded block of the time column. */
+    @Override
+    public int chunkRows() {
+        return Math.max(1024, columns[TableSchema.TIME].blockRows());
     }
 
     /** First row of {@code [lo, hi)} whose time is at least {@code t} (time is non-decreasing within a sym's range). */
@@ -205,56 +247,5 @@ public final class PartitionTable implements ColumnarTable, AutoCloseable {
             }
         }
         return a;
-    }
-
-    @Override
-    public Selection select(final Collection<String> symList, final long fromNanos, final long toNanos, final int limit) {
-        if (limit <= 0) {
-            throw new IllegalArgumentException("limit must be positive [limit=" + limit + "]");
-        }
-        if (fromNanos > toNanos || rowCount() == 0) {
-            return new Selection(new int[0], 0);
-        }
-        int[] out = new int[16];
-        int found = 0;
-        long scanned = 0;
-        if (symList != null && !symList.isEmpty()) {
-            final int[] codes = symList.stream().filter(s -> s != null).mapToInt(syms::code).filter(k -> k >= 0).distinct().sorted()
-                .toArray();
-            for (int i = 0; i < codes.length && found < limit; i++) {
-                final int end = syms.to(codes[i]);
-                final int start = lowerBound(syms.from(codes[i]), end, fromNanos);
-                final ColumnFile time = columns[TableSchema.TIME];
-                for (int r = start; r < end && found < limit; r++) {
-                    scanned++;
-                    if (time.getLong(r) > toNanos) {
-                        break;
-                    }
-                    if (found == out.length) {
-                        out = Arrays.copyOf(out, out.length << 1);
-                    }
-                    out[found++] = r;
-                }
-            }
-            return new Selection(Arrays.copyOf(out, found), scanned);
-        }
-        final ColumnFile time = columns[TableSchema.TIME];
-        final int chunk = time.blockRows();
-        final long[] buf = new long[Math.min(chunk, rowCount())];
-        for (int r = 0; r < rowCount() && found < limit; r += chunk) {
-            final int n = Math.min(chunk, rowCount() - r);
-            time.read(r, n, buf, 0);
-            for (int i = 0; i < n && found < limit; i++) {
-                final long t = buf[i];
-                if (t >= fromNanos && t <= toNanos) {
-                    if (found == out.length) {
-                        out = Arrays.copyOf(out, out.length << 1);
-                    }
-                    out[found++] = r + i;
-                }
-            }
-            scanned += n;
-        }
-        return new Selection(Arrays.copyOf(out, found), scanned);
     }
 }

@@ -1,9 +1,11 @@
 package io.jtick.core.hdb;
 
-import io.jtick.core.rdb.ColumnarTable;
 import io.jtick.core.schema.ColumnDef;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.TableSegment;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -28,7 +30,9 @@ import java.util.concurrent.Future;
 /**
  * Writes tables as a date partition ({@code .Q.dpft}): each table sorted by sym then time, with a
  * sym → row-range index, each column in its policy's encoding, in blocks of {@code blockBytes} raw
- * bytes.
+ * bytes. Tables are read as {@link TableSegment}s (the RDB's day, or a loaded partition when
+ * tiering re-encodes it): the sym column in ranges, every other column in sorted order as listed
+ * rows (or ranges when the rows already are in order), a chunk at a time.
  *
  * <p>Atomic: the tables are written under {@code <root>/.tmp-<date>-<id>/}, every file and directory
  * fsynced, then the directory is renamed to {@code <root>/<date>} (one atomic rename). When the
@@ -40,6 +44,7 @@ import java.util.concurrent.Future;
 public final class PartitionWriter {
     /** Default raw bytes per block (kdb's logical block size 2^17). */
     public static final int DEFAULT_BLOCK_BYTES = 128 * 1024;
+    private static final boolean NATIVE_LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private final Path root;
     private final EncodingPolicy policy;
@@ -105,7 +110,7 @@ public final class PartitionWriter {
     }
 
     /** Writes {@code tables} as (part of) partition {@code date}; see the class comment. */
-    public Written write(final LocalDate date, final List<? extends ColumnarTable> tables) throws IOException {
+    public Written write(final LocalDate date, final List<? extends TableSegment> tables) throws IOException {
         final long start = System.nanoTime();
         Files.createDirectories(root);
         final String id = UUID.randomUUID().toString().substring(0, 8);
@@ -114,7 +119,7 @@ public final class PartitionWriter {
         final List<TableWritten> written = new ArrayList<>();
         final Path target = root.resolve(date.toString());
         try {
-            for (final ColumnarTable t : tables) {
+            for (final TableSegment t : tables) {
                 final Path dir = tmp.resolve(t.schema().name());
                 if (Files.exists(dir)) {
                     throw new IllegalArgumentException("table given twice [table=" + t.schema().name() + "]");
@@ -185,7 +190,7 @@ public final class PartitionWriter {
         }
     }
 
-    private TableWritten writeTable(final Path dir, final LocalDate date, final ColumnarTable table) throws IOException {
+    private TableWritten writeTable(final Path dir, final LocalDate date, final TableSegment table) throws IOException {
         final long start = System.nanoTime();
         Files.createDirectory(dir);
         final TableSchema schema = table.schema();
@@ -249,7 +254,7 @@ public final class PartitionWriter {
         return new TableWritten(schema.name(), rows, raw, stored, System.nanoTime() - start);
     }
 
-    private TableMeta.ColumnMeta writeColumn(final Path dir, final ColumnarTable table, final SortOrder order, final int c)
+    private TableMeta.ColumnMeta writeColumn(final Path dir, final TableSegment table, final SortOrder order, final int c)
         throws IOException {
         final ColumnDef def = table.schema().column(c);
         final ColumnType type = def.type();
@@ -260,18 +265,81 @@ public final class PartitionWriter {
         final Path file = dir.resolve(def.name());
         try (ColumnFileWriter w = new ColumnFileWriter(file, type, encoding, blockRows, rows)) {
             final UnsafeBuffer block = w.block();
+            final ColumnChunk chunk = new ColumnChunk();
             for (int at = 0, n; at < rows; at += n) {
                 n = blockEnd(order.ranges(), at, rows, blockRows) - at;
                 if (c == TableSchema.SYM) {
                     order.fillSymCodes(at, n, block);
                 } else {
-                    table.gather(c, order.rows(), at, n, block);
+                    copyRows(table, c, order.rows(), at, n, chunk, block);
                 }
                 w.writeBlock(n);
             }
             final long stored = w.finish();
             hook.afterColumn(file);
             return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
+        }
+    }
+
+    /**
+     * Copies the values of {@code count} rows of a column into {@code dst} from byte 0 as
+     * little-endian values of the column's width: the rows {@code rows[from..from+count)}, or rows
+     * {@code [from, from+count)} when {@code rows} is null. Reads go through the segment at most
+     * {@link TableSegment#chunkRows()} rows at a time into {@code chunk}; each chunk is one bulk
+     * copy (a byte-order conversion only on a big-endian machine).
+     */
+    static void copyRows(final TableSegment table, final int column, final int[] rows, final int from, final int count,
+                         final ColumnChunk chunk, final UnsafeBuffer dst) {
+        final ColumnType type = table.schema().type(column);
+        final int width = type.width();
+        if (from < 0 || count < 0 || (long) count * width > dst.capacity()) {
+            throw new IndexOutOfBoundsException("rows do not fit [table=" + table.schema().name() + ", from=" + from + ", count=" + count
+                + ", capacity=" + dst.capacity() + "]");
+        }
+        final int step = Math.max(1, table.chunkRows());
+        for (int done = 0; done < count;) {
+            final int k = Math.min(step, count - done);
+            if (rows == null) {
+                table.read(column, from + done, k, chunk);
+            } else {
+                table.read(column, rows, from + done, k, chunk);
+            }
+            final Object values = values(type, chunk);
+            if (NATIVE_LITTLE_ENDIAN) {
+                UnsafeApi.copyMemory(values, UnsafeApi.arrayBaseOffset(values.getClass()) + (long) chunk.offset() * width,
+                    dst.byteArray(), dst.addressOffset() + (long) done * width, (long) k * width);
+            } else {
+                putLittleEndian(type, chunk, k, dst, done * width);
+            }
+            done += k;
+        }
+    }
+
+    /** The chunk's array for a column type. */
+    private static Object values(final ColumnType type, final ColumnChunk chunk) {
+        return switch (type) {
+            case TIMESTAMP, INT64 -> chunk.longs();
+            case FLOAT64 -> chunk.doubles();
+            case SYMBOL, INT32 -> chunk.ints();
+            case FLOAT32 -> chunk.floats();
+            case INT16 -> chunk.shorts();
+            default -> chunk.bytes();
+        };
+    }
+
+    private static void putLittleEndian(final ColumnType type, final ColumnChunk chunk, final int k, final UnsafeBuffer dst,
+                                        final int at) {
+        final ByteOrder le = ByteOrder.LITTLE_ENDIAN;
+        final int o = chunk.offset();
+        for (int i = 0; i < k; i++) {
+            switch (type) {
+                case TIMESTAMP, INT64 -> dst.putLong(at + (i << 3), chunk.longs()[o + i], le);
+                case FLOAT64 -> dst.putDouble(at + (i << 3), chunk.doubles()[o + i], le);
+                case SYMBOL, INT32 -> dst.putInt(at + (i << 2), chunk.ints()[o + i], le);
+                case FLOAT32 -> dst.putFloat(at + (i << 2), chunk.floats()[o + i], le);
+                case INT16 -> dst.putShort(at + (i << 1), chunk.shorts()[o + i], le);
+                default -> dst.putByte(at + i, chunk.bytes()[o + i]);
+            }
         }
     }
 
@@ -314,40 +382,48 @@ public final class PartitionWriter {
      * sym whose times arrived out of order).
      */
     record SortOrder(int[] rows, SymRanges ranges) {
-        static SortOrder of(final ColumnarTable table) {
+        /**
+         * Two passes over the sym column (count per sym id, then place each row), then one over the
+         * time column in the new order to find the syms whose times arrived out of order; only
+         * those syms' times are read again and sorted.
+         */
+        static SortOrder of(final TableSegment table) {
             final int n = table.rowCount();
-            int maxId = -1;
-            for (int r = 0; r < n; r++) {
-                maxId = Math.max(maxId, table.symId(r));
-            }
-            final int[] firstRow = new int[maxId + 1];
-            Arrays.fill(firstRow, -1);
-            final int[] counts = new int[maxId + 1];
+            final int limit = table.symIdLimit();
+            final int step = Math.max(1, table.chunkRows());
+            final ColumnChunk chunk = new ColumnChunk();
+            final int[] counts = new int[Math.max(0, limit)];
             int distinct = 0;
-            for (int r = 0; r < n; r++) {
-                final int id = table.symId(r);
-                if (id < 0) {
-                    throw new IllegalArgumentException("negative sym id [table=" + table.schema().name() + ", row=" + r + "]");
-                }
-                if (counts[id]++ == 0) {
-                    firstRow[id] = r;
-                    distinct++;
+            for (int at = 0; at < n; at += step) {
+                final int k = Math.min(step, n - at);
+                table.read(TableSchema.SYM, at, k, chunk);
+                final int[] ids = chunk.ints();
+                final int o = chunk.offset();
+                for (int i = 0; i < k; i++) {
+                    final int id = ids[o + i];
+                    if (id < 0 || id >= limit) {
+                        throw new IllegalArgumentException("sym id out of range [table=" + table.schema().name() + ", row=" + (at + i)
+                            + ", id=" + id + ", limit=" + limit + "]");
+                    }
+                    if (counts[id]++ == 0) {
+                        distinct++;
+                    }
                 }
             }
             final Integer[] ids = new Integer[distinct];
-            final String[] nameOf = new String[maxId + 1];
+            final String[] nameOf = new String[counts.length];
             int k = 0;
-            for (int id = 0; id <= maxId; id++) {
+            for (int id = 0; id < counts.length; id++) {
                 if (counts[id] > 0) {
                     ids[k++] = id;
-                    nameOf[id] = table.symbol(firstRow[id]);
+                    nameOf[id] = table.symName(id);
                 }
             }
             Arrays.sort(ids, Comparator.comparing((Integer id) -> nameOf[id]));
             final String[] names = new String[distinct];
             final int[] from = new int[distinct];
             final int[] to = new int[distinct];
-            final int[] next = new int[maxId + 1];
+            final int[] next = new int[counts.length];
             int at = 0;
             for (int i = 0; i < distinct; i++) {
                 final int id = ids[i];
@@ -362,23 +438,50 @@ public final class PartitionWriter {
             }
             final int[] rows = new int[n];
             boolean identity = true;
-            for (int r = 0; r < n; r++) {
-                final int pos = next[table.symId(r)]++;
-                rows[pos] = r;
-                identity &= pos == r;
+            for (int a = 0; a < n; a += step) {
+                final int m = Math.min(step, n - a);
+                table.read(TableSchema.SYM, a, m, chunk);
+                final int[] sym = chunk.ints();
+                final int o = chunk.offset();
+                for (int i = 0; i < m; i++) {
+                    final int pos = next[sym[o + i]]++;
+                    rows[pos] = a + i;
+                    identity &= pos == a + i;
+                }
             }
-            final long[] time = new long[n];
-            for (int i = 0; i < n; i++) {
-                time[i] = table.time(rows[i]);
+            final boolean[] unsorted = new boolean[distinct];
+            boolean anyUnsorted = false;
+            int s = 0;
+            long prev = Long.MIN_VALUE;
+            for (int a = 0; a < n; a += step) {
+                final int m = Math.min(step, n - a);
+                if (identity) {
+                    table.read(TableSchema.TIME, a, m, chunk);
+                } else {
+                    table.read(TableSchema.TIME, rows, a, m, chunk);
+                }
+                final long[] time = chunk.longs();
+                final int o = chunk.offset();
+                for (int i = 0; i < m; i++) {
+                    while (a + i >= to[s]) {
+                        s++;
+                        prev = Long.MIN_VALUE;
+                    }
+                    final long t = time[o + i];
+                    if (t < prev) {
+                        unsorted[s] = true;
+                        anyUnsorted = true;
+                    }
+                    prev = t;
+                }
             }
-            for (int s = 0; s < distinct; s++) {
-                for (int i = from[s] + 1; i < to[s]; i++) {
-                    if (time[i] < time[i - 1]) {
-                        sortByTime(rows, time, from[s], to[s]);
-                        identity = false;
-                        break;
+            if (anyUnsorted) {
+                for (int i = 0; i < distinct; i++) {
+                    if (unsorted[i]) {
+                        sortByTime(table, rows, from[i], to[i], chunk);
                     }
                 }
+                identity = false;
             }
             return new SortOrder(identity ? null : rows, new SymRanges(names, from, to));
         }
@@ -405,9 +508,16 @@ public final class PartitionWriter {
             }
         }
 
-        /** Stable merge sort of {@code rows[lo, hi)} by {@code time[]} (kept aligned). */
-        private static void sortByTime(final int[] rows, final long[] time, final int lo, final int hi) {
+        /** Stable merge sort of {@code rows[lo, hi)} by the rows' times (read through the segment). */
+        private static void sortByTime(final TableSegment table, final int[] rows, final int lo, final int hi, final ColumnChunk chunk) {
             final int n = hi - lo;
+            final long[] time = new long[n];
+            final int step = Math.max(1, table.chunkRows());
+            for (int a = 0; a < n; a += step) {
+                final int m = Math.min(step, n - a);
+                table.read(TableSchema.TIME, rows, lo + a, m, chunk);
+                System.arraycopy(chunk.longs(), chunk.offset(), time, a, m);
+            }
             final int[] r2 = new int[n];
             final long[] t2 = new long[n];
             for (int width = 1; width < n; width <<= 1) {
@@ -418,25 +528,25 @@ public final class PartitionWriter {
                     int j = mid;
                     int o = left;
                     while (i < mid && j < right) {
-                        if (time[lo + j] < time[lo + i]) {
-                            t2[o] = time[lo + j];
+                        if (time[j] < time[i]) {
+                            t2[o] = time[j];
                             r2[o++] = rows[lo + j++];
                         } else {
-                            t2[o] = time[lo + i];
+                            t2[o] = time[i];
                             r2[o++] = rows[lo + i++];
                         }
                     }
                     while (i < mid) {
-                        t2[o] = time[lo + i];
+                        t2[o] = time[i];
                         r2[o++] = rows[lo + i++];
                     }
                     while (j < right) {
-                        t2[o] = time[lo + j];
+                        t2[o] = time[j];
                         r2[o++] = rows[lo + j++];
                     }
                 }
                 System.arraycopy(r2, 0, rows, lo, n);
-                System.arraycopy(t2, 0, time, lo, n);
+                System.arraycopy(t2, 0, time, 0, n);
             }
         }
     }

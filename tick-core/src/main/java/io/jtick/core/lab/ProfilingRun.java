@@ -7,10 +7,13 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -27,6 +30,7 @@ public final class ProfilingRun {
     private static final Logger LOG = LoggerFactory.getLogger(ProfilingRun.class);
     /** What starting and tearing down one lab adds to an entry's duration, roughly, for the time estimate. */
     private static final double SETUP_SECONDS = 1.5;
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
     private final String id;
     private final RunSpec spec;
@@ -80,6 +84,12 @@ public final class ProfilingRun {
 
     public String id() {
         return id;
+    }
+
+    /** A new run id, {@code 20261121-142233-rows-per-update-3f2a}: start time, experiment, a random suffix. */
+    public static String newId(final RunSpec spec) {
+        return ID_TIME.format(LocalDateTime.now()) + "-" + spec.experiment() + "-"
+            + Integer.toHexString(0x1000 + ThreadLocalRandom.current().nextInt(0xf000));
     }
 
     /** Test hook: called in each entry once measuring has begun. */

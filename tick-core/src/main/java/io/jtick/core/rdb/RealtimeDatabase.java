@@ -39,9 +39,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code caughtUp}: history replay done, updates are live (cleared on disconnect);</li>
  *   <li>{@code tradingDay}: the trading day the tables hold (epoch day): the TP's day from the subscribe
  *       reply, the next day after each end of day (kdb's {@code .u.d+:1}); -1 before any;</li>
+ *   <li>{@code lastEndOfDay}: epoch day of the last end of day that saved, -1 before any;
+ *       {@code lastEodError}: why the last failed end of day failed (kept after a later success),
+ *       null before any failure; {@code lastError}: the last rejected update or TP error;</li>
+ *   <li>{@code symbols}: the RDB-wide {@link SymbolCatalog}, kept across end of day (ids stay valid);</li>
  *   <li>counters in {@link TickMetrics}: {@code tick.rdb.rows}, {@code tick.rdb.updates} (frames
  *       applied), {@code tick.rdb.duplicates}, {@code tick.rdb.rejected}, {@code tick.rdb.eod},
- *       {@code tick.rdb.eod.failures}; gauges {@code tick.rdb.sequence} and
+ *       {@code tick.rdb.eod.failures}; gauges {@code tick.rdb.last.sequence} and
  *       {@code tick.rdb.table.rows|table=x} for the tables named at construction;</li>
  *   <li>latencies {@code tick.rdb.recv} (receive time − TP publish time, epoch ns; live updates
  *       only, replayed history would swamp it) and {@code tick.rdb.upd} (time of the insert).</li>
@@ -162,15 +166,16 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
     @Override
     public void onEndOfDay(final int epochDay, final long sequence) {
         final RealtimeTable[] day = tables;
-        final List<ColumnarTable> views = new ArrayList<>(day.length);
+        final List<TableSegment> views = new ArrayList<>(day.length);
         for (final RealtimeTable t : day) {
-            views.add(t.snapshot());
+            views.add(t.segment(epochDay));
         }
         try {
             endOfDay.onEndOfDay(epochDay, List.copyOf(views));
         } catch (final Exception | LinkageError | AssertionError e) {
-            eodFailures.setRelease(eodFailures.getPlain() + 1);
+            // the message first: whoever sees the failure counted also sees why
             lastEodError = "end of day failed, data kept [day=" + epochDay + ", sequence=" + sequence + "]: " + e;
+            eodFailures.setRelease(eodFailures.getPlain() + 1);
             LOG.error(lastEodError, e);
             return;
         }
@@ -245,20 +250,21 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
         return caughtUp;
     }
 
-    /** Read-only views of today's tables, in the order they appeared. */
-    public List<ColumnarTable> tables() {
+    /** Today's tables as segments of {@link #currentDay()} (the rows published so far), in the order they appeared. */
+    public List<TableSegment> tables() {
         final RealtimeTable[] ts = tables;
-        final List<ColumnarTable> views = new ArrayList<>(ts.length);
+        final int day = currentDay();
+        final List<TableSegment> views = new ArrayList<>(ts.length);
         for (final RealtimeTable t : ts) {
-            views.add(t.snapshot());
+            views.add(t.segment(day));
         }
         return views;
     }
 
-    /** A view of one table, or null. */
-    public ColumnarTable table(final String name) {
+    /** One of today's tables as a segment of {@link #currentDay()}, or null. */
+    public TableSegment table(final String name) {
         final RealtimeTable t = find(name);
-        return t == null ? null : t.snapshot();
+        return t == null ? null : t.segment(currentDay());
     }
 
     /** Rows in a table now, 0 when it does not exist. */

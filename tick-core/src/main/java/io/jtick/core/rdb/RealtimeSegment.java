@@ -8,8 +8,9 @@ import io.jtick.core.schema.TableSchema;
 /**
  * A {@link TableSegment} over one RDB table as published when it was taken: range reads wrap the
  * table's own column arrays (zero copy), the sym index hands out its posting lists as they are,
- * and listed rows are gathered into the chunk's buffer. Rows appended later are not seen (the
- * same publication rules as {@link RealtimeTable#snapshot()}).
+ * and listed rows are gathered into the chunk's buffer. Rows appended later are not seen: the
+ * row count and the column arrays are read once, in the order the class comment of
+ * {@link RealtimeTable} gives, when {@link RealtimeTable#segment} makes the segment.
  */
 final class RealtimeSegment implements TableSegment {
     private final TableSchema schema;
@@ -103,6 +104,10 @@ final class RealtimeSegment implements TableSegment {
 
     @Override
     public void read(final int column, final int from, final int length, final ColumnChunk chunk) {
+        if (from < 0 || length < 0 || from > rows - length) {
+            throw new IndexOutOfBoundsException("rows outside segment [table=" + schema.name() + ", from=" + from + ", length=" + length
+                + ", rows=" + rows + "]");
+        }
         chunk.wrap(schema.type(column), columns[column], from, length);
     }
 

@@ -5,11 +5,6 @@ import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
-import org.agrona.MutableDirectBuffer;
-
-import java.nio.ByteOrder;
-import java.util.Arrays;
-import java.util.Collection;
 
 /**
  * One in-memory table of the RDB: a primitive array per column ({@code long[]} timestamp/int64,
@@ -19,7 +14,7 @@ import java.util.Collection;
  * unless the table or a sym's postings grow (by doubling) or a new symbol appears.
  *
  * <p>Threads: one writer (the subscription's event loop) calls {@link #append}; any thread may
- * call {@link #snapshot}. The writer stores values, then publishes the row count through a
+ * call {@link #segment}. The writer stores values, then publishes the row count through a
  * volatile; a reader reads the count first, then the (volatile) array holder, so every row below
  * the count is fully visible. Arrays replaced on growth are published through the holder after the
  * copy, so a reader holding a newer holder sees the old rows too.
@@ -206,13 +201,6 @@ public final class RealtimeTable {
         columns = grown;
     }
 
-    /** Any thread: a consistent read-only view of the rows published so far. */
-    public ColumnarTable snapshot() {
-        final int n = published;
-        final boolean sorted = timeSorted;
-        return new View(schema, symbols, index, columns, n, sorted);
-    }
-
     /**
      * Any thread: the rows published so far as a query-engine segment of trading day
      * {@code epochDay} (zero-copy reads of the column arrays; the sym index as row lists).
@@ -221,230 +209,5 @@ public final class RealtimeTable {
         final int n = published;
         final boolean sorted = timeSorted;
         return new RealtimeSegment(schema, symbols, index, columns, n, sorted, epochDay);
-    }
-
-    /** A view at a fixed row count over the arrays current when it was taken. */
-    private static final class View implements ColumnarTable {
-        private final TableSchema schema;
-        private final SymbolCatalog symbols;
-        private final SymIndex index;
-        private final Object[] columns;
-        private final int rowCount;
-        private final boolean timeSorted;
-
-        View(final TableSchema schema, final SymbolCatalog symbols, final SymIndex index, final Object[] columns,
-             final int rowCount, final boolean timeSorted) {
-            this.schema = schema;
-            this.symbols = symbols;
-            this.index = index;
-            this.columns = columns;
-            this.rowCount = rowCount;
-            this.timeSorted = timeSorted;
-        }
-
-        @Override
-        public TableSchema schema() {
-            return schema;
-        }
-
-        @Override
-        public int rowCount() {
-            return rowCount;
-        }
-
-        private void checkRow(final int row) {
-            if (row < 0 || row >= rowCount) {
-                throw new IndexOutOfBoundsException("row outside view [table=" + schema.name() + ", row=" + row
-                    + ", rows=" + rowCount + "]");
-            }
-        }
-
-        @Override
-        public long getLong(final int column, final int row) {
-            checkRow(row);
-            return ((long[]) columns[column])[row];
-        }
-
-        @Override
-        public double getDouble(final int column, final int row) {
-            checkRow(row);
-            return ((double[]) columns[column])[row];
-        }
-
-        @Override
-        public float getFloat(final int column, final int row) {
-            checkRow(row);
-            return ((float[]) columns[column])[row];
-        }
-
-        @Override
-        public int getInt(final int column, final int row) {
-            checkRow(row);
-            return ((int[]) columns[column])[row];
-        }
-
-        @Override
-        public short getShort(final int column, final int row) {
-            checkRow(row);
-            return ((short[]) columns[column])[row];
-        }
-
-        @Override
-        public byte getByte(final int column, final int row) {
-            checkRow(row);
-            return ((byte[]) columns[column])[row];
-        }
-
-        @Override
-        public String symbol(final int row) {
-            return symbols.name(symId(row));
-        }
-
-        @Override
-        public void gather(final int column, final int[] rows, final int from, final int count, final MutableDirectBuffer dst) {
-            if (from < 0 || count < 0 || rows == null && from > rowCount - count) {
-                throw new IndexOutOfBoundsException("rows outside view [table=" + schema.name() + ", from=" + from + ", count="
-                    + count + "]");
-            }
-            final Object col = columns[column];
-            final ByteOrder le = ByteOrder.LITTLE_ENDIAN;
-            if (col instanceof long[] a) {
-                for (int i = 0; i < count; i++) {
-                    dst.putLong(i << 3, a[rows == null ? from + i : rows[from + i]], le);
-                }
-            } else if (col instanceof double[] a) {
-                for (int i = 0; i < count; i++) {
-                    dst.putDouble(i << 3, a[rows == null ? from + i : rows[from + i]], le);
-                }
-            } else if (col instanceof int[] a) {
-                for (int i = 0; i < count; i++) {
-                    dst.putInt(i << 2, a[rows == null ? from + i : rows[from + i]], le);
-                }
-            } else if (col instanceof float[] a) {
-                for (int i = 0; i < count; i++) {
-                    dst.putFloat(i << 2, a[rows == null ? from + i : rows[from + i]], le);
-                }
-            } else if (col instanceof short[] a) {
-                for (int i = 0; i < count; i++) {
-                    dst.putShort(i << 1, a[rows == null ? from + i : rows[from + i]], le);
-                }
-            } else {
-                final byte[] a = (byte[]) col;
-                for (int i = 0; i < count; i++) {
-                    dst.putByte(i, a[rows == null ? from + i : rows[from + i]]);
-                }
-            }
-        }
-
-        @Override
-        public Selection select(final Collection<String> syms, final long fromNanos, final long toNanos, final int limit) {
-            if (limit <= 0) {
-                throw new IllegalArgumentException("limit must be positive [limit=" + limit + "]");
-            }
-            if (fromNanos > toNanos) {
-                return new Selection(new int[0], 0);
-            }
-            return syms == null || syms.isEmpty()
-                ? scanTime(fromNanos, toNanos, limit)
-                : bySym(syms, fromNanos, toNanos, limit);
-        }
-
-        private Selection scanTime(final long from, final long to, final int limit) {
-            final long[] time = (long[]) columns[TableSchema.TIME];
-            int[] out = new int[Math.min(limit, Math.min(rowCount, 1024))];
-            int found = 0;
-            int r = timeSorted ? lowerBound(time, rowCount, from) : 0;
-            final int first = r;
-            for (; r < rowCount && found < limit; r++) {
-                final long t = time[r];
-                if (t > to) {
-                    if (timeSorted) {
-                        r++;
-                        break;
-                    }
-                    continue;
-                }
-                if (t >= from) {
-                    if (found == out.length) {
-                        out = Arrays.copyOf(out, (int) Math.min((long) out.length << 1, limit));
-                    }
-                    out[found++] = r;
-                }
-            }
-            return new Selection(found == out.length ? out : Arrays.copyOf(out, found), r - first);
-        }
-
-        private static int lowerBound(final long[] time, final int n, final long from) {
-            int lo = 0;
-            int hi = n;
-            while (lo < hi) {
-                final int mid = (lo + hi) >>> 1;
-                if (time[mid] < from) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            return lo;
-        }
-
-        private Selection bySym(final Collection<String> syms, final long from, final long to, final int limit) {
-            final long[] time = (long[]) columns[TableSchema.TIME];
-            final int[] ids = new int[syms.size()];
-            int symCount = 0;
-            for (final String s : syms) {
-                final int id = s == null ? -1 : symbols.find(s);
-                if (id >= 0 && !contains(ids, symCount, id)) {
-                    ids[symCount++] = id;
-                }
-            }
-            int[] out = new int[16];
-            int found = 0;
-            long scanned = 0;
-            for (int k = 0; k < symCount; k++) {
-                final SymIndex.Postings p = index.postings(ids[k]);
-                if (p == null) {
-                    continue;
-                }
-                final int[] rows = p.rows;
-                if (rows == null) {
-                    continue;
-                }
-                final int count = Math.min(p.count, rows.length);
-                int prev = -1;
-                int taken = 0;
-                for (int i = 0; i < count && taken < limit; i++) {
-                    final int r = rows[i];
-                    if (r >= rowCount || r <= prev) {
-                        break;
-                    }
-                    prev = r;
-                    scanned++;
-                    final long t = time[r];
-                    if (t >= from && t <= to) {
-                        if (found == out.length) {
-                            out = Arrays.copyOf(out, out.length << 1);
-                        }
-                        out[found++] = r;
-                        taken++;
-                    } else if (timeSorted && t > to) {
-                        break;
-                    }
-                }
-            }
-            if (symCount > 1) {
-                Arrays.sort(out, 0, found);
-            }
-            return new Selection(Arrays.copyOf(out, Math.min(found, limit)), scanned);
-        }
-
-        private static boolean contains(final int[] ids, final int n, final int id) {
-            for (int i = 0; i < n; i++) {
-                if (ids[i] == id) {
-                    return true;
-                }
-            }
-            return false;
-        }
     }
 }

@@ -1,7 +1,6 @@
 package io.jtick.core.hdb;
 
-import io.jtick.core.rdb.SymbolCatalog;
-import io.jtick.core.rdb.TableLoader;
+import io.jtick.core.testing.SyntheticDays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +19,7 @@ class CompressionStudyTest {
     void shouldReportEveryColumnAndEncodingAgainstPlain() throws IOException {
         final LocalDate day = LocalDate.of(2026, 11, 20);
         final PartitionWriter.Written w = new PartitionWriter(dir.resolve("hdb"), EncodingPolicy.PLAIN)
-            .write(day, List.of(TableLoader.syntheticDay("trade", day, 30_000, 50, 1, new SymbolCatalog()).snapshot()));
+            .write(day, List.of(SyntheticDays.day("trade", day, 30_000, 50, 1)));
         try (PartitionTable source = PartitionTable.open(w.directory().resolve("trade"))) {
             final CompressionStudy.Result r = new CompressionStudy(1, false)
                 .run(source, List.of(ColumnEncoding.parse("lz4"), ColumnEncoding.parse("auto/zstd:3")), dir.resolve("work"));

@@ -3,11 +3,10 @@ package io.jtick.core.hdb;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.QueryEngine;
 import io.jtick.core.query.result.ResultTable;
-import io.jtick.core.rdb.ColumnarTable;
-import io.jtick.core.rdb.RealtimeTable;
-import io.jtick.core.rdb.SymbolCatalog;
-import io.jtick.core.rdb.TableLoader;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.MemorySegment;
+import io.jtick.core.testing.Cells;
+import io.jtick.core.testing.SyntheticDays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,17 +29,16 @@ class PartitionSourceTest {
 
     @Test
     void shouldAnswerVwapAndCountBySymOverPartitionsInEveryTier() throws IOException {
-        final SymbolCatalog symbols = new SymbolCatalog();
-        final RealtimeTable day1 = TableLoader.syntheticDay("trade", D1, 20_000, 30, 1, symbols);
-        final RealtimeTable day2 = TableLoader.syntheticDay("trade", D2, 15_000, 30, 2, symbols);
-        new PartitionWriter(root, EncodingPolicy.PLAIN).write(D1, List.of(day1.snapshot()));
-        new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("auto/zstd:3"))).write(D2, List.of(day2.snapshot()));
+        final MemorySegment day1 = SyntheticDays.day("trade", D1, 20_000, 30, 1);
+        final MemorySegment day2 = SyntheticDays.day("trade", D2, 15_000, 30, 2);
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(D1, List.of(day1));
+        new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("auto/zstd:3"))).write(D2, List.of(day2));
         final Map<String, double[]> expected = new TreeMap<>();
-        for (final ColumnarTable t : List.of(day1.snapshot(), day2.snapshot())) {
+        for (final MemorySegment t : List.of(day1, day2)) {
             for (int r = 0; r < t.rowCount(); r++) {
-                final double[] acc = expected.computeIfAbsent(t.symbol(r), k -> new double[3]);
-                acc[0] += t.getDouble(2, r) * t.getLong(3, r);
-                acc[1] += t.getLong(3, r);
+                final double[] acc = expected.computeIfAbsent(Cells.sym(t, r), k -> new double[3]);
+                acc[0] += Cells.number(t, 2, r) * Cells.number(t, 3, r);
+                acc[1] += Cells.number(t, 3, r);
                 acc[2]++;
             }
         }
@@ -59,7 +57,7 @@ class PartitionSourceTest {
             final ResultTable one = new QueryEngine().query(
                 "{\"table\":\"trade\",\"dates\":\"2026-09-02\",\"where\":{\"sym\":[\"S0007\"]},\"select\":{\"n\":{\"count\":\"*\"}}}",
                 new PartitionSource(hdb));
-            final long n7 = day2.snapshot().select(List.of("S0007"), Long.MIN_VALUE, Long.MAX_VALUE, 100_000).rows().length;
+            final long n7 = Cells.symRows(day2, "S0007").size();
             assertThat(((Number) one.rows().get(0).get(0)).longValue()).isEqualTo(n7);
             assertThat(hdb.schemaOf("trade")).isEqualTo(TableSchema.trade(0));
         }

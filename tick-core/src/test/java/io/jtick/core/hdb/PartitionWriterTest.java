@@ -1,11 +1,11 @@
 package io.jtick.core.hdb;
 
-import io.jtick.core.rdb.ColumnarTable;
-import io.jtick.core.rdb.JsonCells;
-import io.jtick.core.rdb.RealtimeTable;
-import io.jtick.core.rdb.SymbolCatalog;
-import io.jtick.core.rdb.TableLoader;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.MemorySegment;
+import io.jtick.core.table.RowSink;
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.testing.Cells;
+import io.jtick.core.testing.SyntheticDays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,29 +31,41 @@ class PartitionWriterTest {
 
     @Test
     void shouldWriteSortedPartitionHoldingEveryRowOnce() throws IOException {
-        final SymbolCatalog symbols = new SymbolCatalog();
-        final RealtimeTable trade = TableLoader.syntheticDay("trade", DAY, 20_000, 37, 1, symbols);
-        final RealtimeTable quote = TableLoader.syntheticDay("quote", DAY, 15_000, 41, 2, symbols);
+        final MemorySegment trade = SyntheticDays.day("trade", DAY, 20_000, 37, 1);
+        final MemorySegment quote = SyntheticDays.day("quote", DAY, 15_000, 41, 2);
         final PartitionWriter writer = new PartitionWriter(root, (t, c) -> "price".equals(c.name())
             ? ColumnEncoding.parse("xor+shuffle/zstd:3") : ColumnEncoding.parse("delta+shuffle/lz4"), 4096, 2,
                 PartitionWriter.WriteHook.NONE);
-        final PartitionWriter.Written w = writer.write(DAY, List.of(trade.snapshot(), quote.snapshot()));
+        final PartitionWriter.Written w = writer.write(DAY, List.of(trade, quote));
         assertThat(w.directory()).isEqualTo(root.resolve("2026-11-20"));
         assertThat(w.tables()).extracting(PartitionWriter.TableWritten::rows).containsExactly(20_000, 15_000);
         try (Stream<Path> left = Files.list(root)) {
             assertThat(left.map(p -> p.getFileName().toString())).containsExactly("2026-11-20");
         }
-        for (final RealtimeTable source : List.of(trade, quote)) {
-            try (PartitionTable t = PartitionTable.open(w.directory().resolve(source.name()))) {
+        for (final MemorySegment source : List.of(trade, quote)) {
+            try (PartitionTable t = PartitionTable.open(w.directory().resolve(source.schema().name()))) {
                 assertThat(t.rowCount()).isEqualTo(source.rowCount());
                 assertSortedBySymThenTime(t);
-                assertThat(rowsAsStrings(t)).isEqualTo(rowsAsStrings(source.snapshot()));
+                assertThat(rowsAsStrings(t)).isEqualTo(rowsAsStrings(source));
                 final String sym = t.syms().name(3);
-                final ColumnarTable.Selection fromDisk = t.select(List.of(sym), Long.MIN_VALUE, Long.MAX_VALUE, 100_000);
-                final ColumnarTable.Selection fromRdb = source.snapshot().select(List.of(sym), Long.MIN_VALUE, Long.MAX_VALUE, 100_000);
-                assertThat(fromDisk.rows()).hasSize(fromRdb.rows().length);
-                assertThat(fromDisk.rowsScanned()).isEqualTo(fromDisk.rows().length);
-                assertThat(fromDisk.rows()[0]).isEqualTo(t.syms().from(3));
+                final List<Integer> fromDisk = Cells.symRows(t, sym);
+                final List<Integer> fromSource = Cells.symRows(source, sym);
+                assertThat(fromDisk).hasSize(fromSource.size());
+                final List<int[]> handedOut = new ArrayList<>();
+                t.symRows(t.symId(sym), new RowSink() {
+                    @Override
+                    public void range(final int from, final int to) {
+                        handedOut.add(new int[] {from, to});
+                    }
+
+                    @Override
+                    public void rows(final int[] rows, final int from, final int to) {
+                        handedOut.add(java.util.Arrays.copyOfRange(rows, from, to));
+                    }
+                });
+                assertThat(handedOut).as("one sym is one row range (p#): only its rows are visited")
+                    .containsExactly(new int[] {t.syms().from(3), t.syms().from(3) + fromDisk.size()});
+                assertThat(fromDisk.get(0)).isEqualTo(t.syms().from(3));
                 t.verify();
             }
         }
@@ -65,42 +77,65 @@ class PartitionWriterTest {
     }
 
     @Test
+    void shouldSortEachSymByTimeKeepingArrivalOrderAmongEqualTimes() throws IOException {
+        final java.util.Random rnd = new java.util.Random(5);
+        final MemorySegment.Builder b = MemorySegment.builder(TableSchema.trade(0), (int) DAY.toEpochDay());
+        final String[] syms = {"C", "A", "B"};
+        for (int r = 0; r < 5_000; r++) {
+            // times out of order within each sym, with many ties; size is the arrival number
+            b.row((long) rnd.nextInt(400), syms[rnd.nextInt(syms.length)], 1.5, (long) r, 'N');
+        }
+        final MemorySegment source = b.build();
+        new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("auto/lz4")), 4096, 2, PartitionWriter.WriteHook.NONE)
+            .write(DAY, List.of(source));
+        try (PartitionTable t = PartitionTable.open(root.resolve("2026-11-20/trade"))) {
+            assertThat(t.syms().count()).isEqualTo(3);
+            assertThat(t.syms().name(0)).isEqualTo("A");
+            assertSortedBySymThenTime(t);
+            assertThat(rowsAsStrings(t)).isEqualTo(rowsAsStrings(source));
+            for (int r = 1; r < t.rowCount(); r++) {
+                if (Cells.sym(t, r).equals(Cells.sym(t, r - 1)) && Cells.time(t, r) == Cells.time(t, r - 1)) {
+                    assertThat(Cells.number(t, 3, r)).as("arrival order among equal times at row %s", r)
+                        .isGreaterThan(Cells.number(t, 3, r - 1));
+                }
+            }
+        }
+    }
+
+    @Test
     void shouldWriteEmptyAndOneRowTables() throws IOException {
-        final SymbolCatalog symbols = new SymbolCatalog();
-        final RealtimeTable empty = new RealtimeTable(TableSchema.trade(0), symbols);
-        final RealtimeTable one = TableLoader.syntheticDay("quote", DAY, 1, 1, 3, symbols);
-        new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("zstd"))).write(DAY, List.of(empty.snapshot(),
-            one.snapshot()));
+        final MemorySegment empty = MemorySegment.builder(TableSchema.trade(0), (int) DAY.toEpochDay()).build();
+        final MemorySegment one = SyntheticDays.day("quote", DAY, 1, 1, 3);
+        new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("zstd"))).write(DAY, List.of(empty, one));
         try (PartitionTable t = PartitionTable.open(root.resolve("2026-11-20/trade"))) {
             assertThat(t.rowCount()).isZero();
             assertThat(t.syms().count()).isZero();
-            assertThat(t.select(List.of("S0000"), Long.MIN_VALUE, Long.MAX_VALUE, 10).rows()).isEmpty();
+            assertThat(Cells.symRows(t, "S0000")).isEmpty();
         }
         try (PartitionTable t = PartitionTable.open(root.resolve("2026-11-20/quote"))) {
-            assertThat(rowsAsStrings(t)).isEqualTo(rowsAsStrings(one.snapshot()));
+            assertThat(rowsAsStrings(t)).isEqualTo(rowsAsStrings(one));
         }
     }
 
     @Test
     void shouldLeaveNothingVisibleWhenWriteFailsMidway() throws IOException {
-        final SymbolCatalog symbols = new SymbolCatalog();
-        final RealtimeTable trade = TableLoader.syntheticDay("trade", DAY, 5_000, 10, 1, symbols);
+        final MemorySegment trade = SyntheticDays.day("trade", DAY, 5_000, 10, 1);
         final AtomicInteger columns = new AtomicInteger();
         final PartitionWriter failing = new PartitionWriter(root, EncodingPolicy.PLAIN, 4096, 1, file -> {
             if (columns.incrementAndGet() == 3) {
                 throw new IOException("disk full (injected)");
             }
         });
-        assertThatThrownBy(() -> failing.write(DAY, List.of(trade.snapshot()))).hasMessageContaining("disk full (injected)");
+        assertThatThrownBy(() -> failing.write(DAY, List.of(trade))).hasMessageContaining("disk full (injected)");
         try (Stream<Path> left = Files.list(root)) {
             assertThat(left).as("no partition and no temporary directory left").isEmpty();
         }
 
         // a date already there: the failed rewrite leaves the old table in place and readable
-        new PartitionWriter(root, EncodingPolicy.PLAIN).write(DAY, List.of(trade.snapshot()));
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(DAY, List.of(trade));
         columns.set(0);
-        final RealtimeTable other = TableLoader.syntheticDay("trade", DAY, 7_000, 10, 9, symbols);
-        assertThatThrownBy(() -> failing.write(DAY, List.of(other.snapshot()))).hasMessageContaining("injected");
+        final MemorySegment other = SyntheticDays.day("trade", DAY, 7_000, 10, 9);
+        assertThatThrownBy(() -> failing.write(DAY, List.of(other))).hasMessageContaining("injected");
         try (PartitionTable t = PartitionTable.open(root.resolve("2026-11-20/trade"))) {
             assertThat(t.rowCount()).isEqualTo(5_000);
             t.verify();
@@ -110,7 +145,7 @@ class PartitionWriterTest {
         }
 
         // and a successful rewrite of an existing date swaps the table
-        new PartitionWriter(root, EncodingPolicy.PLAIN).write(DAY, List.of(other.snapshot()));
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(DAY, List.of(other));
         try (PartitionTable t = PartitionTable.open(root.resolve("2026-11-20/trade"))) {
             assertThat(t.rowCount()).isEqualTo(7_000);
         }
@@ -121,9 +156,7 @@ class PartitionWriterTest {
 
     @Test
     void shouldRecoverFromCrashBetweenSwapRenames() throws IOException {
-        final SymbolCatalog symbols = new SymbolCatalog();
-        new PartitionWriter(root, EncodingPolicy.PLAIN).write(DAY, List.of(TableLoader.syntheticDay("trade", DAY, 100, 5, 1, symbols)
-            .snapshot()));
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(DAY, List.of(SyntheticDays.day("trade", DAY, 100, 5, 1)));
         final Path dateDir = root.resolve("2026-11-20");
         // crash after "live → old" and before "new → live": only the old directory and a temp dir exist
         Files.move(dateDir.resolve("trade"), dateDir.resolve(".old-trade-1234abcd"));
@@ -138,26 +171,26 @@ class PartitionWriterTest {
 
     static void assertSortedBySymThenTime(final PartitionTable t) {
         for (int r = 1; r < t.rowCount(); r++) {
-            final int c = t.symbol(r - 1).compareTo(t.symbol(r));
+            final int c = Cells.sym(t, r - 1).compareTo(Cells.sym(t, r));
             assertThat(c).as("sym order at row %s", r).isLessThanOrEqualTo(0);
             if (c == 0) {
-                assertThat(t.time(r)).as("time order at row %s", r).isGreaterThanOrEqualTo(t.time(r - 1));
+                assertThat(Cells.time(t, r)).as("time order at row %s", r).isGreaterThanOrEqualTo(Cells.time(t, r - 1));
             }
         }
         for (int k = 0; k < t.syms().count(); k++) {
             for (int r = t.syms().from(k); r < t.syms().to(k); r++) {
-                assertThat(t.symbol(r)).isEqualTo(t.syms().name(k));
+                assertThat(Cells.sym(t, r)).isEqualTo(t.syms().name(k));
             }
         }
     }
 
     /** Every row as a string of its cells, counted (a multiset). */
-    static Map<String, Integer> rowsAsStrings(final ColumnarTable t) {
+    static Map<String, Integer> rowsAsStrings(final TableSegment t) {
         final Map<String, Integer> out = new HashMap<>();
         for (int r = 0; r < t.rowCount(); r++) {
             final List<Object> cells = new ArrayList<>();
             for (int c = 0; c < t.schema().columnCount(); c++) {
-                cells.add(JsonCells.cell(t, c, r));
+                cells.add(Cells.cell(t, c, r));
             }
             out.merge(cells.toString(), 1, Integer::sum);
         }

@@ -3,10 +3,11 @@ package io.jtick.core.it;
 import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.client.TickClient;
 import io.jtick.core.metrics.TickMetrics;
-import io.jtick.core.rdb.ColumnarTable;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.testing.Cells;
 import io.jtick.core.testing.Closer;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.tp.TickerplantServer;
@@ -81,11 +82,11 @@ class TickPathTest {
 
     /** "sym/size" for every row; size encodes (update id, row) so each row sent is unique. */
     private static Map<String, Integer> rowsOf(final RealtimeDatabase db) {
-        final ColumnarTable t = db.table("trade");
+        final TableSegment t = db.table("trade");
         final Map<String, Integer> counts = new HashMap<>();
         final int size = t.schema().indexOf("size");
         for (int r = 0; r < t.rowCount(); r++) {
-            counts.merge(t.symbol(r) + "/" + t.getLong(size, r), 1, Integer::sum);
+            counts.merge(Cells.sym(t, r) + "/" + (long) Cells.number(t, size, r), 1, Integer::sum);
         }
         return counts;
     }

@@ -5,6 +5,8 @@ import io.jtick.core.query.QueryEngine;
 import io.jtick.core.query.model.QueryException;
 import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.testing.Cells;
 import io.jtick.core.wire.ControlFrames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -26,7 +28,7 @@ class RealtimeDatabaseTest {
     private static final long T0 = 1_763_700_000_000_000_000L; // 2025-11-21T04:40:00Z
 
     private final TickMetrics metrics = new TickMetrics();
-    private final List<List<ColumnarTable>> saved = new ArrayList<>();
+    private final List<List<TableSegment>> saved = new ArrayList<>();
     private boolean failEndOfDay;
     private RealtimeDatabase rdb;
     private ByteBuf buf;
@@ -155,9 +157,10 @@ class RealtimeDatabaseTest {
         trade(1, T0, new long[] {T0, T0 + 1}, "A", "B");
         rdb.onEndOfDay(20_413, 7);
         assertThat(saved).hasSize(1);
-        final ColumnarTable savedTrade = saved.get(0).stream().filter(t -> t.schema().name().equals("trade")).findFirst().orElseThrow();
+        final TableSegment savedTrade = saved.get(0).stream().filter(t -> t.schema().name().equals("trade")).findFirst().orElseThrow();
         assertThat(savedTrade.rowCount()).isEqualTo(2);
-        assertThat(savedTrade.symbol(1)).isEqualTo("B");
+        assertThat(Cells.sym(savedTrade, 1)).isEqualTo("B");
+        assertThat(savedTrade.epochDay()).as("dated the day that ended").isEqualTo(20_413);
         assertThat(rdb.rowCount("trade")).isZero();
         assertThat(rdb.tables()).extracting(t -> t.schema().name()).containsExactlyInAnyOrder("trade", "quote");
         assertThat(rdb.lastSequence()).isEqualTo(7);
@@ -218,6 +221,6 @@ class RealtimeDatabaseTest {
         final int off = RdbFrames.write(buf, fx, 1, T0, new long[] {T0}, new String[] {"EURUSD"}, null);
         rdb.onUpdate(fx, RdbFrames.decode(buf, off), T0);
         assertThat(rdb.rowCount("fx")).isEqualTo(1);
-        assertThat(rdb.table("fx").symbol(0)).isEqualTo("EURUSD");
+        assertThat(Cells.sym(rdb.table("fx"), 0)).isEqualTo("EURUSD");
     }
 }

@@ -1,16 +1,21 @@
 package io.jtick.core.rdb;
 
+import io.jtick.core.query.QueryEngine;
+import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.MemorySource;
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.testing.Cells;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -48,25 +53,26 @@ class RealtimeTableTest {
         } finally {
             assertThat(buf.release()).isTrue();
         }
-        final ColumnarTable view = table.snapshot();
+        final TableSegment view = table.segment(0);
+        final ColumnChunk[] c = columns(view);
         int row = 0;
         for (final RdbFrames.AllData d : batches) {
             for (int r = 0; r < d.time.length; r++, row++) {
-                assertThat(view.time(row)).isEqualTo(d.time[r]);
-                assertThat(view.symbol(row)).isEqualTo(d.sym[r]);
-                assertThat(view.getDouble(2, row)).isEqualTo(d.f64[r]);
-                assertThat(view.getFloat(3, row)).isEqualTo(d.f32[r]);
-                assertThat(view.getLong(4, row)).isEqualTo(d.i64[r]);
-                assertThat(view.getInt(5, row)).isEqualTo(d.i32[r]);
-                assertThat(view.getShort(6, row)).isEqualTo(d.i16[r]);
-                assertThat(view.getByte(7, row)).isEqualTo(d.b[r]);
-                assertThat(view.getByte(8, row)).isEqualTo(d.flag[r]);
-                assertThat(view.getByte(9, row)).isEqualTo(d.c[r]);
-                assertThat(view.getLong(10, row)).isEqualTo(d.ts[r]);
+                assertThat(c[0].longs()[c[0].offset() + row]).isEqualTo(d.time[r]);
+                assertThat(view.symName(c[1].ints()[c[1].offset() + row])).isEqualTo(d.sym[r]);
+                assertThat(c[2].doubles()[c[2].offset() + row]).isEqualTo(d.f64[r]);
+                assertThat(c[3].floats()[c[3].offset() + row]).isEqualTo(d.f32[r]);
+                assertThat(c[4].longs()[c[4].offset() + row]).isEqualTo(d.i64[r]);
+                assertThat(c[5].ints()[c[5].offset() + row]).isEqualTo(d.i32[r]);
+                assertThat(c[6].shorts()[c[6].offset() + row]).isEqualTo(d.i16[r]);
+                assertThat(c[7].bytes()[c[7].offset() + row]).isEqualTo(d.b[r]);
+                assertThat(c[8].bytes()[c[8].offset() + row]).isEqualTo(d.flag[r]);
+                assertThat(c[9].bytes()[c[9].offset() + row]).isEqualTo(d.c[r]);
+                assertThat(c[10].longs()[c[10].offset() + row]).isEqualTo(d.ts[r]);
             }
         }
         assertThat(view.rowCount()).isEqualTo(row);
-        assertThatThrownBy(() -> view.getLong(0, view.rowCount())).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> view.read(0, view.rowCount(), 1, new ColumnChunk())).isInstanceOf(IndexOutOfBoundsException.class);
     }
 
     @Test
@@ -84,23 +90,24 @@ class RealtimeTableTest {
         } finally {
             assertThat(buf.release()).isTrue();
         }
-        final ColumnarTable view = table.snapshot();
+        final TableSegment view = table.segment(0);
         final List<String> syms = new ArrayList<>();
         for (int r = 0; r < view.rowCount(); r++) {
-            syms.add(view.symbol(r));
-            assertThat(view.symId(r)).isEqualTo(symbols.find(view.symbol(r)));
+            syms.add(Cells.sym(view, r));
+            assertThat((int) Cells.number(view, TableSchema.SYM, r)).isEqualTo(symbols.find(Cells.sym(view, r)));
         }
         assertThat(syms).containsExactly("IBM", "AAPL", "IBM", "AAPL", "MSFT", "IBM");
         assertThat(symbols.find("ZZZ")).isGreaterThanOrEqualTo(0);
-        assertThat(rows(view.select(List.of("IBM"), Long.MIN_VALUE, Long.MAX_VALUE, 100))).containsExactly(0, 2, 5);
-        assertThat(rows(view.select(List.of("ZZZ", "NOPE"), Long.MIN_VALUE, Long.MAX_VALUE, 100))).isEmpty();
+        assertThat(Cells.symRows(view, "IBM")).containsExactly(0, 2, 5);
+        assertThat(Cells.symRows(view, "ZZZ")).isEmpty();
+        assertThat(Cells.symRows(view, "NOPE")).isEmpty();
     }
 
     @Test
     void shouldGrowPastInitialCapacityAndKeepOldViewsValid() {
         final RealtimeTable table = new RealtimeTable(TableSchema.trade(0), new SymbolCatalog(), 2);
         final ByteBuf buf = PooledByteBufAllocator.DEFAULT.heapBuffer();
-        ColumnarTable early = null;
+        TableSegment early = null;
         int total = 0;
         try {
             for (int i = 0; i < 40; i++) {
@@ -116,7 +123,7 @@ class RealtimeTableTest {
                 table.append(TableSchema.trade(0), RdbFrames.decode(buf, off));
                 total += n;
                 if (i == 3) {
-                    early = table.snapshot();
+                    early = table.segment(0);
                 }
             }
         } finally {
@@ -124,17 +131,17 @@ class RealtimeTableTest {
         }
         assertThat(table.capacity()).isGreaterThanOrEqualTo(total);
         assertThat(Integer.bitCount(table.capacity())).isEqualTo(1);
-        final ColumnarTable view = table.snapshot();
+        final TableSegment view = table.segment(0);
         assertThat(view.rowCount()).isEqualTo(total);
         for (int r = 0; r < total; r++) {
-            assertThat(view.time(r)).isEqualTo(r);
-            assertThat(view.symbol(r)).isEqualTo("S" + (r % 3));
-            assertThat(view.getDouble(2, r)).isEqualTo(r * 0.5);
+            assertThat(Cells.time(view, r)).isEqualTo(r);
+            assertThat(Cells.sym(view, r)).isEqualTo("S" + (r % 3));
+            assertThat(Cells.number(view, 2, r)).isEqualTo(r * 0.5);
         }
         assertThat(early).isNotNull();
         assertThat(early.rowCount()).isEqualTo(1 + 2 + 3 + 4);
-        assertThat(early.time(early.rowCount() - 1)).isEqualTo(early.rowCount() - 1);
-        assertThat(rows(early.select(null, Long.MIN_VALUE, Long.MAX_VALUE, 1000))).hasSize(early.rowCount());
+        assertThat(Cells.time(early, early.rowCount() - 1)).isEqualTo(early.rowCount() - 1);
+        assertThat(select(early, List.of(), null, 1000).rows()).hasSize(early.rowCount());
     }
 
     @Test
@@ -152,21 +159,23 @@ class RealtimeTableTest {
                     final int n = 1 + rnd.nextInt(50);
                     final long[] time = new long[n];
                     final String[] sym = new String[n];
+                    final long[] rowNumber = new long[n];
                     for (int r = 0; r < n; r++) {
                         t += rnd.nextInt(3);
                         time[r] = sorted ? t : rnd.nextInt(5000);
                         sym[r] = UNIVERSE[rnd.nextInt(UNIVERSE.length)];
+                        rowNumber[r] = times.size();
                         times.add(time[r]);
                         syms.add(sym[r]);
                     }
                     buf.clear();
-                    final int off = trade(buf, batch + 1, time, sym, null);
+                    final int off = numbered(buf, batch + 1, time, sym, rowNumber);
                     table.append(TableSchema.trade(0), RdbFrames.decode(buf, off));
                 }
             } finally {
                 assertThat(buf.release()).isTrue();
             }
-            final ColumnarTable view = table.snapshot();
+            final TableSegment view = table.segment(0);
             final long maxTime = times.stream().mapToLong(Long::longValue).max().orElse(0);
             for (int q = 0; q < 300; q++) {
                 final List<String> want = new ArrayList<>();
@@ -195,13 +204,13 @@ class RealtimeTableTest {
                         matchingSymRows++;
                     }
                 }
-                final ColumnarTable.Selection sel = view.select(want, from, to, limit);
+                final ResultTable sel = select(view, want, q % 10 == 0 ? null : new long[] {from, to}, limit);
                 assertThat(rows(sel)).as("sorted=%s syms=%s from=%d to=%d limit=%d", sorted, want, from, to, limit)
                     .containsExactlyElementsOf(expected);
                 if (!want.isEmpty()) {
-                    assertThat(sel.rowsScanned()).isLessThanOrEqualTo(matchingSymRows);
+                    assertThat(sel.stats().rowsScanned()).isLessThanOrEqualTo(matchingSymRows);
                 } else {
-                    assertThat(sel.rowsScanned()).isLessThanOrEqualTo(times.size());
+                    assertThat(sel.stats().rowsScanned()).isLessThanOrEqualTo(times.size());
                 }
             }
         }
@@ -224,12 +233,12 @@ class RealtimeTableTest {
         } finally {
             assertThat(buf.release()).isTrue();
         }
-        final ColumnarTable.Selection sel = table.snapshot().select(Set.of("RARE"), Long.MIN_VALUE, Long.MAX_VALUE, 1000);
+        final ResultTable sel = select(table.segment(0), List.of("RARE"), null, 1000);
         assertThat(sel.rows()).hasSize(10);
-        assertThat(sel.rowsScanned()).isEqualTo(10);
-        final ColumnarTable.Selection window = table.snapshot().select(null, 100, 199, 1000);
+        assertThat(sel.stats().rowsScanned()).isEqualTo(10);
+        final ResultTable window = select(table.segment(0), List.of(), new long[] {100, 199}, 1000);
         assertThat(window.rows()).hasSize(100);
-        assertThat(window.rowsScanned()).isLessThanOrEqualTo(101); // binary search on a sorted time column
+        assertThat(window.stats().rowsScanned()).isLessThanOrEqualTo(101); // binary search on a sorted time column
     }
 
     @Test
@@ -251,10 +260,10 @@ class RealtimeTableTest {
         } finally {
             assertThat(buf.release()).isTrue();
         }
-        final ColumnarTable view = table.snapshot();
+        final TableSegment view = table.segment(0);
         assertThat(view.rowCount()).isEqualTo(3);
-        assertThat(view.time(2)).isEqualTo(5);
-        assertThat(rows(view.select(List.of("A"), Long.MIN_VALUE, Long.MAX_VALUE, 10))).containsExactly(0, 2);
+        assertThat(Cells.time(view, 2)).isEqualTo(5);
+        assertThat(Cells.symRows(view, "A")).containsExactly(0, 2);
     }
 
     @Test
@@ -282,21 +291,23 @@ class RealtimeTableTest {
         final Thread reader = new Thread(() -> {
             try {
                 while (!done.get() || views.get() == 0) {
-                    final ColumnarTable view = table.snapshot();
+                    final TableSegment view = table.segment(0);
                     final int n = view.rowCount();
+                    final ColumnChunk[] c = columns(view);
                     for (int r = 0; r < n; r++) {
-                        if (view.time(r) != r || view.getLong(3, r) != r || !view.symbol(r).equals("S" + (r % 5))) {
+                        if (c[0].longs()[c[0].offset() + r] != r || c[3].longs()[c[3].offset() + r] != r
+                            || !view.symName(c[1].ints()[c[1].offset() + r]).equals("S" + (r % 5))) {
                             throw new AssertionError("torn row [row=" + r + ", rows=" + n + "]");
                         }
                     }
-                    final int[] s0 = view.select(List.of("S0"), Long.MIN_VALUE, Long.MAX_VALUE, 100_000).rows();
-                    for (int i = 0; i < s0.length; i++) {
-                        if (s0[i] != i * 5) {
-                            throw new AssertionError("bad posting [i=" + i + ", row=" + s0[i] + ", rows=" + n + "]");
+                    final List<Integer> s0 = Cells.symRows(view, "S0");
+                    for (int i = 0; i < s0.size(); i++) {
+                        if (s0.get(i) != i * 5) {
+                            throw new AssertionError("bad posting [i=" + i + ", row=" + s0.get(i) + ", rows=" + n + "]");
                         }
                     }
-                    if (s0.length != (n + 4) / 5) {
-                        throw new AssertionError("missing postings [found=" + s0.length + ", rows=" + n + "]");
+                    if (s0.size() != (n + 4) / 5) {
+                        throw new AssertionError("missing postings [found=" + s0.size() + ", rows=" + n + "]");
                     }
                     views.incrementAndGet();
                 }
@@ -346,7 +357,46 @@ class RealtimeTableTest {
         return RdbFrames.write(buf, TableSchema.trade(0), seq, 0, time, sym, dict, price, size, cond);
     }
 
-    static List<Integer> rows(final ColumnarTable.Selection sel) {
-        return Arrays.stream(sel.rows()).boxed().toList();
+    /** A trade frame whose size column holds the given row numbers (price = time * 0.5, cond = 'N'). */
+    private static int numbered(final ByteBuf buf, final long seq, final long[] time, final String[] sym, final long[] rowNumber) {
+        final int n = time.length;
+        final double[] price = new double[n];
+        final byte[] cond = new byte[n];
+        for (int r = 0; r < n; r++) {
+            price[r] = time[r] * 0.5;
+            cond[r] = 'N';
+        }
+        return RdbFrames.write(buf, TableSchema.trade(0), seq, 0, time, sym, null, price, rowNumber, cond);
+    }
+
+    /** Every column of a segment read as one range (zero copy for the RDB). */
+    private static ColumnChunk[] columns(final TableSegment view) {
+        final ColumnChunk[] c = new ColumnChunk[view.schema().columnCount()];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = new ColumnChunk();
+            view.read(i, 0, view.rowCount(), c[i]);
+        }
+        return c;
+    }
+
+    /**
+     * The engine's answer over one segment to "rows whose sym is one of {@code syms} (empty: any)
+     * and whose time is within {@code within} (null: any), at most {@code limit}": the size column.
+     */
+    static ResultTable select(final TableSegment segment, final List<String> syms, final long[] within, final int limit) {
+        final List<String> where = new ArrayList<>();
+        if (!syms.isEmpty()) {
+            where.add("\"sym\":{\"in\":[" + syms.stream().map(x -> "\"" + x + "\"").collect(Collectors.joining(",")) + "]}");
+        }
+        if (within != null) {
+            where.add("\"time\":{\"within\":[" + within[0] + "," + within[1] + "]}");
+        }
+        return new QueryEngine().query("{\"table\":\"" + segment.schema().name() + "\",\"select\":[\"size\"],\"limit\":" + limit
+            + (where.isEmpty() ? "" : ",\"where\":{" + String.join(",", where) + "}") + "}", new MemorySource().add(segment));
+    }
+
+    /** The row numbers of an answer of {@link #select} over rows written by {@link #numbered}. */
+    static List<Integer> rows(final ResultTable sel) {
+        return sel.rows().stream().map(r -> ((Number) r.get(0)).intValue()).toList();
     }
 }

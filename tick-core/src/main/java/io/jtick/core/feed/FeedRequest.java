@@ -1,9 +1,10 @@
-package io.jtick.feedsim;
+package io.jtick.core.feed;
 
 import java.util.List;
 
 /**
- * Body of {@code POST /api/feed/start}; every field is optional and defaults to {@link FeedProperties}.
+ * What to feed: every field is optional and defaults to the {@link FeedSupervisor.Settings}
+ * (feed-sim takes it as the body of {@code POST /api/feed/start}).
  *
  * @param source          synthetic (default), taq, algoseek or lobster
  * @param table           trade or quote
@@ -22,11 +23,11 @@ import java.util.List;
  * @param pace            timer (synthetic default), recorded (replay default) or max
  * @param speed           recorded pace: replay this many times faster than recorded
  */
-public record StartRequest(String source, String table, Integer r, Integer u, Integer t, Integer syms, Integer ex, Long seed,
-                           Boolean stampTime, Long durationSeconds, Long maxRows, String file, List<String> symbols,
-                           List<String> dates, String pace, Double speed) {
+public record FeedRequest(String source, String table, Integer r, Integer u, Integer t, Integer syms, Integer ex, Long seed,
+                          Boolean stampTime, Long durationSeconds, Long maxRows, String file, List<String> symbols,
+                          List<String> dates, String pace, Double speed) {
     /** All defaults. */
-    public static StartRequest defaults() {
-        return new StartRequest(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+    public static FeedRequest defaults() {
+        return new FeedRequest(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 }

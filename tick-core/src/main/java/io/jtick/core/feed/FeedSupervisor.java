@@ -1,24 +1,9 @@
-package io.jtick.feedsim;
+package io.jtick.core.feed;
 
-import io.jtick.boot.ApiErrors;
-import io.jtick.boot.ApiErrors.ApiException;
 import io.jtick.core.client.FeedPublisher;
-import io.jtick.core.feed.AlgoSeekSource;
-import io.jtick.core.feed.FeedCounters;
-import io.jtick.core.feed.FeedRunner;
-import io.jtick.core.feed.FeedStatus;
-import io.jtick.core.feed.LobsterSource;
-import io.jtick.core.feed.Pace;
-import io.jtick.core.feed.RunSettings;
-import io.jtick.core.feed.SyntheticFeed;
-import io.jtick.core.feed.TaqSource;
-import io.jtick.core.feed.TickSource;
 import io.jtick.core.time.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.event.ApplicationReadyEvent;
-import org.springframework.context.event.EventListener;
-import org.springframework.http.HttpStatus;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -31,88 +16,142 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Starts, stops and reports the one feed this process runs. A start checks every parameter and
- * opens the replay files on the caller's thread (so mistakes are a 400), then a feed thread
- * connects to the tickerplant, retrying until it is up or the feed is stopped, and runs a
- * {@link FeedRunner} on itself.
+ * Starts, stops and reports the one feed a process runs (feed-sim's {@code /api/feed}). A start
+ * checks every parameter of the {@link FeedRequest} against the {@link Settings} and opens the
+ * replay files on the caller's thread, so a mistake is an {@link IllegalArgumentException} naming
+ * it; then a feed thread connects to the tickerplant, retrying every second until it is up or the
+ * feed is stopped, and runs a {@link FeedRunner} on itself.
  */
-class FeedService implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(FeedService.class);
+public final class FeedSupervisor implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FeedSupervisor.class);
     private static final long CONNECT_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final String TAQ = "highfrequency-taq-sample-2018-01";
     private static final String ALGOSEEK = "lean-algoseek-us-equity-ticks-2013-10";
     private static final String LOBSTER = "lobster-amzn-2012-06-21-level1";
 
-    private final FeedProperties properties;
+    private final Settings settings;
     private final FeedCounters counters;
     private Job job;
 
-    FeedService(final FeedProperties properties, final FeedCounters counters) {
-        this.properties = properties;
+    /**
+     * Where the tickerplant is and the feed a request gets for every field it leaves out.
+     *
+     * @param tpHost  tickerplant host
+     * @param tpPort  tickerplant feed port
+     * @param table   trade or quote
+     * @param r       rows per update
+     * @param u       updates per timer tick
+     * @param t       timer period, ms
+     * @param syms    number of synthetic syms
+     * @param ex      extra float columns
+     * @param seed    random seed of the synthetic feed
+     * @param dataDir where the replay data sets live (the shared data folder)
+     */
+    public record Settings(String tpHost, int tpPort, String table, int r, int u, int t, int syms, int ex, long seed, Path dataDir) {
+    }
+
+    /** A feed that could not start because one is running (stop it first). */
+    public static final class AlreadyRunning extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+        private final String state;
+
+        AlreadyRunning(final String state) {
+            super("a feed is already running [state=" + state + "]");
+            this.state = state;
+        }
+
+        /** State of the feed that runs. */
+        public String state() {
+            return state;
+        }
+    }
+
+    /**
+     * What the feed is doing.
+     *
+     * @param running         a feed has started and not ended
+     * @param state           idle (none started), connecting, running, finished, stopped or failed
+     * @param stopReason      why it ended (null while running)
+     * @param tp              the tickerplant, {@code host:port}
+     * @param parameters      the feed's parameters, defaults filled in (empty when idle)
+     * @param connectAttempts connections tried, the first one included
+     * @param lastError       the last tickerplant or connection error, or null
+     * @see FeedStatus for the counters
+     */
+    public record Status(boolean running, String state, String stopReason, String tp, Map<String, Object> parameters, long rowsSent,
+                         long updatesSent, long bytesSent, double rowsPerSecond, long elapsedMillis, long backPressureWaits,
+                         long behindScheduleMillis, long maxBehindScheduleMillis, long tpErrors, int connectAttempts,
+                         String lastError) {
+    }
+
+    public FeedSupervisor(final Settings settings, final FeedCounters counters) {
+        this.settings = settings;
         this.counters = counters;
     }
 
-    @EventListener(ApplicationReadyEvent.class)
-    void autostart() {
-        if (properties.autostart()) {
-            LOG.info("autostart: synthetic feed [table={}, r={}, u={}, t={}ms, syms={}, tp={}:{}]", properties.table(),
-                properties.r(), properties.u(), properties.t(), properties.syms(), properties.tpHost(), properties.tpPort());
-            start(StartRequest.defaults());
-        }
+    public Settings settings() {
+        return settings;
     }
 
-    synchronized Map<String, Object> start(final StartRequest req) {
+    /**
+     * Starts a feed.
+     *
+     * @throws IllegalArgumentException a parameter is wrong or the replay data cannot be opened (the message says which)
+     * @throws AlreadyRunning           a feed runs
+     */
+    public synchronized Status start(final FeedRequest req) {
         if (job != null && !job.ended()) {
-            throw new ApiException(HttpStatus.CONFLICT, "a feed is already running; POST /api/feed/stop first [state=" + job.state() + "]");
+            throw new AlreadyRunning(job.state());
         }
         final String source = lower(or(req.source(), "synthetic"));
         final boolean synthetic = "synthetic".equals(source);
-        final String table = lower(or(req.table(), properties.table()));
+        final String table = lower(or(req.table(), settings.table()));
         if (!"trade".equals(table) && !"quote".equals(table)) {
-            throw ApiErrors.badRequest("unknown table, expected trade or quote [table=" + table + "]");
+            throw new IllegalArgumentException("unknown table, expected trade or quote [table=" + table + "]");
         }
-        final int ex = or(req.ex(), properties.ex());
+        final int ex = or(req.ex(), settings.ex());
         if (ex < 0 || ex > 1024) {
-            throw ApiErrors.badRequest("ex (extra float columns) must be 0..1024 [ex=" + ex + "]");
+            throw new IllegalArgumentException("ex (extra float columns) must be 0..1024 [ex=" + ex + "]");
         }
         final Pace pace = req.pace() == null ? (synthetic ? Pace.TIMER : Pace.RECORDED) : Pace.parse(req.pace());
         if (synthetic && pace == Pace.RECORDED) {
-            throw ApiErrors.badRequest("recorded pace needs a replay source (taq, algoseek or lobster) [source=synthetic]");
+            throw new IllegalArgumentException("recorded pace needs a replay source (taq, algoseek or lobster) [source=synthetic]");
         }
         final long durationSeconds = or(req.durationSeconds(), 0L);
         if (durationSeconds < 0 || durationSeconds > TimeUnit.DAYS.toSeconds(365)) {
-            throw ApiErrors.badRequest("durationSeconds must be 0 (no limit) or positive [durationSeconds=" + durationSeconds + "]");
+            throw new IllegalArgumentException("durationSeconds must be 0 (no limit) or positive [durationSeconds=" + durationSeconds
+                + "]");
         }
-        final RunSettings settings = new RunSettings(or(req.r(), properties.r()), or(req.u(), properties.u()),
-            or(req.t(), properties.t()), pace, or(req.speed(), 1.0), or(req.maxRows(), 0L), durationSeconds * 1000);
+        final RunSettings run = new RunSettings(or(req.r(), settings.r()), or(req.u(), settings.u()),
+            or(req.t(), settings.t()), pace, or(req.speed(), 1.0), or(req.maxRows(), 0L), durationSeconds * 1000);
         final Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("source", source);
         parameters.put("table", table);
-        parameters.put("r", settings.rowsPerUpdate());
-        parameters.put("u", settings.updatesPerTick());
-        parameters.put("t", settings.timerMillis());
+        parameters.put("r", run.rowsPerUpdate());
+        parameters.put("u", run.updatesPerTick());
+        parameters.put("t", run.timerMillis());
         parameters.put("ex", ex);
         parameters.put("pace", pace.name().toLowerCase(Locale.ROOT));
-        parameters.put("maxRows", settings.maxRows());
+        parameters.put("maxRows", run.maxRows());
         parameters.put("durationSeconds", durationSeconds);
         final TickSource tickSource = openSource(req, source, table, ex, parameters);
         if (!synthetic) {
-            parameters.put("speed", settings.speed());
+            parameters.put("speed", run.speed());
         }
-        job = new Job(tickSource, settings, parameters);
+        job = new Job(tickSource, run, parameters);
         job.start();
         LOG.info("feed started {}", parameters);
         return status();
     }
 
-    private TickSource openSource(final StartRequest req, final String source, final String table, final int ex,
+    private TickSource openSource(final FeedRequest req, final String source, final String table, final int ex,
                                   final Map<String, Object> parameters) {
         final boolean trade = "trade".equals(table);
         try {
             switch (source) {
                 case "synthetic": {
-                    final int syms = or(req.syms(), properties.syms());
-                    final long seed = or(req.seed(), properties.seed());
+                    final int syms = or(req.syms(), settings.syms());
+                    final long seed = or(req.seed(), settings.seed());
                     final boolean stampTime = or(req.stampTime(), false);
                     parameters.put("syms", syms);
                     parameters.put("seed", seed);
@@ -139,18 +178,20 @@ class FeedService implements AutoCloseable {
                     return LobsterSource.open(dir, table, ex);
                 }
                 default:
-                    throw ApiErrors.badRequest("unknown source, expected synthetic, taq, algoseek or lobster [source=" + source + "]");
+                    throw new IllegalArgumentException("unknown source, expected synthetic, taq, algoseek or lobster [source=" + source
+                        + "]");
             }
         } catch (final IOException e) {
-            throw ApiErrors.badRequest("cannot open the replay data [source=" + source + "]: " + e.getMessage());
+            throw new IllegalArgumentException("cannot open the replay data [source=" + source + "]: " + e.getMessage(), e);
         }
     }
 
     private Path resolve(final String file, final String dflt) {
-        return properties.dataDir().resolve(file == null || file.isBlank() ? dflt : file).normalize();
+        return settings.dataDir().resolve(file == null || file.isBlank() ? dflt : file).normalize();
     }
 
-    Map<String, Object> stop() {
+    /** Stops the feed, if one runs, and waits up to 10 s for it to end. */
+    public Status stop() {
         final Job j;
         synchronized (this) {
             j = job;
@@ -168,28 +209,17 @@ class FeedService implements AutoCloseable {
         return status();
     }
 
-    synchronized Map<String, Object> status() {
-        final Map<String, Object> m = new LinkedHashMap<>();
+    public synchronized Status status() {
         final Job j = job;
         final FeedRunner runner = j == null ? null : j.runner;
         final FeedStatus s = runner == null ? null : runner.status();
-        m.put("running", j != null && !j.ended());
-        m.put("state", j == null ? "idle" : j.state());
-        m.put("stopReason", s == null ? null : s.stopReason());
-        m.put("tp", properties.tpHost() + ":" + properties.tpPort());
-        m.put("parameters", j == null ? Map.of() : j.parameters);
-        m.put("rowsSent", s == null ? 0 : s.rowsSent());
-        m.put("updatesSent", s == null ? 0 : s.updatesSent());
-        m.put("bytesSent", s == null ? 0 : s.bytesSent());
-        m.put("rowsPerSecond", s == null ? 0.0 : Math.round(s.rowsPerSecond() * 10) / 10.0);
-        m.put("elapsedMillis", s == null ? 0 : s.elapsedMillis());
-        m.put("backPressureWaits", s == null ? 0 : s.backPressureWaits());
-        m.put("behindScheduleMillis", s == null ? 0 : s.behindScheduleMillis());
-        m.put("maxBehindScheduleMillis", s == null ? 0 : s.maxBehindScheduleMillis());
-        m.put("tpErrors", s == null ? 0 : s.tpErrors());
-        m.put("connectAttempts", j == null ? 0 : j.connectAttempts);
-        m.put("lastError", s != null && s.lastError() != null ? s.lastError() : j == null ? null : j.error);
-        return m;
+        return new Status(j != null && !j.ended(), j == null ? "idle" : j.state(), s == null ? null : s.stopReason(),
+            settings.tpHost() + ":" + settings.tpPort(), j == null ? Map.of() : j.parameters,
+            s == null ? 0 : s.rowsSent(), s == null ? 0 : s.updatesSent(), s == null ? 0 : s.bytesSent(),
+            s == null ? 0.0 : Math.round(s.rowsPerSecond() * 10) / 10.0, s == null ? 0 : s.elapsedMillis(),
+            s == null ? 0 : s.backPressureWaits(), s == null ? 0 : s.behindScheduleMillis(), s == null ? 0 : s.maxBehindScheduleMillis(),
+            s == null ? 0 : s.tpErrors(), j == null ? 0 : j.connectAttempts,
+            s != null && s.lastError() != null ? s.lastError() : j == null ? null : j.error);
     }
 
     @Override
@@ -208,7 +238,7 @@ class FeedService implements AutoCloseable {
     /** One feed: connect (with retries), then run the source; owns the connection and the source. */
     private final class Job implements Runnable {
         final TickSource source;
-        final RunSettings settings;
+        final RunSettings run;
         final Map<String, Object> parameters;
         final CountDownLatch done = new CountDownLatch(1);
         volatile FeedRunner runner;
@@ -218,9 +248,9 @@ class FeedService implements AutoCloseable {
         volatile String ownState = "connecting";
         private Thread thread;
 
-        Job(final TickSource source, final RunSettings settings, final Map<String, Object> parameters) {
+        Job(final TickSource source, final RunSettings run, final Map<String, Object> parameters) {
             this.source = source;
-            this.settings = settings;
+            this.run = run;
             this.parameters = Map.copyOf(parameters);
         }
 
@@ -232,7 +262,7 @@ class FeedService implements AutoCloseable {
 
         @Override
         public void run() {
-            final FeedPublisher publisher = new FeedPublisher(properties.tpHost(), properties.tpPort(), "feed-sim", null);
+            final FeedPublisher publisher = new FeedPublisher(settings.tpHost(), settings.tpPort(), "feed-sim", null);
             boolean handedOver = false;
             try {
                 while (!stopRequested) {
@@ -243,8 +273,8 @@ class FeedService implements AutoCloseable {
                     } catch (final IOException e) {
                         error = e.getMessage() + " (retrying every second)";
                         if (connectAttempts == 1 || connectAttempts % 30 == 0) {
-                            LOG.info("tickerplant not reachable yet, retrying [host={}, port={}, attempts={}]", properties.tpHost(),
-                                properties.tpPort(), connectAttempts);
+                            LOG.info("tickerplant not reachable yet, retrying [host={}, port={}, attempts={}]", settings.tpHost(),
+                                settings.tpPort(), connectAttempts);
                         }
                         LockSupport.parkNanos(this, CONNECT_RETRY_NANOS);
                     }
@@ -254,7 +284,7 @@ class FeedService implements AutoCloseable {
                     return;
                 }
                 error = null;
-                final FeedRunner r = new FeedRunner(source, publisher, settings, NanoClock.SYSTEM, counters);
+                final FeedRunner r = new FeedRunner(source, publisher, run, NanoClock.SYSTEM, counters);
                 runner = r;
                 handedOver = true;
                 if (stopRequested) {

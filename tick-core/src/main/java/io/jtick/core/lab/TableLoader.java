@@ -1,7 +1,9 @@
-package io.jtick.core.rdb;
+package io.jtick.core.lab;
 
 import io.jtick.core.feed.SyntheticFeed;
 import io.jtick.core.feed.TickSource;
+import io.jtick.core.rdb.RealtimeTable;
+import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.wire.UpdateDecoder;
 import io.jtick.core.wire.UpdateEncoder;
 import io.netty.buffer.ByteBuf;

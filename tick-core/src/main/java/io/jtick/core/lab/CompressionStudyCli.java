@@ -1,10 +1,17 @@
-package io.jtick.core.hdb;
+package io.jtick.core.lab;
 
 import io.jtick.core.feed.TaqSource;
-import io.jtick.core.rdb.ColumnarTable;
+import io.jtick.core.hdb.ColumnEncoding;
+import io.jtick.core.hdb.CompressionStudy;
+import io.jtick.core.hdb.EncodingPolicy;
+import io.jtick.core.hdb.PartitionStore;
+import io.jtick.core.hdb.PartitionTable;
+import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.rdb.SymbolCatalog;
-import io.jtick.core.rdb.TableLoader;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.TableSegment;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,7 +24,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Command line form of the {@link CompressionStudy}:
+ * Command line form of the HDB's {@link CompressionStudy}, here above the feed and the RDB because
+ * a study can start from the TAQ sample or a synthetic day loaded through them ({@link TableLoader}):
  * <pre>
  * compression-study --root DIR --date yyyy-MM-dd --table T      a partition of an HDB
  *                   --synthetic ROWS [--syms N] [--table trade|quote]   a synthetic day
@@ -27,10 +35,6 @@ import java.util.List;
  * Prints the size table (KX layout) and the write and query ratios.
  */
 public final class CompressionStudyCli {
-    /** The KX study's codecs and levels, plus jtick's per-column transform choice on lz4 and zstd. */
-    public static final List<String> DEFAULT_ENCODINGS = List.of("lz4", "lz4:9", "snappy", "zstd:-7", "zstd:1", "zstd:10", "zstd:22",
-        "auto/lz4", "auto/zstd:1", "auto/zstd:3");
-
     private CompressionStudyCli() {
     }
 
@@ -46,7 +50,7 @@ public final class CompressionStudyCli {
         int synthetic = 0;
         int syms = 1000;
         String taq = null;
-        List<String> encodings = DEFAULT_ENCODINGS;
+        List<String> encodings = CompressionStudy.DEFAULT_ENCODINGS;
         int runs = 3;
         boolean cold = true;
         String csv = null;
@@ -100,7 +104,7 @@ public final class CompressionStudyCli {
                         loaded = TableLoader.load(src, catalog, Long.MAX_VALUE, 1000);
                     }
                     day = loaded.rowCount() == 0 ? LocalDate.now()
-                        : LocalDate.ofInstant(Instant.ofEpochSecond(0, loaded.snapshot().time(0)), ZoneId.of("America/New_York"));
+                        : LocalDate.ofInstant(Instant.ofEpochSecond(0, firstTime(loaded.segment(0))), ZoneId.of("America/New_York"));
                 } else if (synthetic > 0) {
                     day = LocalDate.of(2026, 11, 20);
                     loaded = TableLoader.syntheticDay(table, day, synthetic, syms, 42, catalog);
@@ -108,7 +112,7 @@ public final class CompressionStudyCli {
                     System.err.println("give --root/--date/--table, --synthetic ROWS or --taq FILE");
                     return 2;
                 }
-                final ColumnarTable view = loaded.snapshot();
+                final TableSegment view = loaded.segment((int) day.toEpochDay());
                 final PartitionWriter.Written w = new PartitionWriter(workDir.resolve("source"), EncodingPolicy.PLAIN).write(day,
                     List.of(view));
                 source = PartitionTable.open(w.directory().resolve(view.schema().name()));
@@ -134,5 +138,11 @@ public final class CompressionStudyCli {
                 PartitionStore.deleteRecursively(workDir);
             }
         }
+    }
+
+    private static long firstTime(final TableSegment table) {
+        final ColumnChunk chunk = new ColumnChunk();
+        table.read(TableSchema.TIME, 0, 1, chunk);
+        return chunk.longs()[chunk.offset()];
     }
 }

@@ -1,14 +1,12 @@
-package io.jtick.core.hdb;
+package io.jtick.core.rdb;
 
+import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.journal.JournalReader;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
-import io.jtick.core.rdb.ColumnarTable;
-import io.jtick.core.rdb.EndOfDayHandler;
-import io.jtick.core.rdb.RealtimeTable;
-import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.TableSegment;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -58,7 +56,7 @@ public final class HdbWriteDown implements EndOfDayHandler {
     }
 
     @Override
-    public void onEndOfDay(final int epochDay, final List<ColumnarTable> tables) throws Exception {
+    public void onEndOfDay(final int epochDay, final List<TableSegment> tables) throws Exception {
         final LocalDate date = LocalDate.ofEpochDay(epochDay);
         final PartitionWriter.Written w;
         try {
@@ -130,9 +128,9 @@ public final class HdbWriteDown implements EndOfDayHandler {
         if (!skipped.isEmpty()) {
             LOG.warn("journal replay skipped updates of tables this RDB does not hold [date={}, updates={}]", date, skipped);
         }
-        final List<ColumnarTable> views = new ArrayList<>();
+        final List<TableSegment> views = new ArrayList<>();
         for (final RealtimeTable t : tables.values()) {
-            views.add(t.snapshot());
+            views.add(t.segment((int) date.toEpochDay()));
         }
         onEndOfDay((int) date.toEpochDay(), views);
         return last;
