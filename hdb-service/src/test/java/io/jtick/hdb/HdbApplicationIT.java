@@ -340,6 +340,6 @@ class HdbApplicationIT {
         assertThat(prom).contains("tick_hdb_partitions", "tick_query_rows_total{application=\"hdb-service\",service=\"hdb\"}",
             "tick_hdb_reloads_total", "tick_hdb_tiering_runs_total",
             "tick_query_seconds_count{application=\"hdb-service\",service=\"hdb\"}",
-            "tick_query_percentile_seconds{application=\"hdb-service\",quantile=\"0.99\",service=\"hdb\"}");
+            "tick_query_seconds_bucket{application=\"hdb-service\",service=\"hdb\",le=\"+Inf\"}");
     }
 }

@@ -89,7 +89,8 @@ class TpApplicationIT {
 
             final HttpResponse<String> prom = call("GET", "/actuator/prometheus", null);
             assertThat(prom.statusCode()).isEqualTo(200);
-            assertThat(prom.body()).contains("tick_tp_log_seconds_count", "tick_tp_pub_percentile_seconds", "tick_tp_rows_total",
+            assertThat(prom.body()).contains("tick_tp_log_seconds_count",
+                "tick_tp_pub_seconds_bucket{application=\"tp-service\",le=\"+Inf\"}", "tick_tp_rows_total",
                 "tick_tp_journal_sequence");
         }
     }
