@@ -1,5 +1,6 @@
 package io.jtick.tp;
 
+import io.jtick.boot.OpenApiContract;
 import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.client.TickClient;
 import io.jtick.core.schema.TableSchema;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -22,6 +24,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
 
 import static io.jtick.core.testing.TestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,6 +41,9 @@ class TpApplicationIT {
 
     @Autowired
     private TickerplantServer server;
+
+    @Autowired
+    private ApplicationContext context;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -93,5 +100,14 @@ class TpApplicationIT {
                 "tick_tp_pub_seconds_bucket{application=\"tp-service\",le=\"+Inf\"}", "tick_tp_rows_total",
                 "tick_tp_journal_sequence");
         }
+    }
+
+    @Test
+    void shouldDocumentEveryEndpointInOpenApiAndAcceptTheDocumentedExamples() {
+        final OpenApiContract api = OpenApiContract.fetch(httpPort);
+        assertThat(api.assertEveryMappingDocumented(context)).containsExactlyInAnyOrder("GET /api/status", "PUT /api/mode",
+            "POST /api/eod");
+        api.assertEveryOperationDescribed();
+        assertThat(api.assertExamplesAccepted(Map.of(), Set.of())).hasSize(4); // status, two modes, end of day
     }
 }
