@@ -17,6 +17,24 @@ import java.util.Map;
 public class ApiDocs {
     /** Media type of the CSV answers (query results, run tables). */
     public static final String CSV = "text/csv";
+    /** What POST /api/query answers (JsonResultWriter's format). */
+    public static final String QUERY_RESULT = "{columns, types, rows (one array per row), rowCount, rowsScanned, segments, "
+        + "elapsedMicros}; with Accept: text/csv a header line and one line per row, column types in X-Jtick-Types";
+    public static final String QUERY_RESULT_EXAMPLE = "{\"columns\":[\"sym\",\"vwap\",\"n\"],\"types\":[\"symbol\",\"float64\","
+        + "\"int64\"],\"rows\":[[\"S0001\",100.52,1204],[\"S0002\",99.87,1187]],\"rowCount\":2,\"rowsScanned\":2391,"
+        + "\"segments\":1,\"elapsedMicros\":412}";
+    public static final String QUERY_CSV_EXAMPLE = "sym,vwap,n\nS0001,100.52,1204\nS0002,99.87,1187\n";
+    /** A query document (docs/query.md) computing a VWAP and a count per sym. */
+    public static final String QUERY_VWAP = "{\"table\":\"trade\",\"select\":{\"vwap\":{\"wavg\":[\"size\",\"price\"]},"
+        + "\"n\":{\"count\":\"*\"}},\"by\":[\"sym\"]}";
+    /** A query document selecting rows of one sym. */
+    public static final String QUERY_ROWS = "{\"table\":\"trade\",\"where\":{\"sym\":\"S0001\"},"
+        + "\"select\":[\"time\",\"sym\",\"price\",\"size\"],\"limit\":5}";
+    public static final String QUERY_DOC = "A query document (docs/query.md): table, where, select (columns or aggregates), by, "
+        + "asof, orderBy, limit; the first API's syms/from/to/columns/limit still work.";
+    public static final String BAD_QUERY_EXAMPLE = "{\"error\":\"unknown table [table=nope]\",\"status\":400}";
+    public static final String TOO_BIG_EXAMPLE = "{\"error\":\"result over the row limit [rows=1000001, "
+        + "key=tick.query.max-rows, limit=1000000]\",\"status\":413}";
 
     private static final Map<String, String> ABOUT = Map.of(
         "tp-service", "The tickerplant: status (sequences, tables, subscribers), publish mode, end of day. Feeds and subscribers "

@@ -119,8 +119,9 @@ public final class OpenApiContract {
 
     /**
      * Sends every documented example request (each request-body example, with the parameters' examples)
-     * to the service and asserts a 2xx answer. {@code pathValues} fill path variables that name objects
-     * the service creates (a run id); operations in {@code skip} are left to the caller.
+     * to the service and asserts a 2xx answer. {@code pathValues} replace the examples of path or query
+     * parameters that must name what this service holds (a run id it created, a day its journal has);
+     * operations in {@code skip} are left to the caller.
      *
      * @return "METHOD /path example → status" for each request sent
      */
@@ -166,7 +167,7 @@ public final class OpenApiContract {
             final String name = p.path("name").asString();
             final String in = p.path("in").asString();
             String value = example(p);
-            if ("path".equals(in) && pathValues.containsKey(name)) {
+            if (pathValues.containsKey(name)) {
                 value = pathValues.get(name);
             }
             if (value == null) {
