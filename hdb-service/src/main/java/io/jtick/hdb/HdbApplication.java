@@ -1,5 +1,6 @@
 package io.jtick.hdb;
 
+import io.jtick.boot.ApiDocs;
 import io.jtick.boot.ApiErrors;
 import io.jtick.core.lab.CompressionStudyCli;
 import org.springframework.boot.SpringApplication;
@@ -12,7 +13,7 @@ import org.springframework.context.annotation.Import;
  * and exits without starting the web server ({@code ./jtick compression-study ...}).
  */
 @SpringBootApplication
-@Import(ApiErrors.class)
+@Import({ApiErrors.class, ApiDocs.class})
 public class HdbApplication {
     /** First argument that selects the compression-study command line. */
     static final String STUDY_COMMAND = "compression-study";

@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import io.jtick.boot.OpenApiContract;
+import org.springframework.context.ApplicationContext;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -54,6 +56,9 @@ class HdbApplicationIT {
 
     @LocalServerPort
     private int port;
+
+    @Autowired
+    private ApplicationContext openApiContext;
 
     @Autowired
     private HdbLifecycle store;
@@ -339,6 +344,17 @@ class HdbApplicationIT {
         assertThat(prom).contains("tick_hdb_partitions", "tick_query_rows_total{application=\"hdb-service\",service=\"hdb\"}",
             "tick_hdb_reloads_total", "tick_hdb_tiering_runs_total",
             "tick_query_seconds_count{application=\"hdb-service\",service=\"hdb\"}",
-            "tick_query_percentile_seconds{application=\"hdb-service\",quantile=\"0.99\",service=\"hdb\"}");
+            "tick_query_seconds_bucket{application=\"hdb-service\",service=\"hdb\",le=\"+Inf\"}");
+    }
+
+    /**
+     * Every request mapping is in the OpenAPI document (springdoc, from the controllers). Examples and
+     * error answers are documented (and checked with OpenApiContract) for tp-service and rdb-service so far.
+     */
+    @org.junit.jupiter.api.Test
+    void shouldDocumentEveryRequestMappingInOpenApi() {
+        assertThat(OpenApiContract.fetch(port).assertEveryMappingDocumented(openApiContext)).containsExactlyInAnyOrder(
+            "GET /api/partitions", "POST /api/reload", "POST /api/query", "POST /api/gateway/query", "POST /api/tiering/run",
+            "POST /api/compression-study", "GET /api/status");
     }
 }

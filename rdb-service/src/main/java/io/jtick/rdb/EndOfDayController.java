@@ -2,6 +2,7 @@ package io.jtick.rdb;
 
 import io.jtick.boot.ApiErrors.ApiException;
 import io.jtick.boot.ApiErrors;
+import io.jtick.boot.ApiErrors.ErrorBody;
 import io.jtick.boot.QueryArgs;
 import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.rdb.HdbWriteDown;
@@ -9,6 +10,13 @@ import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.TableSegment;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -31,6 +39,7 @@ import java.util.Map;
  */
 @RestController
 @RequestMapping("/api/eod")
+@Tag(name = "rdb")
 class EndOfDayController {
     private static final Logger LOG = LoggerFactory.getLogger(EndOfDayController.class);
 
@@ -45,8 +54,21 @@ class EndOfDayController {
         this.rdb = rdb;
     }
 
+    @Operation(summary = "Rebuild a day's partition from the tickerplant journal (-11! then .Q.hdpf)",
+        description = "For a day whose end of day failed or that this RDB missed: every row the journal holds for the day is "
+            + "written under tick.rdb.hdb.root and the HDB is told, as at end of day. The RDB's memory is not touched.")
+    @ApiResponse(responseCode = "200", description = "the partition written", content = @Content(
+        schema = @Schema(implementation = RdbController.WrittenView.class), examples = @ExampleObject(value = "{\"date\":\"2026-11-24\","
+            + "\"directory\":\"./var/hdb/2026-11-24\",\"rows\":1203450,\"rawBytes\":48138000,\"storedBytes\":48139220,"
+            + "\"millis\":812,\"tables\":[{\"table\":\"trade\",\"rows\":1203450}]}")))
+    @ApiResponse(responseCode = "400", description = "no or bad date, write-down or journal not configured", content = @Content(
+        schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(value = "{\"error\":\"end-of-day write-down is "
+            + "not configured [key=tick.rdb.hdb.root]\",\"status\":400}")))
+    @ApiResponse(responseCode = "500", description = "the journal could not be read or the partition written",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @PostMapping("/replay")
-    RdbController.WrittenView replay(@RequestParam(name = "date", required = false) final String date) {
+    RdbController.WrittenView replay(@Parameter(description = "the day, yyyy-MM-dd (one the journal under tick.rdb.journal-root holds)",
+        required = true, example = "2026-11-24") @RequestParam(name = "date", required = false) final String date) {
         final HdbWriteDown w = writeDown.getIfAvailable();
         if (w == null) {
             throw ApiErrors.badRequest("end-of-day write-down is not configured [key=tick.rdb.hdb.root]");

@@ -1,5 +1,6 @@
 package io.jtick.rdb;
 
+import io.jtick.boot.ApiDocs;
 import io.jtick.boot.ApiErrors;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -7,7 +8,7 @@ import org.springframework.context.annotation.Import;
 
 /** Starts the RDB: properties → {@link io.jtick.core.rdb.RealtimeDatabase} + subscription → query REST. */
 @SpringBootApplication
-@Import(ApiErrors.class)
+@Import({ApiErrors.class, ApiDocs.class})
 public class RdbApplication {
     public static void main(final String[] args) {
         SpringApplication.run(RdbApplication.class, args);

@@ -1,12 +1,22 @@
 package io.jtick.rdb;
 
+import io.jtick.boot.ApiDocs;
 import io.jtick.boot.ApiErrors;
+import io.jtick.boot.ApiErrors.ErrorBody;
 import io.jtick.boot.QueryEndpoint;
 import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.rdb.HdbWriteDown;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.ColumnDef;
 import io.jtick.core.table.TableSegment;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpHeaders;
@@ -30,6 +40,7 @@ import java.util.Map;
  */
 @RestController
 @RequestMapping("/api")
+@Tag(name = "rdb")
 class RdbController {
     /** Response header: the RDB's trading day, {@code yyyy-MM-dd}. */
     static final String DAY_HEADER = "X-Jtick-Day";
@@ -54,8 +65,29 @@ class RdbController {
      * onto {@code where} and {@code select}. The response carries the RDB's trading day in
      * {@value #DAY_HEADER} (the gateway dates the rows it fetches with it).
      */
+    @Operation(summary = "Query today's tables", description = ApiDocs.QUERY_DOC)
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json",
+        schema = @Schema(type = "object", description = ApiDocs.QUERY_DOC), examples = {
+            @ExampleObject(name = "vwap-by-sym", value = ApiDocs.QUERY_VWAP),
+            @ExampleObject(name = "rows-of-one-sym", value = ApiDocs.QUERY_ROWS)}))
+    @ApiResponse(responseCode = "200", description = ApiDocs.QUERY_RESULT,
+        headers = @Header(name = DAY_HEADER, description = "the RDB's trading day",
+            schema = @Schema(type = "string", example = "2026-11-24")),
+        content = {@Content(mediaType = "application/json", schema = @Schema(type = "object", description = ApiDocs.QUERY_RESULT),
+            examples = @ExampleObject(value = ApiDocs.QUERY_RESULT_EXAMPLE)),
+            @Content(mediaType = ApiDocs.CSV, schema = @Schema(type = "string"),
+                examples = @ExampleObject(value = ApiDocs.QUERY_CSV_EXAMPLE))})
+    @ApiResponse(responseCode = "400", description = "a bad query: the message names the problem",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class),
+            examples = @ExampleObject(value = ApiDocs.BAD_QUERY_EXAMPLE)))
+    @ApiResponse(responseCode = "413", description = "the result is over tick.query.max-rows or max-bytes",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class),
+            examples = @ExampleObject(value = ApiDocs.TOO_BIG_EXAMPLE)))
     @PostMapping("/query")
-    void query(@RequestBody final String body, @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
+    void query(@RequestBody final String body,
+               @Parameter(description = "application/json (default) or text/csv", example = "application/json",
+                   schema = @Schema(allowableValues = {"application/json", ApiDocs.CSV}))
+               @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
                final HttpServletResponse response) throws IOException {
         query.handle(body, accept, rdb, Map.of(DAY_HEADER, LocalDate.ofEpochDay(rdb.currentDay()).toString()), response);
     }
@@ -66,6 +98,11 @@ class RdbController {
     record TableView(String name, List<ColumnView> columns, long rows) {
     }
 
+    @Operation(summary = "Tables in memory: schema and rows")
+    @ApiResponse(responseCode = "200", description = "one entry per table", content = @Content(
+        array = @io.swagger.v3.oas.annotations.media.ArraySchema(schema = @Schema(implementation = TableView.class)),
+        examples = @ExampleObject(value = "[{\"name\":\"trade\",\"columns\":[{\"name\":\"time\",\"type\":\"timestamp\"},"
+            + "{\"name\":\"sym\",\"type\":\"symbol\"},{\"name\":\"price\",\"type\":\"float64\"}],\"rows\":1203450}]")))
     @GetMapping("/tables")
     List<TableView> tables() {
         final List<TableView> out = new ArrayList<>();
@@ -101,6 +138,13 @@ class RdbController {
                       int lastEndOfDay, String lastEodError, String lastError, WriteDownView writeDown) {
     }
 
+    @Operation(summary = "Subscription, counters, end of day and write-down")
+    @ApiResponse(responseCode = "200", description = "the RDB's state",
+        content = @Content(schema = @Schema(implementation = StatusView.class),
+        examples = @ExampleObject(value = "{\"connected\":true,\"subscribed\":true,\"caughtUp\":true,\"lastSequence\":120345,"
+            + "\"tables\":{\"trade\":1203450},\"rows\":1203450,\"updates\":120345,\"duplicates\":0,\"rejected\":0,"
+            + "\"endOfDays\":0,\"endOfDayFailures\":0,\"lastEndOfDay\":0,\"lastEodError\":null,\"lastError\":null,"
+            + "\"writeDown\":{\"enabled\":true,\"lastWrite\":null,\"lastError\":null}}")))
     @GetMapping("/status")
     StatusView status() {
         final RdbLifecycle sub = subscription.getIfAvailable();

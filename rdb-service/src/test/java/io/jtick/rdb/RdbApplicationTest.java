@@ -46,8 +46,9 @@ class RdbApplicationTest {
         assertThat(properties.syms()).isEmpty();
         assertThat(lifecycle.isRunning()).isTrue();
         assertThat(registry.find("tick.rdb.rows").meter()).isNotNull();
-        assertThat(registry.find("tick.rdb.recv").meter()).isNotNull();
-        assertThat(registry.find("tick.query").meter()).as("query latency exported").isNotNull();
+        // latencies are Prometheus histograms beside the Micrometer meters (TickMetricsBinder)
+        assertThat(((io.micrometer.prometheusmetrics.PrometheusMeterRegistry) registry).scrape())
+            .contains("tick_rdb_recv_seconds_bucket{le=", "tick_rdb_upd_seconds_count ", "tick_query_seconds_sum{service=\"rdb\"}");
         assertThat(registry.find("tick.query.rejected").meter()).isNotNull();
         assertThat(registry.find("tick.rdb.table.rows").tag("table", "trade").meter()).isNotNull();
         mvc.perform(get("/api/status"))

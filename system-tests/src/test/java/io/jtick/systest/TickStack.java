@@ -63,11 +63,14 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
         return new TickStack(journal, hdbRoot, tp, hdb, hdbPort, rdb, rdbPort, feed);
     }
 
-    /** A Spring Boot service on a random loopback port. */
+    /** A Spring Boot service on a random loopback port (unless {@code args} name one with {@code --server.port=}). */
     static ConfigurableApplicationContext app(final Class<?> main, final String name, final String... args) {
-        final List<String> all = new ArrayList<>(List.of("--spring.config.name=jtick-system-test", "--server.port=0",
+        final List<String> all = new ArrayList<>(List.of("--spring.config.name=jtick-system-test",
             "--server.address=127.0.0.1", "--spring.application.name=" + name,
             "--management.endpoints.web.exposure.include=health,prometheus"));
+        if (List.of(args).stream().noneMatch(a -> a.startsWith("--server.port="))) {
+            all.add("--server.port=0");
+        }
         all.addAll(List.of(args));
         return new SpringApplicationBuilder(main).run(all.toArray(new String[0]));
     }

@@ -1,32 +1,36 @@
 package io.jtick.boot;
 
-import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
 import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Exposes a core {@link TickMetrics} through Micrometer without touching the hot path: the core
- * records into HdrHistogram recorders and atomics; this binder reads them when Prometheus scrapes.
- * A latency {@code tick.tp.log} becomes {@code tick_tp_log_seconds_count/_sum} (a FunctionTimer),
- * {@code tick_tp_log_percentile_seconds{quantile="0.5|0.9|0.99|0.999"}} and {@code tick_tp_log_max_seconds}.
- * Latency, counter and gauge names may carry tags after a '|': {@code tick.tp.errors|code=malformed-frame},
- * {@code tick.query|service=hdb}.
+ * Exposes a core {@link TickMetrics} without touching the hot path: the core records into
+ * HdrHistogram recorders and atomics; everything here is read when Prometheus scrapes. Counters and
+ * gauges become Micrometer meters; latencies become Prometheus histograms
+ * ({@link LatencyHistogramCollector}: {@code tick_tp_log_seconds_bucket/_count/_sum}) registered in
+ * the {@link PrometheusRegistry} behind the Micrometer Prometheus registry, since Micrometer cannot
+ * build buckets from a histogram it did not record. Names may carry tags after a '|':
+ * {@code tick.tp.errors|code=malformed-frame}, {@code tick.query|service=hdb}.
  */
 public final class TickMetricsBinder implements MeterBinder {
-    private static final double[] QUANTILES = {0.5, 0.9, 0.99, 0.999};
-
     private final TickMetrics metrics;
+    private final Set<PrometheusRegistry> registered = Collections.newSetFromMap(new IdentityHashMap<>());
 
     public TickMetricsBinder(final TickMetrics metrics) {
         this.metrics = metrics;
@@ -34,25 +38,11 @@ public final class TickMetricsBinder implements MeterBinder {
 
     @Override
     public void bindTo(final MeterRegistry registry) {
-        for (final LatencyStats stats : metrics.latencies()) {
-            final String[] nameAndTags = split(stats.name());
-            final Tags tags = tags(nameAndTags[1]);
-            FunctionTimer.builder(nameAndTags[0], stats, s -> s.summary().count(), s -> s.summary().totalNanos(), TimeUnit.NANOSECONDS)
-                .tags(tags)
-                .description(stats.description())
-                .register(registry);
-            for (final double q : QUANTILES) {
-                TimeGauge.builder(nameAndTags[0] + ".percentile", stats, TimeUnit.NANOSECONDS, s -> s.summary().valueAt(q))
-                    .tags(tags)
-                    .tag("quantile", Double.toString(q))
-                    .description(stats.description() + " (percentile since start or last reset)")
-                    .register(registry);
-            }
-            TimeGauge.builder(nameAndTags[0] + ".max", stats, TimeUnit.NANOSECONDS, s -> s.summary().max())
-                .tags(tags)
-                .description(stats.description() + " (max since start or last reset)")
-                .register(registry);
-        }
+        // the histograms carry the registry's common tags (management.metrics.tags.*) like every meter: read them off a meter
+        final Gauge latencies = Gauge.builder("tick.latencies", metrics, m -> m.latencies().size())
+            .description("latency histograms this process exports")
+            .register(registry);
+        registerHistograms(registry, latencies.getId().getTags());
         for (final Map.Entry<String, AtomicLong> c : metrics.counters().entrySet()) {
             final String[] nameAndTags = split(c.getKey());
             FunctionCounter.builder(nameAndTags[0], c.getValue(), AtomicLong::get)
@@ -67,12 +57,25 @@ public final class TickMetricsBinder implements MeterBinder {
         }
     }
 
-    private static String[] split(final String key) {
+    /** The latency histograms go to every Prometheus registry reachable from {@code registry}, once each. */
+    private void registerHistograms(final MeterRegistry registry, final List<Tag> commonTags) {
+        if (registry instanceof PrometheusMeterRegistry prometheus) {
+            synchronized (registered) {
+                if (registered.add(prometheus.getPrometheusRegistry())) {
+                    prometheus.getPrometheusRegistry().register(new LatencyHistogramCollector(metrics, commonTags));
+                }
+            }
+        } else if (registry instanceof CompositeMeterRegistry composite) {
+            composite.getRegistries().forEach(r -> registerHistograms(r, commonTags));
+        }
+    }
+
+    static String[] split(final String key) {
         final int bar = key.indexOf('|');
         return bar < 0 ? new String[] {key, ""} : new String[] {key.substring(0, bar), key.substring(bar + 1)};
     }
 
-    private static Tags tags(final String spec) {
+    static Tags tags(final String spec) {
         Tags tags = Tags.empty();
         if (spec.isEmpty()) {
             return tags;

@@ -1,6 +1,13 @@
 package io.jtick.tp;
 
 import io.jtick.boot.ApiErrors;
+import io.jtick.boot.ApiErrors.ErrorBody;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import io.jtick.core.tp.PublishMode;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantStatus;
@@ -13,44 +20,87 @@ import org.springframework.web.bind.annotation.RestController;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
-import java.util.Map;
 
 /** {@code /api/status}, {@code /api/mode}, {@code /api/eod}. */
 @RestController
 @RequestMapping("/api")
+@Tag(name = "tickerplant")
 class TpController {
+    private static final String STATUS_EXAMPLE = "{\"name\":\"tp\",\"mode\":\"zero-latency\",\"timerMillis\":100,\"date\":\"2026-11-24\","
+        + "\"sequence\":120345,\"journalSequence\":120345,\"journalDir\":\"./var/tp/journal\",\"broadcast\":true,"
+        + "\"tables\":[{\"name\":\"trade\",\"rows\":1203450,\"updates\":120345}],\"subscribers\":[],\"feeds\":1,"
+        + "\"errors\":{},\"subscribersDisconnected\":0,\"upstream\":null,\"nextEndOfDayNanos\":1795651200000000000}";
     private final TickerplantServer server;
 
     TpController(final TickerplantServer server) {
         this.server = server;
     }
 
+    @Operation(summary = "Sequences, mode, tables, subscribers and their backlog",
+        description = "sequence is i (kdb .u.i, published), journalSequence j (.u.j, journalled); j - i > 0 between timer ticks in "
+            + "timer-publish mode.")
+    @ApiResponse(responseCode = "200", description = "the tickerplant's state",
+        content = @Content(schema = @Schema(implementation = TickerplantStatus.class),
+            examples = @ExampleObject(value = STATUS_EXAMPLE)))
     @GetMapping("/status")
     TickerplantStatus status() {
         return server.status();
     }
 
     /** Body: {@code {"mode":"timer-publish","timer":"100ms"}} (timer optional: keeps the current one). */
-    record ModeRequest(String mode, String timer) {
+    @Schema(description = "A publish mode and, for the timer modes, the timer period")
+    record ModeRequest(
+        @Schema(description = "publish mode", allowableValues = {"zero-latency", "timer-publish", "timer-log-publish"},
+            requiredMode = Schema.RequiredMode.REQUIRED) String mode,
+        @Schema(description = "timer period (100ms, 1s, PT0.1S); absent keeps the current one", example = "100ms") String timer) {
     }
 
+    /** The mode now in force. */
+    record ModeView(@Schema(example = "timer-publish") String mode, @Schema(example = "100") long timerMillis) {
+    }
+
+    @Operation(summary = "Switch the publish mode at run time",
+        description = "zero-latency journals and publishes each update; timer-publish journals each update and publishes merged "
+            + "batches every timer period; timer-log-publish does both on the timer (the white paper's modes).")
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+        schema = @Schema(implementation = ModeRequest.class),
+        examples = {@ExampleObject(name = "timer-publish", value = "{\"mode\":\"timer-publish\",\"timer\":\"100ms\"}"),
+            @ExampleObject(name = "zero-latency", value = "{\"mode\":\"zero-latency\"}")}))
+    @ApiResponse(responseCode = "200", description = "the mode now in force",
+        content = @Content(schema = @Schema(implementation = ModeView.class),
+            examples = @ExampleObject(value = "{\"mode\":\"timer-publish\",\"timerMillis\":100}")))
+    @ApiResponse(responseCode = "400", description = "no or unknown mode, bad timer, malformed body",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(
+            value = "{\"error\":\"bad duration [timer=soon, examples=100ms|1s|PT0.1S]\",\"status\":400}")))
     @PutMapping("/mode")
-    Map<String, Object> mode(@RequestBody final ModeRequest req) {
+    ModeView mode(@RequestBody final ModeRequest req) {
         if (req == null || req.mode() == null) {
             throw ApiErrors.badRequest("mode is required [known=zero-latency|timer-publish|timer-log-publish]");
         }
         final PublishMode mode = PublishMode.parse(req.mode());
         final Duration timer = req.timer() == null ? Duration.ofNanos(server.call(t -> t.timerNanos())) : parseDuration(req.timer());
         server.setMode(mode, timer);
-        return Map.of("mode", mode.id(), "timerMillis", timer.toMillis());
+        return new ModeView(mode.id(), timer.toMillis());
     }
 
+    /** What end of day did. */
+    record EndOfDayView(@Schema(description = "the day that ended", example = "2026-11-24") String ended,
+                        @Schema(description = "the new day", example = "2026-11-25") String date,
+                        @Schema(description = "journal sequence after the roll", example = "120345") long sequence) {
+    }
+
+    @Operation(summary = "End of day now (.u.end)",
+        description = "Sends end of day to every subscriber (the RDB writes the day's partition) and rolls the journal, as at "
+            + "tick.tp.eod-time.")
+    @ApiResponse(responseCode = "200", description = "the day ended and the new one",
+        content = @Content(schema = @Schema(implementation = EndOfDayView.class),
+            examples = @ExampleObject(value = "{\"ended\":\"2026-11-24\",\"date\":\"2026-11-25\",\"sequence\":120345}")))
     @PostMapping("/eod")
-    Map<String, Object> endOfDay() {
+    EndOfDayView endOfDay() {
         final String ended = server.call(t -> t.date().toString());
         server.endOfDay();
         final TickerplantStatus s = server.status();
-        return Map.of("ended", ended, "date", s.date(), "sequence", s.journalSequence());
+        return new EndOfDayView(ended, s.date(), s.journalSequence());
     }
 
     static Duration parseDuration(final String s) {

@@ -1,5 +1,6 @@
 package io.jtick.tp;
 
+import io.jtick.boot.OpenApiContract;
 import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.client.TickClient;
 import io.jtick.core.schema.TableSchema;
@@ -16,6 +17,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -25,6 +27,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
 
 import static io.jtick.core.testing.TestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,6 +55,9 @@ class TpApplicationIT {
 
     @Autowired
     private TickerplantServer server;
+
+    @Autowired
+    private ApplicationContext context;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -103,8 +110,18 @@ class TpApplicationIT {
 
             final HttpResponse<String> prom = call("GET", "/actuator/prometheus", null);
             assertThat(prom.statusCode()).isEqualTo(200);
-            assertThat(prom.body()).contains("tick_tp_log_seconds_count", "tick_tp_pub_percentile_seconds", "tick_tp_rows_total",
+            assertThat(prom.body()).contains("tick_tp_log_seconds_count",
+                "tick_tp_pub_seconds_bucket{application=\"tp-service\",le=\"+Inf\"}", "tick_tp_rows_total",
                 "tick_tp_journal_sequence");
         }
+    }
+
+    @Test
+    void shouldDocumentEveryEndpointInOpenApiAndAcceptTheDocumentedExamples() {
+        final OpenApiContract api = OpenApiContract.fetch(httpPort);
+        assertThat(api.assertEveryMappingDocumented(context)).containsExactlyInAnyOrder("GET /api/status", "PUT /api/mode",
+            "POST /api/eod");
+        api.assertEveryOperationDescribed();
+        assertThat(api.assertExamplesAccepted(Map.of(), Set.of())).hasSize(4); // status, two modes, end of day
     }
 }

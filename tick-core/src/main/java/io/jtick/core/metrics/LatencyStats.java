@@ -1,13 +1,15 @@
 package io.jtick.core.metrics;
 
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 import org.HdrHistogram.Recorder;
 
 /**
  * A latency histogram in nanoseconds fed from the hot path through an HdrHistogram {@link Recorder}
- * (wait-free, no allocation per value). Readers ({@link #snapshot()}, {@link #summary()},
- * {@link #count()}) run off the hot path: each folds what was recorded since the last read into one
- * cumulative histogram, which holds everything since start or {@link #reset()}.
+ * (wait-free, no allocation per value). Readers fold what was recorded off the hot path into two
+ * histograms: the <em>window</em> ({@link #snapshot()}, {@link #count()}: since start or the last
+ * {@link #reset()}, what a profiling run reads) and the <em>lifetime</em> ({@link #lifetime}: since
+ * the process started, never reset, what Prometheus scrapes so its counters never go backwards).
  */
 public final class LatencyStats {
     private static final long HIGHEST = 3_600_000_000_000L; // one hour in ns
@@ -15,44 +17,18 @@ public final class LatencyStats {
     private final String name;
     private final String description;
     private final Recorder recorder = new Recorder(HIGHEST, 3);
-    private final Histogram cumulative = new Histogram(HIGHEST, 3);
+    private final Histogram window = new Histogram(HIGHEST, 3);
+    private final Histogram lifetime = new Histogram(HIGHEST, 3);
     private Histogram interval;
-    private volatile Summary summary = new Summary(0, 0, new long[0], new double[0], 0);
-    private long summaryAt;
 
-    /** A cached view of the cumulative histogram for exporters (refreshed at most every 500 ms). */
-    public record Summary(long count, double totalNanos, long[] values, double[] quantiles, long max) {
-        /** Value in ns at one of the quantiles computed at refresh (0.5, 0.9, 0.99, 0.999); 0 for any other quantile. */
-        public double valueAt(final double q) {
-            for (int i = 0; i < quantiles.length; i++) {
-                if (quantiles[i] == q) {
-                    return values[i];
-                }
-            }
-            return 0;
-        }
-    }
-
-    private static final double[] SUMMARY_QUANTILES = {0.5, 0.9, 0.99, 0.999};
-
-    /** Cached summary for metric exporters; never blocks the hot path. */
-    public Summary summary() {
-        final long now = System.nanoTime();
-        synchronized (this) {
-            if (now - summaryAt > 500_000_000L || summaryAt == 0) {
-                interval = recorder.getIntervalHistogram(interval);
-                cumulative.add(interval);
-                final long[] v = new long[SUMMARY_QUANTILES.length];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = cumulative.getValueAtPercentile(SUMMARY_QUANTILES[i] * 100.0);
-                }
-                final long count = cumulative.getTotalCount();
-                summary = new Summary(count, count == 0 ? 0 : cumulative.getMean() * count, v, SUMMARY_QUANTILES,
-                    cumulative.getMaxValue());
-                summaryAt = now;
-            }
-            return summary;
-        }
+    /**
+     * Totals since the process started.
+     *
+     * @param count    values recorded
+     * @param sumNanos their sum, from HdrHistogram's buckets (each value counted at its bucket's
+     *                 middle: within 0.05% of the exact sum)
+     */
+    public record Lifetime(long count, double sumNanos) {
     }
 
     public LatencyStats(final String name, final String description) {
@@ -73,24 +49,54 @@ public final class LatencyStats {
         recorder.recordValue(nanos < 0 ? 0 : Math.min(nanos, HIGHEST));
     }
 
-    /** Folds what was recorded since the last call into the cumulative histogram and returns a copy of it. */
+    /** Folds what was recorded since the last call into the window and returns a copy of it. */
     public synchronized Histogram snapshot() {
-        interval = recorder.getIntervalHistogram(interval);
-        cumulative.add(interval);
-        return cumulative.copy();
+        fold();
+        return window.copy();
     }
 
-    /** Number of values recorded since start or {@link #reset()}; folds pending values first. */
+    /** Values in the window (since start or {@link #reset()}); folds pending values first. */
     public synchronized long count() {
-        interval = recorder.getIntervalHistogram(interval);
-        cumulative.add(interval);
-        return cumulative.getTotalCount();
+        fold();
+        return window.getTotalCount();
     }
 
-    /** Clears everything recorded (the profiling runs reset between matrix rows). */
+    /** Clears the window (the profiling runs reset between matrix rows); the lifetime keeps everything. */
     public synchronized void reset() {
+        fold();
+        window.reset();
+    }
+
+    /**
+     * Everything recorded since the process started, sorted into the caller's buckets: {@code counts[i]}
+     * (not cumulative) receives the values in ({@code upperNanos[i-1]}, {@code upperNanos[i]}], and
+     * {@code counts[upperNanos.length]} those above the last bound. An HdrHistogram bucket goes where its
+     * highest equivalent value falls, which is the value HdrHistogram reports for a percentile that
+     * lands in it: a percentile read here and one read from the caller's buckets fall in the same bucket.
+     *
+     * @param upperNanos ascending upper bounds in nanoseconds
+     * @param counts     at least {@code upperNanos.length + 1} slots, overwritten
+     */
+    public synchronized Lifetime lifetime(final double[] upperNanos, final long[] counts) {
+        fold();
+        java.util.Arrays.fill(counts, 0, upperNanos.length + 1, 0L);
+        int b = 0;
+        double sum = 0;
+        for (final HistogramIterationValue v : lifetime.recordedValues()) {
+            final long value = v.getValueIteratedTo();
+            final long n = v.getCountAtValueIteratedTo();
+            while (b < upperNanos.length && value > upperNanos[b]) {
+                b++;
+            }
+            counts[b] += n;
+            sum += (double) n * lifetime.medianEquivalentValue(value);
+        }
+        return new Lifetime(lifetime.getTotalCount(), sum);
+    }
+
+    private void fold() {
         interval = recorder.getIntervalHistogram(interval);
-        cumulative.reset();
-        summaryAt = 0;
+        window.add(interval);
+        lifetime.add(interval);
     }
 }

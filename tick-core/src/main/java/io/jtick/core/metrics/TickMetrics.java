@@ -8,8 +8,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * The named latency histograms, counters and gauges an engine records into. Services bind every
- * entry to Micrometer (names as in docs: {@code tick.tp.log}, {@code tick.tp.pub}...). Created at
+ * The named latency histograms, counters and gauges an engine records into. Services export every
+ * entry when Prometheus scrapes (names as in docs/metrics.md: {@code tick.tp.log}, {@code tick.tp.pub}...;
+ * latencies as histograms over their lifetime, see {@link LatencyStats#lifetime}). Created at
  * start-up; lookups are not for the hot path: engines keep the returned objects in fields.
  */
 public final class TickMetrics {
@@ -47,6 +48,7 @@ public final class TickMetrics {
         }
     }
 
+    /** Resets every latency's window (profiling runs); the lifetime histograms Prometheus reads are kept. */
     public void resetLatencies() {
         for (final LatencyStats l : latencies()) {
             l.reset();

@@ -1,0 +1,53 @@
+package io.jtick.boot;
+
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.info.Info;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.util.Map;
+
+/**
+ * The header of every service's OpenAPI document ({@code /v3/api-docs}, Swagger UI at
+ * {@code /swagger-ui.html}, springdoc-openapi): title from {@code spring.application.name}, what the
+ * service does, where the error format is. The operations come from the controllers' annotations.
+ */
+@Configuration(proxyBeanMethods = false)
+public class ApiDocs {
+    /** Media type of the CSV answers (query results, run tables). */
+    public static final String CSV = "text/csv";
+    /** What POST /api/query answers (JsonResultWriter's format). */
+    public static final String QUERY_RESULT = "{columns, types, rows (one array per row), rowCount, rowsScanned, segments, "
+        + "elapsedMicros}; with Accept: text/csv a header line and one line per row, column types in X-Jtick-Types";
+    public static final String QUERY_RESULT_EXAMPLE = "{\"columns\":[\"sym\",\"vwap\",\"n\"],\"types\":[\"symbol\",\"float64\","
+        + "\"int64\"],\"rows\":[[\"S0001\",100.52,1204],[\"S0002\",99.87,1187]],\"rowCount\":2,\"rowsScanned\":2391,"
+        + "\"segments\":1,\"elapsedMicros\":412}";
+    public static final String QUERY_CSV_EXAMPLE = "sym,vwap,n\nS0001,100.52,1204\nS0002,99.87,1187\n";
+    /** A query document (docs/query.md) computing a VWAP and a count per sym. */
+    public static final String QUERY_VWAP = "{\"table\":\"trade\",\"select\":{\"vwap\":{\"wavg\":[\"size\",\"price\"]},"
+        + "\"n\":{\"count\":\"*\"}},\"by\":[\"sym\"]}";
+    /** A query document selecting rows of one sym. */
+    public static final String QUERY_ROWS = "{\"table\":\"trade\",\"where\":{\"sym\":\"S0001\"},"
+        + "\"select\":[\"time\",\"sym\",\"price\",\"size\"],\"limit\":5}";
+    public static final String QUERY_DOC = "A query document (docs/query.md): table, where, select (columns or aggregates), by, "
+        + "asof, orderBy, limit; the first API's syms/from/to/columns/limit still work.";
+    public static final String BAD_QUERY_EXAMPLE = "{\"error\":\"unknown table [table=nope]\",\"status\":400}";
+    public static final String TOO_BIG_EXAMPLE = "{\"error\":\"result over the row limit [rows=1000001, "
+        + "key=tick.query.max-rows, limit=1000000]\",\"status\":413}";
+
+    private static final Map<String, String> ABOUT = Map.of(
+        "tp-service", "The tickerplant: status (sequences, tables, subscribers), publish mode, end of day. Feeds and subscribers "
+            + "use the TCP port (docs/wire-format.md), not this API.",
+        "rdb-service", "The real-time database: queries over today's data (docs/query.md), tables, status, end-of-day replay.",
+        "hdb-service", "The historical database: queries over date partitions, the gateway over HDB and RDB, partitions, reload, "
+            + "tiering, compression study.",
+        "feed-sim", "The feed simulator and the profiling control plane: start and stop a feed, run the white paper's experiments.");
+
+    @Bean
+    OpenAPI jtickOpenApi(@Value("${spring.application.name:jtick}") final String name) {
+        return new OpenAPI().info(new Info().title("jtick " + name).version("0.1.0")
+            .description(ABOUT.getOrDefault(name, "jtick service") + " Every error answers {\"error\": \"... [key=value]\", "
+                + "\"status\": n} (schema Error). Metrics: /actuator/prometheus (docs/metrics.md)."));
+    }
+}
