@@ -5,17 +5,16 @@ import io.jtick.core.feed.FeedCounters;
 import io.jtick.core.metrics.TickMetrics;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 import org.springframework.core.convert.converter.Converter;
 
 import java.nio.file.Path;
 
 /**
- * Properties → feed service and profiling control plane (runs stored under {@code runs-dir}, API
- * guarded by {@link ApiTokenFilter}); the feed totals ({@code tick.feed.rows/updates/bytes}) exported to Micrometer.
+ * Properties → feed service and profiling control plane (runs stored under {@code runs-dir}); the
+ * feed totals ({@code tick.feed.rows/updates/bytes}) exported to Micrometer. Who may call the API is
+ * tick-boot's {@link io.jtick.boot.access.ApiAccessConfiguration}, as for every service.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(FeedProperties.class)
@@ -64,14 +63,5 @@ class FeedSimConfiguration {
     @Bean(destroyMethod = "close")
     RunService runService(final FeedProperties properties, final FeedService feeds, final RunStore store) {
         return new RunService(properties, feeds, store);
-    }
-
-    /** {@code /api/*} answers loopback, or another host that presents {@code tick.feed.api-token}. */
-    @Bean
-    FilterRegistrationBean<ApiTokenFilter> apiTokenFilter(final FeedProperties properties) {
-        final FilterRegistrationBean<ApiTokenFilter> r = new FilterRegistrationBean<>(new ApiTokenFilter(properties.apiToken()));
-        r.addUrlPatterns("/api/*");
-        r.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
-        return r;
     }
 }

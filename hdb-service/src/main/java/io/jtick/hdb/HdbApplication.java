@@ -1,6 +1,7 @@
 package io.jtick.hdb;
 
 import io.jtick.boot.ApiErrors;
+import io.jtick.boot.access.ApiAccessConfiguration;
 import io.jtick.core.hdb.CompressionStudyCli;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -12,7 +13,7 @@ import org.springframework.context.annotation.Import;
  * and exits without starting the web server ({@code ./jtick compression-study ...}).
  */
 @SpringBootApplication
-@Import(ApiErrors.class)
+@Import({ApiErrors.class, ApiAccessConfiguration.class})
 public class HdbApplication {
     /** First argument that selects the compression-study command line. */
     static final String STUDY_COMMAND = "compression-study";

@@ -3,6 +3,7 @@ package io.jtick.hdb;
 import io.jtick.boot.QueryEndpoint;
 import io.jtick.boot.QueryProperties;
 import io.jtick.boot.TickMetricsBinder;
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.hdb.PartitionSource;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.Gateway;
@@ -35,15 +36,18 @@ class HdbConfiguration {
         return new CompressionStudyRunner(store, properties);
     }
 
-    /** The query engine over the partitions and the gateway over partitions plus the RDB, each with {@code tick.query.*} limits. */
+    /**
+     * The query engine over the partitions and the gateway over partitions plus the RDB, each with
+     * {@code tick.query.*} limits; the gateway sends the API token ({@code tick.api.token}) for an RDB that protects reads.
+     */
     @Bean
     HdbQueries hdbQueries(final HdbLifecycle store, final HdbProperties properties, final QueryProperties query,
-                          final TickMetrics metrics) {
+                          final TickMetrics metrics, final AccessSettings access) {
         final PartitionSource hdb = new PartitionSource(store.hdb());
         final HdbProperties.Gateway g = properties.gateway();
         return new HdbQueries(new QueryEndpoint(new QueryEngine(metrics, query.limits(), "hdb")), hdb,
             new QueryEndpoint(new QueryEngine(metrics, query.limits(), "gateway")),
-            g.enabled() ? new Gateway(hdb, new RemoteRdbSource(g.rdbUrl(), g.timeout())) : null);
+            g.enabled() ? new Gateway(hdb, new RemoteRdbSource(g.rdbUrl(), g.timeout(), access.token())) : null);
     }
 
     /**
