@@ -11,6 +11,8 @@ import io.jtick.core.query.QueryEngine;
 import io.jtick.core.table.QuerySource;
 import io.jtick.core.query.RemoteRdbSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -56,6 +58,15 @@ class HdbConfiguration {
      * @param gatewaySource null when no RDB is configured
      */
     record HdbQueries(QueryEndpoint hdbEndpoint, QuerySource hdbSource, QueryEndpoint gatewayEndpoint, QuerySource gatewaySource) {
+    }
+
+    /**
+     * Tomcat answers {@code Expect: 100-continue} only once the body is read (its default is at
+     * once): a partition upload the token check refuses is answered before the day is sent.
+     */
+    @Bean
+    WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> continueOnRead() {
+        return factory -> factory.addConnectorCustomizers(connector -> connector.setProperty("continueResponseTiming", "onRead"));
     }
 
     /** Takes the lifecycle and the queries so their meters exist before the binder runs. */

@@ -53,7 +53,7 @@ class RdbConfiguration {
     /**
      * End-of-day write-down when {@code tick.rdb.hdb.root} is set: the day's tables become the
      * date's partition there, then the HDB at {@code tick.rdb.hdb.url} (if set) is told to reload,
-     * with the API token when one is configured.
+     * or with {@code tick.rdb.hdb.transfer=upload} is sent the partition; the API token goes along.
      */
     @Bean
     @Conditional(WriteDownConfigured.class)
@@ -63,9 +63,10 @@ class RdbConfiguration {
             Math.min(4, Runtime.getRuntime().availableProcessors()), PartitionWriter.WriteHook.NONE);
         final URI url = hdb.baseUrl();
         final HdbWriteDown.Listener listener = url == null ? HdbWriteDown.Listener.NONE
+            : hdb.upload() ? new HdbPartitionUploader(url, hdb.reloadTimeout(), access.token())
             : new HdbReloadNotifier(url, hdb.reloadTimeout(), access.token());
-        LOG.info("end-of-day write-down [root={}, encoding={}, hdbUrl={}]", hdb.rootPath().toAbsolutePath(), hdb.encoding(),
-            url == null ? "(not told)" : url);
+        LOG.info("end-of-day write-down [root={}, encoding={}, hdbUrl={}, transfer={}]", hdb.rootPath().toAbsolutePath(), hdb.encoding(),
+            url == null ? "(not told)" : url, hdb.transfer());
         return new HdbWriteDown(writer, listener, metrics);
     }
 
