@@ -30,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The images as an operator gets them: {@code ./jtick images} twice (the same digests both times),
  * each image at most 250 MB, then each one unpacked with {@code umoci} and its service started from
  * the image's own root file system, entrypoint, environment, user and working directory (see
- * {@link ImageRootfs}) until {@code /actuator/health} answers UP; the image's health check command
+ * {@link ImageRootfs}) until {@code /actuator/health} answers UP (and its liveness and readiness
+ * groups, the Helm chart's probes, answer 200); the image's health check command
  * passes against it and fails against a port where nothing listens. Needs root (chroot, mounts) and
  * umoci (Debian package; installed here with apt-get when missing, as .ci/run does).
  */
@@ -102,6 +103,11 @@ class ServiceImagesIT {
             final Process p = image.start(image.args(), env, log);
             try {
                 awaitUp(p, port, log, name);
+                for (final String probe : List.of("liveness", "readiness")) {
+                    final HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/actuator/health/" + probe)).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                    assertThat(r.statusCode()).as("%s /actuator/health/%s: %s", name, probe, r.body()).isEqualTo(200);
+                }
                 assertThat(ImageRootfs.uidOf(p.pid())).as("the service runs as the image's user").isEqualTo(image.uid());
                 assertThat(image.run(health.subList(1, health.size()), env, work.resolve(name + "-health.log")))
                     .as("the image's health check against the running %s", name).isZero();
