@@ -72,8 +72,12 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     [[ -z "${JTICK_IMAGE_DEBS:-}" ]] || die "no .deb for ${missing[*]} in $DEBS"
     command -v apt-get > /dev/null || die "apt-get not found: the base is made of Debian packages; put ${PACKAGES[*]} (.deb) in a directory and set JTICK_IMAGE_DEBS"
     say "downloading Debian packages: ${missing[*]}"
-    (cd "$DEBS" && apt-get download -q "${missing[@]}" 2>&1 | grep -v '^W: Download is performed unsandboxed') \
-        || die "apt-get download ${missing[*]} failed (apt-get update first?)"
+    download() { (cd "$DEBS" && apt-get download -q "${missing[@]}" 2> >(grep -v '^W: Download is performed unsandboxed' >&2)); }
+    if ! download; then
+        # a fresh machine has no package lists yet
+        [[ "$(id -u)" -eq 0 ]] && apt-get update -q > /dev/null 2>&1 && download \
+            || die "apt-get download ${missing[*]} failed (run apt-get update first)"
+    fi
 fi
 ROOTFS="$WORK/rootfs"
 rm -rf "$ROOTFS"
