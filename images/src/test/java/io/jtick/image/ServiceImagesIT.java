@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -32,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the image's own root file system, entrypoint, environment, user and working directory (see
  * {@link ImageRootfs}) until {@code /actuator/health} answers UP (and its liveness and readiness
  * groups, the Helm chart's probes, answer 200); the image's health check command
- * passes against it and fails against a port where nothing listens. Needs root (chroot, mounts) and
+ * passes against it and fails against a port where nothing listens. Then the four together as the
+ * Helm chart runs them keep an end of day (see the third test). Needs root (chroot, mounts) and
  * umoci (Debian package; installed here with apt-get when missing, as .ci/run does).
  */
 @Tag("slow")
@@ -42,6 +45,7 @@ class ServiceImagesIT {
     private static final Path OUT = ROOT.resolve("target/images");
     private static final long MAX_IMAGE_BYTES = 250L * 1000 * 1000;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private static Path work;
     private static Map<String, String[]> firstBuild;
@@ -118,6 +122,104 @@ class ServiceImagesIT {
             } finally {
                 stop(p);
             }
+        }
+    }
+
+    /**
+     * The four images together as the Helm chart runs them, each from its own root file system (so
+     * the RDB and the HDB share no directory): API token on (guard always, one token), the feed
+     * publishing to the TP, the RDB subscribed and sending its end of day to the HDB
+     * ({@code transfer=upload}). An end of day without the token is refused; with it, the day lands
+     * in the HDB and answers its query.
+     */
+    @Test
+    @Order(3)
+    void shouldKeepTheDayWhenTheImagesRunTogetherAsTheChartRunsThem() throws Exception {
+        Assumptions.assumeTrue(firstBuild != null, "the images were not built");
+        final String token = "image-stack-t0ken-0123456789abcdef";
+        final int tick = freePort();
+        final Map<String, Integer> http = new LinkedHashMap<>();
+        for (final String name : List.of("tp-service", "hdb-service", "rdb-service", "feed-sim")) {
+            http.put(name, freePort());
+        }
+        final Map<String, Map<String, String>> env = new LinkedHashMap<>();
+        for (final String name : http.keySet()) {
+            final Map<String, String> e = new LinkedHashMap<>();
+            e.put("SERVER_ADDRESS", "127.0.0.1");
+            e.put("SERVER_PORT", Integer.toString(http.get(name)));
+            e.put("TICK_API_GUARD", "always");
+            e.put("TICK_API_TOKEN", token);
+            env.put(name, e);
+        }
+        env.get("tp-service").putAll(Map.of("TICK_TP_HOST", "127.0.0.1", "TICK_TP_PORT", Integer.toString(tick)));
+        env.get("hdb-service").put("TICK_HDB_ROOT", "/var/jtick/hdb");
+        env.get("rdb-service").putAll(Map.of("TICK_RDB_TP_PORT", Integer.toString(tick), "TICK_RDB_HDB_ROOT", "/var/jtick/eod",
+            "TICK_RDB_HDB_URL", "http://127.0.0.1:" + http.get("hdb-service"), "TICK_RDB_HDB_TRANSFER", "upload"));
+        env.get("feed-sim").putAll(Map.of("TICK_FEED_TP_PORT", Integer.toString(tick), "TICK_FEED_AUTOSTART", "true",
+            "TICK_FEED_R", "10", "TICK_FEED_T", "10"));
+        final List<Process> running = new ArrayList<>();
+        try {
+            for (final String name : http.keySet()) {
+                final ImageRootfs image = ImageRootfs.unpack(OUT.resolve(name), version(name), work.resolve("stack-" + name));
+                final Path log = work.resolve("stack-" + name + ".log");
+                final Process p = image.start(image.args(), env.get(name), log);
+                running.add(p);
+                awaitUp(p, http.get(name), log, name);
+            }
+            final int rdb = http.get("rdb-service");
+            awaitTrue("the RDB holds rows the feed sent through the TP", () -> json(get(rdb, "/api/status")).path("rows").asLong() > 0);
+            final URI eod = URI.create("http://127.0.0.1:" + http.get("tp-service") + "/api/eod");
+            assertThat(HTTP.send(HttpRequest.newBuilder(eod).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).as("end of day without the token").isEqualTo(401);
+            final HttpResponse<String> ended = HTTP.send(HttpRequest.newBuilder(eod).header("Authorization", "Bearer " + token)
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(ended.statusCode()).as(ended.body()).isEqualTo(200);
+            final String day = ended.body().replaceAll(".*\"ended\":\"([0-9-]+)\".*", "$1");
+            final int hdb = http.get("hdb-service");
+            awaitTrue("the HDB holds the day " + day, () -> get(hdb, "/api/partitions").contains("\"date\":\"" + day + "\""));
+            final JsonNode status = json(get(rdb, "/api/status"));
+            assertThat(status.path("writeDown").path("transfer").asString()).isEqualTo("upload");
+            assertThat(status.path("endOfDayFailures").asInt()).as(status.toString()).isZero();
+            final long written = status.path("writeDown").path("lastWrite").path("rows").asLong();
+            final HttpResponse<String> q = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + hdb + "/api/query"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"table\":\"trade\",\"date\":\""
+                    + day + "\",\"select\":{\"n\":{\"count\":\"*\"}}}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(q.statusCode()).as(q.body()).isEqualTo(200);
+            final long inHdb = json(q.body()).path("rows").path(0).path(0).asLong();
+            assertThat(inHdb).as("trades of the day in the HDB").isPositive();
+            assertThat(written).as("rows the RDB wrote at end of day, trades and quotes").isGreaterThanOrEqualTo(inHdb);
+            assertThat(Files.exists(work.resolve("stack-rdb-service/rootfs/var/jtick/eod").resolve(day)))
+                .as("the RDB's copy of the day is gone once the HDB has it").isFalse();
+        } finally {
+            for (int i = running.size() - 1; i >= 0; i--) {
+                stop(running.get(i));
+            }
+        }
+    }
+
+    private static JsonNode json(final String body) {
+        return body.isEmpty() ? JSON.missingNode() : JSON.readTree(body);
+    }
+
+    private static String get(final int port, final String path) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        } catch (final IOException e) {
+            return "";
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
+    private static void awaitTrue(final String what, final java.util.function.BooleanSupplier condition) throws InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 120s: " + what);
+            }
+            Thread.sleep(250);
         }
     }
 
