@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Checks the Helm chart and the Grafana dashboards without a cluster:
-#   helm lint, helm template (defaults and with every optional part on), dashboards parse as JSON,
-#   every metric a dashboard queries is one jtick exports (docs/metrics.md), the Prometheus scrape
-#   config parses (promtool, when installed), and the rendered manifests validate against the
-#   Kubernetes schemas (kubernetes-validate from PyPI, when it installs).
-# Exit status: 0 ok, 1 a check failed, 3 the helm CLI is absent and could not be installed.
-# The helm CLI comes from PATH, else ./.tools/helm, else `go install` through the Go module proxy.
+#   helm lint; helm template of every values combination the chart documents (COMBOS below, named in
+#   helm/jtick/values.yaml) and of those it must refuse; what each rendering must hold (the API token
+#   from a Secret, end of day sent to the HDB, probes, resources, PDBs, anti-affinity, non-root);
+#   every rendered manifest validated against the Kubernetes schemas (kubernetes-validate from PyPI,
+#   strict); every image the chart names is one `./jtick images` builds; dashboards parse as JSON and
+#   query only metrics jtick exports (docs/metrics.md); the Prometheus scrape config parses.
+# Exit status: 0 ok, 1 a check failed, 3 a tool is absent and could not be installed (helm, or
+# kubernetes-validate).
+# helm: the CLI from PATH, else ./.tools/helm, else `go install` (Go >= 1.22), else Helm's library
+# through helm-java (helm/target/jtick-helm.jar, built with ./mvnw: needs Java only).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -14,47 +18,91 @@ CHART=helm/jtick
 TOOLS="$ROOT/.tools"
 HELM_VERSION=v3.16.4   # pinned: resolves through proxy.golang.org and builds with Go >= 1.22
 KUBE_VERSION=1.30.0    # Kubernetes schema version the manifests are validated against
+KV_VERSION=1.37.0      # kubernetes-validate (PyPI), which carries the schemas: nothing to download at check time
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 
 fail() { echo "check.sh: FAIL: $*" >&2; exit 1; }
 info() { echo "check.sh: $*"; }
 
-# --- helm CLI --------------------------------------------------------------------------------
-HELM="$(command -v helm || true)"
-if [[ -z "$HELM" && -x "$TOOLS/helm" ]]; then
-    HELM="$TOOLS/helm"
-fi
-if [[ -z "$HELM" ]]; then
-    if command -v go > /dev/null; then
-        info "installing helm $HELM_VERSION with go install into .tools/ (takes a few minutes the first time)"
-        mkdir -p "$TOOLS"
-        if GOBIN="$TOOLS" GOFLAGS=-buildvcs=false go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"; then
-            HELM="$TOOLS/helm"
-        fi
+# The values combinations the chart documents: name|--set list (comma-separated; empty = defaults).
+COMBOS=(
+    "defaults|"
+    "monitored|serviceMonitor.enabled=true,image.registry=registry.example:5000/,image.tag=0.1.0-SNAPSHOT,rdb.replicas=3"
+    "network-policy|networkPolicy.enabled=true,networkPolicy.tickFrom[0].namespaceSelector.matchLabels.team=feeds"
+    "own-secret|api.existingSecret=jtick-token,api.protectReads=true"
+    "given-token|api.token=0123456789abcdef0123456789abcdef"
+    "hard-anti-affinity|rdb.podAntiAffinity=hard,rdb.replicas=2,rdb.eodScratch.sizeLimit=50Gi"
+    "drains-allowed|tp.podDisruptionBudget.maxUnavailable=1,hdb.podDisruptionBudget.enabled=false,dashboards.enabled=false"
+    "hdb-only|tp.enabled=false,rdb.enabled=false,feed.enabled=false"
+)
+# Combinations the chart must refuse: name|--set list|the message it must give.
+REFUSED=(
+    "rdb-without-hdb|hdb.enabled=false|rdb.enabled needs hdb.enabled"
+    "bad-anti-affinity|rdb.podAntiAffinity=sometimes|rdb.podAntiAffinity must be soft, hard or none"
+)
+
+# --- helm ------------------------------------------------------------------------------------
+HELM=()
+if command -v helm > /dev/null; then
+    HELM=(helm)
+elif [[ -x "$TOOLS/helm" ]]; then
+    HELM=("$TOOLS/helm")
+elif command -v go > /dev/null && go version | grep -qE 'go1\.(2[2-9]|[3-9][0-9])'; then
+    info "installing helm $HELM_VERSION with go install into .tools/ (takes a few minutes the first time)"
+    mkdir -p "$TOOLS"
+    if GOBIN="$TOOLS" GOFLAGS=-buildvcs=false go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"; then
+        HELM=("$TOOLS/helm")
     fi
 fi
-if [[ -z "$HELM" ]]; then
-    echo "check.sh: helm CLI not found and could not be installed (no go toolchain or no module proxy)" >&2
+if [[ ${#HELM[@]} -eq 0 ]]; then
+    JAR="$ROOT/helm/target/jtick-helm.jar"
+    if [[ ! -f "$JAR" ]] || [[ -n "$(find "$ROOT/helm/src" "$ROOT/helm/pom.xml" -newer "$JAR" -type f -print -quit)" ]]; then
+        info "no helm CLI: building helm/target/jtick-helm.jar (Helm's library through helm-java)"
+        ./mvnw -B -q -DskipTests package -pl helm < /dev/null || true
+    fi
+    if [[ -f "$JAR" ]] && command -v java > /dev/null; then
+        HELM=(java -jar "$JAR")
+    fi
+fi
+if [[ ${#HELM[@]} -eq 0 ]]; then
+    echo "check.sh: no helm: no CLI, no Go >= 1.22, and helm/target/jtick-helm.jar could not be built" >&2
     exit 3
 fi
-info "helm: $HELM ($("$HELM" version --short 2> /dev/null || echo unknown))"
+info "helm: ${HELM[*]} ($("${HELM[@]}" version --short 2> /dev/null || echo unknown))"
 
 # --- lint and render -------------------------------------------------------------------------
-"$HELM" lint --strict "$CHART" || fail "helm lint $CHART"
-"$HELM" lint --strict "$CHART" --set serviceMonitor.enabled=true || fail "helm lint $CHART --set serviceMonitor.enabled=true"
-"$HELM" template jtick "$CHART" > "$OUT/default.yaml" || fail "helm template (defaults)"
-"$HELM" template jtick "$CHART" --set serviceMonitor.enabled=true --set image.registry=registry.example/ \
-    --set rdb.replicas=3 > "$OUT/all.yaml" || fail "helm template (serviceMonitor on)"
-for kind in StatefulSet Deployment Service ConfigMap; do
-    grep -q "^kind: $kind\$" "$OUT/default.yaml" || fail "rendered chart has no $kind"
+"${HELM[@]}" lint --strict "$CHART" || fail "helm lint --strict $CHART"
+if [[ "${HELM[0]}" != java ]]; then   # helm-java's lint takes no values
+    "${HELM[@]}" lint --strict "$CHART" --set serviceMonitor.enabled=true || fail "helm lint $CHART --set serviceMonitor.enabled=true"
+fi
+render() { # name sets: $OUT/<name>.yaml, errors in $OUT/<name>.err
+    local args=(template jtick "$CHART")
+    [[ -z "$2" ]] || args+=(--set "$2")
+    "${HELM[@]}" "${args[@]}" > "$OUT/$1.yaml" 2> "$OUT/$1.err"
+}
+for c in "${COMBOS[@]}"; do
+    name="${c%%|*}"
+    render "$name" "${c#*|}" || { cat "$OUT/$name.err" >&2; fail "helm template ($name: ${c#*|})"; }
 done
-grep -q '^kind: ServiceMonitor$' "$OUT/default.yaml" && fail "ServiceMonitor rendered although serviceMonitor.enabled=false"
-grep -q '^kind: ServiceMonitor$' "$OUT/all.yaml" || fail "no ServiceMonitor with serviceMonitor.enabled=true"
+for r in "${REFUSED[@]}"; do
+    IFS='|' read -r name sets message <<< "$r"
+    if render "$name" "$sets"; then
+        fail "helm template accepted $sets ($name); it must refuse it"
+    fi
+    grep -qF "$message" "$OUT/$name.err" || { cat "$OUT/$name.err" >&2; fail "$name: expected the message: $message"; }
+    rm -f "$OUT/$name.yaml"
+done
+for kind in StatefulSet Deployment Service ConfigMap Secret PodDisruptionBudget; do
+    grep -q "^kind: $kind\$" "$OUT/defaults.yaml" || fail "rendered chart has no $kind"
+done
+grep -q '^kind: ServiceMonitor$' "$OUT/defaults.yaml" && fail "ServiceMonitor rendered although serviceMonitor.enabled=false"
+grep -q '^kind: ServiceMonitor$' "$OUT/monitored.yaml" || fail "no ServiceMonitor with serviceMonitor.enabled=true"
+grep -q '^kind: NetworkPolicy$' "$OUT/network-policy.yaml" || fail "no NetworkPolicy with networkPolicy.enabled=true"
 DASHBOARDS=("$CHART"/dashboards/*.json)
-[[ "$(grep -c 'grafana_dashboard: "1"' "$OUT/default.yaml")" -eq "${#DASHBOARDS[@]}" ]] \
+[[ "$(grep -c 'grafana_dashboard: "1"' "$OUT/defaults.yaml")" -eq "${#DASHBOARDS[@]}" ]] \
     || fail "expected one ConfigMap labelled grafana_dashboard per dashboard"
-info "helm lint and template: ok"
+info "helm lint and template: ok (${#COMBOS[@]} combinations rendered, ${#REFUSED[@]} refused as they must be)"
 
 # --- dashboards ------------------------------------------------------------------------------
 for f in "$CHART"/dashboards/*.json; do
@@ -150,34 +198,109 @@ else
     fi
 fi
 
-# --- Kubernetes schema validation (optional tool) --------------------------------------------
+# --- Kubernetes schemas, and what the renderings must hold ------------------------------------
 KV="$(command -v kubernetes-validate || true)"
-if [[ -z "$KV" && -x "$TOOLS/venv/bin/kubernetes-validate" ]]; then
+if [[ -x "$TOOLS/venv/bin/kubernetes-validate" ]]; then
     KV="$TOOLS/venv/bin/kubernetes-validate"
 fi
 if [[ -z "$KV" ]]; then
-    if python3 -m venv "$TOOLS/venv" > /dev/null 2>&1 && "$TOOLS/venv/bin/pip" install -q kubernetes-validate > /dev/null 2>&1; then
+    info "installing kubernetes-validate $KV_VERSION from PyPI into .tools/venv"
+    if python3 -m venv "$TOOLS/venv" > /dev/null 2>&1 \
+        && "$TOOLS/venv/bin/pip" install -q "kubernetes-validate==$KV_VERSION" > /dev/null 2>&1; then
         KV="$TOOLS/venv/bin/kubernetes-validate"
     fi
 fi
-if [[ -n "$KV" ]]; then
-    # ServiceMonitor is a CRD kubernetes-validate has no schema for: validate the built-in kinds only.
-    python3 - "$OUT/all.yaml" "$OUT/builtin" << 'EOF'
-import os, sys
-docs = [d for d in open(sys.argv[1]).read().split("\n---") if "kind:" in d]
-os.makedirs(sys.argv[2], exist_ok=True)
-n = 0
-for d in docs:
-    if "kind: ServiceMonitor" in d:
-        continue
-    n += 1
-    with open(os.path.join(sys.argv[2], f"{n:03d}.yaml"), "w") as f:
-        f.write(d.lstrip("-\n") + "\n")
-EOF
-    "$KV" --strict --quiet -k "$KUBE_VERSION" "$OUT"/builtin/*.yaml || fail "rendered manifests do not validate (kubernetes-validate)"
-    info "kubernetes-validate ($KUBE_VERSION, strict): $(find "$OUT/builtin" -name '*.yaml' | wc -l) manifests ok"
-else
-    info "skipping Kubernetes schema validation: kubernetes-validate could not be installed from PyPI"
+if [[ -z "$KV" ]]; then
+    echo "check.sh: kubernetes-validate could not be installed from PyPI: the manifests were not validated" >&2
+    exit 3
 fi
+PY=python3
+[[ -x "$(dirname "$KV")/python" ]] && PY="$(dirname "$KV")/python"   # kubernetes-validate's venv has PyYAML
+"$PY" -c 'import yaml' 2> /dev/null || fail "no PyYAML for $PY"
+"$PY" - "$OUT" "${COMBOS[@]%%|*}" << 'PYEOF' || fail "the rendered manifests miss what they must hold"
+import base64, os, sys, yaml
+
+out, names = sys.argv[1], sys.argv[2:]
+bad = []
+
+def service(url):
+    return ("Service", url.removeprefix("http://").split(":")[0])
+
+for name in names:
+    docs = [d for d in yaml.safe_load_all(open(os.path.join(out, name + ".yaml"))) if d]
+    os.makedirs(os.path.join(out, "builtin", name), exist_ok=True)
+    for n, d in enumerate(docs):
+        if d["kind"] != "ServiceMonitor":          # a CRD: kubernetes-validate has no schema for it
+            with open(os.path.join(out, "builtin", name, f"{n:03d}.yaml"), "w") as f:
+                yaml.safe_dump(d, f)
+    by = {(d["kind"], d["metadata"]["name"]): d for d in docs}
+    secrets = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Secret"}
+    pdbs = [d for d in docs if d["kind"] == "PodDisruptionBudget"]
+    for d in docs:
+        if d["kind"] not in ("Deployment", "StatefulSet"):
+            continue
+        where = f"{name}: {d['kind']} {d['metadata']['name']}"
+        pod = d["spec"]["template"]["spec"]
+        labels = d["spec"]["template"]["metadata"]["labels"]
+        if not pod.get("securityContext", {}).get("runAsNonRoot"):
+            bad.append(f"{where}: pod not runAsNonRoot")
+        for c in pod["containers"]:
+            env = {e["name"]: e for e in c.get("env", [])}
+            ref = env.get("TICK_API_TOKEN", {}).get("valueFrom", {}).get("secretKeyRef")
+            if not ref or ref.get("key") != "token":
+                bad.append(f"{where}: TICK_API_TOKEN is not a Secret's key token")
+            elif ref["name"] not in secrets and ref["name"] != "jtick-token":   # jtick-token: the own-secret combination's
+                bad.append(f"{where}: TICK_API_TOKEN names Secret {ref['name']}, which is not rendered")
+            if env.get("SERVER_ADDRESS", {}).get("value") != "0.0.0.0":
+                bad.append(f"{where}: SERVER_ADDRESS is not 0.0.0.0")
+            for probe, path in (("livenessProbe", "/actuator/health/liveness"), ("readinessProbe", "/actuator/health/readiness")):
+                if c.get(probe, {}).get("httpGet", {}).get("path") != path:
+                    bad.append(f"{where}: {probe} is not on {path}")
+            res = c.get("resources", {})
+            if not (res.get("requests", {}).get("cpu") and res.get("requests", {}).get("memory") and res.get("limits", {}).get("memory")):
+                bad.append(f"{where}: resources need cpu and memory requests and a memory limit")
+            if not c.get("securityContext", {}).get("readOnlyRootFilesystem"):
+                bad.append(f"{where}: root file system not read-only")
+            if c["name"] == "rdb-service":
+                if env.get("TICK_RDB_HDB_TRANSFER", {}).get("value") != "upload" or "TICK_RDB_HDB_ROOT" not in env:
+                    bad.append(f"{where}: the end of day is not sent to the HDB (TICK_RDB_HDB_TRANSFER=upload, TICK_RDB_HDB_ROOT)")
+                if service(env.get("TICK_RDB_HDB_URL", {}).get("value", "")) not in by:
+                    bad.append(f"{where}: TICK_RDB_HDB_URL is no rendered Service")
+                if "podAntiAffinity" not in pod.get("affinity", {}):
+                    bad.append(f"{where}: no anti-affinity between RDB replicas")
+            if c["name"] == "hdb-service" and any(k[0] == "Deployment" and k[1].endswith("-rdb") for k in by):
+                if service(env.get("TICK_HDB_GATEWAY_RDB_URL", {}).get("value", "")) not in by:
+                    bad.append(f"{where}: the gateway's TICK_HDB_GATEWAY_RDB_URL is no rendered Service")
+        if d["kind"] == "StatefulSet" and name == "defaults":
+            if not any(all(labels.get(k) == v for k, v in p["spec"]["selector"]["matchLabels"].items()) for p in pdbs):
+                bad.append(f"{where}: no PodDisruptionBudget selects its pods")
+    for s in secrets.values():
+        if len(base64.b64decode(s["data"]["token"])) < 32:
+            bad.append(f"{name}: Secret {s['metadata']['name']} holds a token shorter than 32 characters")
+for b in bad:
+    print("  " + b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PYEOF
+for name in "${COMBOS[@]%%|*}"; do
+    "$KV" --strict --quiet -k "$KUBE_VERSION" "$OUT/builtin/$name"/*.yaml || fail "$name: manifests do not validate (kubernetes-validate)"
+done
+info "kubernetes-validate $KV_VERSION ($KUBE_VERSION, strict): $(find "$OUT/builtin" -name '*.yaml' | wc -l) manifests of ${#COMBOS[@]} combinations ok; each holds what it must"
+
+# --- images ----------------------------------------------------------------------------------
+# every image a rendering names, less that combination's image.registry, is one ./jtick images builds
+mapfile -t BUILT < <(./jtick images --list)
+[[ ${#BUILT[@]} -gt 0 ]] || fail "./jtick images --list printed nothing"
+for c in "${COMBOS[@]}"; do
+    name="${c%%|*}"
+    registry="$(tr ',' '\n' <<< "${c#*|}" | sed -n 's/^image\.registry=//p')"
+    while read -r image; do
+        image="${image#\"}"
+        image="${image%\"}"
+        [[ -z "$registry" || "$image" == "$registry"* ]] || fail "$name: image $image lacks the registry $registry"
+        image="${image#"$registry"}"
+        [[ " ${BUILT[*]} " == *" $image "* ]] || fail "$name: the chart names image $image, which ./jtick images does not build (${BUILT[*]})"
+    done < <(sed -n 's/^ *image: //p' "$OUT/$name.yaml")
+done
+info "images: every image the chart names is one ./jtick images builds (${BUILT[*]})"
 
 info "all checks passed"

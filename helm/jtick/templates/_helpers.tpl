@@ -39,14 +39,46 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "%s%s:%s" .root.Values.image.registry .image.repository (default .root.Chart.AppVersion .root.Values.image.tag) -}}
 {{- end -}}
 
-{{/* The environment every jtick container gets: JVM flags, bind address, Spring health probes. */}}
+{{/* The Secret holding the API token (key "token"). */}}
+{{- define "jtick.apiSecretName" -}}
+{{- default (printf "%s-api" (include "jtick.fullname" .)) .Values.api.existingSecret -}}
+{{- end -}}
+
+{{/*
+The environment every jtick container gets: extra JVM flags (the images carry jvm.options), bind
+address, Spring health probes, the API token from its Secret.
+*/}}
 {{- define "jtick.commonEnv" -}}
+{{- with .Values.jvm.extraFlags -}}
 - name: JDK_JAVA_OPTIONS
-  value: {{ printf "%s %s" .Values.jvm.flags .Values.jvm.extraFlags | trim | quote }}
+  value: {{ . | quote }}
+{{- end }}
 - name: SERVER_ADDRESS
   value: "0.0.0.0"
 - name: MANAGEMENT_ENDPOINT_HEALTH_PROBES_ENABLED
   value: "true"
+- name: TICK_API_TOKEN
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "jtick.apiSecretName" . }}
+      key: token
+- name: TICK_API_PROTECT_READS
+  value: {{ .Values.api.protectReads | toString | quote }}
+{{- end -}}
+
+{{/* Pod-level security context and the /tmp every pod needs with a read-only root file system. */}}
+{{- define "jtick.podSecurity" -}}
+{{- with .Values.podSecurityContext -}}
+securityContext:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
+
+{{- define "jtick.containerSecurity" -}}
+{{- with .Values.securityContext -}}
+securityContext:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 {{- end -}}
 
 {{/* name/value env entries from a map, sorted by key. */}}
@@ -62,13 +94,32 @@ app.kubernetes.io/component: {{ .component }}
 startupProbe:
   httpGet: {path: /actuator/health/liveness, port: http}
   periodSeconds: 2
+  timeoutSeconds: 2
   failureThreshold: 90
 livenessProbe:
   httpGet: {path: /actuator/health/liveness, port: http}
   periodSeconds: 10
+  timeoutSeconds: 3
   failureThreshold: 3
 readinessProbe:
   httpGet: {path: /actuator/health/readiness, port: http}
   periodSeconds: 5
+  timeoutSeconds: 3
   failureThreshold: 3
+{{- end -}}
+
+{{/* A PodDisruptionBudget for one component (dict "root" $ "component" "tp" "pdb" .Values.tp.podDisruptionBudget). */}}
+{{- define "jtick.pdb" -}}
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: {{ include "jtick.component" (dict "root" .root "component" .component) }}
+  labels:
+    {{- include "jtick.labels" .root | nindent 4 }}
+    {{- include "jtick.selectorLabels" (dict "root" .root "component" .component) | nindent 4 }}
+spec:
+  maxUnavailable: {{ .pdb.maxUnavailable }}
+  selector:
+    matchLabels:
+      {{- include "jtick.selectorLabels" (dict "root" .root "component" .component) | nindent 6 }}
 {{- end -}}

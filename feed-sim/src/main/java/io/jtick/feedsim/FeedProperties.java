@@ -28,8 +28,6 @@ import java.time.Duration;
  * @param ex        extra float columns
  * @param seed      random seed of the synthetic feed
  * @param dataDir   where the replay data sets live (the shared data folder)
- * @param apiToken  token a request from another host must present ({@code Authorization: Bearer} or {@code X-Api-Token});
- *                  empty: the REST API answers loopback only
  * @param runsDir   where profiling runs are stored, one JSON file per run (reloaded at start)
  * @param labDir    where profiling labs put their temporary journals; empty: the system temp directory
  * @param paperFigures the KX white paper's figures (CSV) put next to ours; a missing file means no comparison
@@ -49,7 +47,6 @@ public record FeedProperties(
     @DefaultValue("0") @Min(0) @Max(1024) int ex,
     @DefaultValue("42") long seed,
     @DefaultValue("../shared/data") @NotNull Path dataDir,
-    @DefaultValue("") String apiToken,
     @DefaultValue("./var/runs") @NotNull Path runsDir,
     @DefaultValue("") String labDir,
     @DefaultValue("../shared/reference/kx-tick-profiling.csv") @NotNull Path paperFigures,

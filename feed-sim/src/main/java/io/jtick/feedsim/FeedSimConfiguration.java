@@ -10,19 +10,18 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 import org.springframework.core.convert.converter.Converter;
 
 import java.nio.file.Path;
 
 /**
  * Properties → the core feed supervisor (started at ready when {@code autostart}) and profiling
- * control plane (runs stored under {@code runs-dir}, API guarded by {@link ApiTokenFilter}); the
- * feed totals ({@code tick.feed.rows/updates/bytes}) exported to Micrometer.
+ * control plane (runs stored under {@code runs-dir}); the feed totals
+ * ({@code tick.feed.rows/updates/bytes}) exported to Micrometer. Who may call the API is
+ * tick-boot's {@link io.jtick.boot.access.ApiAccessConfiguration}, as for every service.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(FeedProperties.class)
@@ -85,14 +84,5 @@ class FeedSimConfiguration {
     @Bean(destroyMethod = "close")
     RunService runService(final FeedProperties properties, final FeedSupervisor feeds, final RunStore store) {
         return new RunService(properties, feeds, store);
-    }
-
-    /** {@code /api/*} answers loopback, or another host that presents {@code tick.feed.api-token}. */
-    @Bean
-    FilterRegistrationBean<ApiTokenFilter> apiTokenFilter(final FeedProperties properties) {
-        final FilterRegistrationBean<ApiTokenFilter> r = new FilterRegistrationBean<>(new ApiTokenFilter(properties.apiToken()));
-        r.addUrlPatterns("/api/*");
-        r.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
-        return r;
     }
 }

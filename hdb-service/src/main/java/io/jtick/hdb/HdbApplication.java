@@ -2,6 +2,7 @@ package io.jtick.hdb;
 
 import io.jtick.boot.ApiDocs;
 import io.jtick.boot.ApiErrors;
+import io.jtick.boot.access.ApiAccessConfiguration;
 import io.jtick.core.lab.CompressionStudyCli;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -13,7 +14,7 @@ import org.springframework.context.annotation.Import;
  * and exits without starting the web server ({@code ./jtick compression-study ...}).
  */
 @SpringBootApplication
-@Import({ApiErrors.class, ApiDocs.class})
+@Import({ApiErrors.class, ApiDocs.class, ApiAccessConfiguration.class})
 public class HdbApplication {
     /** First argument that selects the compression-study command line. */
     static final String STUDY_COMMAND = "compression-study";

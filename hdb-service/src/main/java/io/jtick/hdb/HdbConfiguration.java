@@ -3,6 +3,7 @@ package io.jtick.hdb;
 import io.jtick.boot.QueryEndpoint;
 import io.jtick.boot.QueryProperties;
 import io.jtick.boot.TickMetricsBinder;
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.hdb.PartitionSource;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.gateway.Gateway;
@@ -10,6 +11,8 @@ import io.jtick.core.query.QueryEngine;
 import io.jtick.core.table.QuerySource;
 import io.jtick.core.gateway.RemoteRdbSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -35,15 +38,18 @@ class HdbConfiguration {
         return new CompressionStudyRunner(store, properties);
     }
 
-    /** The query engine over the partitions and the gateway over partitions plus the RDB, each with {@code tick.query.*} limits. */
+    /**
+     * The query engine over the partitions and the gateway over partitions plus the RDB, each with
+     * {@code tick.query.*} limits; the gateway sends the API token ({@code tick.api.token}) for an RDB that protects reads.
+     */
     @Bean
     HdbQueries hdbQueries(final HdbLifecycle store, final HdbProperties properties, final QueryProperties query,
-                          final TickMetrics metrics) {
+                          final TickMetrics metrics, final AccessSettings access) {
         final PartitionSource hdb = new PartitionSource(store.hdb());
         final HdbProperties.Gateway g = properties.gateway();
         return new HdbQueries(new QueryEndpoint(new QueryEngine(metrics, query.limits(), "hdb")), hdb,
             new QueryEndpoint(new QueryEngine(metrics, query.limits(), "gateway")),
-            g.enabled() ? new Gateway(hdb, new RemoteRdbSource(g.rdbUrl(), g.timeout())) : null);
+            g.enabled() ? new Gateway(hdb, new RemoteRdbSource(g.rdbUrl(), g.timeout(), access.token())) : null);
     }
 
     /**
@@ -52,6 +58,15 @@ class HdbConfiguration {
      * @param gatewaySource null when no RDB is configured
      */
     record HdbQueries(QueryEndpoint hdbEndpoint, QuerySource hdbSource, QueryEndpoint gatewayEndpoint, QuerySource gatewaySource) {
+    }
+
+    /**
+     * Tomcat answers {@code Expect: 100-continue} only once the body is read (its default is at
+     * once): a partition upload the token check refuses is answered before the day is sent.
+     */
+    @Bean
+    WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> continueOnRead() {
+        return factory -> factory.addConnectorCustomizers(connector -> connector.setProperty("continueResponseTiming", "onRead"));
     }
 
     /** Takes the lifecycle and the queries so their meters exist before the binder runs. */

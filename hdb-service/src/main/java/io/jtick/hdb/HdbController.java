@@ -5,6 +5,7 @@ import io.jtick.boot.QueryArgs;
 import io.jtick.core.hdb.CompressionStudy;
 import io.jtick.core.hdb.CorruptPartitionException;
 import io.jtick.core.hdb.HistoricalDatabase;
+import io.jtick.core.hdb.PartitionArchive;
 import io.jtick.core.hdb.TierPolicy;
 import io.jtick.core.hdb.TieringJob;
 import org.slf4j.Logger;
@@ -16,7 +17,9 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -24,6 +27,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -34,7 +38,7 @@ import java.util.TreeMap;
 /**
  * The HDB's REST API: {@code GET /api/partitions}, {@code POST /api/reload}, {@code POST /api/query},
  * {@code POST /api/gateway/query}, {@code POST /api/tiering/run}, {@code POST /api/compression-study},
- * {@code GET /api/status}.
+ * {@code PUT /api/partitions/{date}}, {@code GET /api/status}.
  * Bad input answers 400 with a message ({@link ApiErrors}); a corrupt block answers 500 naming
  * the file and block.
  */
@@ -70,6 +74,23 @@ class HdbController {
             out.add(new PartitionView(p.date(), policy.tierFor(p.date(), today).name(), p.tables()));
         }
         return out;
+    }
+
+    /** What {@code PUT /api/partitions/{date}} installed, and the reload that followed. */
+    record ImportView(LocalDate date, List<String> tables, long rows, long bytes) {
+    }
+
+    /**
+     * Installs a partition sent as a zip of {@code <table>/<file>} entries
+     * ({@link io.jtick.core.hdb.PartitionArchive}; an RDB's end of day when the two share no
+     * directory, or an operator's import): received, verified, then each table swapped in (replacing
+     * the date's table of the same name), then reloaded. A bad archive answers 400 and changes nothing.
+     */
+    @PutMapping(value = "/partitions/{date}", consumes = {"application/zip", "application/octet-stream"})
+    ImportView importPartition(@PathVariable("date") final String date, final InputStream body) throws IOException {
+        final LocalDate day = QueryArgs.date("date", date);
+        final PartitionArchive.Installed in = store.importPartition(body, day);
+        return new ImportView(in.date(), in.tables(), in.rows(), in.bytes());
     }
 
     /** Rescans the root (the RDB calls this after each end-of-day write). */

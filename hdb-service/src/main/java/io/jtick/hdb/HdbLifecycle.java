@@ -1,6 +1,7 @@
 package io.jtick.hdb;
 
 import io.jtick.core.hdb.HistoricalDatabase;
+import io.jtick.core.hdb.PartitionArchive;
 import io.jtick.core.hdb.TierPolicy;
 import io.jtick.core.hdb.TieringJob;
 import io.jtick.core.metrics.TickMetrics;
@@ -13,6 +14,7 @@ import org.springframework.scheduling.support.CronTrigger;
 import org.springframework.scheduling.support.PeriodicTrigger;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -42,6 +44,7 @@ final class HdbLifecycle implements SmartLifecycle {
     private final AtomicLong tieringRuns;
     private final AtomicLong tieringMoved;
     private final AtomicLong tieringFailures;
+    private final AtomicLong imports;
     private volatile ThreadPoolTaskScheduler scheduler;
     private volatile boolean running;
     private volatile Reloaded lastReload;
@@ -66,6 +69,7 @@ final class HdbLifecycle implements SmartLifecycle {
         this.tieringRuns = metrics.counter("tick.hdb.tiering.runs");
         this.tieringMoved = metrics.counter("tick.hdb.tiering.moved");
         this.tieringFailures = metrics.counter("tick.hdb.tiering.failures");
+        this.imports = metrics.counter("tick.hdb.imports");
     }
 
     @Override
@@ -151,6 +155,27 @@ final class HdbLifecycle implements SmartLifecycle {
             return r;
         } finally {
             storeLock.unlock();
+        }
+    }
+
+    /**
+     * Receives a partition archive ({@link PartitionArchive}) for {@code date}, verifies it, then
+     * swaps its tables in and reloads, under the store lock (the receiving does not hold it).
+     */
+    PartitionArchive.Installed importPartition(final InputStream in, final LocalDate date) throws IOException {
+        try (PartitionArchive.Received received = PartitionArchive.receive(in, properties.root(), date,
+            properties.importMaxBytes().toBytes())) {
+            storeLock.lock();
+            try {
+                final PartitionArchive.Installed installed = received.install();
+                imports.incrementAndGet();
+                LOG.info("partition imported [date={}, tables={}, rows={}, bytes={}]", date, installed.tables(), installed.rows(),
+                    installed.bytes());
+                reload();
+                return installed;
+            } finally {
+                storeLock.unlock();
+            }
         }
     }
 

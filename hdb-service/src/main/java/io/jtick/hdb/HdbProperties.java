@@ -30,6 +30,8 @@ import java.util.Map;
  * @param tiering    when the tiering job runs
  * @param study      defaults of {@code POST /api/compression-study}
  * @param gateway    where the gateway ({@code POST /api/gateway/query}) finds today's rows
+ * @param importMaxBytes largest partition {@code PUT /api/partitions/<date>} accepts (file bytes; an RDB's end of day
+ *                   sends its day this way when the two share no directory)
  */
 @Validated
 @ConfigurationProperties("tick.hdb")
@@ -39,7 +41,8 @@ public record HdbProperties(
     @DefaultValue("128KB") @NotNull DataSize blockBytes,
     @DefaultValue @NotNull @Valid Tiering tiering,
     @DefaultValue @NotNull @Valid Study study,
-    @DefaultValue @NotNull @Valid Gateway gateway) {
+    @DefaultValue @NotNull @Valid Gateway gateway,
+    @DefaultValue("64GB") @NotNull DataSize importMaxBytes) {
 
     /**
      * The gateway's RDB ({@code tick.hdb.gateway.*}).

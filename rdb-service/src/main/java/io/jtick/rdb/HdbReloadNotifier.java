@@ -13,7 +13,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * Tells the HDB service to load what end of day wrote: {@code POST <url>/api/reload}. A connection
+ * Tells the HDB service to load what end of day wrote: {@code POST <url>/api/reload}, with the API
+ * token when one is configured (the HDB asks for it once it listens off loopback). A connection
  * error, a timeout or a non-2xx answer throws, so the end of day counts as failed and the RDB keeps
  * its data (the partition is on disk by then; the HDB loads it at its next reload or start).
  */
@@ -23,8 +24,10 @@ final class HdbReloadNotifier implements HdbWriteDown.Listener {
     private final URI reload;
     private final Duration timeout;
     private final HttpClient http;
+    private final String token;
 
-    HdbReloadNotifier(final URI baseUrl, final Duration timeout) {
+    HdbReloadNotifier(final URI baseUrl, final Duration timeout, final String token) {
+        this.token = token;
         final String base = baseUrl.toString();
         this.reload = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/api/reload");
         this.timeout = timeout;
@@ -37,7 +40,8 @@ final class HdbReloadNotifier implements HdbWriteDown.Listener {
 
     @Override
     public void onWritten(final PartitionWriter.Written written) throws IOException, InterruptedException {
-        final HttpRequest request = HttpRequest.newBuilder(reload).timeout(timeout).POST(HttpRequest.BodyPublishers.noBody()).build();
+        final HttpRequest.Builder b = HttpRequest.newBuilder(reload).timeout(timeout).POST(HttpRequest.BodyPublishers.noBody());
+        final HttpRequest request = (token == null ? b : b.header("Authorization", "Bearer " + token)).build();
         final HttpResponse<String> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());

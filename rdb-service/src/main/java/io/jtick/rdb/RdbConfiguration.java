@@ -3,6 +3,7 @@ package io.jtick.rdb;
 import io.jtick.boot.QueryEndpoint;
 import io.jtick.boot.QueryProperties;
 import io.jtick.boot.TickMetricsBinder;
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.hdb.PartitionWriter;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.QueryEngine;
@@ -51,18 +52,21 @@ class RdbConfiguration {
 
     /**
      * End-of-day write-down when {@code tick.rdb.hdb.root} is set: the day's tables become the
-     * date's partition there, then the HDB at {@code tick.rdb.hdb.url} (if set) is told to reload.
+     * date's partition there, then the HDB at {@code tick.rdb.hdb.url} (if set) is told to reload,
+     * or with {@code tick.rdb.hdb.transfer=upload} is sent the partition; the API token goes along.
      */
     @Bean
     @Conditional(WriteDownConfigured.class)
-    HdbWriteDown hdbWriteDown(final RdbProperties properties, final TickMetrics metrics) {
+    HdbWriteDown hdbWriteDown(final RdbProperties properties, final TickMetrics metrics, final AccessSettings access) {
         final RdbProperties.Hdb hdb = properties.hdb();
         final PartitionWriter writer = new PartitionWriter(hdb.rootPath(), hdb.policy(), hdb.blockBytesInt(),
             Math.min(4, Runtime.getRuntime().availableProcessors()), PartitionWriter.WriteHook.NONE);
         final URI url = hdb.baseUrl();
-        final HdbWriteDown.Listener listener = url == null ? HdbWriteDown.Listener.NONE : new HdbReloadNotifier(url, hdb.reloadTimeout());
-        LOG.info("end-of-day write-down [root={}, encoding={}, hdbUrl={}]", hdb.rootPath().toAbsolutePath(), hdb.encoding(),
-            url == null ? "(not told)" : url);
+        final HdbWriteDown.Listener listener = url == null ? HdbWriteDown.Listener.NONE
+            : hdb.upload() ? new HdbPartitionUploader(url, hdb.reloadTimeout(), access.token())
+            : new HdbReloadNotifier(url, hdb.reloadTimeout(), access.token());
+        LOG.info("end-of-day write-down [root={}, encoding={}, hdbUrl={}, transfer={}]", hdb.rootPath().toAbsolutePath(), hdb.encoding(),
+            url == null ? "(not told)" : url, hdb.transfer());
         return new HdbWriteDown(writer, listener, metrics);
     }
 

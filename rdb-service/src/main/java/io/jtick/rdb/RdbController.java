@@ -49,9 +49,11 @@ class RdbController {
     private final QueryEndpoint query;
     private final ObjectProvider<RdbLifecycle> subscription;
     private final ObjectProvider<HdbWriteDown> writeDown;
+    private final RdbProperties properties;
 
     RdbController(final RealtimeDatabase rdb, final QueryEndpoint query, final ObjectProvider<RdbLifecycle> subscription,
-                  final ObjectProvider<HdbWriteDown> writeDown) {
+                  final ObjectProvider<HdbWriteDown> writeDown, final RdbProperties properties) {
+        this.properties = properties;
         this.rdb = rdb;
         this.query = query;
         this.subscription = subscription;
@@ -117,10 +119,11 @@ class RdbController {
     }
 
     /**
-     * The end-of-day write-down: whether it is on and the last partition it wrote and announced
-     * (null until one); a failed one shows in {@code lastEodError}.
+     * The end-of-day write-down: whether it is on, how the day reaches the HDB ({@code reload} or
+     * {@code upload}), and the last partition it wrote and announced (null until one); a failed one
+     * shows in {@code lastEodError}.
      */
-    record WriteDownView(boolean enabled, WrittenView lastWrite, String lastError) {
+    record WriteDownView(boolean enabled, String transfer, WrittenView lastWrite, String lastError) {
     }
 
     /** One partition written: date, directory, rows, raw and stored bytes, write time. */
@@ -152,7 +155,7 @@ class RdbController {
         final RealtimeDatabase.Status s = rdb.status();
         return new StatusView(sub != null && sub.connected(), sub != null && sub.subscribed(), s.caughtUp(), s.lastSequence(),
             s.tableRows(), s.rows(), s.updates(), s.duplicates(), s.rejected(), s.endOfDays(), s.endOfDayFailures(),
-            s.lastEndOfDay(), s.lastEodError(), s.lastError(), new WriteDownView(w != null, w == null ? null : WrittenView.of(w.last()),
-                w == null ? null : w.lastError()));
+            s.lastEndOfDay(), s.lastEodError(), s.lastError(), w == null ? new WriteDownView(false, null, null, null)
+                : new WriteDownView(true, properties.hdb().transfer(), WrittenView.of(w.last()), w.lastError()));
     }
 }

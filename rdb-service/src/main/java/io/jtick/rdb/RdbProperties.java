@@ -7,6 +7,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -46,14 +47,19 @@ public record RdbProperties(
     /**
      * End-of-day write-down ({@code tick.rdb.hdb.*}).
      *
-     * @param root          HDB root the day's tables are written to as {@code <root>/<date>/}; empty = no write-down (the day is dropped)
-     * @param url           base URL of the HDB service, told to reload ({@code POST <url>/api/reload}) after each write; empty = not told
+     * @param root          HDB root the day's tables are written to as {@code <root>/<date>/}; empty = no write-down (the day is dropped);
+     *                      with {@code transfer=upload} a local directory the day passes through
+     * @param url           base URL of the HDB service, told about each write; empty = not told
+     * @param transfer      how the day reaches the HDB: {@code reload} (the HDB reads {@code root} itself: {@code POST <url>/api/reload})
+     *                      or {@code upload} (no shared directory: the day is sent to {@code PUT <url>/api/partitions/<date>}, then
+     *                      deleted here)
      * @param blockBytes    raw bytes per block of the written column files (a power of two, 64 B..64 MB)
      * @param encoding      encoding of every column but sym (the hot tier): {@code none} (or {@code plain}) = stored as-is,
      *                      memory-mapped by the HDB; e.g. {@code lz4}, {@code auto/zstd:1}
      * @param reloadTimeout how long the HDB may take to answer the reload; past it the end of day counts as failed
      */
-    public record Hdb(String root, String url, @NotNull @DefaultValue("128KB") DataSize blockBytes,
+    public record Hdb(String root, String url, @NotNull @DefaultValue("reload") @Pattern(regexp = "reload|upload") String transfer,
+                      @NotNull @DefaultValue("128KB") DataSize blockBytes,
                       @NotBlank @DefaultValue("none") String encoding, @NotNull @DefaultValue("60s") Duration reloadTimeout) {
 
         /** True when {@code root} is set. */
@@ -65,9 +71,17 @@ public record RdbProperties(
             return Path.of(root.trim());
         }
 
-        /** The HDB's base URL, or null when not set; a bad URL stops start-up naming the key. */
+        /** True when the day is sent to the HDB rather than written where it reads. */
+        boolean upload() {
+            return "upload".equals(transfer);
+        }
+
+        /** The HDB's base URL, or null when not set; a bad URL (or none with {@code transfer=upload}) stops start-up naming the key. */
         URI baseUrl() {
             if (url == null || url.isBlank()) {
+                if (upload()) {
+                    throw new IllegalArgumentException("tick.rdb.hdb.transfer=upload needs the HDB's URL [key=tick.rdb.hdb.url]");
+                }
                 return null;
             }
             try {

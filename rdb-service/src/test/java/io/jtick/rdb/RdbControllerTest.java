@@ -14,6 +14,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.MediaType;
@@ -40,6 +41,7 @@ class RdbControllerTest {
     static final long T0 = 1_795_253_400_000_000_000L;
 
     @TestConfiguration
+    @EnableConfigurationProperties(RdbProperties.class)
     static class Feed {
         /** The real engine with a row limit of 3, so a whole-table query is over it. */
         @Bean

@@ -50,7 +50,7 @@ class EndOfDayIT {
     }
 
     /** Update {@code id}: three rows, each with its own size (id * 1000 + row) and time. */
-    private static void send(final FeedPublisher feed, final int from, final int to) {
+    static void send(final FeedPublisher feed, final int from, final int to) {
         for (int id = from; id <= to; id++) {
             final ByteBuf b = feed.alloc().directBuffer(256);
             TestSupport.trade(b, TRADE, id, T0 + id * 1000L, SYMS[id % 5], SYMS[(id + 1) % 5], SYMS[(id + 3) % 5]);
@@ -60,7 +60,7 @@ class EndOfDayIT {
     }
 
     /** The rows updates {@code from..to} carry, as the HDB returns them: sym order, then time. */
-    private static JsonNode expected(final int from, final int to) {
+    static JsonNode expected(final int from, final int to) {
         final List<List<Object>> rows = new ArrayList<>();
         for (int id = from; id <= to; id++) {
             final String[] syms = {SYMS[id % 5], SYMS[(id + 1) % 5], SYMS[(id + 3) % 5]};
@@ -74,7 +74,7 @@ class EndOfDayIT {
         return JSON.readTree(JSON.writeValueAsString(rows));
     }
 
-    private static JsonNode hdbRows(final int hdbPort, final LocalDate date) throws Exception {
+    static JsonNode hdbRows(final int hdbPort, final LocalDate date) throws Exception {
         final HttpResponse<String> r = call(hdbPort, "POST", "/api/query", "{\"table\":\"trade\",\"date\":\"" + date
             + "\",\"columns\":[\"time\",\"sym\",\"price\",\"size\",\"cond\"],\"limit\":100000}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);

@@ -25,7 +25,9 @@ import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static io.jtick.core.testing.TestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,17 +48,34 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
 
     /** Starts everything, each part tracked by {@code closer}, and waits for the RDB's subscription. */
     static TickStack start(final Path dir, final Closer closer) throws Exception {
+        return start(dir, closer, Map.of(), Map.of());
+    }
+
+    /**
+     * As {@link #start(Path, Closer)}, with settings of the HDB app and of the RDB app replaced or
+     * added ({@code key → value}, e.g. {@code tick.rdb.hdb.transfer → upload}).
+     */
+    static TickStack start(final Path dir, final Closer closer, final Map<String, String> hdbSettings,
+                           final Map<String, String> rdbSettings) throws Exception {
         final Path journal = dir.resolve("journal");
         final Path hdbRoot = Files.createDirectories(dir.resolve("hdb"));
         final TickerplantSettings settings = TickerplantSettings.defaults(journal).withPort(0)
             .withEndOfDay(LocalTime.now(ZoneOffset.UTC).plusHours(12).withNano(0), ZoneOffset.UTC);
         final TickerplantServer tp = closer.track(new TickerplantServer(settings, SCHEMAS, NanoClock.SYSTEM, new TickMetrics()).start());
-        final ConfigurableApplicationContext hdb = closer.track(app(HdbApplication.class, "hdb-service",
-            "--tick.hdb.root=" + hdbRoot, "--tick.hdb.tiering.enabled=false"));
+        final Map<String, String> hdbArgs = new LinkedHashMap<>();
+        hdbArgs.put("tick.hdb.root", hdbRoot.toString());
+        hdbArgs.put("tick.hdb.tiering.enabled", "false");
+        hdbArgs.putAll(hdbSettings);
+        final ConfigurableApplicationContext hdb = closer.track(app(HdbApplication.class, "hdb-service", args(hdbArgs)));
         final int hdbPort = port(hdb);
-        final ConfigurableApplicationContext rdb = closer.track(app(RdbApplication.class, "rdb-service",
-            "--tick.rdb.tp-port=" + tp.port(), "--tick.rdb.reconnect-delay=100ms", "--tick.rdb.hdb.root=" + hdbRoot,
-            "--tick.rdb.hdb.url=http://127.0.0.1:" + hdbPort, "--tick.rdb.journal-root=" + journal));
+        final Map<String, String> rdbArgs = new LinkedHashMap<>();
+        rdbArgs.put("tick.rdb.tp-port", Integer.toString(tp.port()));
+        rdbArgs.put("tick.rdb.reconnect-delay", "100ms");
+        rdbArgs.put("tick.rdb.hdb.root", hdbRoot.toString());
+        rdbArgs.put("tick.rdb.hdb.url", "http://127.0.0.1:" + hdbPort);
+        rdbArgs.put("tick.rdb.journal-root", journal.toString());
+        rdbArgs.putAll(rdbSettings);
+        final ConfigurableApplicationContext rdb = closer.track(app(RdbApplication.class, "rdb-service", args(rdbArgs)));
         final int rdbPort = port(rdb);
         await("RDB subscribed", WAIT, () -> get(rdbPort, "/api/status").get("subscribed").asBoolean());
         final FeedPublisher feed = closer.track(new FeedPublisher("127.0.0.1", tp.port(), "feed", null).connect(5000));
@@ -73,6 +92,10 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
         }
         all.addAll(List.of(args));
         return new SpringApplicationBuilder(main).run(all.toArray(new String[0]));
+    }
+
+    private static String[] args(final Map<String, String> settings) {
+        return settings.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
     }
 
     static int port(final ConfigurableApplicationContext ctx) {

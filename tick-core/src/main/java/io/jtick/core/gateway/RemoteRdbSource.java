@@ -43,18 +43,33 @@ public final class RemoteRdbSource implements QuerySource {
     private final URI base;
     private final HttpClient http;
     private final Duration timeout;
+    private final String authorization;
 
     /** @param baseUrl the RDB's base URL, like {@code http://127.0.0.1:8011} */
     public RemoteRdbSource(final String baseUrl, final Duration timeout) {
+        this(baseUrl, timeout, null);
+    }
+
+    /**
+     * @param baseUrl the RDB's base URL, like {@code http://127.0.0.1:8011}
+     * @param token   the API token sent with each request ({@code Authorization: Bearer}), for an RDB that protects reads; null = none
+     */
+    public RemoteRdbSource(final String baseUrl, final Duration timeout, final String token) {
         this.base = URI.create(baseUrl.endsWith("/") ? baseUrl : baseUrl + "/");
         this.timeout = timeout;
+        this.authorization = token == null || token.isBlank() ? null : "Bearer " + token.trim();
         this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    private HttpRequest.Builder request(final String path) {
+        final HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout);
+        return authorization == null ? b : b.header("Authorization", authorization);
     }
 
     /** The schema from the RDB's {@code GET /api/tables}; null when the RDB has no such table. */
     @Override
     public TableSchema schema(final String table) {
-        final HttpResponse<String> r = send(HttpRequest.newBuilder(base.resolve("api/tables")).timeout(timeout).GET().build(),
+        final HttpResponse<String> r = send(request("api/tables").GET().build(),
             HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw unavailable("GET /api/tables answered " + r.statusCode());
@@ -94,8 +109,7 @@ public final class RemoteRdbSource implements QuerySource {
             q.put("where", hint.where());
         }
         q.put("select", hint.columns());
-        final HttpRequest req = HttpRequest.newBuilder(base.resolve("api/query")).timeout(timeout)
-            .header("Content-Type", "application/json").header("Accept", "text/csv")
+        final HttpRequest req = request("api/query").header("Content-Type", "application/json").header("Accept", "text/csv")
             .POST(HttpRequest.BodyPublishers.ofString(Json.write(q))).build();
         final HttpResponse<InputStream> r = send(req, HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream body = new BufferedInputStream(r.body(), 1 << 16)) {
@@ -124,8 +138,7 @@ public final class RemoteRdbSource implements QuerySource {
      * when the RDB's day is outside {@code [fromDay, toDay]}.
      */
     Part query(final String document, final int fromDay, final int toDay) {
-        final HttpRequest req = HttpRequest.newBuilder(base.resolve("api/query")).timeout(timeout)
-            .header("Content-Type", "application/json").header("Accept", "application/json")
+        final HttpRequest req = request("api/query").header("Content-Type", "application/json").header("Accept", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(document)).build();
         final HttpResponse<String> r = send(req, HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {

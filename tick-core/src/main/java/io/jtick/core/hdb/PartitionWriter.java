@@ -175,7 +175,7 @@ public final class PartitionWriter {
         }
     }
 
-    private static void swapIn(final Path fresh, final Path dateDir, final String table, final String id) throws IOException {
+    static void swapIn(final Path fresh, final Path dateDir, final String table, final String id) throws IOException {
         Files.createDirectories(dateDir);
         final Path live = dateDir.resolve(table);
         final Path old = dateDir.resolve(PartitionStore.OLD_PREFIX + table + "-" + id);
@@ -370,7 +370,7 @@ public final class PartitionWriter {
         }
     }
 
-    private static void fsyncFile(final Path file) throws IOException {
+    static void fsyncFile(final Path file) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             ch.force(true);
         }
