@@ -351,10 +351,10 @@ class HdbApplicationIT {
      * Every request mapping is in the OpenAPI document (springdoc, from the controllers). Examples and
      * error answers are documented (and checked with OpenApiContract) for tp-service and rdb-service so far.
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void shouldDocumentEveryRequestMappingInOpenApi() {
         assertThat(OpenApiContract.fetch(port).assertEveryMappingDocumented(openApiContext)).containsExactlyInAnyOrder(
             "GET /api/partitions", "POST /api/reload", "POST /api/query", "POST /api/gateway/query", "POST /api/tiering/run",
-            "POST /api/compression-study", "GET /api/status");
+            "POST /api/compression-study", "GET /api/status", "PUT /api/partitions/{date}");
     }
 }
