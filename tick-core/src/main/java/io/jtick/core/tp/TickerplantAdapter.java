@@ -30,7 +30,12 @@ import java.io.IOException;
  * unexpected message type gets an ERROR frame naming the problem, is counted, and the connection is
  * closed; updates accepted before it stay journalled and published. A peer that disconnects in the
  * middle of a frame is counted as {@code truncated-frame}. An update the journal refuses, at once or
- * at the next timer tick, is answered the same way ({@code journal-failure}).
+ * at the next timer tick, is answered the same way ({@code journal-failure}): a numbered feed then
+ * reconnects and resends from the number its HELLO is answered with.
+ *
+ * <p>A feed whose HELLO (protocol 2) says it numbers its updates is the tickerplant's numbered feed of
+ * that name: the HELLO is answered with FEED_ACK, its updates carry its numbers, and FEED_ACKs follow
+ * as the journal takes them.
  */
 final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements Tickerplant.UpdateSource {
     private static final Logger LOG = LoggerFactory.getLogger(TickerplantAdapter.class);
@@ -40,6 +45,7 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
     private String name = "anonymous";
     private boolean feed;
     private boolean rejected;
+    private FeedRegistry.Feed numbered;
 
     private TickerplantAdapter(final Tickerplant tp) {
         this.tp = tp;
@@ -76,11 +82,7 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
                     onUpdate(frame, offset, length);
                     break;
                 case MessageType.HELLO:
-                    final ControlFrames.Hello hello = ControlFrames.readHello(frame);
-                    name = hello.name();
-                    if (hello.protocolVersion() != FrameDescriptor.VERSION) {
-                        reject(ErrorCode.UNSUPPORTED_VERSION, "unsupported protocol version [version=" + hello.protocolVersion() + "]");
-                    }
+                    onHello(ControlFrames.readHello(frame));
                     break;
                 case MessageType.SUBSCRIBE:
                     final String problem = tp.onSubscribe(context.channel(), name, ControlFrames.readSubscribe(frame));
@@ -97,6 +99,47 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
             reject(ErrorCode.MALFORMED_FRAME, "malformed frame: " + e.getMessage());
         } finally {
             frame.release();
+        }
+    }
+
+    private void onHello(final ControlFrames.Hello hello) {
+        name = hello.name();
+        if (hello.protocolVersion() < 1 || hello.protocolVersion() > FrameDescriptor.PROTOCOL_VERSION) {
+            reject(ErrorCode.UNSUPPORTED_VERSION, "unsupported protocol version [version=" + hello.protocolVersion() + ", supported=1.."
+                + FrameDescriptor.PROTOCOL_VERSION + "]");
+            return;
+        }
+        if (!hello.numbered()) {
+            return;
+        }
+        if (numbered != null || name.isEmpty()) {
+            reject(ErrorCode.UNEXPECTED_MESSAGE, numbered != null ? "a second hello on a numbered feed's connection [feed=" + name + "]"
+                : "a numbered feed needs a name");
+            return;
+        }
+        if (tp.settings().chained()) {
+            reject(ErrorCode.UNEXPECTED_MESSAGE, "this tickerplant is chained and takes no feeds [upstream="
+                + tp.settings().upstreamHost() + ":" + tp.settings().upstreamPort() + "]");
+            return;
+        }
+        if (!feed) {
+            feed = true;
+            tp.counters().feedConnected(true);
+        }
+        numbered = tp.onFeedHello(this, name);
+        LOG.info("numbered feed connected [remote={}, feed={}, journalled={}]", ctx.channel().remoteAddress(), name,
+            numbered.journalled);
+    }
+
+    @Override
+    public FeedRegistry.Feed feed() {
+        return numbered;
+    }
+
+    @Override
+    public void acknowledge(final long feedSequence) {
+        if (!rejected) {
+            ctx.writeAndFlush(ControlFrames.feedAck(ctx.alloc(), feedSequence), ctx.voidPromise());
         }
     }
 
@@ -134,6 +177,9 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
     public void channelInactive(final ChannelHandlerContext context) {
         if (feed) {
             tp.counters().feedConnected(false);
+        }
+        if (numbered != null) {
+            tp.onFeedGone(numbered, this);
         }
         tp.onDisconnect(context.channel());
     }

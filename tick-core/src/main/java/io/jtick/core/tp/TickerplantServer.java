@@ -193,6 +193,7 @@ public final class TickerplantServer implements AutoCloseable {
     private void housekeeping() {
         try {
             tp.checkEndOfDay();
+            tp.acknowledgeFeeds();
             final long now = System.nanoTime();
             if (now - lastHeartbeat >= settings.heartbeat().toNanos()) {
                 lastHeartbeat = now;

@@ -19,7 +19,8 @@ import static io.jtick.core.wire.FrameDescriptor.VERSION;
  * Encoders and decoders of the control frames (everything but UPDATE). These run once per
  * connection or per day, so they use plain objects. Bodies (after the 8-byte header):
  * <pre>
- * HELLO          uint8 role (1 feed, 2 subscriber), uint16 protocolVersion, str8 name
+ * HELLO          uint8 role (1 feed, 2 subscriber), uint16 protocolVersion, str8 name,
+ *                protocol 2 and later: uint8 flags ({@link FrameDescriptor#HELLO_FLAG_NUMBERED})
  * SUBSCRIBE      int64 fromSequence (-1 live only, 0 start of today's journal, n: after n),
  *                uint16 tableCount, str8 tables..., int32 symCount, str8 syms...   (0 = all)
  * SUBSCRIBED     int64 sequence, int64 journalSequence, int32 epochDay, uint16 tableCount,
@@ -28,6 +29,7 @@ import static io.jtick.core.wire.FrameDescriptor.VERSION;
  * END_OF_DAY     int32 epochDay (the day that ended), int64 sequence
  * ERROR          int32 code, str16 message (UTF-8)
  * HEARTBEAT      int64 epochNanos
+ * FEED_ACK       int64 feedSequence (the feed's last update number journalled)
  * </pre>
  * str8 is uint8 length + ASCII bytes, str16 is uint16 length + UTF-8 bytes.
  */
@@ -40,7 +42,17 @@ public final class ControlFrames {
     private ControlFrames() {
     }
 
-    public record Hello(int role, int protocolVersion, String name) {
+    /** @param flags protocol 2: {@link FrameDescriptor#HELLO_FLAG_NUMBERED}; 0 for protocol 1 */
+    public record Hello(int role, int protocolVersion, String name, int flags) {
+        /** A HELLO without flags (protocol 1). */
+        public Hello(final int role, final int protocolVersion, final String name) {
+            this(role, protocolVersion, name, 0);
+        }
+
+        /** A feed that numbers its updates and wants FEED_ACK. */
+        public boolean numbered() {
+            return role == ROLE_FEED && protocolVersion >= 2 && (flags & FrameDescriptor.HELLO_FLAG_NUMBERED) != 0;
+        }
     }
 
     public record Subscribe(long fromSequence, List<String> tables, List<String> syms) {
@@ -55,12 +67,22 @@ public final class ControlFrames {
     public record EndOfDay(int epochDay, long sequence) {
     }
 
+    /** A protocol 1 HELLO (subscribers, feeds that do not number their updates). */
     public static ByteBuf hello(final ByteBufAllocator alloc, final int role, final String name) {
+        return hello(alloc, role, name, 1, 0);
+    }
+
+    /** A HELLO of {@code protocolVersion}; {@code flags} are written from protocol 2 on. */
+    public static ByteBuf hello(final ByteBufAllocator alloc, final int role, final String name, final int protocolVersion,
+                                final int flags) {
         final ByteBuf b = start(alloc, MessageType.HELLO);
         try {
             b.writeByte(role);
-            b.writeShortLE(VERSION);
+            b.writeShortLE(protocolVersion);
             str8(b, name);
+            if (protocolVersion >= 2) {
+                b.writeByte(flags);
+            }
             return end(b);
         } catch (final RuntimeException e) {
             b.release();
@@ -129,6 +151,13 @@ public final class ControlFrames {
         return end(b);
     }
 
+    /** FEED_ACK: {@code feedSequence} is the feed's last update number the TP has journalled (read it with {@link #readSequence}). */
+    public static ByteBuf feedAck(final ByteBufAllocator alloc, final long feedSequence) {
+        final ByteBuf b = start(alloc, MessageType.FEED_ACK);
+        b.writeLongLE(feedSequence);
+        return end(b);
+    }
+
     public static ByteBuf heartbeat(final ByteBufAllocator alloc, final long epochNanos) {
         final ByteBuf b = start(alloc, MessageType.HEARTBEAT);
         b.writeLongLE(epochNanos);
@@ -140,9 +169,14 @@ public final class ControlFrames {
         return b.getUnsignedByte(offset + TYPE_OFFSET);
     }
 
+    /** A HELLO of any protocol version; flags are 0 when the frame has none (protocol 1). */
     public static Hello readHello(final ByteBuf frame) {
         final ByteBuf b = body(frame);
-        return new Hello(b.readUnsignedByte(), b.readUnsignedShortLE(), readStr8(b));
+        final int role = b.readUnsignedByte();
+        final int version = b.readUnsignedShortLE();
+        final String name = readStr8(b);
+        final int flags = version >= 2 && b.isReadable() ? b.readUnsignedByte() : 0;
+        return new Hello(role, version, name, flags);
     }
 
     public static Subscribe readSubscribe(final ByteBuf frame) {

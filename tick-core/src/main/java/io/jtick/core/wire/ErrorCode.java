@@ -18,7 +18,9 @@ public enum ErrorCode {
     BAD_SUBSCRIPTION(10),
     JOURNAL_FAILURE(11),
     SHUTTING_DOWN(12),
-    TRUNCATED_FRAME(13);
+    TRUNCATED_FRAME(13),
+    /** A newer connection of the same numbered feed said HELLO: this one is closed (the newest wins). */
+    FEED_REPLACED(14);
 
     private static final ErrorCode[] BY_CODE = values();
 

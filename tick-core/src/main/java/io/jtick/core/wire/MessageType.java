@@ -18,6 +18,12 @@ public final class MessageType {
     public static final int SUBSCRIBED = 7;
     /** TP to subscriber: journal catch-up done; what follows is live. */
     public static final int CATCH_UP_DONE = 8;
+    /**
+     * TP to a numbered feed (protocol 2): the feed's last update number the TP has journalled. The
+     * first one answers HELLO (resend from the next number); later ones acknowledge progress.
+     * Codes from 16 are the feed protocol's.
+     */
+    public static final int FEED_ACK = 16;
 
     private MessageType() {
     }
@@ -40,6 +46,8 @@ public final class MessageType {
                 return "subscribed";
             case CATCH_UP_DONE:
                 return "catch-up-done";
+            case FEED_ACK:
+                return "feed-ack";
             default:
                 return "unknown(" + type + ")";
         }

@@ -377,23 +377,39 @@ class TickerplantTest {
     }
 
     @Test
-    void shouldDisconnectASubscriberWhoseBacklogPassesTheLimitWithoutHoldingUpOthers() {
-        start(settings().withMaxFrameLength(16 * 1024).withBacklog(32 * 1024));
+    void shouldDisconnectASubscriberWhoseBacklogPassesTheLimitWithoutHoldingUpOthers() throws Exception {
+        start(settings().withMaxFrameLength(16 * 1024).withBacklog(16 * 1024, 32 * 1024));
         final StalledChannel stalled = new StalledChannel();
+        stalled.freezeTime();
         subscribe(stalled, -1, List.of(), List.of());
         final EmbeddedChannel healthy = subscribe(-1, List.of());
         Frames.drain(healthy);
         final String[] syms = new String[100];
         java.util.Arrays.fill(syms, "X");
         int sent = 0;
-        while (stalled.isOpen() && sent < 1000) {
+        while (tp.status(null).subscribers().get(0).state().equals("live") && sent < 1000) {
             update(null, ++sent, syms);
             tp.flush();
         }
-        assertThat(stalled.isOpen()).as("closed by the slow-subscriber policy").isFalse();
+        assertThat(tp.status(null).subscribers().get(0).state()).as("closing by the slow-subscriber policy").isEqualTo("closing");
         assertThat(sent).as("after about 32 KiB of backlog").isBetween(8, 20);
+        assertThat(counter("tick.tp.subscriber.alerts")).as("alert level passed first, once").isEqualTo(1);
         assertThat(counter("tick.tp.subscribers.disconnected|reason=slow")).isEqualTo(1);
         assertThat(counter("tick.tp.errors|code=slow-subscriber")).isEqualTo(1);
+
+        // the backlog is dropped: what waits for the socket is the frame at its head (it may be partly on the wire; this
+        // stalled peer never took even the SUBSCRIBED answer) and, right behind it, the error
+        final List<String> queued = new ArrayList<>();
+        stalled.unsafe().outboundBuffer().forEachFlushedMessage(m -> {
+            final ByteBuf b = (ByteBuf) m;
+            queued.add(io.jtick.core.wire.MessageType.name(ControlFrames.type(b, b.readerIndex())));
+            return true;
+        });
+        assertThat(queued).containsExactly("subscribed", "error");
+        assertThat(stalled.isOpen()).as("open while the error may still leave").isTrue();
+        stalled.advanceTimeBy(SubscriberRegistry.ERROR_GRACE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        stalled.runScheduledPendingTasks();
+        assertThat(stalled.isOpen()).as("closed after the grace period").isFalse();
         tp.onDisconnect(stalled); // what the connection layer does on the loop's next turn (Netty fires channelInactive later)
         assertThat(tp.subscriberCount()).isEqualTo(1);
         assertThat(counter("tick.tp.subscribers.disconnected|reason=any")).isEqualTo(1);
@@ -403,5 +419,37 @@ class TickerplantTest {
         final Frames out = Frames.drain(healthy);
         assertThat(out.sequences()).hasSize(sent);
         assertThat(out.rows()).hasSize((sent - 1) * 100 + 1);
+    }
+
+    @Test
+    void shouldFlagASubscriberOverTheAlertLevelOncePerEpisodeAndKeepIt() {
+        start(settings().withMaxFrameLength(16 * 1024).withBacklog(8 * 1024, 1 << 20));
+        final StalledChannel stalled = new StalledChannel();
+        subscribe(stalled, -1, List.of(), List.of());
+        final String[] syms = new String[100];
+        java.util.Arrays.fill(syms, "X");
+        for (int k = 1; k <= 10; k++) {
+            update(null, k, syms);
+            tp.flush();
+        }
+        final TickerplantStatus.SubscriberStatus s = tp.status(null).subscribers().get(0);
+        assertThat(s.backlogBytes()).isGreaterThan(8 * 1024);
+        assertThat(s.alert()).isTrue();
+        assertThat(s.state()).as("under the disconnect level: kept").isEqualTo("live");
+        assertThat(tp.status(null).subscriberAlerts()).as("one episode, one alert").isEqualTo(1);
+        assertThat(counter("tick.tp.subscribers.disconnected|reason=slow")).isZero();
+
+        // the subscriber drains (its socket takes everything): the episode ends at the next heartbeat, a new one counts again
+        while (stalled.unsafe().outboundBuffer().current() != null) {
+            stalled.unsafe().outboundBuffer().remove();
+        }
+        tp.heartbeat();
+        assertThat(tp.status(null).subscribers().get(0).alert()).isFalse();
+        for (int k = 11; k <= 20; k++) {
+            update(null, k, syms);
+            tp.flush();
+        }
+        assertThat(tp.status(null).subscriberAlerts()).isEqualTo(2);
+        stalled.close();
     }
 }
