@@ -4,18 +4,16 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.util.ReferenceCountUtil;
 
-import java.nio.channels.ClosedChannelException;
-
 /**
  * Drops what waits in a channel's outbound buffer, so that a frame written next is the next thing the
  * peer reads: the ERROR frame of a slow subscriber is not queued behind the backlog it is not reading.
  * The message at the head is kept (its remaining bytes, if the socket took part of it already; cutting
- * it would break the framing), everything behind it is released and its promise failed. Event-loop
- * thread only: it works on Netty's {@link ChannelOutboundBuffer} directly.
+ * it would break the framing), everything behind it is released. Their promises complete as if written
+ * (the tickerplant writes with void promises, and a failed void promise would fire an exception down the
+ * pipeline, which closes the connection before the error can go). Event-loop thread only: it works on
+ * Netty's {@link ChannelOutboundBuffer} directly.
  */
 final class OutboundBacklog {
-    private static final ClosedChannelException DROPPED = new ClosedChannelException();
-
     private OutboundBacklog() {
     }
 
@@ -34,7 +32,7 @@ final class OutboundBacklog {
         ReferenceCountUtil.retain(head);
         out.remove();
         while (out.current() != null) {
-            out.remove(DROPPED);
+            out.remove();
         }
         channel.write(head, channel.voidPromise());
         return Math.max(0, before - sizeOf(head));

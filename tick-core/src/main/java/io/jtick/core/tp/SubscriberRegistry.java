@@ -11,7 +11,7 @@ import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.socket.DuplexChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -258,7 +258,16 @@ final class SubscriberRegistry {
             dropped, settings.maxSubscriberBacklog(), reason);
         closeCatchUp(s);
         final Channel ch = s.channel;
-        ch.writeAndFlush(ControlFrames.error(alloc, ErrorCode.SLOW_SUBSCRIBER, reason)).addListener(ChannelFutureListener.CLOSE);
+        // half-close once the error is written: the socket stays this process's until the peer has read everything
+        // (a fully closed socket left with unsent data is an orphan the kernel may give up on), then closes on its
+        // side, or the grace period ends
+        ch.writeAndFlush(ControlFrames.error(alloc, ErrorCode.SLOW_SUBSCRIBER, reason)).addListener(f -> {
+            if (ch instanceof DuplexChannel d && f.isSuccess()) {
+                d.shutdownOutput();
+            } else {
+                ch.close();
+            }
+        });
         ch.eventLoop().schedule(() -> {
             ch.close();
         }, ERROR_GRACE_MILLIS, TimeUnit.MILLISECONDS);
