@@ -376,6 +376,58 @@ class TickerplantTest {
         assertThat(journal(DAY.plusDays(1))).containsExactly("3:C/3000");
     }
 
+    /** Takes (and releases) what waits in a stalled channel's outbound buffer: "type" or "update seq", in order. */
+    private static List<String> take(final StalledChannel ch) {
+        final List<String> out = new ArrayList<>();
+        final io.netty.channel.ChannelOutboundBuffer buf = ch.unsafe().outboundBuffer();
+        while (buf.current() != null) {
+            final ByteBuf b = (ByteBuf) buf.current();
+            final int type = ControlFrames.type(b, b.readerIndex());
+            out.add(type == io.jtick.core.wire.MessageType.UPDATE
+                ? "update " + b.getLongLE(b.readerIndex() + FrameDescriptor.SEQUENCE_OFFSET) : io.jtick.core.wire.MessageType.name(type));
+            buf.remove();
+        }
+        return out;
+    }
+
+    @Test
+    void shouldKeepAnEndOfDayCatchUpWithinTheSocketsBoundAndEndTheDayForItWhenItHasReadTheDay() {
+        now.set(nanos(DAY, LocalTime.of(16, 0)));
+        start(settings());
+        final String[] syms = new String[100];
+        java.util.Arrays.fill(syms, "X");
+        for (int id = 1; id <= 100; id++) {
+            update(null, id, syms); // ~3 KiB each: ~300 KiB of history
+        }
+        final StalledChannel slow = new StalledChannel();
+        subscribe(slow, 0, List.of(), List.of());
+        final long queued = tp.status(null).subscribers().get(0).backlogBytes();
+        assertThat(queued).as("catch-up stops at the socket's high-water mark").isLessThan(100 * 1024);
+        assertThat(tp.status(null).subscribers().get(0).state()).isEqualTo("catching-up");
+
+        tp.onEndOfDay();
+        assertThat(tp.status(null).subscribers().get(0).backlogBytes()).as("end of day does not push the rest of the day")
+            .isEqualTo(queued);
+        update(null, 101, "Y"); // the new day's first update
+        final List<String> seen = new ArrayList<>(take(slow));
+        int turns = 0;
+        while (!seen.contains("catch-up-done") && turns++ < 1000) {
+            tp.onWritable(slow);
+            tp.catchUpTurn();
+            seen.addAll(take(slow));
+        }
+        final List<String> expected = new ArrayList<>(List.of("subscribed"));
+        for (long seq = 1; seq <= 100; seq++) {
+            expected.add("update " + seq);
+        }
+        expected.add("end-of-day");
+        expected.add("update 101");
+        expected.add("catch-up-done");
+        assertThat(seen).as("the whole ended day, its end, then the new day").isEqualTo(expected);
+        assertThat(turns).as("in many turns, at the socket's pace").isGreaterThan(2);
+        slow.close();
+    }
+
     @Test
     void shouldDisconnectASubscriberWhoseBacklogPassesTheLimitWithoutHoldingUpOthers() throws Exception {
         start(settings().withMaxFrameLength(16 * 1024).withBacklog(16 * 1024, 32 * 1024));
