@@ -83,6 +83,13 @@ class RdbConfiguration {
         return new RdbLifecycle(properties, rdb);
     }
 
+    /** Offers the HDB what end of day wrote and could not deliver, until it takes it (and, with upload, what a restart left). */
+    @Bean
+    @Conditional(WriteDownConfigured.class)
+    UndeliveredPartitions undeliveredPartitions(final RdbProperties properties, final HdbWriteDown writeDown) {
+        return new UndeliveredPartitions(properties.hdb(), writeDown);
+    }
+
     /** The query engine over today's tables, with {@code tick.query.*} limits. */
     @Bean
     QueryEndpoint queryEndpoint(final TickMetrics metrics, final QueryProperties properties) {

@@ -74,6 +74,7 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
         rdbArgs.put("tick.rdb.hdb.root", hdbRoot.toString());
         rdbArgs.put("tick.rdb.hdb.url", "http://127.0.0.1:" + hdbPort);
         rdbArgs.put("tick.rdb.journal-root", journal.toString());
+        rdbArgs.put("tick.rdb.hdb.retry-interval", "500ms");
         rdbArgs.putAll(rdbSettings);
         final ConfigurableApplicationContext rdb = closer.track(app(RdbApplication.class, "rdb-service", args(rdbArgs)));
         final int rdbPort = port(rdb);
