@@ -1,13 +1,16 @@
 package io.jtick.feedsim;
 
+import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.feed.FeedSupervisor;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 import java.nio.file.Path;
@@ -32,6 +35,13 @@ import java.time.Duration;
  * @param labDir    where profiling labs put their temporary journals; empty: the system temp directory
  * @param paperFigures the KX white paper's figures (CSV) put next to ours; a missing file means no comparison
  * @param jitWarmup full-speed throwaway labs before a run's first entry (JIT warm-up); 0 = none
+ * @param name      the feed's name in its HELLO: the tickerplant keeps this feed's update numbers under it
+ * @param numbered  number the updates and resend after a reconnect (protocol 2); false: protocol 1, nothing resent
+ * @param buffer    bytes of unacknowledged updates kept for resending
+ * @param whenFull  block (wait for acknowledgements, drop nothing) or fail (drop the tick's rows, counted) when the buffer is full
+ * @param blockTimeout longest one blocked send waits before the feed checks for a stop and waits again
+ * @param reconnectMin first wait before reconnecting to the tickerplant, doubling after each failed attempt...
+ * @param reconnectMax ...up to this
  */
 @Validated
 @ConfigurationProperties("tick.feed")
@@ -50,10 +60,20 @@ public record FeedProperties(
     @DefaultValue("./var/runs") @NotNull Path runsDir,
     @DefaultValue("") String labDir,
     @DefaultValue("../shared/reference/kx-tick-profiling.csv") @NotNull Path paperFigures,
-    @DefaultValue("2s") @NotNull Duration jitWarmup) {
+    @DefaultValue("2s") @NotNull Duration jitWarmup,
+    @DefaultValue("feed-sim") @NotBlank @Size(max = 255) String name,
+    @DefaultValue("true") boolean numbered,
+    @DefaultValue("64MB") @NotNull DataSize buffer,
+    @DefaultValue("block") @Pattern(regexp = "block|fail") String whenFull,
+    @DefaultValue("1s") @NotNull Duration blockTimeout,
+    @DefaultValue("100ms") @NotNull Duration reconnectMin,
+    @DefaultValue("5s") @NotNull Duration reconnectMax) {
 
-    /** The tickerplant and the feed a start request gets by default. */
+    /** The tickerplant, how the feed connects, and the feed a start request gets by default. */
     FeedSupervisor.Settings feedSettings() {
-        return new FeedSupervisor.Settings(tpHost, tpPort, table, r, u, t, syms, ex, seed, dataDir);
+        final FeedPublisher.Settings connection = new FeedPublisher.Settings(tpHost, tpPort, name, numbered, buffer.toBytes(),
+            "fail".equals(whenFull) ? FeedPublisher.WhenFull.FAIL : FeedPublisher.WhenFull.BLOCK, blockTimeout, reconnectMin,
+            reconnectMax);
+        return new FeedSupervisor.Settings(connection, table, r, u, t, syms, ex, seed, dataDir);
     }
 }
