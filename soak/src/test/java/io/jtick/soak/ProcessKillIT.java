@@ -1,8 +1,8 @@
 package io.jtick.soak;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,14 +21,27 @@ import static org.assertj.core.api.Assertions.assertThat;
  * twice, then the RDB, then the HDB while it receives the end of day from the RDB; each restarted.
  * At the end every row the feed generated is in the RDB (the new day) or in the HDB (the day that
  * ended) exactly once and in order, and at no time was a half-received day visible in the HDB.
+ * The services' logs are left under {@code soak/target/ProcessKillIT-<time>/log}.
  */
 @Tag("slow")
 class ProcessKillIT {
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
     private static final Duration WAIT = Duration.ofMinutes(5);
 
-    @TempDir
-    Path dir;
+    /** Under target/: the services' logs stay there when the test fails (the data goes either way). */
+    private final Path dir = REPO.resolve("soak/target/ProcessKillIT-" + System.currentTimeMillis());
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (final String data : List.of("journal", "hdb", "rdb-eod", "runs")) {
+            final Path p = dir.resolve(data);
+            if (Files.exists(p)) {
+                try (Stream<Path> walk = Files.walk(p)) {
+                    walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                }
+            }
+        }
+    }
 
     @Test
     void shouldKeepEveryGeneratedRowExactlyOnceWhenTheTickerplantTheRdbAndTheHdbAreKilled() throws Exception {

@@ -33,8 +33,9 @@ import java.util.concurrent.locks.LockSupport;
  * tickerplant's restarts without losing an update: a numbered feed (protocol 2, the default).
  *
  * <p>{@link #send} takes whole UPDATE frames (ownership of the buffer), writes the feed's next numbers
- * into their sequence fields, keeps them in a buffer of unacknowledged updates bounded in bytes
- * ({@link Settings#bufferBytes}) and writes them to the tickerplant. FEED_ACK from the tickerplant
+ * into their sequence fields, keeps them in a buffer of unacknowledged updates bounded in bytes of
+ * memory held ({@link Settings#bufferBytes}; a send's buffer much larger than its frames is copied
+ * into one that fits them) and writes them to the tickerplant. FEED_ACK from the tickerplant
  * frees what it has journalled. When the connection drops, the publisher reconnects by itself with
  * bounded exponential backoff ({@link Settings#reconnectMin} doubling up to {@link Settings#reconnectMax}),
  * says HELLO, and the tickerplant answers with the last number it journalled: everything after it is
@@ -250,18 +251,19 @@ public final class FeedPublisher implements AutoCloseable {
      *
      * @throws IllegalArgumentException the buffer does not hold whole frames
      */
-    public boolean send(final ByteBuf frames) {
+    public boolean send(final ByteBuf given) {
         if (!settings.numbered()) {
-            return sendUnnumbered(frames);
+            return sendUnnumbered(given);
         }
-        final int bytes = frames.readableBytes();
         final int count;
         try {
-            count = countFrames(frames);
+            count = countFrames(given);
         } catch (final RuntimeException e) {
-            frames.release();
+            given.release();
             throw e;
         }
+        final ByteBuf frames = compact(given);
+        final int bytes = frames.capacity();
         synchronized (this) {
             if (!waitForRoom(bytes)) {
                 frames.release();
@@ -286,6 +288,21 @@ public final class FeedPublisher implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /**
+     * What is kept is what memory it holds: a buffer much larger than its frames (a caller's generous
+     * initial capacity) is copied into one that fits them, once, before it is kept.
+     */
+    private static ByteBuf compact(final ByteBuf frames) {
+        final int readable = frames.readableBytes();
+        if (frames.capacity() - readable <= Math.max(4096, readable)) {
+            return frames;
+        }
+        final ByteBuf fit = frames.alloc().directBuffer(readable, readable);
+        fit.writeBytes(frames, frames.readerIndex(), readable);
+        frames.release();
+        return fit;
     }
 
     /**
@@ -638,7 +655,7 @@ public final class FeedPublisher implements AutoCloseable {
     /** Caller holds the monitor: releases every chunk whose updates are all at or below {@code n}. */
     private void free(final long n) {
         while (size > 0 && last[head] <= n) {
-            bufferedBytes -= ring[head].readableBytes();
+            bufferedBytes -= ring[head].capacity();
             ring[head].release();
             ring[head] = null;
             head = (head + 1) % ring.length;

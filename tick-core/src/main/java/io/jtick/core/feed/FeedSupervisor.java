@@ -27,6 +27,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class FeedSupervisor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FeedSupervisor.class);
     private static final long CONNECT_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How long a feed that ended waits for the tickerplant to acknowledge what it sent before it lets go of it. */
+    static final long DRAIN_MILLIS = 30_000;
     private static final String TAQ = "highfrequency-taq-sample-2018-01";
     private static final String ALGOSEEK = "lean-algoseek-us-equity-ticks-2013-10";
     private static final String LOBSTER = "lobster-amzn-2012-06-21-level1";
@@ -220,7 +222,10 @@ public final class FeedSupervisor implements AutoCloseable {
         return settings.dataDir().resolve(file == null || file.isBlank() ? dflt : file).normalize();
     }
 
-    /** Stops the feed, if one runs, and waits up to 10 s for it to end. */
+    /**
+     * Stops the feed, if one runs, and waits for it to end: a numbered feed waits (up to 30 s) until the
+     * tickerplant has acknowledged every update it sent, so what it generated is journalled when this returns.
+     */
     public Status stop() {
         final Job j;
         synchronized (this) {
@@ -229,8 +234,8 @@ public final class FeedSupervisor implements AutoCloseable {
         if (j != null) {
             j.stop();
             try {
-                if (!j.awaitEnd(10, TimeUnit.SECONDS)) {
-                    LOG.warn("feed did not stop within 10 s [state={}]", j.state());
+                if (!j.awaitEnd(DRAIN_MILLIS + 10_000, TimeUnit.MILLISECONDS)) {
+                    LOG.warn("feed did not stop in time [state={}]", j.state());
                 }
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -325,9 +330,14 @@ public final class FeedSupervisor implements AutoCloseable {
                     r.stop();
                 }
                 r.run();
+                if (settings.connection().numbered() && !publisher.isClosed()
+                    && !publisher.awaitAcknowledged(TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS))) {
+                    LOG.warn("feed ended with updates the tickerplant has not acknowledged; they go with this feed "
+                        + "[unacknowledged={}]", publisher.stats().bufferedUpdates());
+                }
                 final FeedStatus s = r.status();
-                LOG.info("feed ended [state={}, reason={}, rows={}, rowsPerSecond={}]", s.state(), s.stopReason(), s.rowsSent(),
-                    Math.round(s.rowsPerSecond()));
+                LOG.info("feed ended [state={}, reason={}, rows={}, rowsPerSecond={}, lastNumber={}, acknowledged={}]", s.state(),
+                    s.stopReason(), s.rowsSent(), Math.round(s.rowsPerSecond()), publisher.stats().lastNumber(), publisher.stats().acked());
             } catch (final RuntimeException e) {
                 error = e.toString();
                 ownState = "failed";
