@@ -57,7 +57,7 @@ public final class PipelineBenchmark {
     }
 
     /** Command-line options. */
-    public record Options(long rows, int r, int rate, int ex, long warmup, int syms, int batchBytes, Path dir) {
+    public record Options(long rows, int r, int rate, int ex, long warmup, int syms, int batchBytes, Path dir, boolean numbered) {
         public static Options parse(final String[] args) {
             long rows = 10_000_000;
             int r = 100;
@@ -67,6 +67,7 @@ public final class PipelineBenchmark {
             int syms = 100;
             int batchBytes = 64 * 1024;
             Path dir = null;
+            boolean numbered = true;
             for (int i = 0; i < args.length; i++) {
                 final String a = args[i];
                 if ("-h".equals(a) || "--help".equals(a)) {
@@ -101,6 +102,9 @@ public final class PipelineBenchmark {
                     case "--dir":
                         dir = Path.of(v);
                         break;
+                    case "--numbered":
+                        numbered = Boolean.parseBoolean(v);
+                        break;
                     default:
                         throw new IllegalArgumentException("unknown option " + a + "\n" + usage());
                 }
@@ -108,7 +112,7 @@ public final class PipelineBenchmark {
             if (warmup < 0) {
                 warmup = rate > 0 ? Math.min(rows / 5, 10L * rate * r) : Math.min(rows / 5, 2_000_000L);
             }
-            return new Options(rows, r, rate, ex, warmup, syms, batchBytes, dir).validate();
+            return new Options(rows, r, rate, ex, warmup, syms, batchBytes, dir, numbered).validate();
         }
 
         Options validate() {
@@ -129,7 +133,8 @@ public final class PipelineBenchmark {
         static String usage() {
             return "usage: PipelineBenchmark [--rows N (10000000)] [--r rows/update (100)] [--rate updates/s (0 = max)]"
                 + " [--ex extra float columns (0)] [--warmup rows (rows/5, max 2M; paced: 10 s)] [--syms N (100)]"
-                + " [--batch-bytes B (65536, unpaced only)] [--dir journal dir (temp)]";
+                + " [--batch-bytes B (65536, unpaced only)] [--dir journal dir (temp)]"
+                + " [--numbered true|false (true: protocol 2, acknowledged and resendable; false: protocol 1)]";
         }
     }
 
@@ -188,7 +193,8 @@ public final class PipelineBenchmark {
         try (TickerplantServer server = new TickerplantServer(settings, schemas, clock, metrics).start()) {
             try (TickClient client = new TickClient(TickClient.Settings.of("127.0.0.1", server.port(), "bench-rdb"), listener,
                 rdb::lastSequence, null, clock);
-                 FeedPublisher feed = new FeedPublisher("127.0.0.1", server.port(), "bench-feed", null)) {
+                 FeedPublisher feed = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", server.port(), "bench-feed")
+                     .withNumbered(o.numbered()), null)) {
                 client.start();
                 waitFor(client::isSubscribed, 10_000, "the RDB did not subscribe within 10 s");
                 feed.connect(5_000);
@@ -404,8 +410,8 @@ public final class PipelineBenchmark {
         final StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "jtick pipeline: feed -> TP (journal %s) -> RDB over loopback, %d cores%n",
             "chronicle", Runtime.getRuntime().availableProcessors()));
-        sb.append(String.format(Locale.ROOT, "rows=%d r=%d rate=%s ex=%d warmup=%d syms=%d%n", o.rows(), o.r(),
-            o.rate() == 0 ? "max" : o.rate() + "/s", o.ex(), o.warmupRows(), o.syms()));
+        sb.append(String.format(Locale.ROOT, "rows=%d r=%d rate=%s ex=%d warmup=%d syms=%d feed=%s%n", o.rows(), o.r(),
+            o.rate() == 0 ? "max" : o.rate() + "/s", o.ex(), o.warmupRows(), o.syms(), o.numbered() ? "numbered" : "protocol-1"));
         sb.append(String.format(Locale.ROOT, "%.3f s  %,.0f rows/s  %,.0f updates/s  rdbRows=%d duplicates=%d rejected=%d"
                 + " exactlyOnceInOrder=%s%n", res.seconds(), res.rowsPerSecond(), res.updatesPerSecond(), res.rdbRows(),
             res.duplicates(), res.rejected(), res.rowsInOrder()));
@@ -426,6 +432,7 @@ public final class PipelineBenchmark {
         m.put("r", o.r());
         m.put("rate", o.rate());
         m.put("ex", o.ex());
+        m.put("numbered", o.numbered());
         m.put("warmupRows", o.warmupRows());
         m.put("cores", Runtime.getRuntime().availableProcessors());
         m.put("seconds", round(res.seconds()));
