@@ -210,4 +210,60 @@ class TickerplantAdapterTest {
         assertThat(feed.isOpen()).isFalse();
         assertThat(tp.journalSequence()).isZero();
     }
+
+    private static ByteBuf numbered(final long number, final long id, final String... syms) {
+        final ByteBuf f = trade(id, syms);
+        f.setLongLE(FrameDescriptor.SEQUENCE_OFFSET, number);
+        return f;
+    }
+
+    /** FEED_ACK numbers the channel received. */
+    private static List<Long> acks(final EmbeddedChannel ch) {
+        final List<Long> out = new ArrayList<>();
+        for (Object o = ch.readOutbound(); o != null; o = ch.readOutbound()) {
+            final ByteBuf b = (ByteBuf) o;
+            try {
+                assertThat(ControlFrames.type(b, b.readerIndex())).isEqualTo(io.jtick.core.wire.MessageType.FEED_ACK);
+                out.add(ControlFrames.readSequence(b));
+            } finally {
+                b.release();
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void shouldAnswerANumberedFeedsHelloAcknowledgeItAndTakeProtocolOneFeedsAsBefore() {
+        start(s -> s.withFeedAcks(2, Duration.ofHours(1)));
+        final EmbeddedChannel sub = connect();
+        sub.writeInbound(ControlFrames.subscribe(ALLOC, -1, List.of(), List.of()));
+        Frames.drain(sub);
+
+        final EmbeddedChannel feed = connect();
+        feed.writeInbound(ControlFrames.hello(ALLOC, ControlFrames.ROLE_FEED, "md", FrameDescriptor.PROTOCOL_VERSION,
+            FrameDescriptor.HELLO_FLAG_NUMBERED));
+        assertThat(acks(feed)).as("HELLO answered").containsExactly(0L);
+        feed.writeInbound(numbered(1, 1, "A"), numbered(2, 2, "B"), numbered(3, 3, "C"));
+        assertThat(acks(feed)).as("every 2 journalled updates").containsExactly(2L);
+        feed.writeInbound(numbered(2, 2, "B"), numbered(4, 4, "D"));
+        assertThat(acks(feed)).containsExactly(4L);
+        assertThat(Frames.drain(sub).rows()).as("the resent 2 dropped").containsExactly("A/1000", "B/2000", "C/3000", "D/4000");
+        assertThat(metrics.counter("tick.tp.feed.duplicates").get()).isEqualTo(1);
+
+        final EmbeddedChannel old = connect();
+        old.writeInbound(ControlFrames.hello(ALLOC, ControlFrames.ROLE_FEED, "legacy"), trade(5, "E"));
+        assertThat(old.outboundMessages()).as("a protocol 1 feed gets no acknowledgement").isEmpty();
+        assertThat(Frames.drain(sub).rows()).containsExactly("E/5000");
+
+        final EmbeddedChannel again = connect();
+        again.writeInbound(ControlFrames.hello(ALLOC, ControlFrames.ROLE_FEED, "md", 2, FrameDescriptor.HELLO_FLAG_NUMBERED));
+        assertThat(acks(again)).containsExactly(4L);
+        assertThat(Frames.drain(feed).frames()).singleElement().asString().startsWith("error feed-replaced");
+        assertThat(feed.isOpen()).as("the older connection of the feed is closed").isFalse();
+
+        final EmbeddedChannel future = connect();
+        future.writeInbound(ControlFrames.hello(ALLOC, ControlFrames.ROLE_FEED, "x", 3, 0));
+        assertThat(Frames.drain(future).frames()).singleElement().asString().startsWith("error unsupported-version")
+            .contains("supported=1..2");
+    }
 }

@@ -72,6 +72,32 @@ class ControlFramesTest {
     }
 
     @Test
+    void shouldCarryANumberedFeedsHelloFlagsAndItsAcknowledgementsAndReadProtocolOneHellosWithoutFlags() {
+        final ByteBuf v2 = ControlFrames.hello(PooledByteBufAllocator.DEFAULT, ControlFrames.ROLE_FEED, "md", FrameDescriptor.PROTOCOL_VERSION,
+            FrameDescriptor.HELLO_FLAG_NUMBERED);
+        final ByteBuf v1 = ControlFrames.hello(PooledByteBufAllocator.DEFAULT, ControlFrames.ROLE_FEED, "old");
+        final ByteBuf ack = ControlFrames.feedAck(PooledByteBufAllocator.DEFAULT, 123_456_789_012L);
+        try {
+            final ControlFrames.Hello h = ControlFrames.readHello(v2);
+            assertThat(h).isEqualTo(new ControlFrames.Hello(ControlFrames.ROLE_FEED, 2, "md", FrameDescriptor.HELLO_FLAG_NUMBERED));
+            assertThat(h.numbered()).isTrue();
+            assertThat(v2.readableBytes()).as("one byte more than protocol 1").isEqualTo(v1.readableBytes() - 3 + 2 + 1);
+            final ControlFrames.Hello old = ControlFrames.readHello(v1);
+            assertThat(old).isEqualTo(new ControlFrames.Hello(ControlFrames.ROLE_FEED, 1, "old"));
+            assertThat(old.numbered()).isFalse();
+            assertThat(ControlFrames.type(ack, 0)).isEqualTo(MessageType.FEED_ACK);
+            assertThat(MessageType.name(MessageType.FEED_ACK)).isEqualTo("feed-ack");
+            assertThat(ControlFrames.readSequence(ack)).isEqualTo(123_456_789_012L);
+            assertThat(ErrorCode.fromCode(14)).isEqualTo(ErrorCode.FEED_REPLACED);
+            assertThat(ErrorCode.FEED_REPLACED.tag()).isEqualTo("feed-replaced");
+        } finally {
+            v2.release();
+            v1.release();
+            ack.release();
+        }
+    }
+
+    @Test
     void shouldCutLongErrorMessagesAndRefuseNamesThatDoNotFitAByte() {
         final ByteBuf err = ControlFrames.error(PooledByteBufAllocator.DEFAULT, ErrorCode.MALFORMED_FRAME, "x".repeat(10_000));
         try {
