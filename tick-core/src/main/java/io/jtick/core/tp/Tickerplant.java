@@ -364,7 +364,7 @@ public final class Tickerplant implements AutoCloseable {
      * kdb+ {@code .u.sub[t; syms]} from a kdb+ client ({@link KdbAdapter}): table index {@code table}
      * (-1: all), {@code syms} (empty: all), live from now; it receives {@code (`upd;`t;table)} messages.
      */
-    void onKdbSubscribe(final Channel channel, final String name, final int table, final List<String> syms) {
+    public void onKdbSubscribe(final Channel channel, final String name, final int table, final List<String> syms) {
         u.addKdb(channel, name, table, syms, i);
     }
 
