@@ -29,9 +29,7 @@ def publish_pandas(port):
             "price": [187.25, 402.5, 188.125],
             "size": np.array([100, 200, 300], dtype=np.int32),
         })
-        table = kx.toq(df)
-        out(step="pandas", sent=str(table.dtypes["datatypes"].py() if hasattr(table, "dtypes") else ""),
-            answer=str(q(".u.upd", "trade", table)))
+        out(step="pandas", answer=str(q(".u.upd", "trade", df)))
         # a list of columns, no time: the tickerplant stamps it
         cols = [kx.SymbolVector(["KX", "IBM"]), kx.FloatVector([1.5, 2.75]), kx.IntVector([7, 8])]
         q(".u.upd", "trade", cols, wait=False)
@@ -48,7 +46,8 @@ def publish_polars(port):
         "sym": pl.Series(["GOOG", "IBM"], dtype=pl.Categorical),
         "price": [10.5, 11.25],
         "size": pl.Series([5, 6], dtype=pl.Int32),
-        "time": [dt.timedelta(hours=10), dt.timedelta(hours=11, microseconds=5)],
+        # kola sends a Duration's raw count as a timespan: give it nanoseconds
+        "time": pl.Series([dt.timedelta(hours=10), dt.timedelta(hours=11, microseconds=5)], dtype=pl.Duration("ns")),
     })
     out(step="polars", answer=str(q.sync(".u.upd", "trade", df)))
     strings = pl.DataFrame({"sym": ["ORCL"], "price": [99.0], "size": pl.Series([1], dtype=pl.Int32)})
@@ -77,29 +76,45 @@ def bad_update(port):
 
 
 def subscribe(port, sym, want):
+    import asyncio
+    asyncio.run(subscribe_async(port, sym, want))
+
+
+def next_message(q, deadline):
+    """The next message pushed to a RawQConnection (poll_recv does not block)."""
+    import time
+    while time.monotonic() < deadline:
+        msg = q.poll_recv()
+        if msg is not None:
+            return msg
+        time.sleep(0.005)
+    raise SystemExit("timed out waiting for a message")
+
+
+async def subscribe_async(port, sym, want):
+    import time
     import pykx as kx
-    q = kx.RawQConnection("127.0.0.1", port, no_ctx=True)
-    fut = q(".u.sub", "trade", kx.SymbolVector([sym]))
+    deadline = time.monotonic() + 120
+    q = await kx.RawQConnection("127.0.0.1", port, no_ctx=True)
+    answer = q(".u.sub", "trade", kx.SymbolVector([sym]))
     q.poll_send()
-    while not fut.done():
-        q.poll_recv()
-    answer = fut.result()
-    out(event="subscribed", answer=[str(answer[0]), list(answer[1].columns), [str(t) for t in answer[1].dtypes["datatypes"].py()]])
+    answer = (await answer).np()            # unlicensed PyKX cannot index K objects: convert whole
+    schema = answer[1]
+    out(event="subscribed", table=str(answer[0]), columns=list(schema.columns), dtypes=[str(t) for t in schema.dtypes])
     got = 0
     while True:
-        msg = q.poll_recv()
-        if msg is None:
-            continue
-        name = str(msg[0])
-        if name == "upd":
-            t = msg[2].pd()
-            out(event="upd", table=str(msg[1]), rows=[[int(r.time.value), r.sym, float(r.price), int(r.size)] for r in t.itertuples()])
+        msg = next_message(q, deadline).np()
+        if str(msg[0]) == "upd":
+            t = msg[2]
+            out(event="upd", table=str(msg[1]), dtypes=[str(d) for d in t.dtypes],
+                rows=[[int(n), str(s), float(p), int(z)]
+                      for n, s, p, z in zip(t["time"].astype("int64"), t["sym"], t["price"], t["size"])])
             got += 1
-        elif name == ".u.end":
+        elif str(msg[0]) == ".u.end":
             out(event="end", date=str(msg[1]))
             if got >= want:
                 break
-    q.close()
+    await q.close()
 
 
 if __name__ == "__main__":
