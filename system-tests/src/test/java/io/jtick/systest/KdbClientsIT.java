@@ -121,7 +121,7 @@ class KdbClientsIT {
             .isBetween(before, after);
         assertThat(events.get(3)).isEqualTo("{\"event\": \"upd\", \"table\": \"trade\", " + ts
             + ", \"rows\": [[39600000005000, \"IBM\", 11.25, 6]]}");
-        assertThat(events.get(4)).as("bad-update's good update after the error").endsWith(",\"IBM\", 1.0, 1]]}");
+        assertThat(events.get(4)).as("bad-update's good update after the error").endsWith(", \"IBM\", 1.0, 1]]}");
         assertThat(events.get(5)).isEqualTo("{\"event\": \"end\", \"date\": \"" + day + "\"}");
         assertThat(sub.exitValue()).isZero();
         assertThat(midnight % NANOS_PER_DAY).isZero();
