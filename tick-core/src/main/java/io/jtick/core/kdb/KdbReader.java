@@ -1,6 +1,7 @@
 package io.jtick.core.kdb;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.ByteProcessor;
 
 import java.nio.charset.StandardCharsets;
 
@@ -108,7 +109,8 @@ public final class KdbReader {
 
     /** Index of the NUL that ends the symbol starting at {@code pos}. */
     public int symbolEnd(final int pos) {
-        final int nul = pos < end ? buf.indexOf(pos, end, (byte) 0) : -1;
+        // forEachByte with a shared processor: ByteBuf.indexOf allocates a processor per call
+        final int nul = pos < end ? buf.forEachByte(pos, end - pos, ByteProcessor.FIND_NUL) : -1;
         if (nul < 0) {
             throw new Malformed("symbol without its NUL [at=" + (pos - offset) + "]");
         }
