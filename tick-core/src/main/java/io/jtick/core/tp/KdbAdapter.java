@@ -161,7 +161,8 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerpla
             tp.counters().feedConnected(true);
         }
         final long t0 = System.nanoTime();
-        final ByteBuf frame = updates.read(reader, table, data, ctx.alloc(), tp.dayStartNanos());
+        // the TP's pooled allocator: the channel's default (Netty 4.2: adaptive) gives buffers the journal copies through an NIO view
+        final ByteBuf frame = updates.read(reader, table, data, tp.alloc(), tp.dayStartNanos());
         if (frame == null) {
             fail(sync, updates.code(), updates.reason(), false, false);
             return;

@@ -368,6 +368,11 @@ public final class Tickerplant implements AutoCloseable {
         u.addKdb(channel, name, table, syms, i);
     }
 
+    /** The allocator of the frames the tickerplant handles (pooled direct: the journal copies them by address). */
+    ByteBufAllocator alloc() {
+        return alloc;
+    }
+
     /** Epoch nanoseconds of the trading date's midnight: what a kdb+ timespan {@code time} counts from. */
     long dayStartNanos() {
         return u.dayStartNanos();
