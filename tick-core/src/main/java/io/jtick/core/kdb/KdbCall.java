@@ -16,7 +16,9 @@ public final class KdbCall {
 
     /**
      * Reads the message's object; false when it is neither a call nor an expression (its position
-     * is then {@link KdbReader#body()}). The whole object is checked to lie inside the message.
+     * is then {@link KdbReader#body()}). Every argument but the last is checked to lie inside the
+     * message; the last is not walked here (an update's data is checked as it is converted, and
+     * walking it twice would read every symbol twice).
      */
     public boolean parse(final KdbReader r) {
         function = -1;
@@ -24,8 +26,8 @@ public final class KdbCall {
         argc = 0;
         final int body = r.body();
         final int t = r.type(body);
-        r.skip(body);
         if (t == KdbType.CHAR) {
+            r.skip(body);
             expression = body;
             return true;
         }
@@ -49,7 +51,11 @@ public final class KdbCall {
             } else {
                 argc++;
             }
-            p = r.skip(p);
+            if (k < n - 1) {
+                p = r.skip(p);
+            } else {
+                r.type(p);
+            }
         }
         return true;
     }

@@ -234,7 +234,10 @@ class KdbUpdateReaderTest {
         final ByteBuf cut = msg.retainedSlice(0, msg.readableBytes() - 3);
         cut.setIntLE(4, cut.readableBytes());
         kdb.wrap(cut, 0, cut.readableBytes());
-        assertThatThrownBy(() -> new KdbCall().parse(kdb)).isInstanceOf(KdbReader.Malformed.class).hasMessageContaining("ends early");
+        final KdbCall call = new KdbCall();
+        assertThat(call.parse(kdb)).as("the call's shape is read; its data is checked as it is converted").isTrue();
+        assertThatThrownBy(() -> reader.read(kdb, call.argument(0), call.argument(1), ALLOC, DAY)).isInstanceOf(KdbReader.Malformed.class)
+            .hasMessageContaining("ends early");
         cut.release();
         msg.release();
     }

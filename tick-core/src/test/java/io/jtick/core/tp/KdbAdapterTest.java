@@ -337,7 +337,7 @@ class KdbAdapterTest {
 
         final EmbeddedChannel broken = connect();
         final ByteBuf m = KdbObjects.message(ALLOC, true, KdbDescriptor.SYNC, call(".u.upd", sym("trade"), trades(1)));
-        m.setIntLE(8 + 2 + 4 + 8 + 7 + 2, 1_000_000);
+        m.setIntLE(8 + 6 + 8 + 7 + 6 + 2, 1_000_000);   // the count of the time column (header, list, `.u.upd, `trade, data list)
         broken.writeInbound(m);
         assertThat(shown(broken)).singleElement().asString().startsWith("2 Err[text=malformed kdb+ message: message ends early");
         assertThat(errors("malformed-frame")).isEqualTo(1);
