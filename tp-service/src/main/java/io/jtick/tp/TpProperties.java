@@ -1,5 +1,7 @@
 package io.jtick.tp;
 
+import io.jtick.core.auth.AccessSettings;
+import io.jtick.core.kdb.KdbSettings;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.tp.PublishMode;
 import io.jtick.core.tp.TickerplantSettings;
@@ -40,7 +42,13 @@ public record TpProperties(
     DataSize subscriberBacklogAlert,
     @DefaultValue("1000") @Min(1) int feedAckUpdates,
     @DefaultValue("100ms") @NotNull Duration feedAckInterval,
-    @DefaultValue("64MB") @NotNull DataSize journalMinFreeSpace) {
+    @DefaultValue("64MB") @NotNull DataSize journalMinFreeSpace,
+    @DefaultValue("5011") @Min(-1) @Max(65535) int kdbPort,
+    @DefaultValue @NotNull Kdb kdb) {
+
+    /** {@code tick.tp.kdb.*}: who may log in on the kdb+ port. */
+    public record Kdb(Path users) {
+    }
 
     TickerplantSettings toSettings() {
         return new TickerplantSettings(host, port, journalDir, PublishMode.parse(mode), timer, eodTime, zone,
@@ -48,6 +56,11 @@ public record TpProperties(
             subscriberBacklogAlert == null ? Math.max(1, maxSubscriberBacklog.toBytes() / 4) : subscriberBacklogAlert.toBytes(),
             feedAckUpdates, feedAckInterval, journalMinFreeSpace.toBytes())
             .validate();
+    }
+
+    /** The kdb+ port ({@code tick.tp.kdb-port}, -1: none) and its logins ({@code tick.tp.kdb.users}, {@code tick.api.*}). */
+    KdbSettings kdbSettings(final AccessSettings access) {
+        return new KdbSettings(kdbPort, kdb.users(), access).validate();
     }
 
     SchemaRegistry schemas() throws IOException {

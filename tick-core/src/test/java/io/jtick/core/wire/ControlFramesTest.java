@@ -73,8 +73,8 @@ class ControlFramesTest {
 
     @Test
     void shouldCarryANumberedFeedsHelloFlagsAndItsAcknowledgementsAndReadProtocolOneHellosWithoutFlags() {
-        final ByteBuf v2 = ControlFrames.hello(PooledByteBufAllocator.DEFAULT, ControlFrames.ROLE_FEED, "md", FrameDescriptor.PROTOCOL_VERSION,
-            FrameDescriptor.HELLO_FLAG_NUMBERED);
+        final ByteBuf v2 = ControlFrames.hello(PooledByteBufAllocator.DEFAULT, ControlFrames.ROLE_FEED, "md",
+            FrameDescriptor.PROTOCOL_VERSION, FrameDescriptor.HELLO_FLAG_NUMBERED);
         final ByteBuf v1 = ControlFrames.hello(PooledByteBufAllocator.DEFAULT, ControlFrames.ROLE_FEED, "old");
         final ByteBuf ack = ControlFrames.feedAck(PooledByteBufAllocator.DEFAULT, 123_456_789_012L);
         try {
