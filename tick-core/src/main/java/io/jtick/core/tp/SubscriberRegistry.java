@@ -44,9 +44,9 @@ import java.util.concurrent.TimeUnit;
  * case, the end of day included: a subscriber still catching up when the day ends goes on reading that
  * day's journal (read-only) and gets END_OF_DAY when it has it all, then the new day.
  *
- * <p>State: {@code subscribers} (each with its tables, sym filter, and journal reader while
- * catching up); {@code filters}, one shared {@link SymFilter} per distinct sym list over the symbol
- * ids in {@code syms}; {@code dirty[0..dirtyCount)}, the subscribers written since the last flush;
+ * <p>State: {@code subscribers} (each with its tables, sym filter, journal reader while catching up,
+ * its slow-subscriber alert flag, and an END_OF_DAY it is owed once it has read the ended day);
+ * {@code filters}, one shared {@link SymFilter} per distinct sym list over the symbol ids in {@code syms}; {@code dirty[0..dirtyCount)}, the subscribers written since the last flush;
  * {@code filterScratch}/{@code filteredScratch}, the filtered copies built during one publish;
  * {@code decoder}, scratch for reading catch-up entries; {@code nextId}; {@code catchUpScheduler},
  * how to ask the thread for another catch-up turn. For kdb+ subscribers: {@code kdbWriter} and
