@@ -46,7 +46,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>State: {@code subscribers} (each with its tables, sym filter, journal reader while catching up,
  * its slow-subscriber alert flag, and an END_OF_DAY it is owed once it has read the ended day);
- * {@code filters}, one shared {@link SymFilter} per distinct sym list over the symbol ids in {@code syms}; {@code dirty[0..dirtyCount)}, the subscribers written since the last flush;
+ * {@code filters}, one shared {@link SymFilter} per distinct sym list over the symbol ids in {@code syms};
+ * {@code dirty[0..dirtyCount)}, the subscribers written since the last flush;
  * {@code filterScratch}/{@code filteredScratch}, the filtered copies built during one publish;
  * {@code decoder}, scratch for reading catch-up entries; {@code nextId}; {@code catchUpScheduler},
  * how to ask the thread for another catch-up turn. For kdb+ subscribers: {@code kdbWriter} and
