@@ -1,0 +1,180 @@
+package io.jtick.core.replay;
+
+import io.netty.buffer.ByteBufAllocator;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One replay shared by every consumer that asked for the same thing (tables, dates, syms, window,
+ * pace, batch) while its first frame was still held: one {@link ReplayReader} reads and encodes each
+ * frame once, and the frames stay in a ring of {@code sharedFrames} from which each consumer's
+ * session writes a retained duplicate (Netty's serialize-once broadcast, as the tickerplant does).
+ *
+ * <p>Whichever consumer needs the next frame first encodes it, on its own event-loop thread, outside
+ * the lock; consumers that need it meanwhile wait and are woken when it is in the ring. The ring never
+ * waits for anyone: when the fastest consumer needs a frame and the ring is full, the oldest frame
+ * goes, and a consumer still behind it leaves the stream and reads on its own from where it stands
+ * ({@link ReplayFrame#next()}), so a consumer that TCP back-pressure holds back never slows the
+ * others. Memory: the ring's frames (at most {@code sharedFrames} × one frame of {@code batchRows}
+ * rows) plus the reader's window buffers, once per stream. Closed with its last consumer.
+ */
+final class ReplayStream {
+    static final int FRAME = 0;
+    static final int WAIT = 1;
+    static final int DETACHED = 2;
+    static final int END = 3;
+    static final int FAILED = 4;
+
+    final long id;
+    final ReplayPlan plan;
+    private final ReplayReader reader;
+    private final ReplayCounters counters;
+    private final Runnable onClose;
+    private final ReplayFrame[] ring;
+    private final List<ReplaySession> sessions = new ArrayList<>();
+    private final List<ReplaySession> waiters = new ArrayList<>();
+    private long base;
+    private long produced;
+    private boolean producing;
+    private boolean ended;
+    private String failure;
+    private boolean closed;
+
+    ReplayStream(final long id, final ReplayPlan plan, final ReplayCounters counters, final Runnable onClose) {
+        this.id = id;
+        this.plan = plan;
+        this.reader = new ReplayReader(plan).seek(ReplayFrame.Cursor.START);
+        this.counters = counters;
+        this.onClose = onClose;
+        this.ring = new ReplayFrame[plan.settings.sharedFrames()];
+    }
+
+    /** Adds a consumer at the first frame; false when that frame has left the ring (start another stream). */
+    synchronized boolean join(final ReplaySession s) {
+        if (closed || base > 0) {
+            return false;
+        }
+        sessions.add(s);
+        return true;
+    }
+
+    synchronized int consumers() {
+        return sessions.size();
+    }
+
+    synchronized String failure() {
+        return failure;
+    }
+
+    /**
+     * The frame at the session's position: {@link #FRAME} (handed to {@link ReplaySession#take}),
+     * {@link #WAIT} (another consumer is encoding it; the session is woken), {@link #DETACHED} (it left
+     * the ring: read on your own), {@link #END} or {@link #FAILED}.
+     */
+    int next(final ReplaySession s, final ByteBufAllocator alloc) {
+        while (true) {
+            synchronized (this) {
+                final long k = s.position();
+                if (k < base) {
+                    return DETACHED;
+                }
+                if (k < produced) {
+                    s.take(ring[(int) (k % ring.length)], true);
+                    return FRAME;
+                }
+                if (failure != null) {
+                    return FAILED;
+                }
+                if (ended || closed) {
+                    return END;
+                }
+                if (producing) {
+                    if (!waiters.contains(s)) {
+                        waiters.add(s);
+                    }
+                    return WAIT;
+                }
+                producing = true;
+            }
+            ReplayFrame f = null;
+            String fail = null;
+            final long t0 = System.nanoTime();
+            try {
+                f = reader.next(alloc);
+            } catch (final RuntimeException e) {
+                fail = describe(e);
+            }
+            if (f != null) {
+                counters.encode.record(System.nanoTime() - t0);
+                counters.encodedFrames.incrementAndGet();
+                counters.encodedRows.addAndGet(f.rows());
+            }
+            final List<ReplaySession> wake;
+            synchronized (this) {
+                producing = false;
+                if (fail != null) {
+                    failure = fail;
+                } else if (f == null) {
+                    ended = true;
+                } else if (closed) {
+                    f.buf().release();
+                } else {
+                    if (produced - base == ring.length) {
+                        final int slot = (int) (base % ring.length);
+                        ring[slot].buf().release();
+                        ring[slot] = null;
+                        base++;
+                    }
+                    ring[(int) (produced % ring.length)] = f;
+                    produced++;
+                }
+                wake = waiters.isEmpty() ? List.of() : new ArrayList<>(waiters);
+                waiters.clear();
+            }
+            for (final ReplaySession w : wake) {
+                w.wake();
+            }
+        }
+    }
+
+    static String describe(final RuntimeException e) {
+        final Throwable cause = e.getCause() != null ? e.getCause() : e;
+        return "replay could not read the HDB: " + cause.getMessage();
+    }
+
+    /** Frames encoded so far by the shared reader. */
+    synchronized long produced() {
+        return produced;
+    }
+
+    /** Bytes this stream holds: ring frames and reader buffers. */
+    synchronized long heldBytes() {
+        long n = reader.bufferBytes();
+        for (final ReplayFrame f : ring) {
+            n += f == null ? 0 : f.buf().capacity();
+        }
+        return n;
+    }
+
+    /** A consumer is gone; the last one closes the stream (frames, reader, plan). */
+    void leave(final ReplaySession s) {
+        synchronized (this) {
+            sessions.remove(s);
+            waiters.remove(s);
+            if (!sessions.isEmpty() || closed) {
+                return;
+            }
+            closed = true;
+            for (int i = 0; i < ring.length; i++) {
+                if (ring[i] != null) {
+                    ring[i].buf().release();
+                    ring[i] = null;
+                }
+            }
+        }
+        reader.close();
+        plan.release();
+        onClose.run();
+    }
+}
