@@ -164,8 +164,11 @@ final class ReplaySession {
         if (at - now <= 0) {
             return true;
         }
-        if (timer == null || timer.isDone()) {
-            timer = channel.eventLoop().schedule(this::pump, at - now, TimeUnit.NANOSECONDS);
+        if (timer == null) {
+            timer = channel.eventLoop().schedule(() -> {
+                timer = null;
+                pump();
+            }, at - now, TimeUnit.NANOSECONDS);
         }
         return false;
     }

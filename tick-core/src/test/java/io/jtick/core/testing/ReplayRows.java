@@ -9,6 +9,7 @@ import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.UpdateDecoder;
+import io.netty.buffer.Unpooled;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -95,7 +96,16 @@ public final class ReplayRows {
 
     /** A replay consumer keeping every row as a line, each frame's receive time and sequence, and how it ended. */
     public static final class Consumer implements TickListener {
+        private final boolean keepRows;
         public final List<String> rows = Collections.synchronizedList(new ArrayList<>());
+        /**
+         * Rows received, an order-sensitive hash of them (of their lines when rows are kept, else of their
+         * values: equal between consumers of the same replay), and rows whose time went backwards.
+         */
+        public volatile long count;
+        public volatile long hash;
+        public volatile long outOfOrder;
+        private long lastTime = Long.MIN_VALUE;
         public final List<Long> frameNanos = Collections.synchronizedList(new ArrayList<>());
         public final List<Long> frameFirstTimes = Collections.synchronizedList(new ArrayList<>());
         public final List<Integer> frameRows = Collections.synchronizedList(new ArrayList<>());
@@ -106,13 +116,31 @@ public final class ReplayRows {
         public volatile long sequenceGaps;
         private final CountDownLatch ended = new CountDownLatch(1);
 
+        public Consumer() {
+            this(true);
+        }
+
+        /** @param keepRows false: keep only the count, hash and order check (large replays) */
+        public Consumer(final boolean keepRows) {
+            this.keepRows = keepRows;
+        }
+
         @Override
         public void onSubscribed(final ControlFrames.Subscribed s) {
             subscribed = s;
         }
 
+        private final UpdateDecoder copy = new UpdateDecoder();
+
+        /**
+         * Reads a copy of the frame on a plain heap buffer: the frame's own buffer is leak-tracked at the
+         * paranoid level the tests run with, where every read of it records a stack trace.
+         */
         @Override
-        public void onUpdate(final TableSchema schema, final UpdateDecoder u, final long receiveNanos) {
+        public void onUpdate(final TableSchema schema, final UpdateDecoder frame, final long receiveNanos) {
+            final byte[] bytes = new byte[frame.frameLength()];
+            frame.buffer().getBytes(frame.offset(), bytes);
+            final UpdateDecoder u = copy.wrap(Unpooled.wrappedBuffer(bytes), 0);
             if (u.sequence() != lastSequence + u.rowCount()) {
                 sequenceGaps++;
             }
@@ -120,9 +148,28 @@ public final class ReplayRows {
             frameNanos.add(System.nanoTime());
             frameFirstTimes.add(u.timestamp(0));
             frameRows.add(u.rowCount());
+            long h = hash;
+            final int[] symHashes = keepRows ? null : symHashes(u);
             for (int r = 0; r < u.rowCount(); r++) {
-                rows.add(line(schema, u, r));
+                final long t = u.timestamp(r);
+                if (t < lastTime) {
+                    outOfOrder++;
+                }
+                lastTime = t;
+                if (keepRows) {
+                    final String line = line(schema, u, r);
+                    h = hash(h, line);
+                    rows.add(line);
+                } else {
+                    h = h * 1_000_003L + t;
+                    h = h * 1_000_003L + symHashes[u.symCode(r)];
+                    for (int c = 2; c < schema.columnCount(); c++) {
+                        h = h * 1_000_003L + (long) u.number(schema, c, r);
+                    }
+                }
             }
+            hash = h;
+            count = count + u.rowCount();
         }
 
         @Override
@@ -140,6 +187,14 @@ public final class ReplayRows {
             ended.countDown();
         }
 
+        private static int[] symHashes(final UpdateDecoder u) {
+            final int[] out = new int[u.symCount()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = u.symString(i).hashCode();
+            }
+            return out;
+        }
+
         /** Waits until the HDB closed the connection (after REPLAY_DONE or an ERROR). */
         public Consumer awaitEnd(final Duration timeout) throws InterruptedException {
             if (!ended.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -147,6 +202,20 @@ public final class ReplayRows {
             }
             return this;
         }
+    }
+
+    /** Folds a line into an order-sensitive hash. */
+    public static long hash(final long h, final String line) {
+        return h * 1_000_003L + line.hashCode();
+    }
+
+    /** The hash of lines in order, as {@link Consumer#hash} computes it. */
+    public static long hash(final List<String> lines) {
+        long h = 0;
+        for (final String l : lines) {
+            h = hash(h, l);
+        }
+        return h;
     }
 
     /** Runs one replay to its end on a client of its own and returns what it received. */
