@@ -63,6 +63,10 @@ final class ReplayReader implements AutoCloseable {
     private int[][] stamp;
     private int[][] frameCode;
     private int generation;
+    /** Per frame: each row's position in its table's window columns, its frame sym code, the syms in order of appearance. */
+    private int[] src = new int[0];
+    private int[] codes = new int[0];
+    private int[] firstSeen = new int[0];
 
     ReplayReader(final ReplayPlan plan) {
         this.plan = plan;
@@ -383,38 +387,47 @@ final class ReplayReader implements AutoCloseable {
         final int[] syms = (int[]) columns[t][TableSchema.SYM];
         final int[] st = stamp[t];
         final int[] fc = frameCode[t];
-        int gen = ++generation;
+        if (src.length < n) {
+            src = new int[n];
+            codes = new int[n];
+            firstSeen = new int[n];
+        }
+        final int gen = ++generation;
+        int dictCount = 0;
         int dictBytes = 0;
         for (int i = 0; i < n; i++) {
-            final int code = syms[position(from + i) - base];
+            final int w = (order == null ? from + i : order[from + i]) - base;
+            src[i] = w;
+            final int code = syms[w];
             if (st[code] != gen) {
                 st[code] = gen;
+                fc[code] = dictCount;
+                firstSeen[dictCount++] = code;
                 dictBytes += 1 + d.symBytes[code].length;
             }
+            codes[i] = fc[code];
         }
         final int length = UpdateEncoder.frameLength(schema, n, dictBytes);
         final ByteBuf buf = alloc.directBuffer(length, length);
         try {
-            encoder.wrap(buf, schema, n, dictBytes);
-            gen = ++generation;
-            final boolean direct = NATIVE_LE && buf.hasMemoryAddress();
-            final long address = direct ? buf.memoryAddress() : 0;
-            final int symAt = encoder.dataOffset(TableSchema.SYM);
-            for (int i = 0; i < n; i++) {
-                final int code = syms[position(from + i) - base];
-                if (st[code] != gen) {
-                    st[code] = gen;
-                    fc[code] = encoder.addSym(d.symBytes[code]);
-                }
-                if (direct) {
-                    UnsafeApi.putInt(address + symAt + ((long) i << 2), fc[code]);
-                } else {
-                    buf.setIntLE(symAt + (i << 2), fc[code]);
-                }
+            encoder.wrapForFill(buf, schema, n, dictBytes);
+            for (int k = 0; k < dictCount; k++) {
+                encoder.addSym(d.symBytes[firstSeen[k]]);
             }
-            gather(times, 0, from, n, buf, encoder.dataOffset(TableSchema.TIME), ColumnType.TIMESTAMP, direct);
+            final boolean direct = NATIVE_LE && buf.hasMemoryAddress();
+            final boolean identity = order == null;
+            copy(codes, 0, n, buf, encoder.dataOffset(TableSchema.SYM), 4, direct);
+            if (identity) {
+                copy(times, from, n, buf, encoder.dataOffset(TableSchema.TIME), 8, direct);
+            } else {
+                gatherTimes(base, n, buf, encoder.dataOffset(TableSchema.TIME), direct);
+            }
             for (int c = 2; c < schema.columnCount(); c++) {
-                gather(columns[t][c], base, from, n, buf, encoder.dataOffset(c), schema.type(c), direct);
+                if (identity) {
+                    copy(columns[t][c], from - base, n, buf, encoder.dataOffset(c), schema.type(c).width(), direct);
+                } else {
+                    gather(columns[t][c], n, buf, encoder.dataOffset(c), schema.type(c), direct);
+                }
             }
             encoder.sequence(rowsDone + n);
             encoder.finish();
@@ -425,80 +438,117 @@ final class ReplayReader implements AutoCloseable {
         }
     }
 
-    /** Writes the values of window rows {@code from..from+n} (in time order) of one column into the frame at {@code index}. */
-    private void gather(final Object src, final int base, final int from, final int n, final ByteBuf buf, final int index,
-                        final ColumnType type, final boolean direct) {
-        final int width = type.width();
-        if (order == null && direct) {
-            UnsafeApi.copyMemory(src, UnsafeApi.arrayBaseOffset(src.getClass()) + (long) (from - base) * width, null,
+    /** Copies {@code n} values of a primitive array from {@code at} into the frame at {@code index}. */
+    private static void copy(final Object array, final int at, final int n, final ByteBuf buf, final int index, final int width,
+                             final boolean direct) {
+        if (direct) {
+            UnsafeApi.copyMemory(array, UnsafeApi.arrayBaseOffset(array.getClass()) + (long) at * width, null,
                 buf.memoryAddress() + index, (long) n * width);
             return;
         }
+        for (int i = 0; i < n; i++) {
+            switch (width) {
+                case 8 -> buf.setLongLE(index + (i << 3), UnsafeApi.getLong(array, UnsafeApi.arrayBaseOffset(array.getClass())
+                    + ((long) (at + i) << 3)));
+                case 4 -> buf.setIntLE(index + (i << 2), UnsafeApi.getInt(array, UnsafeApi.arrayBaseOffset(array.getClass())
+                    + ((long) (at + i) << 2)));
+                case 2 -> buf.setShortLE(index + (i << 1), UnsafeApi.getShort(array, UnsafeApi.arrayBaseOffset(array.getClass())
+                    + ((long) (at + i) << 1)));
+                default -> buf.setByte(index + i, UnsafeApi.getByte(array, UnsafeApi.arrayBaseOffset(array.getClass()) + at + i));
+            }
+        }
+    }
+
+    private void gatherTimes(final int base, final int n, final ByteBuf buf, final int index, final boolean direct) {
+        final int[] s = src;
+        final long[] v = times;
+        if (direct) {
+            final long a = buf.memoryAddress() + index;
+            for (int i = 0; i < n; i++) {
+                UnsafeApi.putLong(a + ((long) i << 3), v[s[i] + base]);
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                buf.setLongLE(index + (i << 3), v[s[i] + base]);
+            }
+        }
+    }
+
+    /** Writes the values at {@link #src}{@code [0..n)} of one column into the frame at {@code index}, in order. */
+    private void gather(final Object column, final int n, final ByteBuf buf, final int index, final ColumnType type,
+                        final boolean direct) {
+        final int[] s = src;
         final long a = direct ? buf.memoryAddress() + index : 0;
         switch (type) {
             case TIMESTAMP, INT64 -> {
-                final long[] v = (long[]) src;
-                for (int i = 0; i < n; i++) {
-                    final long x = v[position(from + i) - base];
-                    if (direct) {
-                        UnsafeApi.putLong(a + ((long) i << 3), x);
-                    } else {
-                        buf.setLongLE(index + (i << 3), x);
+                final long[] v = (long[]) column;
+                if (direct) {
+                    for (int i = 0; i < n; i++) {
+                        UnsafeApi.putLong(a + ((long) i << 3), v[s[i]]);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        buf.setLongLE(index + (i << 3), v[s[i]]);
                     }
                 }
             }
             case FLOAT64 -> {
-                final double[] v = (double[]) src;
-                for (int i = 0; i < n; i++) {
-                    final double x = v[position(from + i) - base];
-                    if (direct) {
-                        UnsafeApi.putDouble(a + ((long) i << 3), x);
-                    } else {
-                        buf.setLongLE(index + (i << 3), Double.doubleToRawLongBits(x));
+                final double[] v = (double[]) column;
+                if (direct) {
+                    for (int i = 0; i < n; i++) {
+                        UnsafeApi.putDouble(a + ((long) i << 3), v[s[i]]);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        buf.setLongLE(index + (i << 3), Double.doubleToRawLongBits(v[s[i]]));
                     }
                 }
             }
             case INT32, SYMBOL -> {
-                final int[] v = (int[]) src;
-                for (int i = 0; i < n; i++) {
-                    final int x = v[position(from + i) - base];
-                    if (direct) {
-                        UnsafeApi.putInt(a + ((long) i << 2), x);
-                    } else {
-                        buf.setIntLE(index + (i << 2), x);
+                final int[] v = (int[]) column;
+                if (direct) {
+                    for (int i = 0; i < n; i++) {
+                        UnsafeApi.putInt(a + ((long) i << 2), v[s[i]]);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        buf.setIntLE(index + (i << 2), v[s[i]]);
                     }
                 }
             }
             case FLOAT32 -> {
-                final float[] v = (float[]) src;
-                for (int i = 0; i < n; i++) {
-                    final float x = v[position(from + i) - base];
-                    if (direct) {
-                        UnsafeApi.putFloat(a + ((long) i << 2), x);
-                    } else {
-                        buf.setIntLE(index + (i << 2), Float.floatToRawIntBits(x));
+                final float[] v = (float[]) column;
+                if (direct) {
+                    for (int i = 0; i < n; i++) {
+                        UnsafeApi.putFloat(a + ((long) i << 2), v[s[i]]);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        buf.setIntLE(index + (i << 2), Float.floatToRawIntBits(v[s[i]]));
                     }
                 }
             }
             case INT16 -> {
-                final short[] v = (short[]) src;
-                for (int i = 0; i < n; i++) {
-                    final short x = v[position(from + i) - base];
-                    if (direct) {
-                        UnsafeApi.putShort(a + ((long) i << 1), x);
-                    } else {
-                        buf.setShortLE(index + (i << 1), x);
+                final short[] v = (short[]) column;
+                if (direct) {
+                    for (int i = 0; i < n; i++) {
+                        UnsafeApi.putShort(a + ((long) i << 1), v[s[i]]);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        buf.setShortLE(index + (i << 1), v[s[i]]);
                     }
                 }
             }
             default -> {
-                final byte[] v = (byte[]) src;
-                for (int i = 0; i < n; i++) {
-                    final byte x = v[position(from + i) - base];
-                    if (direct) {
-                        UnsafeApi.putByte(a + i, x);
-                    } else {
-                        buf.setByte(index + i, x);
+                final byte[] v = (byte[]) column;
+                if (direct) {
+                    for (int i = 0; i < n; i++) {
+                        UnsafeApi.putByte(a + i, v[s[i]]);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        buf.setByte(index + i, v[s[i]]);
                     }
                 }
             }

@@ -4,21 +4,21 @@ package io.jtick.core.replay;
  * The order of a window's rows by time, stable: rows with equal times keep their input order (the
  * tie order: table, then sym, then row). Input is the concatenation of sorted runs (one per sym),
  * so it is often sorted already (one sym, or one table whose syms do not overlap in time), which a
- * linear check finds first. Otherwise an LSD radix sort on {@code time - min} in 11-bit digits
- * (one counting pass builds every digit's histogram; digits in which all keys agree are skipped),
- * moving (key, index) pairs between two reused buffers. Nothing is allocated once sized.
+ * linear check finds first. Otherwise an LSD radix sort of {@code (time - min) << indexBits | index}
+ * packed in one long (the index in the low bits keeps equal times in input order), in as few passes of
+ * at most 13 bits as the key needs, between two reused buffers. When the key and the index do not fit
+ * 64 bits together (a window spanning more than about 2^44 ns), the keys and indexes move apart.
+ * Nothing is allocated once sized.
  */
 final class TimeSort {
-    private static final int BITS = 11;
-    private static final int RADIX = 1 << BITS;
-    private static final int MASK = RADIX - 1;
-    private static final int MAX_DIGITS = (64 + BITS - 1) / BITS;
+    private static final int MAX_BITS = 13;
 
-    private long[] keysA = new long[0];
-    private long[] keysB = new long[0];
-    private int[] idxA = new int[0];
-    private int[] idxB = new int[0];
-    private final int[] counts = new int[MAX_DIGITS * RADIX];
+    private long[] a = new long[0];
+    private long[] b = new long[0];
+    private int[] ia = new int[0];
+    private int[] ib = new int[0];
+    private int[] order = new int[0];
+    private final int[] counts = new int[1 << MAX_BITS];
 
     /**
      * Sorts {@code times[0..n)}.
@@ -42,36 +42,83 @@ final class TimeSort {
         }
         ensure(n);
         final long range = max - min;
-        final int bits = range < 0 ? 64 : 64 - Long.numberOfLeadingZeros(range);
-        final int digits = (bits + BITS - 1) / BITS;
-        java.util.Arrays.fill(counts, 0, digits * RADIX, 0);
-        long[] keys = keysA;
-        int[] idx = idxA;
-        for (int i = 0; i < n; i++) {
-            final long k = times[i] - min;
-            keys[i] = k;
-            idx[i] = i;
-            for (int d = 0; d < digits; d++) {
-                counts[d * RADIX + (int) ((k >>> (d * BITS)) & MASK)]++;
-            }
+        final int keyBits = range < 0 ? 64 : 64 - Long.numberOfLeadingZeros(range);
+        final int indexBits = 32 - Integer.numberOfLeadingZeros(Math.max(1, n - 1));
+        if (keyBits + indexBits <= 64) {
+            return packed(times, n, min, keyBits, indexBits);
         }
-        long[] otherKeys = keysB;
-        int[] otherIdx = idxB;
-        for (int d = 0; d < digits; d++) {
-            final int base = d * RADIX;
-            if (counts[base + (int) ((keys[0] >>> (d * BITS)) & MASK)] == n) {
-                continue;
+        return apart(times, n, min, keyBits);
+    }
+
+    private int[] packed(final long[] times, final int n, final long min, final int keyBits, final int indexBits) {
+        long[] src = a;
+        long[] dst = b;
+        for (int i = 0; i < n; i++) {
+            src[i] = (times[i] - min) << indexBits | i;
+        }
+        final int passes = (keyBits + MAX_BITS - 1) / MAX_BITS;
+        final int bits = (keyBits + passes - 1) / passes;
+        final int radix = 1 << bits;
+        final long mask = radix - 1;
+        for (int p = 0; p < passes; p++) {
+            final int shift = indexBits + p * bits;
+            java.util.Arrays.fill(counts, 0, radix, 0);
+            for (int i = 0; i < n; i++) {
+                counts[(int) ((src[i] >>> shift) & mask)]++;
             }
             int sum = 0;
-            for (int b = 0; b < RADIX; b++) {
-                final int c = counts[base + b];
-                counts[base + b] = sum;
+            for (int d = 0; d < radix; d++) {
+                final int c = counts[d];
+                counts[d] = sum;
                 sum += c;
             }
-            final int shift = d * BITS;
+            for (int i = 0; i < n; i++) {
+                final long v = src[i];
+                dst[counts[(int) ((v >>> shift) & mask)]++] = v;
+            }
+            final long[] t = src;
+            src = dst;
+            dst = t;
+        }
+        final long indexMask = (1L << indexBits) - 1;
+        for (int i = 0; i < n; i++) {
+            order[i] = (int) (src[i] & indexMask);
+        }
+        return order;
+    }
+
+    private int[] apart(final long[] times, final int n, final long min, final int keyBits) {
+        if (ia.length < n) {
+            ia = new int[a.length];
+            ib = new int[a.length];
+        }
+        long[] keys = a;
+        long[] otherKeys = b;
+        int[] idx = ia;
+        int[] otherIdx = ib;
+        for (int i = 0; i < n; i++) {
+            keys[i] = times[i] - min;
+            idx[i] = i;
+        }
+        final int passes = (keyBits + MAX_BITS - 1) / MAX_BITS;
+        final int bits = (keyBits + passes - 1) / passes;
+        final int radix = 1 << bits;
+        final long mask = radix - 1;
+        for (int p = 0; p < passes; p++) {
+            final int shift = p * bits;
+            java.util.Arrays.fill(counts, 0, radix, 0);
+            for (int i = 0; i < n; i++) {
+                counts[(int) ((keys[i] >>> shift) & mask)]++;
+            }
+            int sum = 0;
+            for (int d = 0; d < radix; d++) {
+                final int c = counts[d];
+                counts[d] = sum;
+                sum += c;
+            }
             for (int i = 0; i < n; i++) {
                 final long k = keys[i];
-                final int at = counts[base + (int) ((k >>> shift) & MASK)]++;
+                final int at = counts[(int) ((k >>> shift) & mask)]++;
                 otherKeys[at] = k;
                 otherIdx[at] = idx[i];
             }
@@ -82,21 +129,21 @@ final class TimeSort {
             idx = otherIdx;
             otherIdx = ti;
         }
-        return idx;
+        System.arraycopy(idx, 0, order, 0, n);
+        return order;
     }
 
     private void ensure(final int n) {
-        if (keysA.length < n) {
-            final int cap = Math.max(n, keysA.length * 2);
-            keysA = new long[cap];
-            keysB = new long[cap];
-            idxA = new int[cap];
-            idxB = new int[cap];
+        if (a.length < n) {
+            final int cap = Math.max(n, a.length * 2);
+            a = new long[cap];
+            b = new long[cap];
+            order = new int[cap];
         }
     }
 
     /** Bytes of buffers held. */
     long bytes() {
-        return (long) keysA.length * 24;
+        return (long) a.length * 20 + (long) ia.length * 8;
     }
 }
