@@ -25,9 +25,6 @@ import java.util.concurrent.locks.LockSupport;
 public final class FeedSupervisor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FeedSupervisor.class);
     private static final long CONNECT_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final String TAQ = "highfrequency-taq-sample-2018-01";
-    private static final String ALGOSEEK = "lean-algoseek-us-equity-ticks-2013-10";
-    private static final String LOBSTER = "lobster-amzn-2012-06-21-level1";
 
     private final Settings settings;
     private final FeedCounters counters;
@@ -158,24 +155,18 @@ public final class FeedSupervisor implements AutoCloseable {
                     parameters.put("stampTime", stampTime);
                     return new SyntheticFeed(table, ex, syms, seed, NanoClock.SYSTEM, stampTime);
                 }
-                case "taq": {
-                    final Path file = resolve(req.file(), TAQ + (trade ? "/trades.csv.gz" : "/quotes.csv.gz"));
-                    parameters.put("file", file.toString());
-                    return trade ? TaqSource.trades(file, ex) : TaqSource.quotes(file, ex);
-                }
-                case "algoseek": {
-                    final Path dir = resolve(req.file(), ALGOSEEK);
+                case "taq":
+                case "algoseek":
+                case "lobster": {
+                    final Path file = resolve(req.file(), FileSources.defaultPath(settings.dataDir(), source, table));
                     final List<String> symbols = req.symbols() == null ? List.of() : req.symbols();
                     final List<String> dates = req.dates() == null ? List.of() : req.dates();
-                    parameters.put("file", dir.toString());
-                    parameters.put("symbols", symbols);
-                    parameters.put("dates", dates);
-                    return AlgoSeekSource.open(dir, table, symbols, dates, ex);
-                }
-                case "lobster": {
-                    final Path dir = resolve(req.file(), LOBSTER);
-                    parameters.put("file", dir.toString());
-                    return LobsterSource.open(dir, table, ex);
+                    parameters.put("file", file.toString());
+                    if ("algoseek".equals(source)) {
+                        parameters.put("symbols", symbols);
+                        parameters.put("dates", dates);
+                    }
+                    return FileSources.open(source, table, file, symbols, dates, ex);
                 }
                 default:
                     throw new IllegalArgumentException("unknown source, expected synthetic, taq, algoseek or lobster [source=" + source
@@ -186,8 +177,8 @@ public final class FeedSupervisor implements AutoCloseable {
         }
     }
 
-    private Path resolve(final String file, final String dflt) {
-        return settings.dataDir().resolve(file == null || file.isBlank() ? dflt : file).normalize();
+    private Path resolve(final String file, final Path dflt) {
+        return (file == null || file.isBlank() ? dflt : settings.dataDir().resolve(file)).normalize();
     }
 
     /** Stops the feed, if one runs, and waits up to 10 s for it to end. */
