@@ -2,12 +2,14 @@ package io.jtick.hdb;
 
 import io.jtick.boot.ApiErrors;
 import io.jtick.boot.QueryArgs;
+import io.jtick.core.bulk.HdbImport;
 import io.jtick.core.hdb.CompressionStudy;
 import io.jtick.core.hdb.CorruptPartitionException;
 import io.jtick.core.hdb.HistoricalDatabase;
 import io.jtick.core.hdb.PartitionArchive;
 import io.jtick.core.hdb.TierPolicy;
 import io.jtick.core.hdb.TieringJob;
+import io.jtick.core.replay.ReplayStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import jakarta.servlet.http.HttpServletResponse;
@@ -51,13 +53,17 @@ class HdbController {
     private final CompressionStudyRunner study;
     private final HdbProperties properties;
     private final HdbConfiguration.HdbQueries queries;
+    private final ReplayLifecycle replay;
+    private final ImportRunner imports;
 
     HdbController(final HdbLifecycle store, final CompressionStudyRunner study, final HdbProperties properties,
-                  final HdbConfiguration.HdbQueries queries) {
+                  final HdbConfiguration.HdbQueries queries, final ReplayLifecycle replay, final ImportRunner imports) {
         this.store = store;
         this.study = study;
         this.properties = properties;
         this.queries = queries;
+        this.replay = replay;
+        this.imports = imports;
     }
 
     /** One partition as listed, with the tier its age puts it in today. */
@@ -168,11 +174,14 @@ class HdbController {
         }
     }
 
-    /** What {@code GET /api/status} shows. */
+    /**
+     * What {@code GET /api/status} shows; {@code replayPort} is 0 and {@code replays} empty when replay is off,
+     * {@code replays} holds the running replays with their progress, {@code imports} the running imports.
+     */
     record StatusView(String root, int partitions, int tables, LocalDate firstDate, LocalDate lastDate, long rows, long bytesOnDisk,
                       LocalDate today, List<TierView> tiers, String tieringSchedule, boolean tieringRunning,
                       TieringJob.Report lastTiering, Instant lastReloadAt, HistoricalDatabase.ReloadReport lastReload,
-                      boolean studyRunning) {
+                      boolean studyRunning, int replayPort, List<ReplayStatus> replays, List<HdbImport.Report> imports) {
     }
 
     @GetMapping("/status")
@@ -192,7 +201,10 @@ class HdbController {
         return new StatusView(properties.root().toAbsolutePath().normalize().toString(), parts.size(), tables,
             parts.isEmpty() ? null : parts.get(0).date(), parts.isEmpty() ? null : parts.get(parts.size() - 1).date(), rows, bytes,
             store.today(), store.policy().tiers().stream().map(TierView::of).toList(), store.schedule(), store.tieringInProgress(),
-            store.lastTiering(), reloaded == null ? null : reloaded.at(), reloaded == null ? null : reloaded.report(), study.running());
+            store.lastTiering(), reloaded == null ? null : reloaded.at(), reloaded == null ? null : reloaded.report(), study.running(),
+            replay.server() == null ? 0 : replay.server().port(),
+            replay.server() == null ? List.of() : replay.server().replays().stream().filter(r -> "running".equals(r.state())).toList(),
+            imports.list().stream().filter(r -> "running".equals(r.state())).toList());
     }
 
     /** A block that fails its checks: 500 naming the file and block (never returned as data). */

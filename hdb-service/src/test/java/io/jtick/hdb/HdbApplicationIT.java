@@ -355,6 +355,7 @@ class HdbApplicationIT {
     void shouldDocumentEveryRequestMappingInOpenApi() {
         assertThat(OpenApiContract.fetch(port).assertEveryMappingDocumented(openApiContext)).containsExactlyInAnyOrder(
             "GET /api/partitions", "POST /api/reload", "POST /api/query", "POST /api/gateway/query", "POST /api/tiering/run",
-            "POST /api/compression-study", "GET /api/status", "PUT /api/partitions/{date}");
+            "POST /api/compression-study", "GET /api/status", "PUT /api/partitions/{date}", "GET /api/replays",
+            "DELETE /api/replays/{id}", "POST /api/import", "GET /api/import", "GET /api/import/{id}");
     }
 }

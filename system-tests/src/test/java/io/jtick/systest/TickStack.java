@@ -65,6 +65,7 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
         final Map<String, String> hdbArgs = new LinkedHashMap<>();
         hdbArgs.put("tick.hdb.root", hdbRoot.toString());
         hdbArgs.put("tick.hdb.tiering.enabled", "false");
+        hdbArgs.put("tick.hdb.replay-port", "0");
         hdbArgs.putAll(hdbSettings);
         final ConfigurableApplicationContext hdb = closer.track(app(HdbApplication.class, "hdb-service", args(hdbArgs)));
         final int hdbPort = port(hdb);

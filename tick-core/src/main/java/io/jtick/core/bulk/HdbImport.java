@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.Lock;
 
 /**
  * Bulk import of recorded market-data files into HDB partitions by each row's own date (kdb's
@@ -79,11 +80,14 @@ public final class HdbImport {
      * @param blockBytes      raw bytes per column block
      * @param maxBufferedRows rows held in memory before completed dates are written early
      * @param maxBadLinesKept bad lines whose message the report keeps (all are counted)
+     * @param writeLock       held while each date is written (the HDB service's store lock: no tiering run or reload
+     *                        meanwhile); null = none
      */
-    public record Settings(Path root, TierPolicy tiers, LocalDate today, int blockBytes, long maxBufferedRows, int maxBadLinesKept) {
+    public record Settings(Path root, TierPolicy tiers, LocalDate today, int blockBytes, long maxBufferedRows, int maxBadLinesKept,
+                           Lock writeLock) {
         public static Settings defaults(final Path root) {
             return new Settings(root, TierPolicy.defaults(), LocalDate.now(ZoneId.of("UTC")), PartitionWriter.DEFAULT_BLOCK_BYTES,
-                50_000_000L, 100);
+                50_000_000L, 100, null);
         }
     }
 
@@ -278,7 +282,18 @@ public final class HdbImport {
         }
         final PartitionWriter writer = new PartitionWriter(settings.root(), policy, settings.blockBytes(), 2,
             PartitionWriter.WriteHook.NONE);
-        final PartitionWriter.Written w = writer.write(date, List.of(table.segment((int) date.toEpochDay())));
+        final Lock lock = settings.writeLock();
+        if (lock != null) {
+            lock.lock();
+        }
+        final PartitionWriter.Written w;
+        try {
+            w = writer.write(date, List.of(table.segment((int) date.toEpochDay())));
+        } finally {
+            if (lock != null) {
+                lock.unlock();
+            }
+        }
         writtenDates.add(date);
         rowsWritten = rowsWritten + table.rowCount();
         written.add(new DateWritten(date, table.name(), table.rowCount(), w.rawBytes(), w.storedBytes(), encoding));

@@ -114,7 +114,7 @@ public final class ImportCli {
         }
         final HdbImport.Settings s = HdbImport.Settings.defaults(p.root());
         final HdbImport job = new HdbImport("cli", new HdbImport.Settings(p.root(), TierPolicy.defaults(), p.today(), s.blockBytes(),
-            s.maxBufferedRows(), s.maxBadLinesKept()), p.request());
+            s.maxBufferedRows(), s.maxBadLinesKept(), null), p.request());
         err.println("jtick import: " + p.request().source() + " " + p.request().table() + " from " + p.request().path() + " into "
             + p.root() + " (dates in " + p.request().zone() + ")");
         final Thread progress = new Thread(() -> {

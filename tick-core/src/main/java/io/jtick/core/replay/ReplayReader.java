@@ -1,5 +1,6 @@
 package io.jtick.core.replay;
 
+import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.UpdateEncoder;
@@ -37,6 +38,7 @@ final class ReplayReader implements AutoCloseable {
     private final long quantumSpan;
     private final TimeSort sort = new TimeSort();
     private final UpdateEncoder encoder = new UpdateEncoder();
+    private final LatencyStats windowTimes;
 
     private int date = -1;
     private DayTable[] day;
@@ -68,8 +70,10 @@ final class ReplayReader implements AutoCloseable {
     private int[] codes = new int[0];
     private int[] firstSeen = new int[0];
 
-    ReplayReader(final ReplayPlan plan) {
+    /** @param windowTimes where the time to read and order each window is recorded */
+    ReplayReader(final ReplayPlan plan, final LatencyStats windowTimes) {
         this.plan = plan;
+        this.windowTimes = windowTimes;
         this.tables = plan.schemas.size();
         this.windowRows = plan.settings.windowRows();
         this.quantumSpan = plan.paced ? (long) Math.max(1, Math.min(Long.MAX_VALUE / 2, plan.settings.paceQuantumNanos() * plan.speed))
@@ -231,9 +235,11 @@ final class ReplayReader implements AutoCloseable {
                 }
                 continue;
             }
+            final long t0 = System.nanoTime();
             final long start = windowEnd;
             final long end = chooseEnd(remaining);
             load(start, end);
+            windowTimes.record(System.nanoTime() - t0);
             return true;
         }
     }

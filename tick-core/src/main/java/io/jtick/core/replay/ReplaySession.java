@@ -196,7 +196,7 @@ final class ReplaySession {
     private void detach() {
         plan.retain();
         try {
-            own = new ReplayReader(plan).seek(resume);
+            own = new ReplayReader(plan, counters.window).seek(resume);
         } catch (final RuntimeException e) {
             plan.release();
             throw e;

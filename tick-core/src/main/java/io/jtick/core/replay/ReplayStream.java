@@ -44,7 +44,7 @@ final class ReplayStream {
     ReplayStream(final long id, final ReplayPlan plan, final ReplayCounters counters, final Runnable onClose) {
         this.id = id;
         this.plan = plan;
-        this.reader = new ReplayReader(plan).seek(ReplayFrame.Cursor.START);
+        this.reader = new ReplayReader(plan, counters.window).seek(ReplayFrame.Cursor.START);
         this.counters = counters;
         this.onClose = onClose;
         this.ring = new ReplayFrame[plan.settings.sharedFrames()];

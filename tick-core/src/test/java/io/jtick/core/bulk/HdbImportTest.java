@@ -44,7 +44,7 @@ class HdbImportTest {
 
     private HdbImport.Report importFile(final Path file, final boolean strict) {
         return new HdbImport("t", new HdbImport.Settings(root, TierPolicy.defaults(), LocalDate.of(2026, 1, 1),
-            PartitionWriter.DEFAULT_BLOCK_BYTES, 50_000_000L, 100), new HdbImport.Request("taq", "trade", file, List.of(), List.of(),
+            PartitionWriter.DEFAULT_BLOCK_BYTES, 50_000_000L, 100, null), new HdbImport.Request("taq", "trade", file, List.of(), List.of(),
             NEW_YORK, null, strict)).run();
     }
 
@@ -120,7 +120,7 @@ class HdbImportTest {
         assertThat(r.dates().get(0).rows()).isEqualTo(3);
 
         final HdbImport.Report strict = new HdbImport("s", new HdbImport.Settings(files.resolve("strict-root"), TierPolicy.defaults(),
-            LocalDate.of(2026, 3, 10), PartitionWriter.DEFAULT_BLOCK_BYTES, 50_000_000L, 100),
+            LocalDate.of(2026, 3, 10), PartitionWriter.DEFAULT_BLOCK_BYTES, 50_000_000L, 100, null),
             new HdbImport.Request("taq", "trade", file, List.of(), List.of(), NEW_YORK, "plain", true)).run();
         assertThat(strict.state()).isEqualTo("failed");
         assertThat(strict.error()).contains("line=3");
