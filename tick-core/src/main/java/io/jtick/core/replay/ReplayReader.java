@@ -49,6 +49,9 @@ final class ReplayReader implements AutoCloseable {
     private int[] runPos = new int[0];
     private int[] runEnd = new int[0];
     private int[] runHi = new int[0];
+    /** Per run: the times of its next rows, from its position on (read ahead in bulk, so finding a window's end reads no file). */
+    private long[][] runTimes = new long[0][];
+    private int[] runTimesLength = new int[0];
     private long span;
 
     private long windowStart = Long.MIN_VALUE;
@@ -103,6 +106,7 @@ final class ReplayReader implements AutoCloseable {
         if (c.windowStart() != Long.MIN_VALUE) {
             for (int r = 0; r < runs; r++) {
                 runPos[r] = lowerBound(r, runPos[r], c.windowStart());
+                runTimesLength[r] = 0;
             }
         }
         for (int r = 0; r < runs; r++) {
@@ -172,6 +176,8 @@ final class ReplayReader implements AutoCloseable {
             runPos = new int[n];
             runEnd = new int[n];
             runHi = new int[n];
+            runTimes = Arrays.copyOf(runTimes, n);
+            runTimesLength = new int[n];
         }
         runs = 0;
         for (int t = 0; t < tables; t++) {
@@ -190,6 +196,7 @@ final class ReplayReader implements AutoCloseable {
                 runTable[runs] = t;
                 runPos[runs] = dt.lo[k];
                 runHi[runs] = dt.hi[k];
+                runTimesLength[runs] = 0;
                 runs++;
             }
         }
@@ -197,7 +204,7 @@ final class ReplayReader implements AutoCloseable {
         long last = Long.MIN_VALUE;
         long total = 0;
         for (int r = 0; r < runs; r++) {
-            first = Math.min(first, runDay[r].time(runPos[r]));
+            first = Math.min(first, timeAt(r, runPos[r]));
             last = Math.max(last, runDay[r].time(runHi[r] - 1));
             total += runHi[r] - runPos[r];
         }
@@ -253,7 +260,7 @@ final class ReplayReader implements AutoCloseable {
         long next = Long.MAX_VALUE;
         for (int r = 0; r < runs; r++) {
             if (runPos[r] < runHi[r]) {
-                next = Math.min(next, runDay[r].time(runPos[r]));
+                next = Math.min(next, timeAt(r, runPos[r]));
             }
         }
         long low = 0;
@@ -294,10 +301,9 @@ final class ReplayReader implements AutoCloseable {
 
     /** First row at or after the run's position whose time is at least {@code t}. */
     private int gallop(final int r, final long t) {
-        final DayTable d = runDay[r];
         final int from = runPos[r];
         final int hi = runHi[r];
-        if (from >= hi || d.time(from) >= t) {
+        if (from >= hi || timeAt(r, from) >= t) {
             return from;
         }
         int step = 1;
@@ -307,22 +313,35 @@ final class ReplayReader implements AutoCloseable {
             if (probe >= hi) {
                 break;
             }
-            if (d.time(probe) >= t) {
-                return search(d, lo + 1, probe, t);
+            if (timeAt(r, probe) >= t) {
+                return search(r, lo + 1, probe, t);
             }
             lo = probe;
             step = step > (1 << 29) ? step : step << 1;
         }
-        return search(d, lo + 1, hi, t);
+        return search(r, lo + 1, hi, t);
     }
 
-    private int lowerBound(final int r, final int from, final long t) {
-        return search(runDay[r], from, runHi[r], t);
-    }
-
-    private static int search(final DayTable d, final int from, final int to, final long t) {
+    /** First row in {@code [from, to)} of run {@code r} whose time is at least {@code t}, from its read-ahead times. */
+    private int search(final int r, final int from, final int to, final long t) {
         int a = from;
         int b = to;
+        while (a < b) {
+            final int mid = (a + b) >>> 1;
+            if (timeAt(r, mid) < t) {
+                a = mid + 1;
+            } else {
+                b = mid;
+            }
+        }
+        return a;
+    }
+
+    /** Seek only: a binary search of the whole rest of the run on the file (no read-ahead yet). */
+    private int lowerBound(final int r, final int from, final long t) {
+        final DayTable d = runDay[r];
+        int a = from;
+        int b = runHi[r];
         while (a < b) {
             final int mid = (a + b) >>> 1;
             if (d.time(mid) < t) {
@@ -332,6 +351,28 @@ final class ReplayReader implements AutoCloseable {
             }
         }
         return a;
+    }
+
+    /**
+     * Time of row {@code row} (at or after the run's position) of run {@code r}: from its read-ahead
+     * buffer, which starts at the run's position and is read further on in bulk (at least 64 rows,
+     * doubling) when a row past its end is asked for.
+     */
+    private long timeAt(final int r, final int row) {
+        final int off = row - runPos[r];
+        if (off < runTimesLength[r]) {
+            return runTimes[r][off];
+        }
+        final int have = runTimesLength[r];
+        final int want = Math.min(runHi[r] - runPos[r], Math.max(off + 1, Math.max(64, have * 2)));
+        long[] buf = runTimes[r];
+        if (buf == null || buf.length < want) {
+            buf = buf == null ? new long[want] : Arrays.copyOf(buf, Math.max(want, buf.length * 2));
+            runTimes[r] = buf;
+        }
+        runDay[r].read(TableSchema.TIME, runPos[r] + have, want - have, buf, have);
+        runTimesLength[r] = want;
+        return buf[off];
     }
 
     /** Reads the rows of every run up to {@link #runEnd} into the window buffers and orders them. */
@@ -368,11 +409,15 @@ final class ReplayReader implements AutoCloseable {
                     continue;
                 }
                 final DayTable d = runDay[r];
-                d.read(TableSchema.TIME, runPos[r], count, times, at);
+                timeAt(r, runEnd[r] - 1);
+                System.arraycopy(runTimes[r], 0, times, at, count);
                 for (int c = 1; c < schema.columnCount(); c++) {
                     d.read(c, runPos[r], count, columns[t][c], at - tableStart[t]);
                 }
                 at += count;
+                final int left = runTimesLength[r] - count;
+                System.arraycopy(runTimes[r], count, runTimes[r], 0, left);
+                runTimesLength[r] = left;
                 runPos[r] = runEnd[r];
             }
         }

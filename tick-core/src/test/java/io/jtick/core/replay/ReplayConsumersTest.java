@@ -31,7 +31,6 @@ import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -213,7 +212,7 @@ class ReplayConsumersTest {
     void shouldKeepTheRecordedGapsAtRecordedPace() throws Exception {
         final LocalDate d = DAY;
         final long t0 = d.atTime(LocalTime.of(14, 0)).toEpochSecond(ZoneOffset.UTC) * 1_000_000_000L;
-        final long[] offsetsMillis = {0, 2, 4, 304, 306, 606, 608, 610, 910};
+        final long[] offsetsMillis = {0, 2, 4, 504, 506, 1006, 1008, 1010, 1510};
         final MemorySegment.Builder b = MemorySegment.builder(TableSchema.trade(0), (int) d.toEpochDay());
         for (final long off : offsetsMillis) {
             for (int k = 0; k < 3; k++) {
@@ -229,18 +228,16 @@ class ReplayConsumersTest {
         assertThat(c.rows).containsExactlyElementsOf(ReplayRows.expected(List.of(day), null));
         assertThat(c.frameRows).as("one frame per burst: bursts are 2 ms or more apart, a frame spans at most 1 ms at speed 1")
             .hasSize(offsetsMillis.length).containsOnly(3);
-        // the three 300 ms gaps must be the three largest arrival gaps (compared with each other only, no time limit)
-        final List<Integer> byArrivalGap = new ArrayList<>();
-        for (int i = 1; i < c.frameNanos.size(); i++) {
-            byArrivalGap.add(i);
-        }
-        byArrivalGap.sort(Comparator.comparingLong((Integer i) -> c.frameNanos.get(i) - c.frameNanos.get(i - 1)).reversed());
-        final List<Integer> bigRecordedGaps = new ArrayList<>();
+        // compared with each other only, no time limit: every frame after a 500 ms recorded gap arrived after a longer gap than
+        // the typical (median) frame after a 2 ms gap; a scheduling hiccup can stretch one small gap, not shrink a big one by 500 ms
+        final List<Long> small = new ArrayList<>();
+        final List<Long> big = new ArrayList<>();
         for (int i = 1; i < offsetsMillis.length; i++) {
-            if (offsetsMillis[i] - offsetsMillis[i - 1] >= 300) {
-                bigRecordedGaps.add(i);
-            }
+            final long arrival = c.frameNanos.get(i) - c.frameNanos.get(i - 1);
+            (offsetsMillis[i] - offsetsMillis[i - 1] >= 500 ? big : small).add(arrival);
         }
-        assertThat(byArrivalGap.subList(0, bigRecordedGaps.size())).containsExactlyInAnyOrderElementsOf(bigRecordedGaps);
+        small.sort(null);
+        assertThat(big).hasSize(3);
+        assertThat(big).allSatisfy(gap -> assertThat(gap).isGreaterThan(small.get(small.size() / 2)));
     }
 }
