@@ -174,26 +174,40 @@ public final class ReplayBenchmark {
         return ReplayMeasure.run(port, requests, expected, rows, 600_000);
     }
 
+    /** The 1-minute load average (/proc/loadavg), or -1 where there is none: a shared machine's figures need it beside them. */
+    static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (final IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     static String table(final Options o, final List<Line> lines) {
         final StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "jtick replay read throughput: %,d rows x %d syms, one stream, %d cores, %d replay threads,"
                 + " batch %d rows, window %d rows; median of %d runs%n", o.rows(), o.syms(), Runtime.getRuntime().availableProcessors(),
             o.threads(), o.batch(), o.window(), o.runs()));
-        sb.append(String.format(Locale.ROOT, "%-12s %5s %14s %14s %9s %7s %10s %10s %14s %8s %7s %6s %s%n", "encoding", "cons",
-            "rows/s total", "rows/s each", "MB/s", "B/row", "srv cpu%", "cons cpu%", "loopback rows/s", "of limit", "order",
-            "once", "target"));
+        sb.append(String.format(Locale.ROOT, "%-12s %5s %14s %14s %9s %7s %10s %10s %11s %14s %8s %7s %6s %s%n", "encoding", "cons",
+            "rows/s total", "rows/s each", "MB/s", "B/row", "srv cpu%", "cons cpu%", "cpu ns/row", "loopback rows/s", "of limit",
+            "order", "once", "target"));
         for (final Line l : lines) {
             final ReplayMeasure.Result m = l.median();
             final double target = l.consumers() == 1 ? ONE_CONSUMER_TARGET : l.consumers() == 10 ? TEN_CONSUMERS_TARGET : 0;
             final String verdict = target == 0 ? "-" : (m.rowsPerSecond() >= target ? "met" : "MISSED") + String.format(Locale.ROOT,
                 " (>= %.0fM)", target / 1e6);
-            sb.append(String.format(Locale.ROOT, "%-12s %5d %,14.0f %,14.0f %9.1f %7.1f %10.0f %10.0f %,14.0f %7.0f%% %7s %6s %s%n",
+            final double cpuNanosPerRow = m.rowsPerSecond() == 0 ? 0 : (m.serverCpu() + m.consumerCpu()) / 100 * 1e9 / m.rowsPerSecond();
+            sb.append(String.format(Locale.ROOT, "%-12s %5d %,14.0f %,14.0f %9.1f %7.1f %10.0f %10.0f %11.1f %,14.0f %7.0f%% %7s %6s %s%n",
                 l.encoding(), l.consumers(), m.rowsPerSecond(), m.perConsumerMedian(), m.bytesPerSecond() / 1e6, m.bytesPerRow(),
-                m.serverCpu(), m.consumerCpu(), l.loopbackRows(), l.loopbackRows() == 0 ? 0 : m.rowsPerSecond() / l.loopbackRows() * 100,
-                m.inOrder() ? "ok" : "BAD", m.exactlyOnce() ? "ok" : "BAD", verdict));
+                m.serverCpu(), m.consumerCpu(), cpuNanosPerRow, l.loopbackRows(),
+                l.loopbackRows() == 0 ? 0 : m.rowsPerSecond() / l.loopbackRows() * 100, m.inOrder() ? "ok" : "BAD",
+                m.exactlyOnce() ? "ok" : "BAD", verdict));
         }
         sb.append(String.format(Locale.ROOT, "runs (rows/s): %s%n", lines.stream().map(l -> l.encoding() + " x" + l.consumers() + " "
             + l.allRuns().stream().map(v -> String.format(Locale.ROOT, "%.2fM", v / 1e6)).toList()).toList()));
+        sb.append(String.format(Locale.ROOT, "load average (1 min) at the end: %.2f on %d cores; cpu ns/row = (replay server + consumer"
+            + " threads' CPU time) / rows: what one row costs whatever else the machine runs%n", loadAverage(),
+            Runtime.getRuntime().availableProcessors()));
         sb.append("loopback rows/s = loopback bytes/s (same connections and threads, one 256 KiB buffer written again and again)"
             + " / bytes per row of the replay's frames\n");
         sb.append("TimeBase (../shared/reference/other-anchors.md): 1 consumer 1.03M msg/s, 10 consumers 6.73M msg/s total, 44-byte"

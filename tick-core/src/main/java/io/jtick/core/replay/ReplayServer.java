@@ -6,6 +6,7 @@ import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.Transport;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -29,6 +30,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -54,6 +57,7 @@ public final class ReplayServer implements AutoCloseable {
     private final Map<String, ReplayStream> joinable = new HashMap<>();
     private final Map<Long, ReplayStream> streams = new ConcurrentHashMap<>();
     private EventLoopGroup group;
+    private ExecutorService readers;
     private Channel serverChannel;
     private ChannelGroup connections;
 
@@ -68,6 +72,12 @@ public final class ReplayServer implements AutoCloseable {
     public ReplayServer start() throws IOException {
         PartitionStore.deleteRecursively(settings.scratchDir());
         group = Transport.newGroup(settings.threads(), "hdb-replay");
+        final AtomicLong readerIds = new AtomicLong();
+        readers = Executors.newFixedThreadPool(settings.threads(), r -> {
+            final Thread t = new Thread(r, "hdb-replay-reader-" + readerIds.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         connections = new DefaultChannelGroup("hdb-replay", GlobalEventExecutor.INSTANCE);
         final ServerBootstrap b = new ServerBootstrap()
             .group(group)
@@ -138,7 +148,8 @@ public final class ReplayServer implements AutoCloseable {
                     return s;
                 }
             }
-            final ReplayStream stream = new ReplayStream(id, plan, counters, () -> streamClosed(plan.key, id));
+            final ReplayStream stream = new ReplayStream(id, plan, counters, readers, PooledByteBufAllocator.DEFAULT,
+                () -> streamClosed(plan.key, id));
             final ReplaySession s = session(id, channel, consumer, stream);
             stream.join(s);
             streams.put(id, stream);
@@ -221,6 +232,16 @@ public final class ReplayServer implements AutoCloseable {
         }
         if (connections != null) {
             connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        if (readers != null) {
+            readers.shutdown();
+            try {
+                if (!readers.awaitTermination(10, TimeUnit.SECONDS)) {
+                    LOG.warn("replay readers did not stop within 10 s");
+                }
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         if (group != null) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);

@@ -100,7 +100,11 @@ final class ReplaySession {
 
     /** Another consumer encoded the frame this one waits for. */
     void wake() {
-        channel.eventLoop().execute(this::pump);
+        try {
+            channel.eventLoop().execute(this::pump);
+        } catch (final java.util.concurrent.RejectedExecutionException e) {
+            // the server is stopping: the connection closes with its event loop
+        }
     }
 
     /** Writes frames while the consumer takes them (event loop). */
@@ -114,7 +118,7 @@ final class ReplaySession {
         }
         while (channel.isWritable()) {
             if (pending == null) {
-                final int r = own != null ? ownNext() : stream.next(this, alloc);
+                final int r = own != null ? ownNext() : stream.next(this);
                 if (r == ReplayStream.WAIT) {
                     return;
                 }

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBufAllocator;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /**
  * One replay shared by every consumer that asked for the same thing (tables, dates, syms, window,
@@ -11,13 +12,14 @@ import java.util.List;
  * frame once, and the frames stay in a ring of {@code sharedFrames} from which each consumer's
  * session writes a retained duplicate (Netty's serialize-once broadcast, as the tickerplant does).
  *
- * <p>Whichever consumer needs the next frame first encodes it, on its own event-loop thread, outside
- * the lock; consumers that need it meanwhile wait and are woken when it is in the ring. The ring never
- * waits for anyone: when the fastest consumer needs a frame and the ring is full, the oldest frame
- * goes, and a consumer still behind it leaves the stream and reads on its own from where it stands
- * ({@link ReplayFrame#next()}), so a consumer that TCP back-pressure holds back never slows the
- * others. Memory: the ring's frames (at most {@code sharedFrames} × one frame of {@code batchRows}
- * rows) plus the reader's window buffers, once per stream. Closed with its last consumer.
+ * <p>The reader runs on a reader thread of the server ({@code hdb-replay-reader-*}), not on the
+ * consumers' event loops, and reads ahead of the fastest consumer by up to half the ring, so that
+ * reading and encoding overlap with the event loops' socket writes. A consumer that needs a frame not
+ * yet read waits and is woken when it is in the ring. The ring never waits for anyone: when it is full
+ * the oldest frame goes, and a consumer still behind it leaves the stream and reads on its own from
+ * where it stands ({@link ReplayFrame#next()}), so a consumer that TCP back-pressure holds back never
+ * slows the others. Memory: the ring's frames (at most {@code sharedFrames} × one frame of
+ * {@code batchRows} rows) plus the reader's window buffers, once per stream. Closed with its last consumer.
  */
 final class ReplayStream {
     static final int FRAME = 0;
@@ -30,24 +32,34 @@ final class ReplayStream {
     final ReplayPlan plan;
     private final ReplayReader reader;
     private final ReplayCounters counters;
+    private final Executor readers;
+    private final ByteBufAllocator alloc;
     private final Runnable onClose;
     private final ReplayFrame[] ring;
+    private final int readAhead;
     private final List<ReplaySession> sessions = new ArrayList<>();
     private final List<ReplaySession> waiters = new ArrayList<>();
     private long base;
     private long produced;
+    /** One past the furthest frame any consumer has taken. */
+    private long taken;
     private boolean producing;
     private boolean ended;
     private String failure;
     private boolean closed;
+    private boolean released;
 
-    ReplayStream(final long id, final ReplayPlan plan, final ReplayCounters counters, final Runnable onClose) {
+    ReplayStream(final long id, final ReplayPlan plan, final ReplayCounters counters, final Executor readers,
+                 final ByteBufAllocator alloc, final Runnable onClose) {
         this.id = id;
         this.plan = plan;
         this.reader = new ReplayReader(plan, counters.window).seek(ReplayFrame.Cursor.START);
         this.counters = counters;
+        this.readers = readers;
+        this.alloc = alloc;
         this.onClose = onClose;
         this.ring = new ReplayFrame[plan.settings.sharedFrames()];
+        this.readAhead = Math.max(1, ring.length / 2);
     }
 
     /** Adds a consumer at the first frame; false when that frame has left the ring (start another stream). */
@@ -69,33 +81,62 @@ final class ReplayStream {
 
     /**
      * The frame at the session's position: {@link #FRAME} (handed to {@link ReplaySession#take}),
-     * {@link #WAIT} (another consumer is encoding it; the session is woken), {@link #DETACHED} (it left
-     * the ring: read on your own), {@link #END} or {@link #FAILED}.
+     * {@link #WAIT} (not read yet; the session is woken when it is), {@link #DETACHED} (it left the
+     * ring: read on your own), {@link #END} or {@link #FAILED}.
      */
-    int next(final ReplaySession s, final ByteBufAllocator alloc) {
+    synchronized int next(final ReplaySession s) {
+        final long k = s.position();
+        if (k < base) {
+            return DETACHED;
+        }
+        if (k < produced) {
+            s.take(ring[(int) (k % ring.length)], true);
+            if (k + 1 > taken) {
+                taken = k + 1;
+                if (produced - taken < readAhead) {
+                    readOn();
+                }
+            }
+            return FRAME;
+        }
+        if (failure != null) {
+            return FAILED;
+        }
+        if (ended || closed) {
+            return END;
+        }
+        if (!waiters.contains(s)) {
+            waiters.add(s);
+        }
+        readOn();
+        return WAIT;
+    }
+
+    /** Starts the reader task unless it runs (lock held). */
+    private void readOn() {
+        if (!producing && !ended && failure == null && !closed) {
+            producing = true;
+            readers.execute(this::read);
+        }
+    }
+
+    /** The reader task: frames until it is {@code readAhead} ahead of the fastest consumer, or the end. */
+    private void read() {
         while (true) {
+            boolean release = false;
             synchronized (this) {
-                final long k = s.position();
-                if (k < base) {
-                    return DETACHED;
-                }
-                if (k < produced) {
-                    s.take(ring[(int) (k % ring.length)], true);
-                    return FRAME;
-                }
-                if (failure != null) {
-                    return FAILED;
-                }
-                if (ended || closed) {
-                    return END;
-                }
-                if (producing) {
-                    if (!waiters.contains(s)) {
-                        waiters.add(s);
+                if (closed || ended || failure != null || produced - taken >= readAhead && waiters.isEmpty()) {
+                    producing = false;
+                    release = closed && !released;
+                    released |= release;
+                    if (!release) {
+                        return;
                     }
-                    return WAIT;
                 }
-                producing = true;
+            }
+            if (release) {
+                release();
+                return;
             }
             ReplayFrame f = null;
             String fail = null;
@@ -112,7 +153,6 @@ final class ReplayStream {
             }
             final List<ReplaySession> wake;
             synchronized (this) {
-                producing = false;
                 if (fail != null) {
                     failure = fail;
                 } else if (f == null) {
@@ -157,7 +197,7 @@ final class ReplayStream {
         return n;
     }
 
-    /** A consumer is gone; the last one closes the stream (frames, reader, plan). */
+    /** A consumer is gone; the last one closes the stream (frames, reader, plan; at once, or when the reader task ends). */
     void leave(final ReplaySession s) {
         synchronized (this) {
             sessions.remove(s);
@@ -172,7 +212,16 @@ final class ReplayStream {
                     ring[i] = null;
                 }
             }
+            if (producing || released) {
+                return;
+            }
+            released = true;
         }
+        release();
+    }
+
+    /** Closes the reader and the plan (once: the caller set {@code released}, and no reader task runs). */
+    private void release() {
         reader.close();
         plan.release();
         onClose.run();
