@@ -65,7 +65,6 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
         final Map<String, String> hdbArgs = new LinkedHashMap<>();
         hdbArgs.put("tick.hdb.root", hdbRoot.toString());
         hdbArgs.put("tick.hdb.tiering.enabled", "false");
-        hdbArgs.put("tick.hdb.replay-port", "0");
         hdbArgs.putAll(hdbSettings);
         final ConfigurableApplicationContext hdb = closer.track(app(HdbApplication.class, "hdb-service", args(hdbArgs)));
         final int hdbPort = port(hdb);
@@ -87,7 +86,9 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
     static ConfigurableApplicationContext app(final Class<?> main, final String name, final String... args) {
         final List<String> all = new ArrayList<>(List.of("--spring.config.name=jtick-system-test",
             "--server.address=127.0.0.1", "--spring.application.name=" + name,
-            "--management.endpoints.web.exposure.include=health,prometheus"));
+            "--management.endpoints.web.exposure.include=health,prometheus",
+            // an HDB's replay port on any free port (other apps ignore the key); a test that needs it asks /api/status
+            "--tick.hdb.replay-port=0"));
         if (List.of(args).stream().noneMatch(a -> a.startsWith("--server.port="))) {
             all.add("--server.port=0");
         }
