@@ -72,7 +72,7 @@ public record HdbProperties(
     public record Replay(@DefaultValue("true") boolean enabled, @DefaultValue("127.0.0.1") @NotBlank String host,
                          @DefaultValue("0") @Min(0) @Max(256) int threads, @DefaultValue("8192") @Min(1) int batchRows,
                          @DefaultValue("1048576") @Min(1) int maxBatchRows, @DefaultValue("65536") @Min(1024) int windowRows,
-                         @DefaultValue("32") @Min(2) int sharedFrames, @DefaultValue("1MB") @NotNull DataSize writeBufferLow,
+                         @DefaultValue("64") @Min(2) int sharedFrames, @DefaultValue("1MB") @NotNull DataSize writeBufferLow,
                          @DefaultValue("4MB") @NotNull DataSize writeBufferHigh, @DefaultValue("1ms") @NotNull Duration paceQuantum,
                          @DefaultValue("America/New_York") @NotNull ZoneId zone, Path scratchDir) {
     }

@@ -92,10 +92,11 @@ final class ReplaySession {
         return position;
     }
 
-    /** Holds the frame at this session's position (called by the stream under its lock, or with a frame of its own). */
+    /** Holds the frame at this session's position and moves past it (called by the stream under its lock, or with a frame of its own). */
     void take(final ReplayFrame f, final boolean shared) {
         pending = f;
         pendingBuf = shared ? f.buf().retainedDuplicate() : f.buf();
+        position++;
     }
 
     /** Another consumer encoded the frame this one waits for. */
@@ -144,7 +145,6 @@ final class ReplaySession {
             pendingBuf = null;
             final int bytes = b.readableBytes();
             channel.writeAndFlush(b, channel.voidPromise());
-            position++;
             resume = f.next();
             rowsByTable[f.table()] += f.rows();
             rowsSent = rowsSent + f.rows();

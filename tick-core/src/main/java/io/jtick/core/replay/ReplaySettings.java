@@ -26,7 +26,7 @@ public record ReplaySettings(String host, int port, int threads, int defaultBatc
                              Path scratchDir) {
     public static final int DEFAULT_BATCH_ROWS = 8192;
     public static final int DEFAULT_WINDOW_ROWS = 65_536;
-    public static final int DEFAULT_SHARED_FRAMES = 32;
+    public static final int DEFAULT_SHARED_FRAMES = 64;
 
     /** Loopback, any port, the defaults; scratch under {@code root/.replay}. */
     public static ReplaySettings defaults(final Path root) {

@@ -93,9 +93,9 @@ final class ReplayStream {
             s.take(ring[(int) (k % ring.length)], true);
             if (k + 1 > taken) {
                 taken = k + 1;
-                if (produced - taken < readAhead) {
-                    readOn();
-                }
+            }
+            if (produced - taken < readAhead) {
+                readOn();
             }
             return FRAME;
         }
@@ -120,12 +120,18 @@ final class ReplayStream {
         }
     }
 
-    /** The reader task: frames until it is {@code readAhead} ahead of the fastest consumer, or the end. */
+    /**
+     * The reader task. It reads while a consumer waits for the next frame, or, ahead of time, while it
+     * is less than {@code readAhead} frames ahead of the fastest consumer and the ring still holds
+     * every frame the slowest has not taken; so a consumer that falls behind is left only when the
+     * fastest would otherwise wait, after a whole ring of frames.
+     */
     private void read() {
         while (true) {
             boolean release = false;
             synchronized (this) {
-                if (closed || ended || failure != null || produced - taken >= readAhead && waiters.isEmpty()) {
+                if (closed || ended || failure != null
+                    || waiters.isEmpty() && (produced - taken >= readAhead || produced - slowest() >= ring.length)) {
                     producing = false;
                     release = closed && !released;
                     released |= release;
@@ -176,6 +182,15 @@ final class ReplayStream {
                 w.wake();
             }
         }
+    }
+
+    /** Position of the slowest consumer still reading the stream (lock held). */
+    private long slowest() {
+        long min = taken;
+        for (final ReplaySession s : sessions) {
+            min = Math.min(min, s.position());
+        }
+        return min;
     }
 
     static String describe(final RuntimeException e) {
