@@ -163,6 +163,9 @@ public final class ProfilingRun {
                     + " their figures are what was measured, raise durationSeconds for steadier ones");
             }
             if (replay != null) {
+                note(String.format(Locale.ROOT, "load average (1 min) at the end of the run: %s on %d cores: the machine's other work"
+                    + " takes its share of the cores the replay and its consumers share; srvcpu + conscpu is what they got",
+                    loadAverage(), Runtime.getRuntime().availableProcessors()));
                 note("each entry is one replay of the whole day by every consumer (durationSeconds does not apply); the independent"
                     + " streams are the day's syms dealt out to the consumers, so together they read one day; TimeBase's independent"
                     + " streams are whole streams read by remote consumers of a 64-vCPU server");
@@ -175,6 +178,15 @@ public final class ProfilingRun {
             if (replay != null) {
                 replay.close();
             }
+        }
+    }
+
+    /** The 1-minute load average from /proc/loadavg, or "unknown". */
+    private static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (final java.io.IOException | RuntimeException e) {
+            return "unknown";
         }
     }
 
