@@ -38,7 +38,7 @@ class ReplayController {
         + "[\"trade\",\"quote\"],\"from\":\"2026-11-20\",\"to\":\"2026-11-20\",\"syms\":0,\"pace\":\"recorded\",\"speed\":10.0,"
         + "\"state\":\"running\",\"message\":\"\",\"rowsSent\":1250000,\"totalRows\":5000000,\"progress\":25.0,"
         + "\"rowsPerSecond\":41667,\"bytesSent\":47500000,\"framesSent\":9120,\"elapsedMillis\":30000,\"stream\":3,"
-        + "\"shared\":true,\"startedAt\":\"2026-11-26T09:00:00Z\"}";
+        + "\"shared\":true,\"heldBytes\":25165824,\"scratchBytes\":0,\"startedAt\":\"2026-11-26T09:00:00Z\"}";
     private static final String REPLAYS_EXAMPLE = "{\"port\":5012,\"running\":1,\"streams\":1,\"replays\":[" + REPLAY + "]}";
     private static final String IMPORT_BODY_EXAMPLE = "{\"source\":\"taq\",\"table\":\"trade\",\"file\":"
         + "\"highfrequency-taq-sample-2018-01/trades.csv.gz\"}";

@@ -201,6 +201,17 @@ final class ReplayPlan {
         return n;
     }
 
+    /** Bytes of decoded scratch (compressed columns of the dates being read) this plan's days hold now. */
+    long scratchBytes() {
+        long n = 0;
+        for (final DayTable[] d : days) {
+            for (final DayTable t : d) {
+                n += t == null ? 0 : t.scratchBytes();
+            }
+        }
+        return n;
+    }
+
     synchronized void retain() {
         if (refs <= 0) {
             throw new IllegalStateException("replay plan already released");

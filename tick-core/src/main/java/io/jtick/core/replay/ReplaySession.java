@@ -65,6 +65,7 @@ final class ReplaySession {
     private volatile String message = "";
     private volatile long endNanos;
     private volatile boolean ownReader;
+    private volatile long ownBytes;
 
     ReplaySession(final long id, final Channel channel, final String consumer, final ReplayStream stream, final ReplayCounters counters,
                   final Consumer<ReplaySession> onEnd) {
@@ -193,6 +194,7 @@ final class ReplaySession {
         counters.encodedFrames.incrementAndGet();
         counters.encodedRows.addAndGet(f.rows());
         take(f, false);
+        ownBytes = own.bufferBytes();
         return ReplayStream.FRAME;
     }
 
@@ -281,6 +283,6 @@ final class ReplaySession {
             LocalDate.ofEpochDay(r.toDay()), r.syms().size(), plan.paced ? "recorded" : "max", plan.paced ? plan.speed : 0, state,
             message, rows, total, total == 0 ? 100.0 : Math.round(rows * 1000.0 / total) / 10.0,
             elapsed > 0 ? Math.round(rows * 1e9 / elapsed) : 0, bytesSent, framesSent, elapsed / 1_000_000, stream.id, !ownReader,
-            startedAt);
+            end != 0 ? 0 : ownReader ? ownBytes : stream.heldBytes(), end != 0 ? 0 : plan.scratchBytes(), startedAt);
     }
 }

@@ -27,10 +27,13 @@ import java.util.List;
  * @param elapsedMillis since it started (until it ended)
  * @param stream        the shared stream it reads from (consumers of one range share one)
  * @param shared        still reading the stream's frames (false: it fell behind and reads on its own)
+ * @param heldBytes     heap and direct memory its stream holds (shared frames and the reader's buffers, counted once per
+ *                      stream) or, reading on its own, its own reader's buffers; besides its outbound buffer
+ * @param scratchBytes  decoded compressed columns mapped for the dates being read (page cache, shared by the stream)
  * @param startedAt     when it started
  */
 public record ReplayStatus(long id, String consumer, String remote, List<String> tables, LocalDate from, LocalDate to, int syms,
                            String pace, double speed, String state, String message, long rowsSent, long totalRows, double progress,
                            long rowsPerSecond, long bytesSent, long framesSent, long elapsedMillis, long stream, boolean shared,
-                           Instant startedAt) {
+                           long heldBytes, long scratchBytes, Instant startedAt) {
 }

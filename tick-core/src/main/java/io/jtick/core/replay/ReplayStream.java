@@ -71,10 +71,6 @@ final class ReplayStream {
         return true;
     }
 
-    synchronized int consumers() {
-        return sessions.size();
-    }
-
     synchronized String failure() {
         return failure;
     }
@@ -196,11 +192,6 @@ final class ReplayStream {
     static String describe(final RuntimeException e) {
         final Throwable cause = e.getCause() != null ? e.getCause() : e;
         return "replay could not read the HDB: " + cause.getMessage();
-    }
-
-    /** Frames encoded so far by the shared reader. */
-    synchronized long produced() {
-        return produced;
     }
 
     /** Bytes this stream holds: ring frames and reader buffers. */

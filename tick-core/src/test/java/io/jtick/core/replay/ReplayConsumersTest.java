@@ -170,6 +170,8 @@ class ReplayConsumersTest {
             assertThat(running).hasSize(1);
             assertThat(running.get(0).consumer()).isEqualTo("never-reads");
             assertThat(running.get(0).rowsSent()).isLessThan(ROWS);
+            // bounded: at most the ring of 8 frames of ~1000 rows and the reader's window buffers (a day here is ~11 MB of rows)
+            assertThat(running.get(0).heldBytes()).isPositive().isLessThan(8L * 40_000 + (16L << 20));
         }
         TestSupport.await("the stuck consumer's replay released", Duration.ofSeconds(10),
             () -> server.activeCount() == 0 && server.streamCount() == 0);
