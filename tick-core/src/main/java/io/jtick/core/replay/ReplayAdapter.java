@@ -93,6 +93,11 @@ final class ReplayAdapter extends SimpleChannelInboundHandler<ByteBuf> {
                 } catch (final ReplayException e) {
                     refuse(ctx, e.code(), e.getMessage());
                     return;
+                } catch (final RuntimeException e) {
+                    LOG.warn("replay request could not be bound to the HDB [remote={}, consumer={}]", ctx.channel().remoteAddress(), name,
+                        e);
+                    refuse(ctx, ErrorCode.BAD_REPLAY, ReplayStream.describe(e));
+                    return;
                 }
                 session.start();
             }

@@ -1,5 +1,6 @@
 package io.jtick.core.replay;
 
+import io.jtick.core.hdb.CorruptPartitionException;
 import io.jtick.core.hdb.HistoricalDatabase;
 import io.jtick.core.hdb.PartitionStore;
 import io.jtick.core.metrics.TickMetrics;
@@ -149,7 +150,7 @@ public final class ReplayServer implements AutoCloseable {
                 }
             }
             final ReplayStream stream = new ReplayStream(id, plan, counters, readers, PooledByteBufAllocator.DEFAULT,
-                () -> streamClosed(plan.key, id));
+                () -> streamClosed(plan.key, id), this::readFailed);
             final ReplaySession s = session(id, channel, consumer, stream);
             stream.join(s);
             streams.put(id, stream);
@@ -161,6 +162,15 @@ public final class ReplayServer implements AutoCloseable {
 
     private ReplaySession session(final long id, final Channel channel, final String consumer, final ReplayStream stream) {
         return new ReplaySession(id, channel, consumer, stream, counters, this::ended);
+    }
+
+    /** A replay met a block that failed its checks: counted as the HDB counts a query's ({@code tick.hdb.corrupt.reads}). */
+    private void readFailed(final RuntimeException e) {
+        if (e.getCause() instanceof CorruptPartitionException c) {
+            hdb.corruptRead(c);
+        } else {
+            LOG.warn("replay read failed", e);
+        }
     }
 
     private void streamClosed(final String key, final long id) {

@@ -109,8 +109,16 @@ final class ReplaySession {
         }
     }
 
-    /** Writes frames while the consumer takes them (event loop). */
+    /** Writes frames while the consumer takes them (event loop); a failure ends the replay as failed, naming it. */
     void pump() {
+        try {
+            pumpFrames();
+        } catch (final RuntimeException e) {
+            finish(ControlFrames.REPLAY_FAILED, ReplayStream.describe(e));
+        }
+    }
+
+    private void pumpFrames() {
         if (finished) {
             return;
         }
@@ -184,6 +192,7 @@ final class ReplaySession {
         try {
             f = own.next(alloc);
         } catch (final RuntimeException e) {
+            stream.readFailed(e);
             message = ReplayStream.describe(e);
             return ReplayStream.FAILED;
         }

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * One replay shared by every consumer that asked for the same thing (tables, dates, syms, window,
@@ -35,6 +36,7 @@ final class ReplayStream {
     private final Executor readers;
     private final ByteBufAllocator alloc;
     private final Runnable onClose;
+    private final Consumer<RuntimeException> readFailed;
     private final ReplayFrame[] ring;
     private final int readAhead;
     private final List<ReplaySession> sessions = new ArrayList<>();
@@ -50,7 +52,7 @@ final class ReplayStream {
     private boolean released;
 
     ReplayStream(final long id, final ReplayPlan plan, final ReplayCounters counters, final Executor readers,
-                 final ByteBufAllocator alloc, final Runnable onClose) {
+                 final ByteBufAllocator alloc, final Runnable onClose, final Consumer<RuntimeException> readFailed) {
         this.id = id;
         this.plan = plan;
         this.reader = new ReplayReader(plan, counters.window).seek(ReplayFrame.Cursor.START);
@@ -58,6 +60,7 @@ final class ReplayStream {
         this.readers = readers;
         this.alloc = alloc;
         this.onClose = onClose;
+        this.readFailed = readFailed;
         this.ring = new ReplayFrame[plan.settings.sharedFrames()];
         this.readAhead = Math.max(1, ring.length / 2);
     }
@@ -146,6 +149,7 @@ final class ReplayStream {
             try {
                 f = reader.next(alloc);
             } catch (final RuntimeException e) {
+                readFailed.accept(e);
                 fail = describe(e);
             }
             if (f != null) {
@@ -187,6 +191,11 @@ final class ReplayStream {
             min = Math.min(min, s.position());
         }
         return min;
+    }
+
+    /** A read of this stream's plan failed (a consumer reading on its own tells it too): counted by the HDB when a block was corrupt. */
+    void readFailed(final RuntimeException e) {
+        readFailed.accept(e);
     }
 
     static String describe(final RuntimeException e) {

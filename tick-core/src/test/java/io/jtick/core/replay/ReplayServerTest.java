@@ -183,6 +183,30 @@ class ReplayServerTest {
     }
 
     @Test
+    void shouldEndAReplayThatMeetsACorruptBlockAsFailedNamingFileAndBlock() throws Exception {
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(SyntheticDays.day("trade", PLAIN, 20_000, 5, 1)));
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(LZ4, List.of(SyntheticDays.day("trade", LZ4, 2_000, 5, 2)));
+        final Path price = root.resolve(PLAIN.toString()).resolve("trade").resolve("price");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(price.toFile(), "rw")) {
+            final long at = f.length() / 2;
+            f.seek(at);
+            final int b = f.read();
+            f.seek(at);
+            f.write(b ^ 0xff);
+        }
+        start(small());
+        final ReplayRows.Consumer c = ReplayRows.replay(server.port(), request(List.of("trade"), PLAIN, PLAIN));
+        assertThat(c.done.statusName()).isEqualTo("failed");
+        assertThat(c.done.message()).contains("checksum").contains(price.toString());
+        assertThat(c.done.rows()).isEqualTo(c.rows.size()).isLessThan(20_000);
+        assertThat(metrics.counter("tick.hdb.replay.ended|status=failed").get()).isEqualTo(1);
+        assertThat(metrics.counter("tick.hdb.corrupt.reads").get()).isEqualTo(1);
+        final ReplayRows.Consumer ok = ReplayRows.replay(server.port(), request(List.of("trade"), LZ4, LZ4));
+        assertThat(ok.done.statusName()).isEqualTo("complete");
+        assertThat(ok.rows).hasSize(2_000);
+    }
+
+    @Test
     void shouldCancelAReplayWithItsCountsSoFar() throws Exception {
         new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(SyntheticDays.day("trade", PLAIN, 5_000, 5, 1)));
         start(small());
