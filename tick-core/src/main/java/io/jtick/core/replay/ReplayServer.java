@@ -2,7 +2,6 @@ package io.jtick.core.replay;
 
 import io.jtick.core.hdb.CorruptPartitionException;
 import io.jtick.core.hdb.HistoricalDatabase;
-import io.jtick.core.hdb.PartitionStore;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.Transport;
@@ -23,6 +22,9 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -69,9 +71,15 @@ public final class ReplayServer implements AutoCloseable {
         counters.gauges(active::size, streams::size);
     }
 
-    /** Clears what a crash left in the scratch directory and binds the port. */
+    /** Deletes scratch files a crash left (only {@code scratch-*} files: the directory may hold anything else) and binds the port. */
     public ReplayServer start() throws IOException {
-        PartitionStore.deleteRecursively(settings.scratchDir());
+        if (Files.isDirectory(settings.scratchDir())) {
+            try (DirectoryStream<Path> left = Files.newDirectoryStream(settings.scratchDir(), "scratch-*")) {
+                for (final Path p : left) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
         group = Transport.newGroup(settings.threads(), "hdb-replay");
         final AtomicLong readerIds = new AtomicLong();
         readers = Executors.newFixedThreadPool(settings.threads(), r -> {
