@@ -9,6 +9,7 @@ import org.apache.kafka.common.Uuid;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,14 +43,13 @@ final class KafkaBroker implements AutoCloseable {
     private final Process process;
     private final Thread killer;
     private final String bootstrap;
-    private final Admin admin;
+    private Admin admin;
 
-    private KafkaBroker(final Path dir, final Process process, final Thread killer, final String bootstrap, final Admin admin) {
+    private KafkaBroker(final Path dir, final Process process, final Thread killer, final String bootstrap) {
         this.dir = dir;
         this.process = process;
         this.killer = killer;
         this.bootstrap = bootstrap;
-        this.admin = admin;
     }
 
     /** Formats a fresh log directory under {@code root} (null: the system temp directory) and starts the broker. */
@@ -77,10 +77,11 @@ final class KafkaBroker implements AutoCloseable {
         final Thread killer = new Thread(p::destroyForcibly, "kafka-broker-killer");
         Runtime.getRuntime().addShutdownHook(killer);
         final String bootstrap = "127.0.0.1:" + port;
-        final Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000));
-        final KafkaBroker broker = new KafkaBroker(dir, p, killer, bootstrap, admin);
+        final KafkaBroker broker = new KafkaBroker(dir, p, killer, bootstrap);
         try {
+            awaitListening(p, port);
+            broker.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000));
             broker.awaitReady();
             return broker;
         } catch (final RuntimeException | InterruptedException e) {
@@ -88,6 +89,21 @@ final class KafkaBroker implements AutoCloseable {
             broker.close();
             throw new IllegalStateException("kafka broker did not start [bootstrap=" + bootstrap + "]: " + e.getMessage()
                 + "\n--- broker log (tail) ---\n" + out, e);
+        }
+    }
+
+    /** Waits until the broker's port accepts connections (before any client starts retrying and logging). */
+    private static void awaitListening(final Process p, final int port) throws InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MILLIS);
+        while (true) {
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                return;
+            } catch (final IOException e) {
+                if (!p.isAlive() || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("not listening [port=" + port + ", alive=" + p.isAlive() + "]");
+                }
+            }
+            Thread.sleep(100);
         }
     }
 
@@ -132,7 +148,9 @@ final class KafkaBroker implements AutoCloseable {
     @Override
     public void close() throws IOException, InterruptedException {
         try {
-            admin.close(java.time.Duration.ofSeconds(5));
+            if (admin != null) {
+                admin.close(java.time.Duration.ofSeconds(5));
+            }
             process.destroy();
             if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);

@@ -189,6 +189,10 @@ public final class PipelineBenchmark {
     }
 
     public static void main(final String[] args) throws Exception {
+        // Kafka's clients log every configuration at INFO: keep their warnings only (a -D on the command line wins)
+        if (System.getProperty("org.slf4j.simpleLogger.log.org.apache.kafka") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "warn");
+        }
         final Options o;
         try {
             o = Options.parse(args);
