@@ -163,6 +163,11 @@ final class KafkaSystem extends PipelineSystem {
     }
 
     @Override
+    long processId() {
+        return broker.pid();
+    }
+
+    @Override
     String failure() {
         return failure;
     }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The tick path against its peers, in one run and on the same rows: jtick (feed → tickerplant with
@@ -177,12 +178,13 @@ public final class PipelineBenchmark {
      * One run of one system.
      *
      * @param seconds            first counted send to the last row at the slowest subscriber
+     * @param cpuMicrosPerUpdate CPU time per counted update by thread role, this process and the broker's
      * @param exactlyOnceInOrder every subscriber received rows 0 .. warm-up + rows − 1, each once, in order
      *                           (and its table holds exactly those)
      */
     public record RunResult(String system, int subscribers, Phase phase, int repeat, double seconds, double rowsPerSecond,
                             Percentiles feedToSubscriber, long[] subscriberRows, long orderErrors, boolean exactlyOnceInOrder,
-                            List<Percentiles> internals, String error) {
+                            List<Percentiles> internals, Map<String, Double> cpuMicrosPerUpdate, String error) {
         boolean ok() {
             return exactlyOnceInOrder && error == null;
         }
@@ -279,11 +281,14 @@ public final class PipelineBenchmark {
                 system.resetInternals();
             }
             receivers.forEach(r -> r.target(total));
+            final CpuTimes cpuStart = CpuTimes.now(system.processId());
             final long start = System.nanoTime();
             feed.send(system, warm, phase.rows());
             for (final Receiver r : receivers) {
                 r.await(total, phase.timeoutMillis(phase.rows()), system::failure);
             }
+            final Map<String, Double> cpu = CpuTimes.now(system.processId()).microsPerUpdateSince(cpuStart,
+                phase.rows() / phase.r());
             long done = start;
             final Histogram all = new Histogram(3);
             final long[] rows = new long[subscribers];
@@ -303,10 +308,10 @@ public final class PipelineBenchmark {
             }
             final double seconds = (done - start) / 1e9;
             return new RunResult(system.name(), subscribers, phase, repeat, seconds, phase.rows() / seconds,
-                Percentiles.of("feed->subscriber", all), rows, orderErrors, ok, system.internals(), error);
+                Percentiles.of("feed->subscriber", all), rows, orderErrors, ok, system.internals(), cpu, error);
         } catch (final Exception | Error e) {
             final long[] rows = receivers.stream().mapToLong(Receiver::rows).toArray();
-            return new RunResult(system.name(), subscribers, phase, repeat, 0, 0, null, rows, 0, false, List.of(),
+            return new RunResult(system.name(), subscribers, phase, repeat, 0, 0, null, rows, 0, false, List.of(), Map.of(),
                 e.getClass().getSimpleName() + ": " + e.getMessage());
         }
     }

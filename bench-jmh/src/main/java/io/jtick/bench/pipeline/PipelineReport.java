@@ -36,6 +36,12 @@ final class PipelineReport {
         sb.append(String.format(Locale.ROOT, "  %.3f s  %,.0f rows/s  feed->sub us p50 %.1f p99 %.1f p99.9 %.1f max %.1f"
                 + "  exactlyOnceInOrder=%s%s%n", res.seconds(), res.rowsPerSecond(), p.p50() / 1e3, p.p99() / 1e3, p.p999() / 1e3,
             p.max() / 1e3, res.exactlyOnceInOrder(), res.error() == null ? "" : "  error: " + res.error()));
+        if (!res.cpuMicrosPerUpdate().isEmpty()) {
+            sb.append("    cpu us/update:");
+            res.cpuMicrosPerUpdate().forEach((k, v) -> sb.append(String.format(Locale.ROOT, " %s %.2f,", k, v)));
+            sb.setLength(sb.length() - 1);
+            sb.append(System.lineSeparator());
+        }
         for (final Percentiles q : res.internals()) {
             sb.append(String.format(Locale.ROOT, "    %-18s us p50 %8.1f p90 %8.1f p99 %8.1f p99.9 %9.1f max %9.1f n=%d%n",
                 q.name(), q.p50() / 1e3, q.p90() / 1e3, q.p99() / 1e3, q.p999() / 1e3, q.max() / 1e3, q.count()));
@@ -184,6 +190,9 @@ final class PipelineReport {
                 internals.put(p.name(), percentiles(p));
             }
             x.put("internalsMicros", internals);
+            final Map<String, Object> cpu = new LinkedHashMap<>();
+            r.cpuMicrosPerUpdate().forEach((k, v) -> cpu.put(k, round(v, 100)));
+            x.put("cpuMicrosPerUpdate", cpu);
             x.put("error", r.error());
             runs.add(x);
         }

@@ -80,6 +80,11 @@ abstract class PipelineSystem implements AutoCloseable {
         return List.of();
     }
 
+    /** Pid of a process of its own that does part of the work (Kafka's broker), 0 when none. */
+    long processId() {
+        return 0;
+    }
+
     /** Forgets the internal histograms (after the warm-up). */
     void resetInternals() {
     }

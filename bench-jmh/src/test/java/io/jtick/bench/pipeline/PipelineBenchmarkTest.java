@@ -33,6 +33,7 @@ class PipelineBenchmarkTest {
             assertThat(r.orderErrors()).isZero();
             assertThat(r.subscriberRows()).hasSize(r.subscribers()).containsOnly(r.phase().totalRows());
             assertThat(r.feedToSubscriber().count()).isEqualTo(r.subscribers() * r.phase().rows() / r.phase().r());
+            assertThat(r.cpuMicrosPerUpdate()).containsKey("process");
         }
         assertThat(res.stream().filter(r -> r.phase().name().equals(Phase.THROUGHPUT)).map(r -> r.phase().totalRows()))
             .containsOnly(6_000L);
@@ -85,6 +86,7 @@ class PipelineBenchmarkTest {
             assertThat(r.error()).as(r.phase().name() + " subs=" + r.subscribers()).isNull();
             assertThat(r.exactlyOnceInOrder()).isTrue();
             assertThat(r.subscriberRows()).containsOnly(r.phase().totalRows());
+            assertThat(r.cpuMicrosPerUpdate()).containsKeys("process", "broker");
         }
     }
 }
