@@ -42,7 +42,7 @@ public final class PipelineBenchmark {
     /** Command-line options. */
     public record Options(List<String> systems, List<Integer> subscribers, long rows, int r, int rate, long warmup,
                           int latencyRate, int latencySeconds, int latencyWarmupSeconds, int latencyR, int ex, int syms,
-                          int batchBytes, boolean insert, int repeat, Path dir) {
+                          int batchBytes, boolean insert, int repeat, long jitWarmupRows, Path dir) {
         public static Options parse(final String[] args) {
             List<String> systems = SYSTEMS;
             List<Integer> subscribers = List.of(1, 4);
@@ -59,6 +59,7 @@ public final class PipelineBenchmark {
             int batchBytes = 64 * 1024;
             boolean insert = true;
             int repeat = 1;
+            long jitWarmupRows = 1_000_000;
             Path dir = null;
             for (int i = 0; i < args.length; i++) {
                 final String a = args[i];
@@ -118,6 +119,9 @@ public final class PipelineBenchmark {
                     case "--repeat":
                         repeat = Integer.parseInt(v);
                         break;
+                    case "--jit-warmup":
+                        jitWarmupRows = Long.parseLong(v);
+                        break;
                     case "--dir":
                         dir = Path.of(v);
                         break;
@@ -126,7 +130,7 @@ public final class PipelineBenchmark {
                 }
             }
             return new Options(systems, subscribers, rows, r, rate, warmup, latencyRate, latencySeconds, latencyWarmupSeconds,
-                latencyR, ex, syms, batchBytes, insert, repeat, dir).validate();
+                latencyR, ex, syms, batchBytes, insert, repeat, jitWarmupRows, dir).validate();
         }
 
         Options validate() {
@@ -139,7 +143,7 @@ public final class PipelineBenchmark {
                 throw new IllegalArgumentException("subscribers are 1..64 [subscribers=" + subscribers + "]");
             }
             if (rate < 0 || latencyRate < 0 || latencySeconds < 1 || latencyWarmupSeconds < 0 || latencyR < 1 || ex < 0
-                || syms < 1 || repeat < 1) {
+                || syms < 1 || repeat < 1 || jitWarmupRows < 0) {
                 throw new IllegalArgumentException("need rate, latency-rate, ex >= 0; latency-seconds, latency-r, syms, "
                     + "repeat >= 1; latency-warmup-seconds >= 0");
             }
@@ -170,6 +174,7 @@ public final class PipelineBenchmark {
                 + " [--r rows/update (100)] [--warmup rows (rows/5, max 2M)] [--latency-rate updates/s (10000; 0 = no latency"
                 + " phase)] [--latency-seconds S (20)] [--latency-warmup-seconds S (5)] [--latency-r rows/update (1)]"
                 + " [--rate updates/s: only one paced run of --rows rows] [--sink rdb|check (rdb)] [--repeat N (1)]"
+                + " [--jit-warmup rows (1000000; 0 = none): an untimed round of every system first]"
                 + " [--ex extra float columns (0)] [--syms N (100)] [--batch-bytes B (65536)] [--dir parent of temp dirs]";
         }
     }
@@ -222,10 +227,27 @@ public final class PipelineBenchmark {
             if (o.systems().contains("kafka")) {
                 broker = KafkaBroker.start(o.dir());
             }
+            if (o.jitWarmupRows() > 0) {
+                // the code every system shares (feed, receiver, RDB insert) is compiled before anything is timed,
+                // so the first system of the first round does not pay the JIT for the others
+                final long rows = Math.max(o.r(), o.jitWarmupRows() / o.r() * o.r());
+                final Phase warm = new Phase("jit-warmup", rows, o.r(), 0, 0, o.batchBytes());
+                for (final String name : o.systems()) {
+                    final RunResult res = runOne(create(name, schemas, o, broker), 1, warm, o, 0);
+                    if (!res.ok()) {
+                        each.accept(res);
+                        out.add(res);
+                    }
+                    System.gc();
+                }
+            }
             for (int rep = 1; rep <= o.repeat(); rep++) {
+                // each repeat starts with the next system, so no system always runs first (or last) in a round
+                final List<String> order = new ArrayList<>(o.systems());
+                java.util.Collections.rotate(order, -(rep - 1));
                 for (final Phase phase : o.phases()) {
                     for (final int subs : o.subscribers()) {
-                        for (final String name : o.systems()) {
+                        for (final String name : order) {
                             final PipelineSystem system = create(name, schemas, o, broker);
                             final RunResult res = runOne(system, subs, phase, o, rep);
                             out.add(res);

@@ -21,7 +21,7 @@ class PipelineBenchmarkTest {
 
     @Test
     void shouldDeliverEveryRowOnceInOrderThroughJtickAndChronicle() throws Exception {
-        final List<PipelineBenchmark.RunResult> res = run("--systems", "jtick,chronicle", "--subscribers", "1,2",
+        final List<PipelineBenchmark.RunResult> res = run("--systems", "jtick,chronicle", "--subscribers", "1,2", "--jit-warmup", "1000",
             "--rows", "5000", "--r", "10", "--warmup", "1000", "--latency-rate", "2000", "--latency-seconds", "1",
             "--latency-warmup-seconds", "0");
 
@@ -42,7 +42,7 @@ class PipelineBenchmarkTest {
 
     @Test
     void shouldCheckOnlyWithTheCheckSink() throws Exception {
-        final List<PipelineBenchmark.RunResult> res = run("--systems", "jtick,chronicle", "--subscribers", "1",
+        final List<PipelineBenchmark.RunResult> res = run("--systems", "jtick,chronicle", "--subscribers", "1", "--jit-warmup", "0",
             "--rows", "1000", "--r", "1", "--rate", "10000", "--warmup", "0", "--sink", "check");
 
         assertThat(res).hasSize(2).allMatch(PipelineBenchmark.RunResult::ok);
@@ -52,10 +52,13 @@ class PipelineBenchmarkTest {
     @Test
     void shouldPrintMediansRatiosTargetsAndJson() throws Exception {
         final PipelineBenchmark.Options o = PipelineBenchmark.Options.parse(new String[] {"--systems", "jtick,chronicle",
-            "--subscribers", "1", "--rows", "10000", "--r", "100", "--warmup", "1000", "--latency-rate", "0", "--repeat", "2"});
+            "--subscribers", "1", "--rows", "10000", "--r", "100", "--warmup", "1000", "--latency-rate", "0", "--repeat", "2",
+            "--jit-warmup", "0"});
         final List<PipelineBenchmark.RunResult> res = PipelineBenchmark.run(o, r -> { });
 
         assertThat(res).hasSize(4);
+        assertThat(res).extracting(PipelineBenchmark.RunResult::system).as("each repeat starts with the next system")
+            .containsExactly("jtick", "chronicle", "chronicle", "jtick");
         final String text = PipelineReport.summary(o, res, "1 2 3", "4 5 6");
         assertThat(text).contains("load average 1 2 3 at start").contains("chronicle").contains("jtick/this")
             .containsPattern("jtick >= 5M rows/s end to end at r=100, 1 subscriber\\(s\\): [0-9,]+ -> (met|MISSED)");
@@ -77,7 +80,7 @@ class PipelineBenchmarkTest {
     @Test
     @Tag("slow")
     void shouldDeliverEveryRowOnceInOrderThroughKafka() throws Exception {
-        final List<PipelineBenchmark.RunResult> res = run("--systems", "kafka", "--subscribers", "1,4",
+        final List<PipelineBenchmark.RunResult> res = run("--systems", "kafka", "--subscribers", "1,4", "--jit-warmup", "1000",
             "--rows", "20000", "--r", "10", "--warmup", "2000", "--latency-rate", "2000", "--latency-seconds", "1",
             "--latency-warmup-seconds", "0");
 
