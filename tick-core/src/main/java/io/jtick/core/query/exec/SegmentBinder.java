@@ -24,9 +24,18 @@ final class SegmentBinder {
     private static final Pred[] NO_PREDS = new Pred[0];
 
     private final Plan plan;
+    /** Grouped with the sym column among the keys: scans by sym range pay off (no sym column read, one group per batch). */
+    private final boolean groupsBySym;
 
     SegmentBinder(final Plan plan) {
         this.plan = plan;
+        boolean bySym = false;
+        if (plan.grouped()) {
+            for (final Plan.KeySpec k : plan.keys()) {
+                bySym |= k.symColumn();
+            }
+        }
+        this.groupsBySym = bySym;
     }
 
     /** The query's lower bound on time within a day's segment (inclusive; {@code Long.MIN_VALUE}: none). */
@@ -133,6 +142,7 @@ final class SegmentBinder {
                 if (hasTime && withinSym) {
                     narrow(seg, time, one, lo, hi, probe);
                 }
+                one.tagSym(id);
                 rs.addAll(one);
             }
             timeDone |= withinSym;
@@ -144,12 +154,19 @@ final class SegmentBinder {
             if (hasTime) {
                 narrow(seg, time, rs, lo, hi, probe);
             }
+            if (seg.symParted() && seg.symIdLimit() == 1) {
+                rs.tagSym(0);
+            }
             timeDone = true;
-        } else if (seg.symParted() && hasTime) {
+        } else if (seg.symParted() && (hasTime || groupsBySym)) {
+            // p#: each sym's range, narrowed to the time range, visited in row order
             for (int id = 0; id < seg.symIdLimit(); id++) {
                 one.clear();
                 seg.symRows(id, one);
-                narrow(seg, time, one, lo, hi, probe);
+                if (hasTime) {
+                    narrow(seg, time, one, lo, hi, probe);
+                }
+                one.tagSym(id);
                 rs.addAll(one);
             }
             rs.sortByRow(seg.rowCount());
