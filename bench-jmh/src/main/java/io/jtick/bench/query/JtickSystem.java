@@ -60,7 +60,9 @@ public final class JtickSystem implements QuerySystem {
 
     private final Layout layout;
     private final QuerySource source;
-    private final QueryEngine engine = new QueryEngine();
+    /** {@code -Djtick.bench.parallelism=1} keeps every query on the calling thread (CPU-time comparisons on a busy machine). */
+    private final QueryEngine engine = new QueryEngine(new TickMetrics(), io.jtick.core.query.model.QueryLimits.DEFAULT,
+        Integer.getInteger("jtick.bench.parallelism", Runtime.getRuntime().availableProcessors()));
     private final Map<BenchQuery, PreparedQuery> prepared = new EnumMap<>(BenchQuery.class);
     private Path root;
     private HistoricalDatabase hdb;

@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
  * the page cache (no fsync), best of {@code runs}. For the query set the whole table is written
  * with the encoding (the sym column stays plain: parted columns are not compressed; a transform
  * that does not apply to a type is dropped), then each query runs once to warm and {@code runs}
- * times measured (median), after a JIT warm-up of ten rounds on the plain copy; the per-thread
- * cache of decoded blocks is emptied before every run, so each run decodes what it reads.
+ * times measured (median), after a JIT warm-up of ten rounds on the plain copy; the decoded-block
+ * cache ({@link DecodedBlockCache}) is emptied before every run, so each run decodes what it reads.
  * Queries: one sym's rows, all columns; a full scan summing every numeric column; 100 syms over a
  * 10% time window, two columns; the last value of every sym (one random block per sym).
  */
@@ -169,7 +169,7 @@ public final class CompressionStudy {
                     runQuery(t, q);
                     final double[] times = new double[runs];
                     for (int run = 0; run < runs; run++) {
-                        ColumnFile.clearThreadCache();
+                        ColumnFile.clearDecodedCache();
                         final long t0 = System.nanoTime();
                         runQuery(t, q);
                         times[run] = (System.nanoTime() - t0) / 1e6;

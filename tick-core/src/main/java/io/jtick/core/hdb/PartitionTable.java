@@ -187,15 +187,45 @@ public final class PartitionTable implements TableSegment {
     }
 
     /**
-     * Decodes or copies the rows into the chunk's own buffer. A corrupt block throws
-     * {@link UncheckedIOException} wrapping a {@link CorruptPartitionException} that names file and block.
+     * Rows within one block of an encoded column: the block is decoded into the chunk's own
+     * {@link DecodedBlock} (its attachment; kept for the next, usually adjacent, read) and the chunk
+     * wraps it without a copy. Otherwise the rows are copied (plain, mapped) or decoded (whole
+     * blocks straight into the chunk's buffer, part blocks through its decoded block). A corrupt
+     * block throws {@link UncheckedIOException} wrapping a {@link CorruptPartitionException} that
+     * names file and block.
      */
     @Override
     public void read(final int column, final int from, final int length, final ColumnChunk chunk) {
         final ColumnFile f = columns[column];
+        if (!f.mapped() && length > 0) {
+            final DecodedBlock held = decoded(chunk);
+            final int block = f.blockOf(from);
+            if (from + length <= f.firstRow(block) + f.rowsIn(block)) {
+                if (from < 0) {
+                    throw new IndexOutOfBoundsException("rows outside column [file=" + f.path() + ", from=" + from + "]");
+                }
+                f.load(block, held);
+                chunk.wrap(f.type(), held.values, from - held.firstRow, length);
+                return;
+            }
+            final Object buf = chunk.buffer(f.type(), length);
+            f.read(from, length, buf, 0, held);
+            chunk.wrap(f.type(), buf, 0, length);
+            return;
+        }
         final Object buf = chunk.buffer(f.type(), length);
         f.read(from, length, buf, 0);
         chunk.wrap(f.type(), buf, 0, length);
+    }
+
+    /** The chunk's decoded block (its attachment), made on first use. */
+    private static DecodedBlock decoded(final ColumnChunk chunk) {
+        if (chunk.attachment instanceof DecodedBlock d) {
+            return d;
+        }
+        final DecodedBlock d = new DecodedBlock();
+        chunk.attachment = d;
+        return d;
     }
 
     /**
@@ -212,15 +242,16 @@ public final class PartitionTable implements TableSegment {
                 runs++;
             }
         }
+        final DecodedBlock held = f.mapped() ? null : decoded(chunk);
         if (runs * SCATTERED > length) {
-            f.gather(rows, at, length, buf);
+            f.gather(rows, at, length, buf, held);
         } else {
             for (int i = 0; i < length;) {
                 int n = 1;
                 while (i + n < length && rows[at + i + n] == rows[at + i + n - 1] + 1) {
                     n++;
                 }
-                f.read(rows[at + i], n, buf, i);
+                f.read(rows[at + i], n, buf, i, held);
                 i += n;
             }
         }
