@@ -292,17 +292,20 @@ public final class ColumnFile implements AutoCloseable {
     /**
      * Copies rows {@code [fromRow, fromRow + count)} as raw values into {@code dst} (a primitive
      * array of this column's width: long[]/double[] for 8 bytes, int[]/float[] for 4, short[] for 2,
-     * byte[] for 1) starting at element {@code dstIndex}. Whole encoded blocks decode straight into
-     * {@code dst}; part blocks go through the shared {@link DecodedBlockCache}.
+     * byte[] for 1) starting at element {@code dstIndex}. Whole encoded blocks are copied from the
+     * shared {@link DecodedBlockCache} when there, else decoded straight into {@code dst}; part blocks
+     * go through the cache (a block another read decoded is not decoded again).
      */
     public void read(final int fromRow, final int count, final Object dst, final int dstIndex) {
         read(fromRow, count, dst, dstIndex, null);
     }
 
     /**
-     * As {@link #read(int, int, Object, int)}, with part blocks decoded into {@code holder} (one
-     * reader's, reused from call to call: a sequential reader decodes each block once) instead of
-     * the shared cache when it is not null.
+     * As {@link #read(int, int, Object, int)} for one reader that keeps {@code holder} from call to
+     * call. Its first few blocks go through the shared cache (a small query asked again finds them
+     * decoded); once it has read {@link DecodedBlock#SCAN_BLOCKS} blocks it is a scan, which the
+     * cache would only churn: whole blocks then decode straight into {@code dst} and part blocks
+     * into {@code holder} (each block once while the reader moves forward).
      */
     void read(final int fromRow, final int count, final Object dst, final int dstIndex, final DecodedBlock holder) {
         if (fromRow < 0 || count < 0 || fromRow > rowCount - count) {
@@ -322,14 +325,25 @@ public final class ColumnFile implements AutoCloseable {
             if (plain != null) {
                 verifyMapped(block);
                 UnsafeApi.copyMemory(null, plain.addressOffset() + HEADER_LENGTH + (long) row * width, dst, at, (long) n * width);
-            } else if (n == rows) {
-                decodeInto(block, dst, at);
-            } else if (holder != null) {
-                load(block, holder);
-                UnsafeApi.copyMemory(holder.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
-            } else {
+            } else if (holder == null && n == rows) {
+                final DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
+                if (e != null) {
+                    UnsafeApi.copyMemory(e.values, valuesBase, dst, at, (long) n * width);
+                } else {
+                    decodeInto(block, dst, at);
+                }
+            } else if (holder == null || !holder.scanning()) {
                 final DecodedBlockCache.Entry e = cached(block);
                 UnsafeApi.copyMemory(e.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+                if (holder != null) {
+                    holder.touched(block);
+                }
+            } else if (n == rows) {
+                decodeInto(block, dst, at);
+                holder.touched(block);
+            } else {
+                load(block, holder);
+                UnsafeApi.copyMemory(holder.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
             }
             row += n;
             at += (long) n * width;
@@ -356,7 +370,25 @@ public final class ColumnFile implements AutoCloseable {
         holder.block = block;
         holder.firstRow = blockFirstRow[block];
         holder.rows = rows;
+        holder.touched(block);
         return holder;
+    }
+
+    /**
+     * The decoded values of {@code block} for a read within it by the reader of {@code holder}: the
+     * shared cache's entry while the reader is small, its own holder once it scans (as {@link #read}).
+     * Returns the typed array and sets {@code holder.viewFirstRow} to the row of its element 0.
+     */
+    Object view(final int block, final DecodedBlock holder) {
+        if (!holder.scanning() && !(holder.fileId == id && holder.block == block)) {
+            final DecodedBlockCache.Entry e = cached(block);
+            holder.touched(block);
+            holder.viewFirstRow = e.firstRow;
+            return e.values;
+        }
+        load(block, holder);
+        holder.viewFirstRow = holder.firstRow;
+        return holder.values;
     }
 
     /**
@@ -391,7 +423,7 @@ public final class ColumnFile implements AutoCloseable {
                 src = null;
                 srcBase = plain.addressOffset() + HEADER_LENGTH;
             } else {
-                src = holder != null ? load(block, holder).values : cached(block).values;
+                src = holder != null && holder.scanning() ? load(block, holder).values : cached(block).values;
                 srcBase = valuesBase - (long) lo * width;
             }
             switch (width) {

@@ -130,9 +130,9 @@ public final class CompressionStudy {
                     Files.deleteIfExists(file);
                     final long t0 = System.nanoTime();
                     final ColumnEncoding e = wanted.isAuto() ? EncodingChooser.choose(wanted, def.type(), raw,
-                        PartitionWriter.DEFAULT_BLOCK_BYTES)
+                        PartitionWriter.blockBytes(wanted, source.meta().blockBytes()))
                         : wanted;
-                    stored = writeColumn(file, def.type(), e, raw, source.syms());
+                    stored = writeColumn(file, def.type(), e, raw, source.syms(), source.meta().blockBytes());
                     best = Math.min(best, (System.nanoTime() - t0) / 1e6);
                     Files.delete(file);
                 }
@@ -204,7 +204,9 @@ public final class CompressionStudy {
         return new Result(source.date(), source.name(), rows, all.stream().map(ColumnEncoding::toString).toList(), List.copyOf(columnRows),
             List.copyOf(queryRows), coldOk, cold ? "posix_fadvise(DONTNEED) per file via 'dd iflag=nocache count=0', files unmapped first"
                 : "not asked for", "write: encode + write to page cache, no fsync, best of " + runs + "; query: median of " + runs
-                + " after one warm-up; block " + source.meta().blockBytes() + " B raw");
+                + " after one warm-up; blocks of " + source.meta().blockBytes() + " B raw plain, "
+                + PartitionWriter.blockBytes(ColumnEncoding.parse("lz4"), source.meta().blockBytes()) + " B lz4/snappy, "
+                + PartitionWriter.blockBytes(ColumnEncoding.parse("zstd"), source.meta().blockBytes()) + " B zstd");
     }
 
     private static final String[] QUERIES = {"one-sym-all-columns", "scan-sum-numeric", "100-syms-10pct-window", "last-per-sym"};
@@ -329,11 +331,11 @@ public final class CompressionStudy {
         return sum;
     }
 
-    private static long writeColumn(final Path file, final ColumnType type, final ColumnEncoding e, final byte[] raw, final SymRanges syms)
-        throws IOException {
+    private static long writeColumn(final Path file, final ColumnType type, final ColumnEncoding e, final byte[] raw, final SymRanges syms,
+                                    final int tableBlockBytes) throws IOException {
         final int w = type.width();
         final int rows = raw.length / w;
-        final int blockRows = PartitionWriter.DEFAULT_BLOCK_BYTES / w;
+        final int blockRows = PartitionWriter.blockBytes(e, tableBlockBytes) / w;
         try (ColumnFileWriter writer = new ColumnFileWriter(file, type, e, blockRows, rows, false)) {
             final UnsafeBuffer block = writer.block();
             for (int at = 0, n; at < rows; at += n) {

@@ -187,10 +187,11 @@ public final class PartitionTable implements TableSegment {
     }
 
     /**
-     * Rows within one block of an encoded column: the block is decoded into the chunk's own
-     * {@link DecodedBlock} (its attachment; kept for the next, usually adjacent, read) and the chunk
-     * wraps it without a copy. Otherwise the rows are copied (plain, mapped) or decoded (whole
-     * blocks straight into the chunk's buffer, part blocks through its decoded block). A corrupt
+     * Rows within one block of an encoded column: the chunk wraps the decoded block without a copy,
+     * the shared cache's entry for a small reader, or, once the chunk's reader scans, the chunk's own
+     * {@link DecodedBlock} (its attachment, kept for the next, usually adjacent, read). Otherwise the
+     * rows are copied (plain, mapped) or decoded ({@link ColumnFile#read}: whole blocks of a scan
+     * straight into the chunk's buffer). A corrupt
      * block throws {@link UncheckedIOException} wrapping a {@link CorruptPartitionException} that
      * names file and block.
      */
@@ -204,8 +205,8 @@ public final class PartitionTable implements TableSegment {
                 if (from < 0) {
                     throw new IndexOutOfBoundsException("rows outside column [file=" + f.path() + ", from=" + from + "]");
                 }
-                f.load(block, held);
-                chunk.wrap(f.type(), held.values, from - held.firstRow, length);
+                final Object values = f.view(block, held);
+                chunk.wrap(f.type(), values, from - held.viewFirstRow, length);
                 return;
             }
             final Object buf = chunk.buffer(f.type(), length);
@@ -258,7 +259,10 @@ public final class PartitionTable implements TableSegment {
         chunk.wrap(f.type(), buf, 0, length);
     }
 
-    /** A decoded block of the time column. */
+    /**
+     * A decoded block of the time column, at least 1024 rows: an engine read of a sym's rows
+     * (which start at a block) then decodes whole blocks straight into the chunk.
+     */
     @Override
     public int chunkRows() {
         return Math.max(1024, columns[TableSchema.TIME].blockRows());
