@@ -30,7 +30,8 @@ import java.util.concurrent.Future;
 /**
  * Writes tables as a date partition ({@code .Q.dpft}): each table sorted by sym then time, with a
  * sym → row-range index, each column in its policy's encoding, in blocks of at most {@code blockBytes}
- * raw bytes for plain columns and smaller ones for encoded columns ({@link #blockBytes(ColumnEncoding, int)}). Tables are read as {@link TableSegment}s (the RDB's day, or a loaded partition when
+ * raw bytes for plain columns and smaller ones for encoded columns
+ * ({@link #blockBytes(ColumnEncoding, int)}). Tables are read as {@link TableSegment}s (the RDB's day, or a loaded partition when
  * tiering re-encodes it): the sym column in ranges, every other column in sorted order as listed
  * rows (or ranges when the rows already are in order), a chunk at a time.
  *
