@@ -126,6 +126,13 @@ final class RowSet implements RowSink {
             anyList |= lists[i] != null;
         }
         if (!anyList) {
+            boolean sorted = true;
+            for (int i = 1; i < size && sorted; i++) {
+                sorted = from[i] >= to[i - 1];
+            }
+            if (sorted) {
+                return;
+            }
             final long[] packed = new long[size];
             for (int i = 0; i < size; i++) {
                 packed[i] = (long) from[i] << 32 | i;
