@@ -452,6 +452,57 @@ public final class ColumnFile implements AutoCloseable {
         }
     }
 
+    /**
+     * First row in {@code [from, to)} whose value (a long kind, non-decreasing over the range) is at
+     * least {@code t}, or {@code to}. A plain file checksums the range's blocks once and probes the
+     * map; an encoded one probes through the shared cache.
+     */
+    public int lowerBound(final int from, final int to, final long t) {
+        if (from < 0 || to > rowCount || from > to) {
+            throw new IndexOutOfBoundsException("rows outside column [file=" + path + ", from=" + from + ", to=" + to
+                + ", rows=" + rowCount + "]");
+        }
+        if (from == to) {
+            return from;
+        }
+        if (width != 8) {
+            throw new IllegalStateException("lowerBound needs a long column [file=" + path + ", type=" + type.typeName() + "]");
+        }
+        int lo = from;
+        int hi = to;
+        if (plain == null) {
+            while (lo < hi) {
+                final int mid = (lo + hi) >>> 1;
+                if (getLong(mid) < t) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+        checkOpen();
+        final int firstBlock = blockOf(from);
+        final int lastBlock = blockOf(to - 1);
+        final boolean few = lastBlock - firstBlock < 4;
+        for (int b = firstBlock; few && b <= lastBlock; b++) {
+            verifyMapped(b);
+        }
+        final long base = plain.addressOffset() + HEADER_LENGTH;
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            if (!few) {
+                verifyMapped(blockOf(mid));
+            }
+            if (UnsafeApi.getLong(null, base + ((long) mid << 3)) < t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     public long getLong(final int row) {
         if (plain != null) {
             return plain.getLong(plainIndex(row), ByteOrder.LITTLE_ENDIAN);

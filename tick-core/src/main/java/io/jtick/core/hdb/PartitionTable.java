@@ -270,17 +270,16 @@ public final class PartitionTable implements TableSegment {
 
     /** First row of {@code [lo, hi)} whose time is at least {@code t} (time is non-decreasing within a sym's range). */
     int lowerBound(final int lo, final int hi, final long t) {
-        final ColumnFile time = columns[TableSchema.TIME];
-        int a = lo;
-        int b = hi;
-        while (a < b) {
-            final int mid = (a + b) >>> 1;
-            if (time.getLong(mid) < t) {
-                a = mid + 1;
-            } else {
-                b = mid;
-            }
+        return columns[TableSchema.TIME].lowerBound(lo, hi, t);
+    }
+
+    /** A plain column is searched in the map (its blocks in the range checksummed once), an encoded one through its decoded blocks. */
+    @Override
+    public int lowerBound(final int column, final int from, final int to, final long t, final ColumnChunk probe) {
+        final ColumnFile f = columns[column];
+        if (f.mapped()) {
+            return f.lowerBound(from, to, t);
         }
-        return a;
+        return TableSegment.super.lowerBound(column, from, to, t, probe);
     }
 }

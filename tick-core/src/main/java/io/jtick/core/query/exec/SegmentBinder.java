@@ -218,15 +218,14 @@ final class SegmentBinder {
         if (t == Long.MIN_VALUE) {
             return from;
         }
+        if (list == null) {
+            return seg.lowerBound(time, from, to, t, probe);
+        }
         int lo = from;
         int hi = to;
         while (lo < hi) {
             final int mid = (lo + hi) >>> 1;
-            if (list == null) {
-                seg.read(time, mid, 1, probe);
-            } else {
-                seg.read(time, list, mid, 1, probe);
-            }
+            seg.read(time, list, mid, 1, probe);
             if (probe.longs()[probe.offset()] < t) {
                 lo = mid + 1;
             } else {
