@@ -15,12 +15,15 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param maxRows  result rows allowed (group rows for aggregates)
  * @param maxBytes encoded JSON or CSV bytes allowed
+ * @param warmUpRounds rounds of {@code QueryEngine.warmUp} a service runs as it starts (0: none), so its first queries
+ *                 do not run in the interpreter
  */
 @Validated
 @ConfigurationProperties("tick.query")
 public record QueryProperties(
     @Min(1) @Max(2_000_000_000L) @DefaultValue("1000000") long maxRows,
-    @NotNull @DefaultValue("256MB") DataSize maxBytes) {
+    @NotNull @DefaultValue("256MB") DataSize maxBytes,
+    @Min(0) @Max(100_000) @DefaultValue("100") int warmUpRounds) {
 
     public QueryLimits limits() {
         return new QueryLimits(maxRows, maxBytes.toBytes());

@@ -46,6 +46,7 @@ import java.util.Map;
  */
 public final class JtickSystem implements QuerySystem {
     private static final int FRAME_ROWS = 10_000;
+    private static boolean warmedUp;
 
     /** Where the data lives: the system names the benchmark knows. */
     public enum Layout {
@@ -69,6 +70,7 @@ public final class JtickSystem implements QuerySystem {
 
     public JtickSystem(final TickData d, final Layout layout) throws IOException {
         this.layout = layout;
+        warmUpOnce();
         final int day = (int) Math.floorDiv(d.tTime.length > 0 ? d.tTime[0] : 0, 86_400_000_000_000L);
         switch (layout) {
             case RDB:
@@ -83,6 +85,14 @@ public final class JtickSystem implements QuerySystem {
         }
         for (final BenchQuery q : BenchQuery.values()) {
             prepared.put(q, engine.prepare(json(q, d), source));
+        }
+    }
+
+    /** As rdb-service and hdb-service do at start ({@code tick.query.warm-up-rounds}, 100): once per JVM, counted in load time. */
+    private static synchronized void warmUpOnce() {
+        if (!warmedUp) {
+            warmedUp = true;
+            QueryEngine.warmUp(Integer.getInteger("jtick.bench.warm-up-rounds", 100));
         }
     }
 

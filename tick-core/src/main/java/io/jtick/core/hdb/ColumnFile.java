@@ -332,7 +332,7 @@ public final class ColumnFile implements AutoCloseable {
                 } else {
                     decodeInto(block, dst, at);
                 }
-            } else if (holder == null || !holder.scanning()) {
+            } else if (holder == null || !holder.scanning() || cachedWhole()) {
                 final DecodedBlockCache.Entry e = cached(block);
                 UnsafeApi.copyMemory(e.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
                 if (holder != null) {
@@ -380,7 +380,7 @@ public final class ColumnFile implements AutoCloseable {
      * Returns the typed array and sets {@code holder.viewFirstRow} to the row of its element 0.
      */
     Object view(final int block, final DecodedBlock holder) {
-        if (!holder.scanning() && !(holder.fileId == id && holder.block == block)) {
+        if ((!holder.scanning() || cachedWhole()) && !(holder.fileId == id && holder.block == block)) {
             final DecodedBlockCache.Entry e = cached(block);
             holder.touched(block);
             holder.viewFirstRow = e.firstRow;
@@ -423,7 +423,7 @@ public final class ColumnFile implements AutoCloseable {
                 src = null;
                 srcBase = plain.addressOffset() + HEADER_LENGTH;
             } else {
-                src = holder != null && holder.scanning() ? load(block, holder).values : cached(block).values;
+                src = holder != null && holder.scanning() && !cachedWhole() ? load(block, holder).values : cached(block).values;
                 srcBase = valuesBase - (long) lo * width;
             }
             switch (width) {
@@ -568,6 +568,15 @@ public final class ColumnFile implements AutoCloseable {
         checkOpen();
         checkRow(row);
         return cached(blockOf(row));
+    }
+
+    /**
+     * True when this column's raw values take at most an eighth of the shared cache: every reader
+     * then goes through the cache (a small table stays decoded between queries); a larger column
+     * is scanned past it.
+     */
+    private boolean cachedWhole() {
+        return rawBytes() <= DecodedBlockCache.shared().capacityBytes() >> 3;
     }
 
     /** A block from the shared cache, decoded into it on a miss. */

@@ -1,6 +1,7 @@
 package io.jtick.core.query.exec;
 
 import io.jtick.core.query.model.Literals;
+import io.jtick.core.query.model.Query;
 import io.jtick.core.query.model.QueryException;
 import io.jtick.core.query.plan.Plan;
 import io.jtick.core.query.plan.Plan.PredSpec;
@@ -35,7 +36,12 @@ final class SegmentBinder {
                 bySym |= k.symColumn();
             }
         }
-        this.groupsBySym = bySym;
+        boolean countsOnly = true;
+        for (final Plan.AggSpec a : plan.aggs()) {
+            countsOnly &= a.kind() == Query.AggKind.COUNT;
+        }
+        // count by sym needs no scan at all (the index counts), so no sym ranges either
+        this.groupsBySym = bySym && !countsOnly;
     }
 
     /** The query's lower bound on time within a day's segment (inclusive; {@code Long.MIN_VALUE}: none). */
