@@ -88,11 +88,14 @@ public final class JtickSystem implements QuerySystem {
         }
     }
 
-    /** As rdb-service and hdb-service do at start ({@code tick.query.warm-up-rounds}, 100): once per JVM, counted in load time. */
+    /**
+     * As rdb-service and hdb-service do at start when {@code tick.query.warm-up-rounds} is set (off by
+     * default): {@code -Djtick.bench.warm-up-rounds=N}, once per JVM, counted in load time.
+     */
     private static synchronized void warmUpOnce() {
         if (!warmedUp) {
             warmedUp = true;
-            QueryEngine.warmUp(Integer.getInteger("jtick.bench.warm-up-rounds", 100));
+            QueryEngine.warmUp(Integer.getInteger("jtick.bench.warm-up-rounds", 0));
         }
     }
 
