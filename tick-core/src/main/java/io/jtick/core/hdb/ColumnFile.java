@@ -293,8 +293,9 @@ public final class ColumnFile implements AutoCloseable {
      * Copies rows {@code [fromRow, fromRow + count)} as raw values into {@code dst} (a primitive
      * array of this column's width: long[]/double[] for 8 bytes, int[]/float[] for 4, short[] for 2,
      * byte[] for 1) starting at element {@code dstIndex}. Whole encoded blocks are copied from the
-     * shared {@link DecodedBlockCache} when there, else decoded straight into {@code dst}; part blocks
-     * go through the cache (a block another read decoded is not decoded again).
+     * shared {@link DecodedBlockCache} when there, else decoded straight into {@code dst}; a part
+     * block is decoded into this thread's own last block (a sequential reader decodes each block
+     * once), or taken from the cache for a column small enough to stay there whole.
      */
     public void read(final int fromRow, final int count, final Object dst, final int dstIndex) {
         read(fromRow, count, dst, dstIndex, null);
@@ -332,6 +333,11 @@ public final class ColumnFile implements AutoCloseable {
                 } else {
                     decodeInto(block, dst, at);
                 }
+            } else if (holder == null && !cachedWhole()) {
+                // a part block for a reader that keeps no holder: this thread's own (sequential readers decode each block once)
+                final DecodedBlock own = SCRATCH.get().held;
+                load(block, own);
+                UnsafeApi.copyMemory(own.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
             } else if (holder == null || !holder.scanning() || cachedWhole()) {
                 final DecodedBlockCache.Entry e = cached(block);
                 UnsafeApi.copyMemory(e.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
@@ -592,9 +598,13 @@ public final class ColumnFile implements AutoCloseable {
         return cache.add(new DecodedBlockCache.Entry(id, block, blockFirstRow[block], values, rows * width));
     }
 
-    /** Empties the process's {@link DecodedBlockCache} (benchmarks and the compression study: every run decodes what it reads). */
+    /**
+     * Empties the process's {@link DecodedBlockCache} and this thread's last part block (benchmarks and
+     * the compression study: every run decodes what it reads).
+     */
     public static void clearDecodedCache() {
         DecodedBlockCache.shared().clear();
+        SCRATCH.get().held.fileId = -1;
     }
 
     /** Checks every block's checksum (and that encoded blocks decode); throws on the first bad one. */
@@ -712,6 +722,8 @@ public final class ColumnFile implements AutoCloseable {
     private static final class Scratch {
         final CRC32C crc = new CRC32C();
         final BlockDecoder decoder = new BlockDecoder();
+        /** The part block of the last holder-less {@link #read} on this thread. */
+        final DecodedBlock held = new DecodedBlock();
         private ByteBuffer out = ByteBuffer.allocateDirect(0);
         private ByteBuffer stored = ByteBuffer.allocateDirect(0);
 
