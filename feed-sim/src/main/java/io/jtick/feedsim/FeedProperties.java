@@ -42,6 +42,8 @@ import java.time.Duration;
  * @param blockTimeout longest one blocked send waits before the feed checks for a stop and waits again
  * @param reconnectMin first wait before reconnecting to the tickerplant, doubling after each failed attempt...
  * @param reconnectMax ...up to this
+ * @param hdbHost   the HDB whose replay port the {@code hdb} source reads
+ * @param hdbReplayPort that HDB's replay port ({@code tick.hdb.replay-port})
  */
 @Validated
 @ConfigurationProperties("tick.feed")
@@ -67,13 +69,15 @@ public record FeedProperties(
     @DefaultValue("block") @Pattern(regexp = "block|fail") String whenFull,
     @DefaultValue("1s") @NotNull Duration blockTimeout,
     @DefaultValue("100ms") @NotNull Duration reconnectMin,
-    @DefaultValue("5s") @NotNull Duration reconnectMax) {
+    @DefaultValue("5s") @NotNull Duration reconnectMax,
+    @DefaultValue("127.0.0.1") @NotBlank String hdbHost,
+    @DefaultValue("5012") @Min(1) @Max(65535) int hdbReplayPort) {
 
     /** The tickerplant, how the feed connects, and the feed a start request gets by default. */
     FeedSupervisor.Settings feedSettings() {
         final FeedPublisher.Settings connection = new FeedPublisher.Settings(tpHost, tpPort, name, numbered, buffer.toBytes(),
             "fail".equals(whenFull) ? FeedPublisher.WhenFull.FAIL : FeedPublisher.WhenFull.BLOCK, blockTimeout, reconnectMin,
             reconnectMax);
-        return new FeedSupervisor.Settings(connection, table, r, u, t, syms, ex, seed, dataDir);
+        return new FeedSupervisor.Settings(connection, table, r, u, t, syms, ex, seed, dataDir, hdbHost, hdbReplayPort);
     }
 }

@@ -34,17 +34,29 @@ class HdbConfiguration {
     }
 
     @Bean
+    ReplayLifecycle replayLifecycle(final HdbProperties properties, final HdbLifecycle store, final TickMetrics metrics) {
+        return new ReplayLifecycle(properties, store, metrics);
+    }
+
+    @Bean
+    ImportRunner importRunner(final HdbProperties properties, final HdbLifecycle store, final TickMetrics metrics) {
+        return new ImportRunner(properties, store, metrics);
+    }
+
+    @Bean
     CompressionStudyRunner compressionStudyRunner(final HdbLifecycle store, final HdbProperties properties) {
         return new CompressionStudyRunner(store, properties);
     }
 
     /**
      * The query engine over the partitions and the gateway over partitions plus the RDB, each with
-     * {@code tick.query.*} limits; the gateway sends the API token ({@code tick.api.token}) for an RDB that protects reads.
+     * {@code tick.query.*} limits (the engine warmed up first: {@code tick.query.warm-up-rounds});
+     * the gateway sends the API token ({@code tick.api.token}) for an RDB that protects reads.
      */
     @Bean
     HdbQueries hdbQueries(final HdbLifecycle store, final HdbProperties properties, final QueryProperties query,
                           final TickMetrics metrics, final AccessSettings access) {
+        QueryEngine.warmUp(query.warmUpRounds());
         final PartitionSource hdb = new PartitionSource(store.hdb());
         final HdbProperties.Gateway g = properties.gateway();
         return new HdbQueries(new QueryEndpoint(new QueryEngine(metrics, query.limits(), "hdb")), hdb,
@@ -69,9 +81,10 @@ class HdbConfiguration {
         return factory -> factory.addConnectorCustomizers(connector -> connector.setProperty("continueResponseTiming", "onRead"));
     }
 
-    /** Takes the lifecycle and the queries so their meters exist before the binder runs. */
+    /** Takes the lifecycles, the import runner and the queries so their meters exist before the binder runs. */
     @Bean
-    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final HdbLifecycle store, final HdbQueries queries) {
+    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final HdbLifecycle store, final HdbQueries queries,
+                                        final ReplayLifecycle replay, final ImportRunner imports) {
         return new TickMetricsBinder(metrics);
     }
 }

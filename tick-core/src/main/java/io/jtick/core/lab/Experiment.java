@@ -5,6 +5,7 @@ import io.jtick.core.tp.PublishMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The experiments of the KX white paper "kdb+tick profiling for throughput optimization" (tables
@@ -27,6 +28,13 @@ public enum Experiment {
     /** AquaQ: serialize once vs once per subscriber, 1..100 subscribers, 50 rows/50 ms and 10,000 rows/200 ms. */
     BROADCAST("broadcast", 0, "broadcast publish (AquaQ method)",
         List.of("r", "t", "subs", "bcast", "rows/s"), List.of("tppub", "tpupd", "rdbrecv", "rdbrecv_last", "tpcpu", "rdbcpu")),
+    /**
+     * TimeBase's read-throughput study: experiment 1, one stream (one table, one day) to 1, 2, 5 and 10
+     * consumers; experiment 2, independent streams (each consumer its share of the syms) to 4, 8 and
+     * 16 consumers; a synthetic 10M-row day (plain and auto/zstd:3) and a day of real AlgoSeek quotes.
+     */
+    REPLAY("replay", 0, "historical replay read throughput (TimeBase method)",
+        List.of("data", "enc", "cons", "streams"), List.of("rows/s", "each", "MB/s", "srvcpu", "conscpu")),
     /** Any combination; the matrix is required. */
     CUSTOM("custom", 0, "custom",
         List.of("r", "u", "t", "ex", "mode", "subs", "bcast", "rows/s", "bytes"),
@@ -77,6 +85,8 @@ public enum Experiment {
                 return LabParams.of(1, 10, 1);
             case SUBSCRIBERS:
                 return LabParams.of(1, 1, 1);
+            case REPLAY:
+                return LabParams.base().withReplay(1, 1, "synthetic", "plain").with(Map.of("syms", 1000));
             case BROADCAST:
                 return LabParams.of(50, 1, 50);
             case ROWS_PER_UPDATE:
@@ -127,6 +137,20 @@ public enum Experiment {
                             m.add(LabParams.of(c[0], 1, c[1]).withSubscribers(subs).withBroadcast(b));
                         }
                     }
+                }
+                break;
+            case REPLAY:
+                for (final int c : new int[] {1, 2, 5, 10}) {
+                    m.add(base().withReplay(c, 1, "synthetic", "plain"));
+                }
+                for (final int c : new int[] {4, 8, 16}) {
+                    m.add(base().withReplay(c, c, "synthetic", "plain"));
+                }
+                for (final int c : new int[] {1, 10}) {
+                    m.add(base().withReplay(c, 1, "synthetic", "auto/zstd:3"));
+                }
+                for (final int c : new int[] {1, 5, 10}) {
+                    m.add(base().withReplay(c, 1, "algoseek", "plain"));
                 }
                 break;
             case CUSTOM:

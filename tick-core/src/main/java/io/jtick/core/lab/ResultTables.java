@@ -25,6 +25,9 @@ public final class ResultTables {
     /** The paper-style text table. */
     public static String text(final RunReport run) {
         final Experiment e = Experiment.parse(run.experiment());
+        if (e == Experiment.REPLAY) {
+            return ReplayTables.text(run);
+        }
         final StringBuilder sb = new StringBuilder();
         sb.append("jtick profiling run ").append(run.id()).append(" - ").append(e.title());
         if (e.paperTable() > 0) {
@@ -256,6 +259,8 @@ public final class ResultTables {
                 return "r=" + p.r() + " subs=" + p.subscribers();
             case BROADCAST:
                 return p.r() + "/" + p.t() + "ms x" + p.subscribers() + (p.broadcast() ? " once" : " per-sub");
+            case REPLAY:
+                return p.data() + " " + p.encoding() + " x" + p.subscribers() + (p.streams() > 1 ? " (" + p.streams() + " streams)" : "");
             case CUSTOM:
             default:
                 return "r=" + p.r() + " u=" + p.u() + " t=" + p.t() + (p.ex() > 0 ? " ex=" + p.ex() : "")
@@ -330,6 +335,9 @@ public final class ResultTables {
 
     /** One header line, then one line per entry; empty cells where a figure does not apply. */
     public static String csv(final RunReport run) {
+        if (Experiment.parse(run.experiment()) == Experiment.REPLAY) {
+            return ReplayTables.csv(run);
+        }
         final StringBuilder sb = new StringBuilder();
         sb.append(String.join(",", csvHeader())).append('\n');
         for (final RowResult r : run.rows()) {

@@ -34,13 +34,14 @@ import java.util.Map;
  * @param paperRef            which paper row matched, or null
  * @param ratio               ours / paper for each paper figure we have
  * @param windows             the settling windows
+ * @param replay              the replay experiment's figures (null for the tickerplant experiments)
  */
 public record RowResult(int index, LabParams params, String status, String error, boolean settled, double settledAfterSeconds,
                         double warmupSeconds, double measuredSeconds, long rowsSent, long updatesSent, long rowsJournalled,
                         long rowsReceivedMin, long rowsReceivedMax, boolean complete, double targetRowsPerSecond,
                         double rowsPerSecond, double messageBytes, long feedMaxBehindMillis, long rdbClears,
                         Map<String, Figure> figures, CpuUsage cpu, Map<String, Double> paper, String paperRef,
-                        Map<String, Double> ratio, List<Window> windows) {
+                        Map<String, Double> ratio, List<Window> windows, ReplayFigures replay) {
     /**
      * Row status besides done, failed and stopped: the tickerplant dropped a subscriber that fell
      * behind, so the entry asks for more than this machine captures; the run goes on.
@@ -58,7 +59,7 @@ public record RowResult(int index, LabParams params, String status, String error
     public RowResult withPaper(final Map<String, Double> paperFigures, final String ref, final Map<String, Double> ratios) {
         return new RowResult(index, params, status, error, settled, settledAfterSeconds, warmupSeconds, measuredSeconds, rowsSent,
             updatesSent, rowsJournalled, rowsReceivedMin, rowsReceivedMax, complete, targetRowsPerSecond, rowsPerSecond, messageBytes,
-            feedMaxBehindMillis, rdbClears, figures, cpu, paperFigures, ref, ratios, windows);
+            feedMaxBehindMillis, rdbClears, figures, cpu, paperFigures, ref, ratios, windows, replay);
     }
 
     /** Our value for a paper column name ({@code tpflush} is our {@code tptimer}, cpu and bytes included); null when absent. */

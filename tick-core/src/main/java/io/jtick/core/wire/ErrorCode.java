@@ -20,7 +20,9 @@ public enum ErrorCode {
     SHUTTING_DOWN(12),
     TRUNCATED_FRAME(13),
     /** A newer connection of the same numbered feed said HELLO: this one is closed (the newest wins). */
-    FEED_REPLACED(14);
+    FEED_REPLACED(14),
+    /** REPLAY asks for something the HDB cannot serve: no partition in its range, a bad range, window, speed or batch size. */
+    BAD_REPLAY(20);
 
     private static final ErrorCode[] BY_CODE = values();
 

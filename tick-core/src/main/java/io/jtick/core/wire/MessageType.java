@@ -21,9 +21,15 @@ public final class MessageType {
     /**
      * TP to a numbered feed (protocol 2): the feed's last update number the TP has journalled. The
      * first one answers HELLO (resend from the next number); later ones acknowledge progress.
-     * Codes from 16 are the feed protocol's.
      */
-    public static final int FEED_ACK = 16;
+    public static final int FEED_ACK = 9;
+    /**
+     * Consumer to HDB (replay port): stream tables of a date range in time order. Replay frames take
+     * codes from 16 up, so that other frame families can grow below them.
+     */
+    public static final int REPLAY = 16;
+    /** HDB to consumer: the replay ended (complete, cancelled or failed), with its counts. */
+    public static final int REPLAY_DONE = 17;
 
     private MessageType() {
     }
@@ -48,6 +54,10 @@ public final class MessageType {
                 return "catch-up-done";
             case FEED_ACK:
                 return "feed-ack";
+            case REPLAY:
+                return "replay";
+            case REPLAY_DONE:
+                return "replay-done";
             default:
                 return "unknown(" + type + ")";
         }

@@ -50,7 +50,7 @@ class RunSpecTest {
     @Test
     void shouldRejectBadParametersWithTheReason() {
         bad("matrix entry 1: r must be 1..1000000 [r=0]", "experiment", "rows-per-update", "matrix", List.of(Map.of("r", 0)));
-        bad("unknown matrix key [key=rows", "experiment", "custom", "matrix", List.of(Map.of("rows", 1)));
+        bad("unknown matrix key [key=lines", "experiment", "custom", "matrix", List.of(Map.of("lines", 1)));
         bad("unknown experiment [experiment=latency", "experiment", "latency");
         bad("experiment is required", "durationSeconds", 3);
         bad("unknown field [field=duration", "experiment", "custom", "duration", 3);
