@@ -107,13 +107,16 @@ public final class ProfilingRun {
     /** Runs every entry on this thread; returns when the run has ended. */
     public void run() {
         try {
-            final double timing = LabRunner.calibrateTimingNanos();
-            environment = environment(timing);
+            final boolean tpLab = experiment.tpLab();
+            final double timing = tpLab ? LabRunner.calibrateTimingNanos() : 0;
+            environment = tpLab ? environment(timing) : scriptEnvironment();
             publish();
             final LabRunner runner = new LabRunner(settings.workDir(), settings.clock(), SettleRule.DEFAULT, timing, settings.seed());
             runner.onMeasuring(onMeasuring);
-            phase = "jit warm-up";
-            runner.warmJit(settings.jitWarmupMillis());
+            if (tpLab) {
+                phase = "jit warm-up";
+                runner.warmJit(settings.jitWarmupMillis());
+            }
             phase = "idle";
             final List<LabParams> matrix = spec.matrix();
             for (int k = 0; k < matrix.size(); k++) {
@@ -125,8 +128,7 @@ public final class ProfilingRun {
                 rowStartNanos = System.nanoTime();
                 final LabParams p = matrix.get(k);
                 LOG.info("profiling run entry [run={}, entry={}/{}, params={}]", id, k + 1, matrix.size(), p.asMap());
-                RowResult row = runner.run(k + 1, p, spec, () -> stopRequested, x -> phase = x);
-                row = compare(row);
+                RowResult row = tpLab ? compare(runner.run(k + 1, p, spec, () -> stopRequested, x -> phase = x)) : script(k + 1, p);
                 synchronized (rows) {
                     rows.add(row);
                     if (RowResult.SATURATED.equals(row.status())) {
@@ -161,6 +163,14 @@ public final class ProfilingRun {
             LOG.error("profiling run failed [run={}]", id, e);
             finish(RunReport.FAILED, "run failed: " + e);
         }
+    }
+
+    /** One entry of a seed script's experiment (its measures carry KX's figures). */
+    private RowResult script(final int index, final LabParams p) {
+        if (experiment == Experiment.THROUGHPUT) {
+            return new ThroughputExperiment().run(index, p, () -> stopRequested, x -> phase = x);
+        }
+        return new IoExperiment(settings.workDir()).run(index, p, () -> stopRequested, x -> phase = x);
     }
 
     private RowResult compare(final RowResult row) {
@@ -230,6 +240,19 @@ public final class ProfilingRun {
         final RunReport.Progress progress = new RunReport.Progress(done.size(), total, cur, phase, LabRunner.round(current),
             LabRunner.round((now - createdNanos) / 1e9), Math.round(remaining));
         return new RunReport(id, experiment.id(), status, reason, createdAt, endedAt, spec, progress, done, environment, n);
+    }
+
+    private RunReport.Environment scriptEnvironment() {
+        return new RunReport.Environment(Runtime.getRuntime().availableProcessors(),
+            System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")",
+            System.getProperty("os.name") + " " + System.getProperty("os.arch"),
+            Transport.isEpoll() ? "epoll" : "nio",
+            "KX's machine-check script redone in this process: measurements on the run's thread (io's local comm: a tickerplant,"
+                + " a feed and a subscriber connection on loopback, each on its own thread)",
+            "not measured",
+            "each figure is the median of its timed repeats",
+            "one untimed repeat of each measurement before the timed ones",
+            "KX performance tips (code.kx.com, throughput.q and io.q): the published figures, built in");
     }
 
     private RunReport.Environment environment(final double timingNanos) {

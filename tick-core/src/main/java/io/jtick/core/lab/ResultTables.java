@@ -25,6 +25,9 @@ public final class ResultTables {
     /** The paper-style text table. */
     public static String text(final RunReport run) {
         final Experiment e = Experiment.parse(run.experiment());
+        if (!e.tpLab()) {
+            return MeasureTables.text(run);
+        }
         final StringBuilder sb = new StringBuilder();
         sb.append("jtick profiling run ").append(run.id()).append(" - ").append(e.title());
         if (e.paperTable() > 0) {
@@ -256,6 +259,9 @@ public final class ResultTables {
                 return "r=" + p.r() + " subs=" + p.subscribers();
             case BROADCAST:
                 return p.r() + "/" + p.t() + "ms x" + p.subscribers() + (p.broadcast() ? " once" : " per-sub");
+            case THROUGHPUT:
+            case IO:
+                return MeasureTables.label(e, p);
             case CUSTOM:
             default:
                 return "r=" + p.r() + " u=" + p.u() + " t=" + p.t() + (p.ex() > 0 ? " ex=" + p.ex() : "")
@@ -303,7 +309,7 @@ public final class ResultTables {
 
     // ------------------------------------------------------------------ csv
 
-    /** Column names of {@link #csv}. */
+    /** Column names of {@link #csv} (a seed script's experiment has its own: {@link MeasureTables#csvHeader()}). */
     public static List<String> csvHeader() {
         final List<String> h = new ArrayList<>(List.of("run_id", "experiment", "entry", "status", "table", "r", "u", "t", "ex", "mode",
             "timer_ms", "subscribers", "broadcast", "syms", "target_rows_per_s", "rows_per_s", "message_bytes", "settled",
@@ -330,6 +336,9 @@ public final class ResultTables {
 
     /** One header line, then one line per entry; empty cells where a figure does not apply. */
     public static String csv(final RunReport run) {
+        if (!Experiment.parse(run.experiment()).tpLab()) {
+            return MeasureTables.csv(run);
+        }
         final StringBuilder sb = new StringBuilder();
         sb.append(String.join(",", csvHeader())).append('\n');
         for (final RowResult r : run.rows()) {
@@ -375,7 +384,7 @@ public final class ResultTables {
         return sb.toString();
     }
 
-    private static String cell(final Object o) {
+    static String cell(final Object o) {
         final String s = String.valueOf(o);
         if (s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0) {
             return '"' + s.replace("\"", "\"\"") + '"';
