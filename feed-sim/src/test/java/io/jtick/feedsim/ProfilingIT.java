@@ -4,9 +4,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.SpringBootTest;
-import io.jtick.boot.OpenApiContract;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.context.ApplicationContext;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -46,9 +43,6 @@ class ProfilingIT {
 
     @LocalServerPort
     private int port;
-
-    @Autowired
-    private ApplicationContext openApiContext;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -304,16 +298,5 @@ class ProfilingIT {
         assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
         assertThat(table).contains("jtick profiling run", "status done", "tplog");
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("running on feed-sim at", "run done");
-    }
-
-    /**
-     * Every request mapping is in the OpenAPI document (springdoc, from the controllers). Examples and
-     * error answers are documented (and checked with OpenApiContract) for tp-service and rdb-service so far.
-     */
-    @org.junit.jupiter.api.Test
-    void shouldDocumentEveryRequestMappingInOpenApi() {
-        assertThat(OpenApiContract.fetch(port).assertEveryMappingDocumented(openApiContext)).containsExactlyInAnyOrder(
-            "POST /api/feed/start", "POST /api/feed/stop", "GET /api/feed", "POST /api/runs", "GET /api/runs",
-            "GET /api/runs/{id}", "DELETE /api/runs/{id}");
     }
 }

@@ -1,6 +1,8 @@
 package io.jtick.hdb;
 
+import io.jtick.boot.ApiDocs;
 import io.jtick.boot.ApiErrors;
+import io.jtick.boot.ApiErrors.ErrorBody;
 import io.jtick.boot.QueryArgs;
 import io.jtick.core.hdb.CompressionStudy;
 import io.jtick.core.hdb.CorruptPartitionException;
@@ -8,6 +10,14 @@ import io.jtick.core.hdb.HistoricalDatabase;
 import io.jtick.core.hdb.PartitionArchive;
 import io.jtick.core.hdb.TierPolicy;
 import io.jtick.core.hdb.TieringJob;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import jakarta.servlet.http.HttpServletResponse;
@@ -44,7 +54,41 @@ import java.util.TreeMap;
  */
 @RestController
 @RequestMapping("/api")
+@Tag(name = "hdb")
 class HdbController {
+    /** A day the examples name: HdbOpenApiIT writes its partitions for it. */
+    static final String EXAMPLE_DATE = "2026-11-20";
+    private static final String PARTITIONS_EXAMPLE = "[{\"date\":\"2026-11-20\",\"tier\":\"hot\",\"tables\":[{\"table\":\"trade\","
+        + "\"rows\":30290,\"bytesOnDisk\":880070,\"rawBytes\":878410,\"columns\":[{\"name\":\"time\",\"type\":\"timestamp\","
+        + "\"encoding\":\"none\",\"rawBytes\":242320,\"bytesOnDisk\":242748},{\"name\":\"price\",\"type\":\"float64\","
+        + "\"encoding\":\"auto/lz4\",\"rawBytes\":242320,\"bytesOnDisk\":82471}]}]}]";
+    private static final String RELOAD_EXAMPLE = "{\"partitions\":3,\"tables\":5,\"opened\":[\"2026-11-20/trade\"],\"dropped\":[],"
+        + "\"recovery\":{\"deleted\":[],\"restored\":[]}}";
+    private static final String TIERING_EXAMPLE = "{\"today\":\"2026-12-27\",\"tablesChecked\":2,\"moved\":[{\"date\":\"2026-11-20\","
+        + "\"table\":\"trade\",\"tier\":\"cold\",\"bytesBefore\":880070,\"bytesAfter\":268902,\"millis\":929}],\"failed\":[],"
+        + "\"millis\":1709}";
+    private static final String STUDY_BODY_EXAMPLE = "{\"date\":\"2026-11-20\",\"table\":\"trade\",\"encodings\":[\"lz4\","
+        + "\"zstd:1\",\"auto/zstd:3\"],\"runs\":1,\"cold\":false}";
+    private static final String STUDY_EXAMPLE = "{\"date\":\"2026-11-20\",\"table\":\"trade\",\"rows\":30290,\"encodings\":"
+        + "[\"none\",\"lz4\"],\"columns\":[{\"column\":\"price\",\"type\":\"float64\",\"encoding\":\"lz4\",\"rawBytes\":242320,"
+        + "\"storedBytes\":82471,\"sizePct\":34.03,\"writeMillis\":15.5,\"writeRatio\":1.83}],\"queries\":[{\"query\":"
+        + "\"scan-sum-numeric\",\"encoding\":\"lz4\",\"hotMillis\":0.31,\"hotRatio\":3.3,\"coldMillis\":\"NaN\","
+        + "\"coldRatio\":\"NaN\"}],\"coldMeasured\":false,\"coldMethod\":\"not asked for\",\"method\":\"write: encode + write "
+        + "to page cache, no fsync, best of 1; query: median of 1 after one warm-up; block 131072 B raw\"}";
+    private static final String STATUS_EXAMPLE = "{\"root\":\"/srv/jtick/var/hdb\",\"partitions\":1,\"tables\":2,\"firstDate\":"
+        + "\"2026-11-20\",\"lastDate\":\"2026-11-20\",\"rows\":30290,\"bytesOnDisk\":880478,\"today\":\"2026-11-26\",\"tiers\":"
+        + "[{\"name\":\"hot\",\"maxAgeDays\":5,\"encoding\":\"none\",\"types\":{},\"columns\":{}},{\"name\":\"cold\","
+        + "\"maxAgeDays\":-1,\"encoding\":\"auto/zstd:3\",\"types\":{},\"columns\":{}}],\"tieringSchedule\":"
+        + "\"cron \\\"0 15 0 * * *\\\" UTC\",\"tieringRunning\":false,\"lastTiering\":null,\"lastReloadAt\":"
+        + "\"2026-11-26T08:59:08.588Z\",\"lastReload\":{\"partitions\":1,\"tables\":2,\"opened\":[],\"dropped\":[],"
+        + "\"recovery\":{\"deleted\":[],\"restored\":[]}},\"studyRunning\":false}";
+    private static final String COUNT_BY_DATE = "{\"table\":\"trade\",\"dates\":[\"2026-11-01\",\"2026-11-30\"],"
+        + "\"select\":{\"n\":{\"count\":\"*\"}},\"by\":[\"date\"]}";
+    private static final String VWAP_BY_DATE_AND_SYM = "{\"table\":\"trade\",\"select\":{\"vwap\":{\"wavg\":[\"size\","
+        + "\"price\"]}},\"by\":[\"date\",\"sym\"]}";
+    private static final String SERVER_ERROR_EXAMPLE = "{\"error\":\"corrupt block [file=/srv/jtick/var/hdb/2026-11-20/trade/price, "
+        + "block=3]: checksum mismatch\",\"status\":500,\"file\":\"/srv/jtick/var/hdb/2026-11-20/trade/price\",\"block\":3}";
+
     private static final Logger LOG = LoggerFactory.getLogger(HdbController.class);
 
     private final HdbLifecycle store;
@@ -65,6 +109,10 @@ class HdbController {
     }
 
     /** Dates (oldest first), tables, rows, and per column type, encoding, raw bytes and bytes on disk. */
+    @Operation(summary = "Loaded partitions: dates, tier, tables, rows, and per column encoding and bytes")
+    @ApiResponse(responseCode = "200", description = "one entry per date, oldest first", content = @Content(
+        array = @ArraySchema(schema = @Schema(implementation = PartitionView.class)),
+        examples = @ExampleObject(value = PARTITIONS_EXAMPLE)))
     @GetMapping("/partitions")
     List<PartitionView> partitions() {
         final LocalDate today = store.today();
@@ -86,14 +134,33 @@ class HdbController {
      * directory, or an operator's import): received, verified, then each table swapped in (replacing
      * the date's table of the same name), then reloaded. A bad archive answers 400 and changes nothing.
      */
+    @Operation(summary = "Install a partition sent as a zip (an RDB's end of day, or an import)",
+        description = "The body is a zip of <table>/<file> entries as the partition writer lays them out (docs/storage-format.md). "
+            + "Received, verified, then each table swapped in atomically (replacing the date's table of the same name), then "
+            + "reloaded. A bad archive changes nothing.")
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
+        @Content(mediaType = "application/zip", schema = @Schema(type = "string", format = "binary")),
+        @Content(mediaType = "application/octet-stream", schema = @Schema(type = "string", format = "binary"))})
+    @ApiResponse(responseCode = "200", description = "what was installed", content = @Content(
+        schema = @Schema(implementation = ImportView.class), examples = @ExampleObject(
+            value = "{\"date\":\"2026-11-20\",\"tables\":[\"quote\",\"trade\"],\"rows\":30290,\"bytes\":880478}")))
+    @ApiResponse(responseCode = "400", description = "a bad date or a bad archive (nothing changed)", content = @Content(
+        schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(
+            value = "{\"error\":\"the archive holds no table [date=2026-11-20]\",\"status\":400}")))
     @PutMapping(value = "/partitions/{date}", consumes = {"application/zip", "application/octet-stream"})
-    ImportView importPartition(@PathVariable("date") final String date, final InputStream body) throws IOException {
+    ImportView importPartition(@Parameter(description = "the partition's date, yyyy-MM-dd", example = EXAMPLE_DATE)
+                               @PathVariable("date") final String date, final InputStream body) throws IOException {
         final LocalDate day = QueryArgs.date("date", date);
         final PartitionArchive.Installed in = store.importPartition(body, day);
         return new ImportView(in.date(), in.tables(), in.rows(), in.bytes());
     }
 
     /** Rescans the root (the RDB calls this after each end-of-day write). */
+    @Operation(summary = "Rescan the root and load new or changed partitions (the RDB calls it after each end of day)")
+    @ApiResponse(responseCode = "200", description = "what the reload opened, dropped and recovered", content = @Content(
+        schema = @Schema(implementation = HistoricalDatabase.ReloadReport.class), examples = @ExampleObject(value = RELOAD_EXAMPLE)))
+    @ApiResponse(responseCode = "500", description = "the root cannot be read, or a partition is corrupt (named)", content = @Content(
+        schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(value = SERVER_ERROR_EXAMPLE)))
     @PostMapping("/reload")
     HistoricalDatabase.ReloadReport reload() throws IOException {
         return store.reload();
@@ -107,8 +174,31 @@ class HdbController {
      * {@code fromDate}/{@code toDate}) maps onto the same engine. Rows come in date order, then sym
      * then time within a date (the partitions' order) unless {@code orderBy} says otherwise.
      */
+    @Operation(summary = "Query the date partitions", description = ApiDocs.QUERY_DOC + " dates (or date, fromDate, toDate) "
+        + "prune the partitions; the virtual column date is each row's partition date.")
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json",
+        schema = @Schema(type = "object", description = ApiDocs.QUERY_DOC), examples = {
+            @ExampleObject(name = "vwap-by-sym", value = ApiDocs.QUERY_VWAP),
+            @ExampleObject(name = "rows-of-one-sym", value = ApiDocs.QUERY_ROWS),
+            @ExampleObject(name = "count-by-date", value = COUNT_BY_DATE)}))
+    @ApiResponse(responseCode = "200", description = ApiDocs.QUERY_RESULT,
+        content = {@Content(mediaType = "application/json", schema = @Schema(type = "object", description = ApiDocs.QUERY_RESULT),
+            examples = @ExampleObject(value = ApiDocs.QUERY_RESULT_EXAMPLE)),
+            @Content(mediaType = ApiDocs.CSV, schema = @Schema(type = "string"),
+                examples = @ExampleObject(value = ApiDocs.QUERY_CSV_EXAMPLE))})
+    @ApiResponse(responseCode = "400", description = "a bad query: the message names the problem",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class),
+            examples = @ExampleObject(value = ApiDocs.BAD_QUERY_EXAMPLE)))
+    @ApiResponse(responseCode = "413", description = "the result is over tick.query.max-rows or max-bytes",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class),
+            examples = @ExampleObject(value = ApiDocs.TOO_BIG_EXAMPLE)))
+    @ApiResponse(responseCode = "500", description = "a block failed its checks: the message names file and block",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(value = SERVER_ERROR_EXAMPLE)))
     @PostMapping("/query")
-    void query(@RequestBody final String body, @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
+    void query(@RequestBody final String body,
+               @Parameter(description = "application/json (default) or text/csv", example = "application/json",
+                   schema = @Schema(allowableValues = {"application/json", ApiDocs.CSV}))
+               @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
                final HttpServletResponse response) throws IOException {
         queries.hdbEndpoint().handle(body, accept, queries.hdbSource(), Map.of(), response);
     }
@@ -119,8 +209,33 @@ class HdbController {
      * over REST), merged by one engine run so aggregates, medians, bars and as-of joins span the
      * day boundary exactly. 503 when no RDB is configured or it cannot be reached.
      */
+    @Operation(summary = "The gateway: one query over the HDB's partitions and today's RDB",
+        description = ApiDocs.QUERY_DOC + " Past dates come from the partitions, today from the RDB at tick.hdb.gateway.rdb-url; "
+            + "decomposable grouped queries run as partial queries on each side, the rest fetch today's matching rows.")
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json",
+        schema = @Schema(type = "object", description = ApiDocs.QUERY_DOC), examples = {
+            @ExampleObject(name = "vwap-by-sym", value = ApiDocs.QUERY_VWAP),
+            @ExampleObject(name = "rows-of-one-sym", value = ApiDocs.QUERY_ROWS),
+            @ExampleObject(name = "vwap-by-date-and-sym", value = VWAP_BY_DATE_AND_SYM)}))
+    @ApiResponse(responseCode = "200", description = ApiDocs.QUERY_RESULT,
+        content = {@Content(mediaType = "application/json", schema = @Schema(type = "object", description = ApiDocs.QUERY_RESULT),
+            examples = @ExampleObject(value = ApiDocs.QUERY_RESULT_EXAMPLE)),
+            @Content(mediaType = ApiDocs.CSV, schema = @Schema(type = "string"),
+                examples = @ExampleObject(value = ApiDocs.QUERY_CSV_EXAMPLE))})
+    @ApiResponse(responseCode = "400", description = "a bad query: the message names the problem",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class),
+            examples = @ExampleObject(value = ApiDocs.BAD_QUERY_EXAMPLE)))
+    @ApiResponse(responseCode = "413", description = "the result is over tick.query.max-rows or max-bytes",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class),
+            examples = @ExampleObject(value = ApiDocs.TOO_BIG_EXAMPLE)))
+    @ApiResponse(responseCode = "503", description = "no RDB configured (tick.hdb.gateway.rdb-url) or the RDB cannot be reached",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(
+            value = "{\"error\":\"no RDB for the gateway: set tick.hdb.gateway.rdb-url (like http://127.0.0.1:8011)\",\"status\":503}")))
     @PostMapping("/gateway/query")
-    void gatewayQuery(@RequestBody final String body, @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
+    void gatewayQuery(@RequestBody final String body,
+                      @Parameter(description = "application/json (default) or text/csv", example = "application/json",
+                   schema = @Schema(allowableValues = {"application/json", ApiDocs.CSV}))
+               @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
                       final HttpServletResponse response) throws IOException {
         if (queries.gatewaySource() == null) {
             throw new ApiErrors.ApiException(HttpStatus.SERVICE_UNAVAILABLE,
@@ -130,8 +245,17 @@ class HdbController {
     }
 
     /** Moves partitions to their tiers now; {@code today} (yyyy-MM-dd) defaults to today in {@code tick.hdb.tiering.zone}. */
+    @Operation(summary = "Move partitions to their storage tier now",
+        description = "Re-encodes every table whose encodings differ from those of its tier (tick.hdb.tiers) as of today, into a "
+            + "temporary copy swapped in atomically; queries holding the old files keep reading them.")
+    @ApiResponse(responseCode = "200", description = "what moved, sizes before and after, failures", content = @Content(
+        schema = @Schema(implementation = TieringJob.Report.class), examples = @ExampleObject(value = TIERING_EXAMPLE)))
+    @ApiResponse(responseCode = "400", description = "a bad date", content = @Content(schema = @Schema(implementation = ErrorBody.class),
+        examples = @ExampleObject(value = "{\"error\":\"bad date [today=bad]: expected yyyy-MM-dd like 2026-11-20\",\"status\":400}")))
     @PostMapping("/tiering/run")
-    TieringJob.Report tiering(@RequestParam(name = "today", required = false) final String today) {
+    TieringJob.Report tiering(@Parameter(description = "the day ages are counted from, yyyy-MM-dd (default: today in "
+        + "tick.hdb.tiering.zone)", example = "2026-12-27")
+                              @RequestParam(name = "today", required = false) final String today) {
         final LocalDate day = QueryArgs.date("today", today);
         return store.runTiering(day == null ? store.today() : day);
     }
@@ -141,9 +265,28 @@ class HdbController {
     }
 
     /** Runs the compression study on a loaded partition table: JSON, or CSV with {@code Accept: text/csv} or {@code ?format=csv}. */
+    @Operation(summary = "The KX compression study on one loaded partition table",
+        description = "Per column and encoding: size % of raw and write time relative to uncompressed; per query and encoding: hot "
+            + "and (when cold is true and the page cache can be dropped) cold time relative to uncompressed. Runs in the request's "
+            + "thread; one study at a time.")
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(mediaType = "application/json",
+        schema = @Schema(implementation = StudyBody.class), examples = @ExampleObject(name = "three-encodings",
+            value = STUDY_BODY_EXAMPLE)))
+    @ApiResponse(responseCode = "200", description = "the study's tables", content = {
+        @Content(mediaType = "application/json", schema = @Schema(type = "object"), examples = @ExampleObject(value = STUDY_EXAMPLE)),
+        @Content(mediaType = ApiDocs.CSV, schema = @Schema(type = "string"))})
+    @ApiResponse(responseCode = "400", description = "unknown partition or table, bad encoding", content = @Content(
+        schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(
+            value = "{\"error\":\"unknown partition [date=2020-01-01, table=trade]\",\"status\":400}")))
+    @ApiResponse(responseCode = "409", description = "another study is running", content = @Content(
+        schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(
+            value = "{\"error\":\"a compression study is already running; try again when it is done\",\"status\":409}")))
     @PostMapping("/compression-study")
     ResponseEntity<?> compressionStudy(@RequestBody(required = false) final StudyBody body,
+                                       @Parameter(description = "application/json (default) or text/csv", example = "application/json")
                                        @RequestHeader(name = "Accept", required = false) final String accept,
+                                       @Parameter(description = "json or csv (wins over Accept)", example = "json",
+                                           schema = @Schema(allowableValues = {"json", "csv"}))
                                        @RequestParam(name = "format", required = false) final String format) throws IOException {
         final StudyBody b = body == null ? new StudyBody(null, null, null, null, null) : body;
         final List<String> encodings = b.encodings() == null || b.encodings().isEmpty() ? CompressionStudy.DEFAULT_ENCODINGS
@@ -175,6 +318,9 @@ class HdbController {
                       boolean studyRunning) {
     }
 
+    @Operation(summary = "Root, partitions, rows, bytes, tiers, tiering schedule, last tiering run and reload")
+    @ApiResponse(responseCode = "200", description = "the HDB's state", content = @Content(
+        schema = @Schema(implementation = StatusView.class), examples = @ExampleObject(value = STATUS_EXAMPLE)))
     @GetMapping("/status")
     StatusView status() {
         final List<HistoricalDatabase.PartitionInfo> parts = store.hdb().partitions();

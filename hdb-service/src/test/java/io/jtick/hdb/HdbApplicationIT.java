@@ -8,8 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import io.jtick.boot.OpenApiContract;
-import org.springframework.context.ApplicationContext;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -56,9 +54,6 @@ class HdbApplicationIT {
 
     @LocalServerPort
     private int port;
-
-    @Autowired
-    private ApplicationContext openApiContext;
 
     @Autowired
     private HdbLifecycle store;
@@ -345,16 +340,5 @@ class HdbApplicationIT {
             "tick_hdb_reloads_total", "tick_hdb_tiering_runs_total",
             "tick_query_seconds_count{application=\"hdb-service\",service=\"hdb\"}",
             "tick_query_seconds_bucket{application=\"hdb-service\",service=\"hdb\",le=\"+Inf\"}");
-    }
-
-    /**
-     * Every request mapping is in the OpenAPI document (springdoc, from the controllers). Examples and
-     * error answers are documented (and checked with OpenApiContract) for tp-service and rdb-service so far.
-     */
-    @Test
-    void shouldDocumentEveryRequestMappingInOpenApi() {
-        assertThat(OpenApiContract.fetch(port).assertEveryMappingDocumented(openApiContext)).containsExactlyInAnyOrder(
-            "GET /api/partitions", "POST /api/reload", "POST /api/query", "POST /api/gateway/query", "POST /api/tiering/run",
-            "POST /api/compression-study", "GET /api/status", "PUT /api/partitions/{date}");
     }
 }

@@ -101,6 +101,7 @@ class ServiceImagesIT {
             env.put("SERVER_PORT", Integer.toString(port));
             env.put("TICK_TP_HOST", "127.0.0.1");
             env.put("TICK_TP_PORT", Integer.toString(freePort()));
+            env.put("TICK_TP_KDB_PORT", Integer.toString(freePort()));
             env.put("TICK_RDB_TP_PORT", Integer.toString(freePort()));
             env.put("TICK_FEED_TP_PORT", Integer.toString(freePort()));
             final Path log = work.resolve(name + ".log");
@@ -151,7 +152,8 @@ class ServiceImagesIT {
             e.put("TICK_API_TOKEN", token);
             env.put(name, e);
         }
-        env.get("tp-service").putAll(Map.of("TICK_TP_HOST", "127.0.0.1", "TICK_TP_PORT", Integer.toString(tick)));
+        env.get("tp-service").putAll(Map.of("TICK_TP_HOST", "127.0.0.1", "TICK_TP_PORT", Integer.toString(tick),
+            "TICK_TP_KDB_PORT", Integer.toString(freePort())));
         env.get("hdb-service").put("TICK_HDB_ROOT", "/var/jtick/hdb");
         env.get("rdb-service").putAll(Map.of("TICK_RDB_TP_PORT", Integer.toString(tick), "TICK_RDB_HDB_ROOT", "/var/jtick/eod",
             "TICK_RDB_HDB_URL", "http://127.0.0.1:" + http.get("hdb-service"), "TICK_RDB_HDB_TRANSFER", "upload"));

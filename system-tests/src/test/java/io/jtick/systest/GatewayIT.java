@@ -1,5 +1,6 @@
 package io.jtick.systest;
 
+import io.jtick.boot.OpenApiContract;
 import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.testing.Closer;
 import io.jtick.core.testing.TestSupport;
@@ -149,6 +150,10 @@ class GatewayIT {
         assertThat(csv.statusCode()).isEqualTo(200);
         assertThat(csv.headers().firstValue("X-Jtick-Types")).contains("date,int64");
         assertThat(csv.body().lines().toList()).containsExactly("date,n", day1 + ",600", day2 + ",300");
+
+        // the gateway's examples in hdb-service's OpenAPI document are answered over HDB and RDB
+        assertThat(OpenApiContract.fetch(gwPort).sendExamples("POST /api/gateway/query", Map.of())).hasSize(3)
+            .allSatisfy(b -> assertThat(b).contains("\"columns\"", "\"rows\""));
 
         // bad input names its problem; an HDB without an RDB configured, or an RDB that is down, answers 503
         final HttpResponse<String> bad = call(gwPort, "POST", "/api/gateway/query",

@@ -116,6 +116,7 @@ class PrometheusDashboardsIT {
         final Path hdbRoot = Files.createDirectories(dir.resolve("hdb"));
         final Path journal = dir.resolve("journal");
         final ConfigurableApplicationContext tp = closer.track(app(TpApplication.class, "tp-service", "--tick.tp.port=0",
+            "--tick.tp.kdb-port=0",
             "--tick.tp.journal-dir=" + journal, "--tick.tp.zone=UTC",
             "--tick.tp.eod-time=" + LocalTime.now(ZoneOffset.UTC).plusHours(12).withNano(0)));
         final int tpFeedPort = tp.getBean(TickerplantServer.class).port();

@@ -1,6 +1,7 @@
 package io.jtick.systest;
 
 import io.jtick.core.client.FeedPublisher;
+import io.jtick.core.kdb.KdbSettings;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
@@ -57,11 +58,18 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
      */
     static TickStack start(final Path dir, final Closer closer, final Map<String, String> hdbSettings,
                            final Map<String, String> rdbSettings) throws Exception {
+        return start(dir, closer, hdbSettings, rdbSettings, SCHEMAS, KdbSettings.OFF);
+    }
+
+    /** As above, with the tickerplant's tables and its kdb+ port given. */
+    static TickStack start(final Path dir, final Closer closer, final Map<String, String> hdbSettings,
+                           final Map<String, String> rdbSettings, final SchemaRegistry schemas, final KdbSettings kdb) throws Exception {
         final Path journal = dir.resolve("journal");
         final Path hdbRoot = Files.createDirectories(dir.resolve("hdb"));
         final TickerplantSettings settings = TickerplantSettings.defaults(journal).withPort(0)
             .withEndOfDay(LocalTime.now(ZoneOffset.UTC).plusHours(12).withNano(0), ZoneOffset.UTC);
-        final TickerplantServer tp = closer.track(new TickerplantServer(settings, SCHEMAS, NanoClock.SYSTEM, new TickMetrics()).start());
+        final TickerplantServer tp = closer.track(new TickerplantServer(settings, schemas, NanoClock.SYSTEM, new TickMetrics()).kdb(kdb)
+            .start());
         final Map<String, String> hdbArgs = new LinkedHashMap<>();
         hdbArgs.put("tick.hdb.root", hdbRoot.toString());
         hdbArgs.put("tick.hdb.tiering.enabled", "false");

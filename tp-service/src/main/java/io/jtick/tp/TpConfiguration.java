@@ -1,6 +1,7 @@
 package io.jtick.tp;
 
 import io.jtick.boot.TickMetricsBinder;
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.time.NanoClock;
@@ -19,8 +20,9 @@ class TpConfiguration {
 
     /** Started here, not in a lifecycle callback, so its meters exist before Micrometer binds them. */
     @Bean(destroyMethod = "close")
-    TickerplantServer tickerplantServer(final TpProperties props, final TickMetrics metrics) throws IOException {
-        return new TickerplantServer(props.toSettings(), props.schemas(), NanoClock.SYSTEM, metrics).start();
+    TickerplantServer tickerplantServer(final TpProperties props, final TickMetrics metrics, final AccessSettings access)
+        throws IOException {
+        return new TickerplantServer(props.toSettings(), props.schemas(), NanoClock.SYSTEM, metrics).kdb(props.kdbSettings(access)).start();
     }
 
     @Bean

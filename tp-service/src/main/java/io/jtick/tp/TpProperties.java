@@ -1,5 +1,7 @@
 package io.jtick.tp;
 
+import io.jtick.core.auth.AccessSettings;
+import io.jtick.core.kdb.KdbSettings;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.tp.PublishMode;
 import io.jtick.core.tp.TickerplantSettings;
@@ -36,12 +38,23 @@ public record TpProperties(
     @DefaultValue("5010") int upstreamPort,
     Path schemaFile,
     @DefaultValue("0") @Min(0) @Max(1024) int extraFloats,
-    @DefaultValue("1s") @NotNull Duration heartbeat) {
+    @DefaultValue("1s") @NotNull Duration heartbeat,
+    @DefaultValue("5011") @Min(-1) @Max(65535) int kdbPort,
+    @DefaultValue @NotNull Kdb kdb) {
+
+    /** {@code tick.tp.kdb.*}: who may log in on the kdb+ port. */
+    public record Kdb(Path users) {
+    }
 
     TickerplantSettings toSettings() {
         return new TickerplantSettings(host, port, journalDir, PublishMode.parse(mode), timer, eodTime, zone,
             (int) maxFrameLength.toBytes(), maxSubscriberBacklog.toBytes(), broadcast, upstreamHost, upstreamPort, heartbeat, name)
             .validate();
+    }
+
+    /** The kdb+ port ({@code tick.tp.kdb-port}, -1: none) and its logins ({@code tick.tp.kdb.users}, {@code tick.api.*}). */
+    KdbSettings kdbSettings(final AccessSettings access) {
+        return new KdbSettings(kdbPort, kdb.users(), access).validate();
     }
 
     SchemaRegistry schemas() throws IOException {

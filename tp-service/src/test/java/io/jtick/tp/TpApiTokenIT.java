@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * loopback port): end of day and mode changes need the token, status does not.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"tick.api.guard=always", "tick.api.token=tp-t0ken", "tick.tp.port=0"})
+    properties = {"tick.api.guard=always", "tick.api.token=tp-t0ken", "tick.tp.port=0", "tick.tp.kdb-port=0"})
 class TpApiTokenIT {
     @TempDir
     static Path journal;

@@ -5,6 +5,8 @@ import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.client.TickClient;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.testing.Collector;
+import io.jtick.core.testing.KdbObjects;
+import io.jtick.core.testing.KdbTestClient;
 import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.tp.TickerplantServer;
@@ -64,6 +66,7 @@ class TpApplicationIT {
     @DynamicPropertySource
     static void props(final DynamicPropertyRegistry registry) {
         registry.add("tick.tp.port", () -> 0);
+        registry.add("tick.tp.kdb-port", () -> 0);
         registry.add("tick.tp.journal-dir", journal::toString);
     }
 
@@ -114,6 +117,25 @@ class TpApplicationIT {
                 "tick_tp_pub_seconds_bucket{application=\"tp-service\",le=\"+Inf\"}", "tick_tp_rows_total",
                 "tick_tp_journal_sequence");
         }
+    }
+
+    @Test
+    void shouldTakeKdbClientsOnItsKdbPortAndExportTheirMetrics() throws Exception {
+        assertThat(server.kdbPort()).isPositive().isNotEqualTo(server.port());
+        final long before = server.status().journalSequence();
+        try (KdbTestClient q = KdbTestClient.connect(server.kdbPort(), "it:")) {
+            assertThat(KdbObjects.show(q.call(KdbObjects.call(".u.upd", KdbObjects.sym("trade"), KdbObjects.list(KdbObjects.sym("IBM"),
+                KdbObjects.f(187.25), KdbObjects.j(100), KdbObjects.c('N')))).value())).isEqualTo("::");
+            assertThat(KdbObjects.show(q.call(KdbObjects.call(".u.upd", KdbObjects.sym("trade"), KdbObjects.list(KdbObjects.sym("IBM"),
+                KdbObjects.j(187), KdbObjects.j(100), KdbObjects.c('N')))).value()))
+                .isEqualTo("Err[text=type [table=trade column=price expected=float got=long]]");
+        }
+        assertThat(server.status().journalSequence()).isEqualTo(before + 1);
+        final HttpResponse<String> prom = call("GET", "/actuator/prometheus", null);
+        assertThat(prom.body()).contains("tick_tp_kdb_rows_total{application=\"tp-service\"} 1.0",
+            "tick_tp_kdb_decode_seconds_count", "tick_tp_kdb_call_seconds_bucket",
+            "tick_tp_kdb_logins_total{application=\"tp-service\",result=\"allowed\"} 1.0",
+            "tick_tp_errors_total{application=\"tp-service\",code=\"wrong-type\"} 1.0");
     }
 
     @Test

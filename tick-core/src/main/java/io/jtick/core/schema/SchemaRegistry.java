@@ -24,7 +24,10 @@ import java.util.Map;
  * tables:
  *   trade: [price:float64, size:int64, cond:char]   # time and sym are implied
  *   fx: [bid:float64, ask:float64]
+ *   quote: [time:timespan, sym:symbol, bid:float, ask:float, bsize:int, asize:int]   # kdb-tick's sym.q
  * </pre>
+ * {@code time:timespan} declares the time column a time of day, as kdb-tick's {@code sym.q} does: it
+ * is stored as a timestamp and shown to kdb+ clients as a timespan ({@link TableSchema#timeOfDay()}).
  */
 public final class SchemaRegistry {
     private final TableSchema[] tables;
@@ -66,16 +69,28 @@ public final class SchemaRegistry {
                     throw new IllegalArgumentException("table columns must be a list [table=" + name + "]");
                 }
                 final List<ColumnDef> defs = new ArrayList<>();
+                boolean timeOfDay = false;
                 for (final Object c : cols) {
                     final String s = String.valueOf(c);
                     final int colon = s.indexOf(':');
                     if (colon <= 0) {
                         throw new IllegalArgumentException("column must be name:type [table=" + name + ", column=" + s + "]");
                     }
-                    defs.add(new ColumnDef(s.substring(0, colon).trim(), ColumnType.parse(s.substring(colon + 1))));
+                    final String column = s.substring(0, colon).trim();
+                    final String type = s.substring(colon + 1).trim();
+                    if (defs.isEmpty() && column.equals("time") && type.equalsIgnoreCase("timespan")) {
+                        timeOfDay = true;
+                        defs.add(new ColumnDef(column, ColumnType.TIMESTAMP));
+                    } else {
+                        defs.add(new ColumnDef(column, ColumnType.parse(type)));
+                    }
                 }
                 final boolean hasTimeSym = defs.size() >= 2 && defs.get(0).name().equals("time") && defs.get(1).name().equals("sym");
-                byName.put(name, hasTimeSym ? new TableSchema(name, defs) : TableSchema.of(name, defs.toArray(new ColumnDef[0])));
+                final List<ColumnDef> all = new ArrayList<>(defs);
+                if (!hasTimeSym) {
+                    all.addAll(0, List.of(new ColumnDef("time", ColumnType.TIMESTAMP), new ColumnDef("sym", ColumnType.SYMBOL)));
+                }
+                byName.put(name, new TableSchema(name, all, timeOfDay));
             }
         } else if (tables != null) {
             throw new IllegalArgumentException("'tables' must be a map of table name to column list");

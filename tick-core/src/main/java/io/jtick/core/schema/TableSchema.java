@@ -8,6 +8,10 @@ import java.util.Objects;
 /**
  * An ordered, typed table schema. As kdb+tick requires, column 0 is {@code time} (timestamp, epoch
  * nanoseconds) and column 1 is {@code sym} (symbol).
+ *
+ * <p>{@link #timeOfDay()}: the schema declared {@code time} a time of day ({@code time:timespan}, as
+ * kdb-tick's {@code sym.q} does). It is still stored as a timestamp, the trading date's midnight plus
+ * the time of day; kdb+ clients read and write it as a timespan (docs/kdb-ipc.md).
  */
 public final class TableSchema {
     public static final int MAX_NAME_LENGTH = 64;
@@ -17,8 +21,15 @@ public final class TableSchema {
     private final String name;
     private final byte[] nameBytes;
     private final ColumnDef[] columns;
+    private final boolean timeOfDay;
 
     public TableSchema(final String name, final List<ColumnDef> columns) {
+        this(name, columns, false);
+    }
+
+    /** With {@code timeOfDay}: the schema declared {@code time} a time of day (see the class comment). */
+    public TableSchema(final String name, final List<ColumnDef> columns, final boolean timeOfDay) {
+        this.timeOfDay = timeOfDay;
         this.name = Objects.requireNonNull(name, "name");
         if (!name.matches("[A-Za-z][A-Za-z0-9_]{0,63}")) {
             throw new IllegalArgumentException("bad table name [table=" + name + "]");
@@ -55,6 +66,11 @@ public final class TableSchema {
     /** ASCII bytes of the name; do not modify. */
     public byte[] nameBytes() {
         return nameBytes;
+    }
+
+    /** True when {@code time} was declared a time of day (kdb+ timespan); stored as a timestamp all the same. */
+    public boolean timeOfDay() {
+        return timeOfDay;
     }
 
     public int columnCount() {
@@ -158,7 +174,7 @@ public final class TableSchema {
 
     @Override
     public boolean equals(final Object o) {
-        return o instanceof TableSchema other && other.name.equals(name)
+        return o instanceof TableSchema other && other.name.equals(name) && other.timeOfDay == timeOfDay
             && java.util.Arrays.equals(other.columns, columns);
     }
 

@@ -11,6 +11,8 @@ final class Subscriber {
     final String name;
     final boolean[] tables;
     final SymFilter filter;
+    /** A kdb+ client: receives {@code (`upd;`t;table)} and {@code (`.u.end;date)} messages instead of frames. */
+    final boolean kdb;
     JournalReader catchUp;
     boolean live;
     boolean dirty;
@@ -19,6 +21,12 @@ final class Subscriber {
     long lastSequence;
 
     Subscriber(final long id, final Channel channel, final String name, final boolean[] tables, final SymFilter filter) {
+        this(id, channel, name, tables, filter, false);
+    }
+
+    Subscriber(final long id, final Channel channel, final String name, final boolean[] tables, final SymFilter filter,
+               final boolean kdb) {
+        this.kdb = kdb;
         this.id = id;
         this.channel = channel;
         this.name = name;

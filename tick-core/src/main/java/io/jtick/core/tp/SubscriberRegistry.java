@@ -1,6 +1,8 @@
 package io.jtick.core.tp;
 
 import io.jtick.core.journal.Journal;
+import io.jtick.core.kdb.KdbUpdateWriter;
+import io.jtick.core.kdb.KdbWriter;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.SymbolTable;
@@ -16,9 +18,11 @@ import org.slf4j.LoggerFactory;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -32,7 +36,9 @@ import java.util.TreeSet;
  * ids in {@code syms}; {@code dirty[0..dirtyCount)}, the subscribers written since the last flush;
  * {@code filterScratch}/{@code filteredScratch}, the filtered copies built during one publish;
  * {@code decoder}, scratch for reading catch-up entries; {@code nextId}; {@code catchUpScheduler},
- * how to ask the thread for another catch-up turn.
+ * how to ask the thread for another catch-up turn. For kdb+ subscribers: {@code kdbWriter} and
+ * {@code kdbScratch}, the {@code (`upd;`t;table)} message built once per publish and distinct sym list;
+ * {@code dayStart}, the trading date's midnight their timespans count from.
  */
 final class SubscriberRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(SubscriberRegistry.class);
@@ -52,6 +58,9 @@ final class SubscriberRegistry {
     private int dirtyCount;
     private SymFilter[] filterScratch = new SymFilter[8];
     private ByteBuf[] filteredScratch = new ByteBuf[8];
+    private ByteBuf[] kdbScratch = new ByteBuf[8];
+    private final KdbUpdateWriter kdbWriter = new KdbUpdateWriter();
+    private long dayStart;
     private long nextId;
     private Runnable catchUpScheduler = () -> { };
 
@@ -124,6 +133,7 @@ final class SubscriberRegistry {
     /** {@code .u.pub}: writes one update of table {@code t} to every live subscriber of it; {@link #flush()} sends. */
     void publish(final ByteBuf frame, final int offset, final int length, final int t, final TableSchema schema) {
         int filtersUsed = 0;
+        ByteBuf kdbAll = null;
         final int n = subscribers.size();
         for (int k = 0; k < n; k++) {
             final Subscriber s = subscribers.get(k);
@@ -131,6 +141,10 @@ final class SubscriberRegistry {
                 continue;
             }
             if (s.filter == null) {
+                if (s.kdb) {
+                    kdbAll = writeKdb(s, kdbAll, frame, offset, schema);
+                    continue;
+                }
                 write(s, settings.broadcast() ? frame.retainedSlice(offset, length) : copy(frame, offset, length));
                 continue;
             }
@@ -142,6 +156,7 @@ final class SubscriberRegistry {
                 if (f == filterScratch.length) {
                     filterScratch = Arrays.copyOf(filterScratch, f * 2);
                     filteredScratch = Arrays.copyOf(filteredScratch, f * 2);
+                    kdbScratch = Arrays.copyOf(kdbScratch, f * 2);
                 }
                 filterScratch[f] = s.filter;
                 filteredScratch[f] = rewriter.filter(frame, offset, schema, s.filter, alloc);
@@ -152,19 +167,103 @@ final class SubscriberRegistry {
                 continue;
             }
             if (out == frame) {
-                write(s, settings.broadcast() ? frame.retainedSlice(offset, length) : copy(frame, offset, length));
+                if (s.kdb) {
+                    kdbAll = writeKdb(s, kdbAll, frame, offset, schema);
+                } else {
+                    write(s, settings.broadcast() ? frame.retainedSlice(offset, length) : copy(frame, offset, length));
+                }
+            } else if (s.kdb) {
+                kdbScratch[f] = writeKdb(s, kdbScratch[f], out, out.readerIndex(), schema);
             } else {
                 write(s, settings.broadcast() ? out.retainedDuplicate() : copy(out, out.readerIndex(), out.readableBytes()));
             }
+        }
+        if (kdbAll != null) {
+            kdbAll.release();
         }
         for (int f = 0; f < filtersUsed; f++) {
             final ByteBuf out = filteredScratch[f];
             if (out != null && out != frame) {
                 out.release();
             }
+            if (kdbScratch[f] != null) {
+                kdbScratch[f].release();
+                kdbScratch[f] = null;
+            }
             filteredScratch[f] = null;
             filterScratch[f] = null;
         }
+    }
+
+    /**
+     * Writes the kdb+ message of the update at {@code offset} to kdb+ subscriber {@code s}: {@code built},
+     * the message already built for this publish and sym list, shared (serialize once), or built now
+     * and returned for the next subscriber; with broadcast off, one of its own (per-subscriber serialization).
+     */
+    private ByteBuf writeKdb(final Subscriber s, final ByteBuf built, final ByteBuf frame, final int offset, final TableSchema schema) {
+        if (!settings.broadcast()) {
+            write(s, encodeKdb(frame, offset, schema));
+            return built;
+        }
+        final ByteBuf msg = built != null ? built : encodeKdb(frame, offset, schema);
+        write(s, msg.retainedDuplicate());
+        return msg;
+    }
+
+    private ByteBuf encodeKdb(final ByteBuf frame, final int offset, final TableSchema schema) {
+        final long t0 = System.nanoTime();
+        final ByteBuf msg = kdbWriter.write(frame, offset, schema, dayStart, alloc);
+        counters.kdb.published(msg.readableBytes(), System.nanoTime() - t0);
+        return msg;
+    }
+
+    /** The trading date kdb+ subscribers' timespans count from (its midnight in the TP's zone). */
+    void date(final LocalDate date) {
+        final java.time.Instant midnight = date.atStartOfDay(settings.zone()).toInstant();
+        dayStart = midnight.getEpochSecond() * 1_000_000_000L + midnight.getNano();
+    }
+
+    /** Epoch nanoseconds of the trading date's midnight in the TP's zone. */
+    long dayStartNanos() {
+        return dayStart;
+    }
+
+    /**
+     * kdb+ {@code .u.sub[t; syms]}: subscribes a kdb+ client to table {@code table} (-1: all) and
+     * {@code syms} (empty: all), live from {@code i} (a kdb+ subscriber replays nothing). As in u.q, it
+     * replaces this connection's earlier subscription of the same tables.
+     */
+    void addKdb(final Channel channel, final String name, final int table, final List<String> syms, final long i) {
+        final boolean[] tables = new boolean[schemas.size()];
+        if (table < 0) {
+            Arrays.fill(tables, true);
+        } else {
+            tables[table] = true;
+        }
+        for (int k = subscribers.size() - 1; k >= 0; k--) {
+            final Subscriber old = subscribers.get(k);
+            if (old.channel == channel) {
+                boolean left = false;
+                for (int t = 0; t < tables.length; t++) {
+                    old.tables[t] &= !tables[t];
+                    left |= old.tables[t];
+                }
+                if (!left) {
+                    subscribers.remove(k);
+                }
+            }
+        }
+        SymFilter filter = null;
+        if (!syms.isEmpty()) {
+            filter = filters.computeIfAbsent(new TreeSet<>(syms), key -> new SymFilter(key, this.syms));
+        }
+        final Subscriber s = new Subscriber(++nextId, channel, name, tables, filter, true);
+        s.live = true;
+        s.lastSequence = i;
+        subscribers.add(s);
+        counters.subscribers(subscribers.size());
+        LOG.info("kdb+ subscriber [id={}, name={}, remote={}, tables={}, syms={}]", s.id, name, channel.remoteAddress(),
+            table < 0 ? "all" : schemas.get(table).name(), syms.isEmpty() ? "all" : syms.size());
     }
 
     /** Per-subscriber serialization (broadcast off): what kdb+ did before {@code -25!}. */
@@ -214,8 +313,10 @@ final class SubscriberRegistry {
         counters.error(ErrorCode.SLOW_SUBSCRIBER);
         LOG.warn("disconnecting slow subscriber [id={}, name={}, backlogBytes={}, limit={}]", s.id, s.name, s.backlogBytes(),
             settings.maxSubscriberBacklog());
-        s.channel.writeAndFlush(ControlFrames.error(alloc, ErrorCode.SLOW_SUBSCRIBER,
-            "subscriber fell behind: backlog over the limit [limit=" + settings.maxSubscriberBacklog() + "]"));
+        if (!s.kdb) {
+            s.channel.writeAndFlush(ControlFrames.error(alloc, ErrorCode.SLOW_SUBSCRIBER,
+                "subscriber fell behind: backlog over the limit [limit=" + settings.maxSubscriberBacklog() + "]"));
+        }
         // the error frame queues behind the backlog; a subscriber that is not reading never sees it, so close now.
         s.channel.close();
     }
@@ -306,7 +407,7 @@ final class SubscriberRegistry {
     void heartbeat(final long epochNanos) {
         for (int k = 0; k < subscribers.size(); k++) {
             final Subscriber s = subscribers.get(k);
-            if (s.live && !s.closing && s.channel.isWritable()) {
+            if (s.live && !s.closing && !s.kdb && s.channel.isWritable()) {
                 s.channel.writeAndFlush(ControlFrames.heartbeat(alloc, epochNanos), s.channel.voidPromise());
             }
         }
@@ -320,9 +421,13 @@ final class SubscriberRegistry {
                 catchUp(s, Long.MAX_VALUE, i);
             }
         }
+        final Set<Channel> toldKdb = new HashSet<>();
         for (int k = 0; k < subscribers.size(); k++) {
             final Subscriber s = subscribers.get(k);
-            if (!s.closing) {
+            if (s.kdb && !s.closing && toldKdb.add(s.channel)) {
+                // u.q's .u.end: once per connection, whatever it subscribed to
+                s.channel.writeAndFlush(KdbWriter.endOfDay(alloc, ended), s.channel.voidPromise());
+            } else if (!s.kdb && !s.closing) {
                 s.channel.write(ControlFrames.endOfDay(alloc, (int) ended.toEpochDay(), j), s.channel.voidPromise());
                 s.channel.flush();
             }

@@ -122,6 +122,7 @@ public final class Tickerplant implements AutoCloseable {
         final LocalDate latest = Journal.days(settings.journalDir()).max(LocalDate::compareTo).orElse(today);
         date = latest.isAfter(today) ? latest : today;
         journal = journals.open(settings.journalDir(), date, Journal.lastSequenceBefore(settings.journalDir(), date), clock);
+        u.date(date);
         j = journal.lastSequence();
         i = j;
         pendingUpstream = j;
@@ -359,6 +360,24 @@ public final class Tickerplant implements AutoCloseable {
         return u.add(channel, name, req, journal, i, j, date);
     }
 
+    /**
+     * kdb+ {@code .u.sub[t; syms]} from a kdb+ client ({@link KdbAdapter}): table index {@code table}
+     * (-1: all), {@code syms} (empty: all), live from now; it receives {@code (`upd;`t;table)} messages.
+     */
+    public void onKdbSubscribe(final Channel channel, final String name, final int table, final List<String> syms) {
+        u.addKdb(channel, name, table, syms, i);
+    }
+
+    /** The allocator of the frames the tickerplant handles (pooled direct: the journal copies them by address). */
+    ByteBufAllocator alloc() {
+        return alloc;
+    }
+
+    /** Epoch nanoseconds of the trading date's midnight: what a kdb+ timespan {@code time} counts from. */
+    long dayStartNanos() {
+        return u.dayStartNanos();
+    }
+
     /** How the tickerplant asks its thread to run another catch-up turn later (set by the server). */
     void catchUpScheduler(final Runnable scheduler) {
         u.catchUpScheduler(scheduler);
@@ -409,6 +428,7 @@ public final class Tickerplant implements AutoCloseable {
         final LocalDate byClock = calendar.dateOf(clock.epochNanos());
         date = byClock.isAfter(ended) ? byClock : ended.plusDays(1);
         journal = journals.open(settings.journalDir(), date, j, clock);
+        u.date(date);
         nextEndOfDay = calendar.endOfDayNanos(date);
         counters.endOfDay();
         LOG.info("end of day [ended={}, next={}, sequence={}, journal={}]", ended, date, j, journal.dir());

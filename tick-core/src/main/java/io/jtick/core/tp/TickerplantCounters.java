@@ -26,6 +26,8 @@ final class TickerplantCounters {
     final LatencyStats flush;
     /** One timer tick that had pending updates: journal (log+publish), merge, publish, flush. */
     final LatencyStats timer;
+    /** The kdb+ port's own metrics ({@code tick.tp.kdb.*}). */
+    final KdbCounters kdb;
 
     private final AtomicLong rows;
     private final AtomicLong updates;
@@ -70,6 +72,7 @@ final class TickerplantCounters {
         metrics.gauge("tick.tp.feeds", feeds::get);
         tableRows = new long[tables];
         tableUpdates = new long[tables];
+        kdb = new KdbCounters(metrics);
     }
 
     /** The server's gauge of bytes queued for subscribers (it asks the tickerplant thread). */

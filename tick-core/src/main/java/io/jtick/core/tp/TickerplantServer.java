@@ -2,6 +2,7 @@ package io.jtick.core.tp;
 
 import io.jtick.core.client.TickClient;
 import io.jtick.core.client.TickListener;
+import io.jtick.core.kdb.KdbSettings;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
@@ -37,7 +38,8 @@ import java.util.function.Function;
  * Runs a {@link Tickerplant} on one Netty event-loop thread (its agent): the listening socket for
  * feeds and subscribers, every connection ({@link TickerplantAdapter}, which also holds the bad-input
  * policy), the publish timer, end-of-day checks, heartbeats and, for a chained TP, the upstream
- * subscription all run there. Other threads (REST, metrics) read or change the tickerplant's state
+ * subscription all run there, and so does the kdb+ port when one is configured ({@link #kdb}, {@link KdbListener}).
+ * Other threads (REST, metrics) read or change the tickerplant's state
  * through {@link #call}, {@link #status}, {@link #setMode} and {@link #endOfDay}, which run on that
  * thread; {@link #tickerplant()} hands out the object itself for what never changes (settings, schemas).
  */
@@ -51,6 +53,8 @@ public final class TickerplantServer implements AutoCloseable {
     private EventLoopGroup group;
     private EventLoop loop;
     private Channel serverChannel;
+    private KdbSettings kdb = KdbSettings.OFF;
+    private Channel kdbChannel;
     private ChannelGroup connectionsOpen;
     private Tickerplant tp;
     private TickClient upstream;
@@ -68,7 +72,13 @@ public final class TickerplantServer implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    /** Opens the journal, binds the port, starts the timers and (chained) the upstream subscription. */
+    /** Also listens for kdb+ clients as {@code settings} say (before {@link #start}); off unless called. */
+    public TickerplantServer kdb(final KdbSettings settings) {
+        this.kdb = settings.validate();
+        return this;
+    }
+
+    /** Opens the journal, binds the port(s), starts the timers and (chained) the upstream subscription. */
     public TickerplantServer start() throws IOException {
         group = Transport.newGroup(1, "tickerplant");
         loop = group.next();
@@ -113,6 +123,14 @@ public final class TickerplantServer implements AutoCloseable {
             close();
             throw new IOException("cannot listen [host=" + settings.host() + ", port=" + settings.port() + "]: " + e.getMessage(), e);
         }
+        if (kdb.enabled()) {
+            try {
+                kdbChannel = KdbListener.bind(group, tp, settings.host(), kdb, connectionsOpen);
+            } catch (final IOException | RuntimeException e) {
+                close();
+                throw e;
+            }
+        }
         scheduleTimer(tp.timerNanos());
         housekeeping = loop.scheduleAtFixedRate(this::housekeeping, 50, 50, TimeUnit.MILLISECONDS);
         if (settings.chained()) {
@@ -125,6 +143,11 @@ public final class TickerplantServer implements AutoCloseable {
 
     public int port() {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /** The kdb+ port, or -1 when there is none. */
+    public int kdbPort() {
+        return kdbChannel == null ? -1 : ((InetSocketAddress) kdbChannel.localAddress()).getPort();
     }
 
     /** Runs {@code f} on the tickerplant thread and returns its result (REST and tests). */
@@ -237,6 +260,9 @@ public final class TickerplantServer implements AutoCloseable {
         }
         if (serverChannel != null) {
             serverChannel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
+        if (kdbChannel != null) {
+            kdbChannel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         }
         if (connectionsOpen != null) {
             // every feed and subscriber sees the close; event-loop shutdown alone does not promise it

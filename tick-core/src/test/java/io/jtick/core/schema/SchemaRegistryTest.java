@@ -67,4 +67,16 @@ class SchemaRegistryTest {
         assertThat(SchemaRegistry.load(file, 5).get("trade").toSchemaString()).isEqualTo("time:timestamp,sym:symbol,px:float64");
         assertThat(SchemaRegistry.load(null, 1).get("quote").columnCount()).isEqualTo(7);
     }
+
+    @Test
+    void shouldLoadKdbTicksSymQAsTheShippedExampleWithTimeAsATimeOfDay() throws Exception {
+        final SchemaRegistry symQ = SchemaRegistry.load(Path.of("../docs/examples/kdb-tick-sym.yml"), 0);
+        assertThat(symQ.tables()).extracting(TableSchema::toString).containsExactlyInAnyOrder(
+            "quote(time:timestamp,sym:symbol,bid:float64,ask:float64,bsize:int32,asize:int32)",
+            "trade(time:timestamp,sym:symbol,price:float64,size:int32)");
+        assertThat(symQ.tables()).allMatch(TableSchema::timeOfDay);
+        assertThat(SchemaRegistry.builtIn(0).get("trade").timeOfDay()).isFalse();
+        assertThat(symQ.get("trade")).as("time of day is part of the schema").isNotEqualTo(
+            TableSchema.parse("trade", symQ.get("trade").toSchemaString()));
+    }
 }
