@@ -167,8 +167,9 @@ final class SymIndex {
      * Reader: hands the rows of {@code sym} below {@code rows} to {@code sink}: each block as a
      * slice of its slab, or as a range when its rows are consecutive (adjacent ranges merged).
      * Entries past the published ones may be rows appended since, or slots whose write is not
-     * visible yet (zeros): both are trimmed from a block's end, and a lone first entry 0 is checked
-     * against the sym column ({@code firstRowSym}: the sym id of row 0, or -1 when there are no rows).
+     * visible yet (zeros): both are trimmed from a block's end (each slot read once, since the writer
+     * may fill it between two reads), and a lone first entry 0 is checked against the sym column
+     * ({@code firstRowSym}: the sym id of row 0, or -1 when there are no rows).
      */
     void rows(final int sym, final int rows, final int firstRowSym, final RowSink sink) {
         final Postings[] lists = bySym;
@@ -191,17 +192,23 @@ final class SymIndex {
             final int from = start & (SLAB_INTS - 1);
             final int size = blockSize(b);
             int to = from + size;
-            while (to > from && (list[to - 1] >= rows || (to - 1 > from ? list[to - 1] <= list[to - 2] : list[from] <= prev))) {
+            int last = -1;
+            while (to > from) {
+                // each entry read once: the writer may fill a slot between two reads of it
+                final int v = list[to - 1];
+                if (v < rows && v > (to - 1 > from ? list[to - 2] : prev)) {
+                    last = v;
+                    break;
+                }
                 to--;
             }
-            if (b == 0 && to == from + 1 && list[from] == 0 && firstRowSym != sym) {
+            if (b == 0 && to == from + 1 && last == 0 && firstRowSym != sym) {
                 to = from;
             }
             if (to == from) {
                 break;
             }
-            final int first = list[from];
-            final int last = list[to - 1];
+            final int first = to == from + 1 ? last : list[from];
             if (last - first == to - from - 1) {
                 if (rangeTo == first) {
                     rangeTo = last + 1;
