@@ -124,7 +124,10 @@ public final class PartitionWriter {
                 if (Files.exists(dir)) {
                     throw new IllegalArgumentException("table given twice [table=" + t.schema().name() + "]");
                 }
-                written.add(writeTable(dir, date, t));
+                written.add(writeTable(dir, date, t, false));
+            }
+            for (final TableSegment t : tables) {
+                forceTable(tmp.resolve(t.schema().name()), t.schema());
             }
             fsync(tmp);
             if (!Files.exists(target)) {
@@ -160,7 +163,7 @@ public final class PartitionWriter {
         final Path tmp = root.resolve(PartitionStore.TMP_PREFIX + source.date() + "-" + id);
         Files.createDirectories(tmp);
         try {
-            final TableWritten w = writeTable(tmp.resolve(source.name()), source.date(), source);
+            final TableWritten w = writeTable(tmp.resolve(source.name()), source.date(), source, true);
             fsync(tmp);
             swapIn(tmp.resolve(source.name()), root.resolve(source.date().toString()), source.name(), id);
             PartitionStore.deleteRecursively(tmp);
@@ -190,7 +193,14 @@ public final class PartitionWriter {
         }
     }
 
-    private TableWritten writeTable(final Path dir, final LocalDate date, final TableSegment table) throws IOException {
+    /**
+     * Writes one table's directory; with {@code force} its files and the directory are forced to
+     * disk before it returns, else the caller forces them ({@link #forceTable}) once it has written
+     * the rest: files are forced after they are all written, not each as it is done, so the kernel
+     * writes one table back while the next is being built and no writer thread waits on a flush.
+     */
+    private TableWritten writeTable(final Path dir, final LocalDate date, final TableSegment table, final boolean force)
+        throws IOException {
         final long start = System.nanoTime();
         Files.createDirectory(dir);
         final TableSchema schema = table.schema();
@@ -239,17 +249,12 @@ public final class PartitionWriter {
                 pool.shutdownNow();
             }
         }
-        // column files are forced here, after all of them are written, not each as it is done: the
-        // kernel writes one back while the next is being built, and no writer thread waits on a flush
-        for (int c = 0; c < schema.columnCount(); c++) {
-            fsyncFile(dir.resolve(schema.column(c).name()));
-        }
         order.ranges().write(dir.resolve(SymRanges.FILE));
-        fsyncFile(dir.resolve(SymRanges.FILE));
         final TableMeta meta = new TableMeta(schema, date, rows, blockBytes, List.of(metas));
         meta.write(dir.resolve(TableMeta.FILE));
-        fsyncFile(dir.resolve(TableMeta.FILE));
-        fsync(dir);
+        if (force) {
+            forceTable(dir, schema);
+        }
         long raw = 0;
         long stored = 0;
         for (final TableMeta.ColumnMeta m : metas) {
@@ -372,6 +377,16 @@ public final class PartitionWriter {
             }
         }
         return lo < ranges.count() && ranges.to(lo) <= max ? ranges.to(lo) : max;
+    }
+
+    /** Forces a written table's column files, sym ranges, meta and directory to disk. */
+    private static void forceTable(final Path dir, final TableSchema schema) throws IOException {
+        for (int c = 0; c < schema.columnCount(); c++) {
+            fsyncFile(dir.resolve(schema.column(c).name()));
+        }
+        fsyncFile(dir.resolve(SymRanges.FILE));
+        fsyncFile(dir.resolve(TableMeta.FILE));
+        fsync(dir);
     }
 
     static void fsync(final Path dir) throws IOException {
