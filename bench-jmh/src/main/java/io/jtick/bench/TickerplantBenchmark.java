@@ -139,7 +139,7 @@ public class TickerplantBenchmark {
         frame.release();
     }
 
-    static void deleteTree(final Path root) throws IOException {
+    public static void deleteTree(final Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

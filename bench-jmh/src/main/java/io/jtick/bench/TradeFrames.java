@@ -11,17 +11,17 @@ import java.nio.charset.StandardCharsets;
  * holds the distinct syms of the update, rows cycle through a fixed sym universe, and the int64
  * {@code size} column carries the row's global number (so a receiver can prove exactly-once, in order).
  */
-final class TradeFrames {
-    static final int PRICE = 2;
-    static final int SIZE = 3;
-    static final int COND = 4;
-    static final int FIRST_EXTRA = 5;
+public final class TradeFrames {
+    public static final int PRICE = 2;
+    public static final int SIZE = 3;
+    public static final int COND = 4;
+    public static final int FIRST_EXTRA = 5;
 
     private TradeFrames() {
     }
 
     /** {@code n} symbols {@code S0000, S0001, ...}, all of the same length. */
-    static byte[][] syms(final int n) {
+    public static byte[][] syms(final int n) {
         final byte[][] out = new byte[n][];
         for (int i = 0; i < n; i++) {
             out[i] = String.format("S%04d", i).getBytes(StandardCharsets.US_ASCII);
@@ -30,7 +30,7 @@ final class TradeFrames {
     }
 
     /** Upper bound of the frame length {@link #encode} writes. */
-    static int maxLength(final TableSchema schema, final int rows, final byte[][] syms) {
+    public static int maxLength(final TableSchema schema, final int rows, final byte[][] syms) {
         return UpdateEncoder.frameLength(schema, rows, dictBytes(rows, syms));
     }
 
@@ -44,7 +44,7 @@ final class TradeFrames {
      *
      * @return the frame length
      */
-    static int encode(final UpdateEncoder enc, final ByteBuf buf, final TableSchema schema, final int rows, final long first,
+    public static int encode(final UpdateEncoder enc, final ByteBuf buf, final TableSchema schema, final int rows, final long first,
                       final byte[][] syms, final long timeNanos, final long feedNanos) {
         final int nsym = syms.length;
         final int distinct = Math.min(rows, nsym);

@@ -40,11 +40,13 @@ class HdbConfiguration {
 
     /**
      * The query engine over the partitions and the gateway over partitions plus the RDB, each with
-     * {@code tick.query.*} limits; the gateway sends the API token ({@code tick.api.token}) for an RDB that protects reads.
+     * {@code tick.query.*} limits (the engine warmed up first: {@code tick.query.warm-up-rounds});
+     * the gateway sends the API token ({@code tick.api.token}) for an RDB that protects reads.
      */
     @Bean
     HdbQueries hdbQueries(final HdbLifecycle store, final HdbProperties properties, final QueryProperties query,
                           final TickMetrics metrics, final AccessSettings access) {
+        QueryEngine.warmUp(query.warmUpRounds());
         final PartitionSource hdb = new PartitionSource(store.hdb());
         final HdbProperties.Gateway g = properties.gateway();
         return new HdbQueries(new QueryEndpoint(new QueryEngine(metrics, query.limits(), "hdb")), hdb,

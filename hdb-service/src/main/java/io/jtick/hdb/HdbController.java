@@ -6,6 +6,7 @@ import io.jtick.boot.ApiErrors.ErrorBody;
 import io.jtick.boot.QueryArgs;
 import io.jtick.core.hdb.CompressionStudy;
 import io.jtick.core.hdb.CorruptPartitionException;
+import io.jtick.core.hdb.DecodedBlockCache;
 import io.jtick.core.hdb.HistoricalDatabase;
 import io.jtick.core.hdb.PartitionArchive;
 import io.jtick.core.hdb.TierPolicy;
@@ -315,7 +316,14 @@ class HdbController {
     record StatusView(String root, int partitions, int tables, LocalDate firstDate, LocalDate lastDate, long rows, long bytesOnDisk,
                       LocalDate today, List<TierView> tiers, String tieringSchedule, boolean tieringRunning,
                       TieringJob.Report lastTiering, Instant lastReloadAt, HistoricalDatabase.ReloadReport lastReload,
-                      boolean studyRunning) {
+                      boolean studyRunning, CacheView decodedBlockCache) {
+    }
+
+    /** The process's decoded-block cache: its bound and use ({@code tick.hdb.decoded-block-cache}). */
+    record CacheView(long capacityBytes, long bytes, long hits, long misses) {
+        static CacheView of(final DecodedBlockCache c) {
+            return new CacheView(c.capacityBytes(), c.bytes(), c.hits(), c.misses());
+        }
     }
 
     @Operation(summary = "Root, partitions, rows, bytes, tiers, tiering schedule, last tiering run and reload")
@@ -338,7 +346,8 @@ class HdbController {
         return new StatusView(properties.root().toAbsolutePath().normalize().toString(), parts.size(), tables,
             parts.isEmpty() ? null : parts.get(0).date(), parts.isEmpty() ? null : parts.get(parts.size() - 1).date(), rows, bytes,
             store.today(), store.policy().tiers().stream().map(TierView::of).toList(), store.schedule(), store.tieringInProgress(),
-            store.lastTiering(), reloaded == null ? null : reloaded.at(), reloaded == null ? null : reloaded.report(), study.running());
+            store.lastTiering(), reloaded == null ? null : reloaded.at(), reloaded == null ? null : reloaded.report(), study.running(),
+            CacheView.of(DecodedBlockCache.shared()));
     }
 
     /** A block that fails its checks: 500 naming the file and block (never returned as data). */

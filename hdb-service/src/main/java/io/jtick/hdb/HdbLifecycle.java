@@ -1,5 +1,6 @@
 package io.jtick.hdb;
 
+import io.jtick.core.hdb.DecodedBlockCache;
 import io.jtick.core.hdb.HistoricalDatabase;
 import io.jtick.core.hdb.PartitionArchive;
 import io.jtick.core.hdb.TierPolicy;
@@ -64,6 +65,7 @@ final class HdbLifecycle implements SmartLifecycle {
             throw new IllegalArgumentException("fixed delay must be positive [key=tick.hdb.tiering.fixed-delay, value=" + delay + "]");
         }
         this.hdb = new HistoricalDatabase(properties.root(), metrics);
+        DecodedBlockCache.shared().capacityBytes(properties.decodedBlockCache().toBytes());
         this.tiering = new TieringJob(hdb, policy, properties.blockBytesInt());
         this.reloads = metrics.counter("tick.hdb.reloads");
         this.tieringRuns = metrics.counter("tick.hdb.tiering.runs");

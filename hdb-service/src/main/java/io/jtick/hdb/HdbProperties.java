@@ -32,6 +32,8 @@ import java.util.Map;
  * @param gateway    where the gateway ({@code POST /api/gateway/query}) finds today's rows
  * @param importMaxBytes largest partition {@code PUT /api/partitions/<date>} accepts (file bytes; an RDB's end of day
  *                   sends its day this way when the two share no directory)
+ * @param decodedBlockCache bytes of decoded values the process keeps of encoded (lz4/snappy/zstd) blocks for point and
+ *                   window reads ({@code DecodedBlockCache}); 0 = none
  */
 @Validated
 @ConfigurationProperties("tick.hdb")
@@ -42,7 +44,8 @@ public record HdbProperties(
     @DefaultValue @NotNull @Valid Tiering tiering,
     @DefaultValue @NotNull @Valid Study study,
     @DefaultValue @NotNull @Valid Gateway gateway,
-    @DefaultValue("64GB") @NotNull DataSize importMaxBytes) {
+    @DefaultValue("64GB") @NotNull DataSize importMaxBytes,
+    @DefaultValue("64MB") @NotNull DataSize decodedBlockCache) {
 
     /**
      * The gateway's RDB ({@code tick.hdb.gateway.*}).

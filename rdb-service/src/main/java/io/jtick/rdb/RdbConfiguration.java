@@ -83,9 +83,10 @@ class RdbConfiguration {
         return new RdbLifecycle(properties, rdb);
     }
 
-    /** The query engine over today's tables, with {@code tick.query.*} limits. */
+    /** The query engine over today's tables, with {@code tick.query.*} limits, warmed up ({@code tick.query.warm-up-rounds}). */
     @Bean
     QueryEndpoint queryEndpoint(final TickMetrics metrics, final QueryProperties properties) {
+        QueryEngine.warmUp(properties.warmUpRounds());
         return new QueryEndpoint(new QueryEngine(metrics, properties.limits(), "rdb"));
     }
 

@@ -15,12 +15,15 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param maxRows  result rows allowed (group rows for aggregates)
  * @param maxBytes encoded JSON or CSV bytes allowed
+ * @param warmUpRounds rounds of {@code QueryEngine.warmUp} a service runs as it starts (0, the default: none); it makes
+ *                 the first small queries faster but, measured, slowed the RDB's large grouped scan (bench-jmh README)
  */
 @Validated
 @ConfigurationProperties("tick.query")
 public record QueryProperties(
     @Min(1) @Max(2_000_000_000L) @DefaultValue("1000000") long maxRows,
-    @NotNull @DefaultValue("256MB") DataSize maxBytes) {
+    @NotNull @DefaultValue("256MB") DataSize maxBytes,
+    @Min(0) @Max(100_000) @DefaultValue("0") int warmUpRounds) {
 
     public QueryLimits limits() {
         return new QueryLimits(maxRows, maxBytes.toBytes());

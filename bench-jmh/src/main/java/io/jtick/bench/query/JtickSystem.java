@@ -46,6 +46,7 @@ import java.util.Map;
  */
 public final class JtickSystem implements QuerySystem {
     private static final int FRAME_ROWS = 10_000;
+    private static boolean warmedUp;
 
     /** Where the data lives: the system names the benchmark knows. */
     public enum Layout {
@@ -60,13 +61,16 @@ public final class JtickSystem implements QuerySystem {
 
     private final Layout layout;
     private final QuerySource source;
-    private final QueryEngine engine = new QueryEngine();
+    /** {@code -Djtick.bench.parallelism=1} keeps every query on the calling thread (CPU-time comparisons on a busy machine). */
+    private final QueryEngine engine = new QueryEngine(new TickMetrics(), io.jtick.core.query.model.QueryLimits.DEFAULT,
+        Integer.getInteger("jtick.bench.parallelism", Runtime.getRuntime().availableProcessors()));
     private final Map<BenchQuery, PreparedQuery> prepared = new EnumMap<>(BenchQuery.class);
     private Path root;
     private HistoricalDatabase hdb;
 
     public JtickSystem(final TickData d, final Layout layout) throws IOException {
         this.layout = layout;
+        warmUpOnce();
         final int day = (int) Math.floorDiv(d.tTime.length > 0 ? d.tTime[0] : 0, 86_400_000_000_000L);
         switch (layout) {
             case RDB:
@@ -81,6 +85,17 @@ public final class JtickSystem implements QuerySystem {
         }
         for (final BenchQuery q : BenchQuery.values()) {
             prepared.put(q, engine.prepare(json(q, d), source));
+        }
+    }
+
+    /**
+     * As rdb-service and hdb-service do at start when {@code tick.query.warm-up-rounds} is set (off by
+     * default): {@code -Djtick.bench.warm-up-rounds=N}, once per JVM, counted in load time.
+     */
+    private static synchronized void warmUpOnce() {
+        if (!warmedUp) {
+            warmedUp = true;
+            QueryEngine.warmUp(Integer.getInteger("jtick.bench.warm-up-rounds", 0));
         }
     }
 

@@ -9,6 +9,11 @@ import java.util.List;
  * says what differs if not), then times each question a few times: the quick look before a JMH
  * run. {@code QueryCheck [synthetic|taq] [rows] [syms] [systems,comma,separated] [repeats]}; systems
  * as {@link QuerySystem#open}: jtick, jtick-parted, jtick-hdb, jtick-hdb-lz4, duckdb, questdb.
+ *
+ * <p>Two tables: "first ms", each question's first run on each system, timed right after that
+ * system loaded and before anything else ran on it (a user's first queries; in a JVM that has not
+ * run a query yet only for the first jtick system named: run one system per JVM for cold figures),
+ * and "median ms", the median of {@code repeats} runs after the answers were compared.
  */
 public final class QueryCheck {
     private QueryCheck() {
@@ -26,10 +31,17 @@ public final class QueryCheck {
         final List<QuerySystem> systems = new ArrayList<>();
         int bad = 0;
         try {
+            final double[][] first = new double[names.size()][BenchQuery.values().length];
             for (final String n : names) {
                 t0 = System.nanoTime();
-                systems.add(QuerySystem.open(n, data));
+                final QuerySystem s = QuerySystem.open(n, data);
+                systems.add(s);
                 System.out.printf("%-12s loaded in %.1f s%n", n, (System.nanoTime() - t0) / 1e9);
+                for (final BenchQuery q : BenchQuery.values()) {
+                    final long s0 = System.nanoTime();
+                    final long sum = s.run(q);
+                    first[systems.size() - 1][q.ordinal()] = (System.nanoTime() - s0) / 1e6 + (sum == 42 ? 1e-9 : 0);
+                }
             }
             for (final BenchQuery q : BenchQuery.values()) {
                 final Answer ref = systems.get(0).answer(q);
@@ -41,6 +53,18 @@ public final class QueryCheck {
                     }
                 }
                 System.out.printf("%-14s %s%n", q, ref);
+            }
+            System.out.printf("%n%-14s", "first ms");
+            for (final QuerySystem s : systems) {
+                System.out.printf(" %12s", s.name());
+            }
+            System.out.println();
+            for (final BenchQuery q : BenchQuery.values()) {
+                System.out.printf("%-14s", q);
+                for (int i = 0; i < systems.size(); i++) {
+                    System.out.printf(" %12.3f", first[i][q.ordinal()]);
+                }
+                System.out.println();
             }
             System.out.printf("%n%-14s", "median ms");
             for (final QuerySystem s : systems) {

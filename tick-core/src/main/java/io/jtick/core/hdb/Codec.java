@@ -1,12 +1,14 @@
 package io.jtick.core.hdb;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDecompressCtx;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;
 import org.xerial.snappy.Snappy;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 /**
  * Block codecs of a column file: none, lz4 (lz4-java, fast compressor at level 0/1, high
@@ -23,6 +25,8 @@ public enum Codec {
     private static final LZ4Factory LZ4_FACTORY = LZ4Factory.fastestInstance();
     private static final LZ4SafeDecompressor LZ4_DECOMPRESSOR = LZ4_FACTORY.safeDecompressor();
     private static final LZ4Compressor[] LZ4_COMPRESSORS = new LZ4Compressor[18];
+    /** One zstd decompression context per reading thread: a context per call costs more than a small block's decoding. */
+    private static final ThreadLocal<ZstdDecompressCtx> ZSTD_CONTEXT = ThreadLocal.withInitial(ZstdDecompressCtx::new);
 
     static {
         LZ4_COMPRESSORS[0] = LZ4_FACTORY.fastCompressor();
@@ -172,6 +176,62 @@ public enum Codec {
                 n = Zstd.decompressByteArray(dst, dstOff, rawLength, src, srcOff, length);
                 if (Zstd.isError(n)) {
                     throw new IOException("zstd block does not decode [error=" + Zstd.getErrorName(n) + "]");
+                }
+                break;
+            default:
+                throw new IllegalStateException("unhandled codec [codec=" + this + "]");
+        }
+        if (n != rawLength) {
+            throw new IOException("block decoded to the wrong length [codec=" + codecName + ", expected=" + rawLength
+                + ", got=" + n + "]");
+        }
+    }
+
+    /**
+     * Decompresses {@code src[srcOff, srcOff+length)} (a direct buffer: the mapped file, or a block
+     * read into one) into the direct buffer {@code dst} from 0, {@code rawLength} bytes, without
+     * copying the stored bytes onto the heap first.
+     *
+     * @throws IOException when the bytes are not a valid block of exactly {@code rawLength} bytes
+     */
+    public void decompress(final ByteBuffer src, final int srcOff, final int length, final ByteBuffer dst, final int rawLength)
+        throws IOException {
+        final long n;
+        switch (this) {
+            case NONE:
+                if (length != rawLength) {
+                    throw new IOException("stored length differs from raw length [stored=" + length + ", raw=" + rawLength + "]");
+                }
+                dst.put(0, src, srcOff, length);
+                return;
+            case LZ4:
+                try {
+                    n = LZ4_DECOMPRESSOR.decompress(src, srcOff, length, dst, 0, rawLength);
+                } catch (final RuntimeException e) {
+                    throw new IOException("lz4 block does not decode: " + e.getMessage(), e);
+                }
+                break;
+            case SNAPPY:
+                try {
+                    final ByteBuffer in = src.duplicate();
+                    in.limit(srcOff + length).position(srcOff);
+                    if (Snappy.uncompressedLength(in) != rawLength) {
+                        throw new IOException("snappy block has the wrong raw length [raw=" + rawLength + "]");
+                    }
+                    final ByteBuffer out = dst.duplicate();
+                    out.clear();
+                    n = Snappy.uncompress(in, out);
+                } catch (final IOException e) {
+                    throw e;
+                } catch (final RuntimeException e) {
+                    throw new IOException("snappy block does not decode: " + e.getMessage(), e);
+                }
+                break;
+            case ZSTD:
+                try {
+                    n = ZSTD_CONTEXT.get().decompressDirectByteBuffer(dst, 0, rawLength, src, srcOff, length);
+                } catch (final RuntimeException e) {
+                    throw new IOException("zstd block does not decode: " + e.getMessage(), e);
                 }
                 break;
             default:

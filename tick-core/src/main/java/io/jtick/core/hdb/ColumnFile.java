@@ -1,6 +1,7 @@
 package io.jtick.core.hdb;
 
 import io.jtick.core.schema.ColumnType;
+import org.agrona.BufferUtil;
 import org.agrona.IoUtil;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -24,19 +25,21 @@ import static io.jtick.core.hdb.ColumnFileDescriptor.INDEX_ENTRY_LENGTH;
  * Read access to one column file (layout in {@link ColumnFileDescriptor}). Thread-safe.
  *
  * <p>Files are memory-mapped. Plain files (no transform, no codec) are read in place; each block's
- * checksum is verified the first time any thread touches it. Encoded files are read block by
- * block (copied out of the map; positional reads past 2 GiB); a block is checksummed, decompressed and un-transformed into a small
- * per-thread cache of decoded blocks. Either way a block whose checksum, length or encoding is
- * wrong raises {@link CorruptPartitionException} (wrapped in {@link UncheckedIOException} from the
- * getters) naming the file and block; its bytes are never returned.
+ * checksum is verified the first time any thread touches it. An encoded block is checksummed and
+ * decompressed from the map itself (positional reads into a direct buffer past 2 GiB), and
+ * un-transformed ({@link BlockDecoder}) straight into where the values go: a read that covers
+ * whole blocks decodes into the caller's array, a read of part of a block decodes the block into
+ * the reader's own {@link DecodedBlock} (the engine keeps one per column chunk) or, for point and
+ * scattered reads, into the process's bounded {@link DecodedBlockCache}. Either way a block whose
+ * checksum, length or encoding is wrong raises {@link CorruptPartitionException} (wrapped in
+ * {@link UncheckedIOException} from the getters) naming the file and block; its bytes are never returned.
  *
  * <p>{@link #close()} unmaps the file: callers make sure no reader is using it (the owning
  * {@link PartitionTable} is reference counted for this).
  */
 public final class ColumnFile implements AutoCloseable {
     private static final AtomicLong IDS = new AtomicLong();
-    private static final ThreadLocal<BlockCache> CACHE = ThreadLocal.withInitial(BlockCache::new);
-    private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
     private final long id = IDS.incrementAndGet();
     private final Path path;
@@ -58,10 +61,10 @@ public final class ColumnFile implements AutoCloseable {
     private final FileChannel channel;
     /** The values region (header + blocks) mapped read-only; null for empty files and encoded files over 2 GiB. */
     private final MappedByteBuffer mapped;
-    /** Address of {@link #mapped}, 0 when not mapped. */
-    private final long storedAddress;
     private final UnsafeBuffer plain;
     private final byte[] verified;
+    /** Unsafe offset of element 0 in this column's typed array ({@link ColumnType#newArray}). */
+    private final long valuesBase;
     private volatile boolean closed;
 
     private ColumnFile(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final int blockCount,
@@ -88,8 +91,8 @@ public final class ColumnFile implements AutoCloseable {
         this.channel = channel;
         this.mapped = mapped;
         this.plain = mapped == null || !encoding.isPlain() ? null : new UnsafeBuffer(mapped);
-        this.storedAddress = mapped == null ? 0 : new UnsafeBuffer(mapped).addressOffset();
         this.verified = plain == null ? null : new byte[blockCount];
+        this.valuesBase = UnsafeApi.arrayBaseOffset(type.newArray(0).getClass());
     }
 
     /**
@@ -289,9 +292,23 @@ public final class ColumnFile implements AutoCloseable {
     /**
      * Copies rows {@code [fromRow, fromRow + count)} as raw values into {@code dst} (a primitive
      * array of this column's width: long[]/double[] for 8 bytes, int[]/float[] for 4, short[] for 2,
-     * byte[] for 1) starting at element {@code dstIndex}.
+     * byte[] for 1) starting at element {@code dstIndex}. Whole encoded blocks are copied from the
+     * shared {@link DecodedBlockCache} when there, else decoded straight into {@code dst}; a part
+     * block is decoded into this thread's own last block (a sequential reader decodes each block
+     * once), or taken from the cache for a column small enough to stay there whole.
      */
     public void read(final int fromRow, final int count, final Object dst, final int dstIndex) {
+        read(fromRow, count, dst, dstIndex, null);
+    }
+
+    /**
+     * As {@link #read(int, int, Object, int)} for one reader that keeps {@code holder} from call to
+     * call. Its first few blocks go through the shared cache (a small query asked again finds them
+     * decoded); once it has read {@link DecodedBlock#SCAN_BLOCKS} blocks it is a scan, which the
+     * cache would only churn: whole blocks then decode straight into {@code dst} and part blocks
+     * into {@code holder} (each block once while the reader moves forward).
+     */
+    void read(final int fromRow, final int count, final Object dst, final int dstIndex, final DecodedBlock holder) {
         if (fromRow < 0 || count < 0 || fromRow > rowCount - count) {
             throw new IndexOutOfBoundsException("rows outside column [file=" + path + ", from=" + fromRow + ", count=" + count
                 + ", rows=" + rowCount + "]");
@@ -304,17 +321,80 @@ public final class ColumnFile implements AutoCloseable {
         while (row < end) {
             final int block = blockOf(row);
             final int inBlock = row - blockFirstRow[block];
-            final int n = Math.min(end - row, rowsIn(block) - inBlock);
+            final int rows = rowsIn(block);
+            final int n = Math.min(end - row, rows - inBlock);
             if (plain != null) {
                 verifyMapped(block);
                 UnsafeApi.copyMemory(null, plain.addressOffset() + HEADER_LENGTH + (long) row * width, dst, at, (long) n * width);
+            } else if (holder == null && n == rows) {
+                final DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
+                if (e != null) {
+                    UnsafeApi.copyMemory(e.values, valuesBase, dst, at, (long) n * width);
+                } else {
+                    decodeInto(block, dst, at);
+                }
+            } else if (holder == null && !cachedWhole()) {
+                // a part block for a reader that keeps no holder: this thread's own (sequential readers decode each block once)
+                final DecodedBlock own = SCRATCH.get().held;
+                load(block, own);
+                UnsafeApi.copyMemory(own.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+            } else if (holder == null || !holder.scanning() || cachedWhole()) {
+                final DecodedBlockCache.Entry e = cached(block);
+                UnsafeApi.copyMemory(e.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+                if (holder != null) {
+                    holder.touched(block);
+                }
+            } else if (n == rows) {
+                decodeInto(block, dst, at);
+                holder.touched(block);
             } else {
-                final byte[] raw = decoded(block);
-                UnsafeApi.copyMemory(raw, BYTE_BASE + (long) inBlock * width, dst, at, (long) n * width);
+                load(block, holder);
+                UnsafeApi.copyMemory(holder.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
             }
             row += n;
             at += (long) n * width;
         }
+    }
+
+    /**
+     * Decodes {@code block} into {@code holder} unless it holds it already; returns the holder,
+     * whose typed array then has row {@code firstRow(block) + i} at index {@code i}.
+     */
+    DecodedBlock load(final int block, final DecodedBlock holder) {
+        if (holder.fileId == id && holder.block == block) {
+            return holder;
+        }
+        final int rows = rowsIn(block);
+        if (holder.values == null || holder.type != type || holder.capacity < rows) {
+            holder.values = type.newArray(Math.max(rows, blockRows));
+            holder.type = type;
+            holder.capacity = Math.max(rows, blockRows);
+        }
+        holder.fileId = -1;
+        decodeInto(block, holder.values, valuesBase);
+        holder.fileId = id;
+        holder.block = block;
+        holder.firstRow = blockFirstRow[block];
+        holder.rows = rows;
+        holder.touched(block);
+        return holder;
+    }
+
+    /**
+     * The decoded values of {@code block} for a read within it by the reader of {@code holder}: the
+     * shared cache's entry while the reader is small, its own holder once it scans (as {@link #read}).
+     * Returns the typed array and sets {@code holder.viewFirstRow} to the row of its element 0.
+     */
+    Object view(final int block, final DecodedBlock holder) {
+        if ((!holder.scanning() || cachedWhole()) && !(holder.fileId == id && holder.block == block)) {
+            final DecodedBlockCache.Entry e = cached(block);
+            holder.touched(block);
+            holder.viewFirstRow = e.firstRow;
+            return e.values;
+        }
+        load(block, holder);
+        holder.viewFirstRow = holder.firstRow;
+        return holder.values;
     }
 
     /**
@@ -324,6 +404,11 @@ public final class ColumnFile implements AutoCloseable {
      * row: cheaper than a {@link #read} per row when the rows are scattered (as-of matches).
      */
     public void gather(final int[] rows, final int at, final int length, final Object dst) {
+        gather(rows, at, length, dst, null);
+    }
+
+    /** As {@link #gather(int[], int, int, Object)}, encoded blocks decoded into {@code holder} when it is not null. */
+    void gather(final int[] rows, final int at, final int length, final Object dst, final DecodedBlock holder) {
         checkOpen();
         final long dstBase = UnsafeApi.arrayBaseOffset(dst.getClass());
         int i = 0;
@@ -344,8 +429,8 @@ public final class ColumnFile implements AutoCloseable {
                 src = null;
                 srcBase = plain.addressOffset() + HEADER_LENGTH;
             } else {
-                src = decoded(block);
-                srcBase = BYTE_BASE - (long) lo * width;
+                src = holder != null && holder.scanning() && !cachedWhole() ? load(block, holder).values : cached(block).values;
+                srcBase = valuesBase - (long) lo * width;
             }
             switch (width) {
                 case 8:
@@ -373,28 +458,103 @@ public final class ColumnFile implements AutoCloseable {
         }
     }
 
+    /**
+     * First row in {@code [from, to)} whose value (a long kind, non-decreasing over the range) is at
+     * least {@code t}, or {@code to}. A plain file checksums the range's blocks once and probes the
+     * map; an encoded one probes through the shared cache.
+     */
+    public int lowerBound(final int from, final int to, final long t) {
+        if (from < 0 || to > rowCount || from > to) {
+            throw new IndexOutOfBoundsException("rows outside column [file=" + path + ", from=" + from + ", to=" + to
+                + ", rows=" + rowCount + "]");
+        }
+        if (from == to) {
+            return from;
+        }
+        if (width != 8) {
+            throw new IllegalStateException("lowerBound needs a long column [file=" + path + ", type=" + type.typeName() + "]");
+        }
+        int lo = from;
+        int hi = to;
+        if (plain == null) {
+            while (lo < hi) {
+                final int mid = (lo + hi) >>> 1;
+                if (getLong(mid) < t) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+        checkOpen();
+        final int firstBlock = blockOf(from);
+        final int lastBlock = blockOf(to - 1);
+        final boolean few = lastBlock - firstBlock < 4;
+        for (int b = firstBlock; few && b <= lastBlock; b++) {
+            verifyMapped(b);
+        }
+        final long base = plain.addressOffset() + HEADER_LENGTH;
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            if (!few) {
+                verifyMapped(blockOf(mid));
+            }
+            if (UnsafeApi.getLong(null, base + ((long) mid << 3)) < t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     public long getLong(final int row) {
-        return plain != null ? plain.getLong(plainIndex(row), ByteOrder.LITTLE_ENDIAN) : cached(row).getLong(row);
+        if (plain != null) {
+            return plain.getLong(plainIndex(row), ByteOrder.LITTLE_ENDIAN);
+        }
+        final DecodedBlockCache.Entry e = cachedRow(row);
+        return UnsafeApi.getLong(e.values, valuesBase + (long) (row - e.firstRow) * width);
     }
 
     public double getDouble(final int row) {
-        return plain != null ? plain.getDouble(plainIndex(row), ByteOrder.LITTLE_ENDIAN) : cached(row).getDouble(row);
+        if (plain != null) {
+            return plain.getDouble(plainIndex(row), ByteOrder.LITTLE_ENDIAN);
+        }
+        final DecodedBlockCache.Entry e = cachedRow(row);
+        return UnsafeApi.getDouble(e.values, valuesBase + (long) (row - e.firstRow) * width);
     }
 
     public int getInt(final int row) {
-        return plain != null ? plain.getInt(plainIndex(row), ByteOrder.LITTLE_ENDIAN) : cached(row).getInt(row);
+        if (plain != null) {
+            return plain.getInt(plainIndex(row), ByteOrder.LITTLE_ENDIAN);
+        }
+        final DecodedBlockCache.Entry e = cachedRow(row);
+        return UnsafeApi.getInt(e.values, valuesBase + (long) (row - e.firstRow) * width);
     }
 
     public float getFloat(final int row) {
-        return plain != null ? plain.getFloat(plainIndex(row), ByteOrder.LITTLE_ENDIAN) : cached(row).getFloat(row);
+        if (plain != null) {
+            return plain.getFloat(plainIndex(row), ByteOrder.LITTLE_ENDIAN);
+        }
+        final DecodedBlockCache.Entry e = cachedRow(row);
+        return UnsafeApi.getFloat(e.values, valuesBase + (long) (row - e.firstRow) * width);
     }
 
     public short getShort(final int row) {
-        return plain != null ? plain.getShort(plainIndex(row), ByteOrder.LITTLE_ENDIAN) : cached(row).getShort(row);
+        if (plain != null) {
+            return plain.getShort(plainIndex(row), ByteOrder.LITTLE_ENDIAN);
+        }
+        final DecodedBlockCache.Entry e = cachedRow(row);
+        return UnsafeApi.getShort(e.values, valuesBase + (long) (row - e.firstRow) * width);
     }
 
     public byte getByte(final int row) {
-        return plain != null ? plain.getByte(plainIndex(row)) : cached(row).getByte(row);
+        if (plain != null) {
+            return plain.getByte(plainIndex(row));
+        }
+        final DecodedBlockCache.Entry e = cachedRow(row);
+        return UnsafeApi.getByte(e.values, valuesBase + (long) (row - e.firstRow) * width);
     }
 
     private int plainIndex(final int row) {
@@ -410,30 +570,52 @@ public final class ColumnFile implements AutoCloseable {
         }
     }
 
-    private BlockCache.Entry cached(final int row) {
+    private DecodedBlockCache.Entry cachedRow(final int row) {
+        checkOpen();
         checkRow(row);
-        final int block = blockOf(row);
-        final BlockCache cache = CACHE.get();
-        final BlockCache.Entry e = cache.find(id, block);
+        return cached(blockOf(row));
+    }
+
+    /**
+     * True when this column's raw values take at most an eighth of the shared cache: every reader
+     * then goes through the cache (a small table stays decoded between queries); a larger column
+     * is scanned past it.
+     */
+    private boolean cachedWhole() {
+        return rawBytes() <= DecodedBlockCache.shared().capacityBytes() >> 3;
+    }
+
+    /** A block from the shared cache, decoded into it on a miss. */
+    private DecodedBlockCache.Entry cached(final int block) {
+        final DecodedBlockCache cache = DecodedBlockCache.shared();
+        final DecodedBlockCache.Entry e = cache.find(id, block);
         if (e != null) {
             return e;
         }
-        return cache.fill(this, block);
+        final int rows = rowsIn(block);
+        final Object values = type.newArray(rows);
+        decodeInto(block, values, valuesBase);
+        return cache.add(new DecodedBlockCache.Entry(id, block, blockFirstRow[block], values, rows * width));
     }
 
-    /** Empties this thread's cache of decoded blocks (benchmarks and the compression study: every run decodes). */
-    public static void clearThreadCache() {
-        CACHE.get().clear();
+    /**
+     * Empties the process's {@link DecodedBlockCache} and this thread's last part block (benchmarks and
+     * the compression study: every run decodes what it reads).
+     */
+    public static void clearDecodedCache() {
+        DecodedBlockCache.shared().clear();
+        SCRATCH.get().held.fileId = -1;
     }
 
     /** Checks every block's checksum (and that encoded blocks decode); throws on the first bad one. */
     public void verify() throws CorruptPartitionException {
+        final Object scratchValues = plain != null ? null : type.newArray(blockRows);
         for (int b = 0; b < blockCount; b++) {
             try {
                 if (plain != null) {
                     verifyMapped(b);
                 } else {
-                    decodeBlock(b, new byte[blockRows * width]);
+                    decodeInto(b, scratchValues, valuesBase);
                 }
             } catch (final UncheckedIOException e) {
                 throw (CorruptPartitionException) e.getCause();
@@ -462,47 +644,51 @@ public final class ColumnFile implements AutoCloseable {
         }
     }
 
-    /** The decoded raw bytes of a block, from this thread's cache. */
-    private byte[] decoded(final int block) {
-        final BlockCache cache = CACHE.get();
-        BlockCache.Entry e = cache.find(id, block);
-        if (e == null) {
-            e = cache.fill(this, block);
-        }
-        return e.raw;
-    }
-
-    /** Reads, checks and decodes block {@code block} into {@code raw}; returns its raw length. */
-    int decodeBlock(final int block, final byte[] raw) {
+    /**
+     * Reads, checks and decodes block {@code block} straight into {@code (dst, dstOffset)} (Unsafe
+     * base and offset; room for the block's raw bytes): the stored bytes are checksummed and
+     * decompressed from the map, un-transformed from the decompressed bytes.
+     */
+    private void decodeInto(final int block, final Object dst, final long dstOffset) {
         checkOpen();
         final int rawLength = rowsIn(block) * width;
         final int encodedLength = rawLength + encoding.transform().overhead();
-        final BlockCache.Scratch s = BlockCache.scratch(Math.max(blockLengths[block], encodedLength));
+        final int storedLength = blockLengths[block];
+        final Scratch s = SCRATCH.get();
         try {
-            if (storedAddress != 0) {
-                UnsafeApi.copyMemory(null, storedAddress + blockOffsets[block], s.stored, BYTE_BASE, blockLengths[block]);
+            final ByteBuffer src;
+            final int srcOff;
+            if (mapped != null) {
+                src = mapped;
+                srcOff = (int) blockOffsets[block];
             } else {
-                readFully(channel, ByteBuffer.wrap(s.stored, 0, blockLengths[block]), blockOffsets[block]);
+                src = s.stored(storedLength);
+                final ByteBuffer into = src.duplicate();
+                into.clear().limit(storedLength);
+                readFully(channel, into, blockOffsets[block]);
+                srcOff = 0;
             }
-            final CRC32C crc = new CRC32C();
-            crc.update(s.stored, 0, blockLengths[block]);
-            if ((int) crc.getValue() != blockCrcs[block]) {
+            final ByteBuffer crcView = src.duplicate();
+            crcView.limit(srcOff + storedLength).position(srcOff);
+            s.crc.reset();
+            s.crc.update(crcView);
+            if ((int) s.crc.getValue() != blockCrcs[block]) {
                 throw new CorruptPartitionException(path, block, "block checksum mismatch");
             }
-            final Transform transform = encoding.transform();
-            if (transform.isIdentity()) {
-                encoding.codec().decompress(s.stored, 0, blockLengths[block], raw, 0, rawLength);
-            } else {
-                encoding.codec().decompress(s.stored, 0, blockLengths[block], s.transformed, 0, encodedLength);
-                final byte[] out = transform.decode(s.transformed, rawLength, type, raw, s.scratch);
-                if (out != raw) {
-                    System.arraycopy(out, 0, raw, 0, rawLength);
+            final Codec codec = encoding.codec();
+            if (codec == Codec.NONE) {
+                if (storedLength != encodedLength) {
+                    throw new IOException("stored length differs from raw length [stored=" + storedLength + ", raw=" + encodedLength + "]");
                 }
+                s.decoder.decode(encoding.transform(), null, BufferUtil.address(src) + srcOff, rawLength, type, dst, dstOffset);
+            } else {
+                final ByteBuffer out = s.out(encodedLength);
+                codec.decompress(src, srcOff, storedLength, out, encodedLength);
+                s.decoder.decode(encoding.transform(), null, BufferUtil.address(out), rawLength, type, dst, dstOffset);
             }
-            return rawLength;
         } catch (final CorruptPartitionException e) {
             throw new UncheckedIOException(e);
-        } catch (final IOException e) {
+        } catch (final IOException | IllegalArgumentException e) {
             throw new UncheckedIOException(new CorruptPartitionException(path, block, "block does not decode: " + e.getMessage(), e));
         }
     }
@@ -532,105 +718,27 @@ public final class ColumnFile implements AutoCloseable {
         channel.close();
     }
 
-    /**
-     * Per-thread cache of decoded blocks (8 entries, direct-mapped by file id and block), plus
-     * scratch arrays for reading and un-transforming a block.
-     */
-    static final class BlockCache {
-        private static final int ENTRIES = 8;
-        private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
-        private final Entry[] entries = new Entry[ENTRIES];
+    /** Per-thread buffers of the decode path: the decompressed bytes, stored bytes read past the map, the checksum, the decoder's tiles. */
+    private static final class Scratch {
+        final CRC32C crc = new CRC32C();
+        final BlockDecoder decoder = new BlockDecoder();
+        /** The part block of the last holder-less {@link #read} on this thread. */
+        final DecodedBlock held = new DecodedBlock();
+        private ByteBuffer out = ByteBuffer.allocateDirect(0);
+        private ByteBuffer stored = ByteBuffer.allocateDirect(0);
 
-        void clear() {
-            for (final Entry e : entries) {
-                if (e != null) {
-                    e.fileId = -1;
-                }
+        ByteBuffer out(final int bytes) {
+            if (out.capacity() < bytes) {
+                out = ByteBuffer.allocateDirect(Math.max(bytes, 64 << 10));
             }
+            return out;
         }
 
-        Entry find(final long fileId, final int block) {
-            final Entry e = entries[slot(fileId, block)];
-            return e != null && e.fileId == fileId && e.block == block ? e : null;
-        }
-
-        Entry fill(final ColumnFile file, final int block) {
-            final int slot = slot(file.id(), block);
-            Entry e = entries[slot];
-            final int need = file.blockRows() * file.width();
-            if (e == null || e.raw.length < need) {
-                e = new Entry(new byte[need]);
-                entries[slot] = e;
+        ByteBuffer stored(final int bytes) {
+            if (stored.capacity() < bytes) {
+                stored = ByteBuffer.allocateDirect(Math.max(bytes, 64 << 10));
             }
-            e.fileId = -1;
-            file.decodeBlock(block, e.raw);
-            e.fileId = file.id();
-            e.block = block;
-            e.firstRow = file.firstRow(block);
-            e.width = file.width();
-            return e;
-        }
-
-        private static int slot(final long fileId, final int block) {
-            return (int) ((fileId * 31 + block) & (ENTRIES - 1));
-        }
-
-        static Scratch scratch(final int bytes) {
-            final Scratch s = SCRATCH.get();
-            s.ensure(bytes);
-            return s;
-        }
-
-        static final class Scratch {
-            byte[] stored = new byte[0];
-            byte[] transformed = new byte[0];
-            byte[] scratch = new byte[0];
-
-            void ensure(final int bytes) {
-                if (stored.length < bytes) {
-                    stored = new byte[bytes];
-                    transformed = new byte[bytes];
-                    scratch = new byte[bytes];
-                }
-            }
-        }
-
-        static final class Entry {
-            final byte[] raw;
-            final UnsafeBuffer view;
-            long fileId = -1;
-            int block;
-            int firstRow;
-            int width;
-
-            Entry(final byte[] raw) {
-                this.raw = raw;
-                this.view = new UnsafeBuffer(raw);
-            }
-
-            long getLong(final int row) {
-                return view.getLong((row - firstRow) * width, ByteOrder.LITTLE_ENDIAN);
-            }
-
-            double getDouble(final int row) {
-                return view.getDouble((row - firstRow) * width, ByteOrder.LITTLE_ENDIAN);
-            }
-
-            int getInt(final int row) {
-                return view.getInt((row - firstRow) * width, ByteOrder.LITTLE_ENDIAN);
-            }
-
-            float getFloat(final int row) {
-                return view.getFloat((row - firstRow) * width, ByteOrder.LITTLE_ENDIAN);
-            }
-
-            short getShort(final int row) {
-                return view.getShort((row - firstRow) * width, ByteOrder.LITTLE_ENDIAN);
-            }
-
-            byte getByte(final int row) {
-                return view.getByte(row - firstRow);
-            }
+            return stored;
         }
     }
 }

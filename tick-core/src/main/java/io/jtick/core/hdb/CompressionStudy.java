@@ -6,6 +6,8 @@ import io.jtick.core.schema.TableSchema;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -25,8 +27,8 @@ import java.util.Locale;
  * the page cache (no fsync), best of {@code runs}. For the query set the whole table is written
  * with the encoding (the sym column stays plain: parted columns are not compressed; a transform
  * that does not apply to a type is dropped), then each query runs once to warm and {@code runs}
- * times measured (median), after a JIT warm-up of ten rounds on the plain copy; the per-thread
- * cache of decoded blocks is emptied before every run, so each run decodes what it reads.
+ * times measured (median), after a JIT warm-up of ten rounds on the plain copy; the decoded-block
+ * cache ({@link DecodedBlockCache}) is emptied before every run, so each run decodes what it reads.
  * Queries: one sym's rows, all columns; a full scan summing every numeric column; 100 syms over a
  * 10% time window, two columns; the last value of every sym (one random block per sym).
  */
@@ -43,8 +45,13 @@ public final class CompressionStudy {
                             double writeMillis, double writeRatio) {
     }
 
-    /** One query × encoding. */
-    public record QueryRow(String query, String encoding, double hotMillis, double hotRatio, Double coldMillis, Double coldRatio) {
+    /**
+     * One query × encoding. {@code hotCpuMillis}/{@code hotCpuRatio}: the same hot runs in the
+     * querying thread's CPU time (the study runs each query on one thread), which a busy machine
+     * disturbs far less than the wall-clock figures.
+     */
+    public record QueryRow(String query, String encoding, double hotMillis, double hotRatio, Double coldMillis, Double coldRatio,
+                           double hotCpuMillis, double hotCpuRatio) {
     }
 
     /** The study's tables. */
@@ -63,6 +70,16 @@ public final class CompressionStudy {
                 sb.append(q.query()).append(',').append(q.encoding()).append(',').append(fmt(q.hotMillis())).append(',')
                     .append(fmt(q.hotRatio())).append(',').append(fmt(q.coldMillis())).append(',').append(fmt(q.coldRatio()))
                     .append('\n');
+            }
+            return sb.toString();
+        }
+
+        /** The hot query times in the querying thread's CPU time, as CSV (query, encoding, ms, ratio to plain). */
+        public String cpuCsv() {
+            final StringBuilder sb = new StringBuilder("query,encoding,hot_cpu_ms,hot_cpu_ratio\n");
+            for (final QueryRow q : queries) {
+                sb.append(q.query()).append(',').append(q.encoding()).append(',').append(fmt(q.hotCpuMillis())).append(',')
+                    .append(fmt(q.hotCpuRatio())).append('\n');
             }
             return sb.toString();
         }
@@ -128,9 +145,9 @@ public final class CompressionStudy {
                     Files.deleteIfExists(file);
                     final long t0 = System.nanoTime();
                     final ColumnEncoding e = wanted.isAuto() ? EncodingChooser.choose(wanted, def.type(), raw,
-                        PartitionWriter.DEFAULT_BLOCK_BYTES)
+                        PartitionWriter.blockBytes(wanted, source.meta().blockBytes()))
                         : wanted;
-                    stored = writeColumn(file, def.type(), e, raw, source.syms());
+                    stored = writeColumn(file, def.type(), e, raw, source.syms(), source.meta().blockBytes());
                     best = Math.min(best, (System.nanoTime() - t0) / 1e6);
                     Files.delete(file);
                 }
@@ -144,6 +161,7 @@ public final class CompressionStudy {
         }
         final List<QueryRow> queryRows = new ArrayList<>();
         double[] plainHot = null;
+        double[] plainCpu = null;
         double[] plainCold = null;
         boolean coldOk = cold;
         for (final ColumnEncoding requested : all) {
@@ -153,6 +171,7 @@ public final class CompressionStudy {
                 List.of(source));
             final Path dir = root.resolve(source.date().toString()).resolve(source.name());
             final double[] hot = new double[QUERIES.length];
+            final double[] hotCpu = new double[QUERIES.length];
             final double[] coldTimes = new double[QUERIES.length];
             try (PartitionTable t = PartitionTable.open(dir)) {
                 if (requested == ColumnEncoding.PLAIN) {
@@ -166,13 +185,17 @@ public final class CompressionStudy {
                 for (int q = 0; q < QUERIES.length; q++) {
                     runQuery(t, q);
                     final double[] times = new double[runs];
+                    final double[] cpu = new double[runs];
                     for (int run = 0; run < runs; run++) {
-                        ColumnFile.clearThreadCache();
+                        ColumnFile.clearDecodedCache();
+                        final long c0 = THREADS.getCurrentThreadCpuTime();
                         final long t0 = System.nanoTime();
                         runQuery(t, q);
                         times[run] = (System.nanoTime() - t0) / 1e6;
+                        cpu[run] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e6;
                     }
                     hot[q] = median(times);
+                    hotCpu[q] = median(cpu);
                 }
             }
             if (coldOk) {
@@ -191,20 +214,25 @@ public final class CompressionStudy {
             }
             if (requested == ColumnEncoding.PLAIN) {
                 plainHot = hot;
+                plainCpu = hotCpu;
                 plainCold = coldTimes;
             }
             for (int q = 0; q < QUERIES.length; q++) {
                 queryRows.add(new QueryRow(QUERIES[q], requested.toString(), hot[q], hot[q] / plainHot[q],
-                    coldOk ? Double.valueOf(coldTimes[q]) : null, coldOk ? Double.valueOf(coldTimes[q] / plainCold[q]) : null));
+                    coldOk ? Double.valueOf(coldTimes[q]) : null, coldOk ? Double.valueOf(coldTimes[q] / plainCold[q]) : null,
+                    hotCpu[q], hotCpu[q] / plainCpu[q]));
             }
             PartitionStore.deleteRecursively(root);
         }
         return new Result(source.date(), source.name(), rows, all.stream().map(ColumnEncoding::toString).toList(), List.copyOf(columnRows),
             List.copyOf(queryRows), coldOk, cold ? PageCache.METHOD + ", files unmapped first"
                 : "not asked for", "write: encode + write to page cache, no fsync, best of " + runs + "; query: median of " + runs
-                + " after one warm-up; block " + source.meta().blockBytes() + " B raw");
+                + " after one warm-up; blocks of " + source.meta().blockBytes() + " B raw plain, "
+                + PartitionWriter.blockBytes(ColumnEncoding.parse("lz4"), source.meta().blockBytes()) + " B lz4/snappy, "
+                + PartitionWriter.blockBytes(ColumnEncoding.parse("zstd"), source.meta().blockBytes()) + " B zstd");
     }
 
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final String[] QUERIES = {"one-sym-all-columns", "scan-sum-numeric", "100-syms-10pct-window", "last-per-sym"};
 
     /** Runs query {@code q}; returns a checksum so the work cannot be optimised away. */
@@ -327,11 +355,11 @@ public final class CompressionStudy {
         return sum;
     }
 
-    private static long writeColumn(final Path file, final ColumnType type, final ColumnEncoding e, final byte[] raw, final SymRanges syms)
-        throws IOException {
+    private static long writeColumn(final Path file, final ColumnType type, final ColumnEncoding e, final byte[] raw, final SymRanges syms,
+                                    final int tableBlockBytes) throws IOException {
         final int w = type.width();
         final int rows = raw.length / w;
-        final int blockRows = PartitionWriter.DEFAULT_BLOCK_BYTES / w;
+        final int blockRows = PartitionWriter.blockBytes(e, tableBlockBytes) / w;
         try (ColumnFileWriter writer = new ColumnFileWriter(file, type, e, blockRows, rows, false)) {
             final UnsafeBuffer block = writer.block();
             for (int at = 0, n; at < rows; at += n) {

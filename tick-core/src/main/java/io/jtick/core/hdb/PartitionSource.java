@@ -131,6 +131,15 @@ public final class PartitionSource implements QuerySource {
         }
 
         @Override
+        public int lowerBound(final int column, final int from, final int to, final long t, final ColumnChunk probe) {
+            try {
+                return table.lowerBound(column, from, to, t, probe);
+            } catch (final UncheckedIOException e) {
+                throw counted(e);
+            }
+        }
+
+        @Override
         public void close() {
             if (!closed) {
                 closed = true;

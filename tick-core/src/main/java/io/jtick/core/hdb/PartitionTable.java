@@ -187,15 +187,46 @@ public final class PartitionTable implements TableSegment {
     }
 
     /**
-     * Decodes or copies the rows into the chunk's own buffer. A corrupt block throws
-     * {@link UncheckedIOException} wrapping a {@link CorruptPartitionException} that names file and block.
+     * Rows within one block of an encoded column: the chunk wraps the decoded block without a copy,
+     * the shared cache's entry for a small reader, or, once the chunk's reader scans, the chunk's own
+     * {@link DecodedBlock} (its attachment, kept for the next, usually adjacent, read). Otherwise the
+     * rows are copied (plain, mapped) or decoded ({@link ColumnFile#read}: whole blocks of a scan
+     * straight into the chunk's buffer). A corrupt
+     * block throws {@link UncheckedIOException} wrapping a {@link CorruptPartitionException} that
+     * names file and block.
      */
     @Override
     public void read(final int column, final int from, final int length, final ColumnChunk chunk) {
         final ColumnFile f = columns[column];
+        if (!f.mapped() && length > 0) {
+            final DecodedBlock held = decoded(chunk);
+            final int block = f.blockOf(from);
+            if (from + length <= f.firstRow(block) + f.rowsIn(block)) {
+                if (from < 0) {
+                    throw new IndexOutOfBoundsException("rows outside column [file=" + f.path() + ", from=" + from + "]");
+                }
+                final Object values = f.view(block, held);
+                chunk.wrap(f.type(), values, from - held.viewFirstRow, length);
+                return;
+            }
+            final Object buf = chunk.buffer(f.type(), length);
+            f.read(from, length, buf, 0, held);
+            chunk.wrap(f.type(), buf, 0, length);
+            return;
+        }
         final Object buf = chunk.buffer(f.type(), length);
         f.read(from, length, buf, 0);
         chunk.wrap(f.type(), buf, 0, length);
+    }
+
+    /** The chunk's decoded block (its attachment), made on first use. */
+    private static DecodedBlock decoded(final ColumnChunk chunk) {
+        if (chunk.attachment instanceof DecodedBlock d) {
+            return d;
+        }
+        final DecodedBlock d = new DecodedBlock();
+        chunk.attachment = d;
+        return d;
     }
 
     /**
@@ -212,22 +243,26 @@ public final class PartitionTable implements TableSegment {
                 runs++;
             }
         }
+        final DecodedBlock held = f.mapped() ? null : decoded(chunk);
         if (runs * SCATTERED > length) {
-            f.gather(rows, at, length, buf);
+            f.gather(rows, at, length, buf, held);
         } else {
             for (int i = 0; i < length;) {
                 int n = 1;
                 while (i + n < length && rows[at + i + n] == rows[at + i + n - 1] + 1) {
                     n++;
                 }
-                f.read(rows[at + i], n, buf, i);
+                f.read(rows[at + i], n, buf, i, held);
                 i += n;
             }
         }
         chunk.wrap(f.type(), buf, 0, length);
     }
 
-    /** A decoded block of the time column. */
+    /**
+     * A decoded block of the time column, at least 1024 rows: an engine read of a sym's rows
+     * (which start at a block) then decodes whole blocks straight into the chunk.
+     */
     @Override
     public int chunkRows() {
         return Math.max(1024, columns[TableSchema.TIME].blockRows());
@@ -235,17 +270,16 @@ public final class PartitionTable implements TableSegment {
 
     /** First row of {@code [lo, hi)} whose time is at least {@code t} (time is non-decreasing within a sym's range). */
     int lowerBound(final int lo, final int hi, final long t) {
-        final ColumnFile time = columns[TableSchema.TIME];
-        int a = lo;
-        int b = hi;
-        while (a < b) {
-            final int mid = (a + b) >>> 1;
-            if (time.getLong(mid) < t) {
-                a = mid + 1;
-            } else {
-                b = mid;
-            }
+        return columns[TableSchema.TIME].lowerBound(lo, hi, t);
+    }
+
+    /** A plain column is searched in the map (its blocks in the range checksummed once), an encoded one through its decoded blocks. */
+    @Override
+    public int lowerBound(final int column, final int from, final int to, final long t, final ColumnChunk probe) {
+        final ColumnFile f = columns[column];
+        if (f.mapped()) {
+            return f.lowerBound(from, to, t);
         }
-        return a;
+        return TableSegment.super.lowerBound(column, from, to, t, probe);
     }
 }

@@ -29,8 +29,9 @@ import java.util.concurrent.Future;
 
 /**
  * Writes tables as a date partition ({@code .Q.dpft}): each table sorted by sym then time, with a
- * sym → row-range index, each column in its policy's encoding, in blocks of {@code blockBytes} raw
- * bytes. Tables are read as {@link TableSegment}s (the RDB's day, or a loaded partition when
+ * sym → row-range index, each column in its policy's encoding, in blocks of at most {@code blockBytes}
+ * raw bytes for plain columns and smaller ones for encoded columns
+ * ({@link #blockBytes(ColumnEncoding, int)}). Tables are read as {@link TableSegment}s (the RDB's day, or a loaded partition when
  * tiering re-encodes it): the sym column in ranges, every other column in sorted order as listed
  * rows (or ranges when the rows already are in order), a chunk at a time.
  *
@@ -44,6 +45,13 @@ import java.util.concurrent.Future;
 public final class PartitionWriter {
     /** Default raw bytes per block (kdb's logical block size 2^17). */
     public static final int DEFAULT_BLOCK_BYTES = 128 * 1024;
+    /**
+     * Raw bytes per block of an lz4 or snappy column (the warm tier): a point or window read decodes
+     * a block, so small ones keep random access cheap; scans decode every block either way.
+     */
+    public static final int FAST_CODEC_BLOCK_BYTES = 16 * 1024;
+    /** Raw bytes per block of a zstd column (the cold tier): zstd gains more from a larger window. */
+    public static final int ZSTD_BLOCK_BYTES = 32 * 1024;
     private static final boolean NATIVE_LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private final Path root;
@@ -269,8 +277,8 @@ public final class PartitionWriter {
         final ColumnDef def = table.schema().column(c);
         final ColumnType type = def.type();
         final int rows = table.rowCount();
-        final int blockRows = blockBytes / type.width();
         final ColumnEncoding wanted = policy.encoding(table.schema().name(), def).forType(type);
+        final int blockRows = blockBytes(wanted, blockBytes) / type.width();
         final ColumnEncoding encoding = wanted.isAuto() ? EncodingChooser.choose(wanted, table, c, order.rows(), blockRows) : wanted;
         final Path file = dir.resolve(def.name());
         try (ColumnFileWriter w = new ColumnFileWriter(file, type, encoding, blockRows, rows, false)) {
@@ -363,6 +371,19 @@ public final class PartitionWriter {
      * least an eighth of {@code maxRows}, else after {@code maxRows} rows (or at the end). A one-sym
      * read then decodes little beyond its own rows, while small syms still share a block.
      */
+    /**
+     * Raw bytes per block of a column in {@code encoding} when the table's blocks are {@code tableBlockBytes}:
+     * plain columns are mapped and read in place, their blocks are only checksum units
+     * ({@code tableBlockBytes}); lz4/snappy columns use at most {@link #FAST_CODEC_BLOCK_BYTES}, zstd
+     * at most {@link #ZSTD_BLOCK_BYTES}, a transform without a codec the fast size.
+     */
+    public static int blockBytes(final ColumnEncoding encoding, final int tableBlockBytes) {
+        if (encoding.isPlain()) {
+            return tableBlockBytes;
+        }
+        return Math.min(tableBlockBytes, encoding.codec() == Codec.ZSTD ? ZSTD_BLOCK_BYTES : FAST_CODEC_BLOCK_BYTES);
+    }
+
     static int blockEnd(final SymRanges ranges, final int start, final int rows, final int maxRows) {
         final int max = (int) Math.min(rows, (long) start + maxRows);
         final int min = (int) Math.min(rows, (long) start + Math.max(1, maxRows / 8));

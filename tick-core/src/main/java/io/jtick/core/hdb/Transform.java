@@ -171,28 +171,16 @@ public record Transform(Kind kind, boolean shuffle) {
 
     /**
      * Reverses {@link #encode}: {@code src} holds {@code length + overhead()} bytes; the {@code length}
-     * raw bytes end up in the returned array ({@code dst}, or {@code src} for the identity).
+     * raw bytes end up in the returned array ({@code dst}, or {@code src} for the identity). The
+     * column reader decodes with {@link BlockDecoder} straight into its destination instead.
      */
     public byte[] decode(final byte[] src, final int length, final ColumnType type, final byte[] dst, final byte[] scratch) {
         if (isIdentity()) {
             return src;
         }
-        final int width = type.width();
-        byte[] cur = src;
-        if (shuffle) {
-            final byte[] out = kind != Kind.NONE ? scratch : dst;
-            unshuffle(cur, out, length + overhead(), width);
-            cur = out;
-        }
-        if (kind != Kind.NONE) {
-            if (overhead() > 0) {
-                unscale(cur, dst, length, type == ColumnType.FLOAT64, kind == Kind.SCALE_DELTA);
-            } else {
-                unpredict(cur, dst, length, width);
-            }
-            cur = dst;
-        }
-        return cur;
+        final long base = org.agrona.UnsafeApi.arrayBaseOffset(byte[].class);
+        new BlockDecoder().decode(this, src, base, length, type, dst, base);
+        return dst;
     }
 
     /**
@@ -240,23 +228,6 @@ public record Transform(Kind kind, boolean shuffle) {
         LONGS.set(dst, 16, gcd);
         for (int i = 0; i < n; i++) {
             LONGS.set(dst, SCALE_HEADER + i * 8, gcd == 1 ? x[i] - min : (x[i] - min) / gcd);
-        }
-    }
-
-    private static void unscale(final byte[] src, final byte[] dst, final int length, final boolean floating, final boolean delta) {
-        final int n = length / 8;
-        final long exponent = (long) LONGS.get(src, 0);
-        final long min = (long) LONGS.get(src, 8);
-        final long gcd = (long) LONGS.get(src, 16);
-        long prev = 0;
-        for (int i = 0; i < n; i++) {
-            long x = min + gcd * (long) LONGS.get(src, SCALE_HEADER + i * 8);
-            if (delta) {
-                x += prev;
-                prev = x;
-            }
-            final long bits = !floating || exponent < 0 ? x : Double.doubleToRawLongBits(x / POW10[(int) exponent]);
-            LONGS.set(dst, i * 8, bits);
         }
     }
 
@@ -356,68 +327,6 @@ public record Transform(Kind kind, boolean shuffle) {
         }
     }
 
-    private void unpredict(final byte[] src, final byte[] dst, final int length, final int width) {
-        final int n = length / width;
-        switch (width) {
-            case 8: {
-                long prev = 0;
-                long prevDelta = 0;
-                for (int i = 0, p = 0; i < n; i++, p += 8) {
-                    final long e = (long) LONGS.get(src, p);
-                    final long v;
-                    if (kind == Kind.XOR) {
-                        v = e ^ prev;
-                    } else {
-                        final long d = kind == Kind.DELTA ? e : e + prevDelta;
-                        v = prev + d;
-                        prevDelta = d;
-                    }
-                    prev = v;
-                    LONGS.set(dst, p, v);
-                }
-                break;
-            }
-            case 4: {
-                int prev = 0;
-                int prevDelta = 0;
-                for (int i = 0, p = 0; i < n; i++, p += 4) {
-                    final int e = (int) INTS.get(src, p);
-                    final int v;
-                    if (kind == Kind.XOR) {
-                        v = e ^ prev;
-                    } else {
-                        final int d = kind == Kind.DELTA ? e : e + prevDelta;
-                        v = prev + d;
-                        prevDelta = d;
-                    }
-                    prev = v;
-                    INTS.set(dst, p, v);
-                }
-                break;
-            }
-            case 2: {
-                short prev = 0;
-                short prevDelta = 0;
-                for (int i = 0, p = 0; i < n; i++, p += 2) {
-                    final short e = (short) SHORTS.get(src, p);
-                    final short v;
-                    if (kind == Kind.XOR) {
-                        v = (short) (e ^ prev);
-                    } else {
-                        final short d = kind == Kind.DELTA ? e : (short) (e + prevDelta);
-                        v = (short) (prev + d);
-                        prevDelta = d;
-                    }
-                    prev = v;
-                    SHORTS.set(dst, p, v);
-                }
-                break;
-            }
-            default:
-                throw new IllegalArgumentException("predictor needs 2-, 4- or 8-byte values [transform=" + this + ", width=" + width + "]");
-        }
-    }
-
     private static void shuffle(final byte[] src, final byte[] dst, final int length, final int width) {
         final int n = length / width;
         int i = 0;
@@ -437,29 +346,6 @@ public record Transform(Kind kind, boolean shuffle) {
             final int base = j * n;
             for (int k = i, p = i * width + j; k < n; k++, p += width) {
                 dst[base + k] = src[p];
-            }
-        }
-    }
-
-    private static void unshuffle(final byte[] src, final byte[] dst, final int length, final int width) {
-        final int n = length / width;
-        int i = 0;
-        if (width == 8) {
-            final long[] m = new long[8];
-            for (; i + 8 <= n; i += 8) {
-                for (int j = 0; j < 8; j++) {
-                    m[j] = (long) LONGS.get(src, j * n + i);
-                }
-                transpose8(m);
-                for (int r = 0; r < 8; r++) {
-                    LONGS.set(dst, (i + r) << 3, m[r]);
-                }
-            }
-        }
-        for (int j = 0; j < width; j++) {
-            final int base = j * n;
-            for (int k = i, p = i * width + j; k < n; k++, p += width) {
-                dst[p] = src[base + k];
             }
         }
     }

@@ -126,6 +126,8 @@ public final class CompressionStudyCli {
                 System.out.print(r.sizeTable());
                 System.out.println();
                 System.out.print(r.toCsv());
+                System.out.println();
+                System.out.print(r.cpuCsv());
                 if (csv != null) {
                     Files.writeString(Path.of(csv), r.toCsv());
                 }

@@ -73,6 +73,27 @@ public interface TableSegment extends AutoCloseable {
      */
     void read(int column, int[] rows, int at, int length, ColumnChunk chunk);
 
+    /**
+     * First row in {@code [from, to)} whose value of a long-kind column (timestamp, int64) is at
+     * least {@code t}, the column being non-decreasing over that range (time within a sym's range,
+     * or over all rows when {@link #timeSorted()}); {@code to} when none. The default binary-searches
+     * through one-row {@link #read}s into {@code probe}; a disk segment probes its file directly.
+     */
+    default int lowerBound(final int column, final int from, final int to, final long t, final ColumnChunk probe) {
+        int lo = from;
+        int hi = to;
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            read(column, mid, 1, probe);
+            if (probe.longs()[probe.offset()] < t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     /** Most rows the engine asks for per read: a decoded block's worth for disk. */
     default int chunkRows() {
         return DEFAULT_CHUNK_ROWS;

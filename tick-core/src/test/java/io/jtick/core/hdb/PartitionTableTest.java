@@ -81,6 +81,31 @@ class PartitionTableTest {
     }
 
     @Test
+    void shouldFindTimesWithinASymByBinarySearchInEveryEncoding() throws IOException {
+        for (final String encoding : List.of("none", "auto/lz4", "delta+shuffle/zstd:3")) {
+            PartitionStore.deleteRecursively(root);
+            try (PartitionTable t = PartitionTable.open(write(encoding))) {
+                final ColumnChunk probe = new ColumnChunk();
+                for (int k = 0; k < t.syms().count(); k += 6) {
+                    final int from = t.syms().from(k);
+                    final int to = t.syms().to(k);
+                    final ColumnFile time = t.column(TableSchema.TIME);
+                    final long[] probes = {Long.MIN_VALUE + 1, time.getLong(from), time.getLong((from + to) / 2),
+                        time.getLong((from + to) / 2) + 1, time.getLong(to - 1), time.getLong(to - 1) + 1};
+                    for (final long at : probes) {
+                        int expected = from;
+                        while (expected < to && time.getLong(expected) < at) {
+                            expected++;
+                        }
+                        assertThat(t.lowerBound(TableSchema.TIME, from, to, at, probe)).as("%s sym %s time %s", encoding, k, at)
+                            .isEqualTo(expected).isEqualTo(t.lowerBound(from, to, at));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void shouldRefuseReadsOnceTheLastReferenceIsGone() throws IOException {
         final PartitionTable t = PartitionTable.open(write("none"));
         assertThat(t.retain()).isTrue();

@@ -50,6 +50,8 @@ final class Batch {
     int at;
     int[] sel;
     int count;
+    /** Local sym id of every row of the batch when the rows came as one sym's (-1: unknown). */
+    int sym;
     final int[] selA;
     final int[] selB;
     /** As-of: matched right row per position (-1: none), valid for kept positions. */
@@ -94,8 +96,9 @@ final class Batch {
         this.day = segment.epochDay();
     }
 
-    void setRange(final int first, final int length) {
+    void setRange(final int first, final int length, final int symId) {
         stamp++;
+        sym = symId;
         isRange = true;
         from = first;
         rows = null;
@@ -104,8 +107,9 @@ final class Batch {
         count = length;
     }
 
-    void setList(final int[] list, final int first, final int length) {
+    void setList(final int[] list, final int first, final int length, final int symId) {
         stamp++;
+        sym = symId;
         isRange = false;
         rows = list;
         at = first;

@@ -45,12 +45,13 @@ final class BoundSegment {
         for (int e = 0; e < rs.size; e++) {
             final int[] list = rs.lists[e];
             final int to = rs.to[e];
+            final int sym = rs.sym[e];
             for (int p = rs.from[e]; p < to; p += chunk) {
                 final int n = Math.min(chunk, to - p);
                 if (list == null) {
-                    b.setRange(p, n);
+                    b.setRange(p, n, sym);
                 } else {
-                    b.setList(list, p, n);
+                    b.setList(list, p, n, sym);
                 }
                 visited += n;
                 if (preds.length > 0) {

@@ -88,6 +88,18 @@ final class Groups {
         int runs = 1;
         if (k == 0) {
             Arrays.fill(gid, 0, count, 0);
+        } else if (symOnly && b.sym >= 0) {
+            // one sym's rows (a p# range or a g# list): one group, the sym column is not read
+            final int local = b.sym;
+            if (local >= localToGroup.length) {
+                growLocal(local);
+            }
+            int g = localToGroup[local];
+            if (g < 0) {
+                g = groupOfSym(localSyms.global(local));
+                localToGroup[local] = g;
+            }
+            Arrays.fill(gid, 0, count, g);
         } else if (symOnly) {
             b.load(TableSchema.SYM);
             final int[] s = b.s[TableSchema.SYM];

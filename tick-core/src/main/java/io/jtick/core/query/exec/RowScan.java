@@ -140,9 +140,9 @@ final class RowScan {
                 for (int p = rs.from[e]; p < rs.to[e]; p += chunk) {
                     final int n = Math.min(chunk, rs.to[e] - p);
                     if (list == null) {
-                        b.setRange(p, n);
+                        b.setRange(p, n, -1);
                     } else {
-                        b.setList(list, p, n);
+                        b.setList(list, p, n, -1);
                     }
                     if (b.match != null) {
                         System.arraycopy(k.right, matchAt, b.match, 0, n);

@@ -6,44 +6,64 @@ import java.util.Arrays;
 /**
  * Rows of one segment to visit, in order: entries that are either a range {@code [from, to)} or a
  * slice {@code list[from, to)} of a row list (a sym index's postings, or rows a filter kept).
- * Lists are never written to.
+ * Lists are never written to. An entry may carry the segment-local sym id that all its rows have
+ * ({@link #sym}, -1 when unknown or mixed): the rows of one sym from the sym index, so a grouped
+ * scan knows each row's sym without reading the sym column.
  */
 final class RowSet implements RowSink {
     int size;
     int[] from = new int[8];
     int[] to = new int[8];
     int[][] lists = new int[8][];
+    /** Local sym id of every row of the entry, or -1. */
+    int[] sym = new int[8];
 
     @Override
     public void range(final int f, final int t) {
+        range(f, t, -1);
+    }
+
+    /** A range whose rows all have local sym id {@code s} (-1: unknown); merged with an adjacent range of the same sym. */
+    void range(final int f, final int t, final int s) {
         if (f >= t) {
             return;
         }
-        if (size > 0 && lists[size - 1] == null && to[size - 1] == f) {
+        if (size > 0 && lists[size - 1] == null && to[size - 1] == f && sym[size - 1] == s) {
             to[size - 1] = t;
             return;
         }
-        add(null, f, t);
+        add(null, f, t, s);
     }
 
     @Override
     public void rows(final int[] rows, final int f, final int t) {
         if (f < t) {
-            add(rows, f, t);
+            add(rows, f, t, -1);
         }
     }
 
     /** Appends an entry as it is, never merged with the previous one. */
     void add(final int[] list, final int f, final int t) {
+        add(list, f, t, -1);
+    }
+
+    private void add(final int[] list, final int f, final int t, final int s) {
         if (size == from.length) {
             from = Arrays.copyOf(from, size << 1);
             to = Arrays.copyOf(to, size << 1);
             lists = Arrays.copyOf(lists, size << 1);
+            sym = Arrays.copyOf(sym, size << 1);
         }
         from[size] = f;
         to[size] = t;
         lists[size] = list;
+        sym[size] = s;
         size++;
+    }
+
+    /** Marks every entry as rows of local sym {@code s} (the set holds one sym's rows). */
+    void tagSym(final int s) {
+        Arrays.fill(sym, 0, size, s);
     }
 
     long rowCount() {
@@ -54,13 +74,13 @@ final class RowSet implements RowSink {
         return n;
     }
 
-    /** Appends the entries of another set (ranges merge when adjacent). */
+    /** Appends the entries of another set (ranges of the same sym merge when adjacent). */
     void addAll(final RowSet other) {
         for (int i = 0; i < other.size; i++) {
             if (other.lists[i] == null) {
-                range(other.from[i], other.to[i]);
-            } else {
-                rows(other.lists[i], other.from[i], other.to[i]);
+                range(other.from[i], other.to[i], other.sym[i]);
+            } else if (other.from[i] < other.to[i]) {
+                add(other.lists[i], other.from[i], other.to[i], other.sym[i]);
             }
         }
     }
@@ -78,9 +98,9 @@ final class RowSet implements RowSink {
                 final int f = from[i] + (int) (a - pos);
                 final int t = from[i] + (int) (b - pos);
                 if (lists[i] == null) {
-                    out.range(f, t);
+                    out.range(f, t, sym[i]);
                 } else {
-                    out.rows(lists[i], f, t);
+                    out.add(lists[i], f, t, sym[i]);
                 }
             }
             pos += n;
@@ -106,15 +126,26 @@ final class RowSet implements RowSink {
             anyList |= lists[i] != null;
         }
         if (!anyList) {
+            boolean sorted = true;
+            for (int i = 1; i < size && sorted; i++) {
+                sorted = from[i] >= to[i - 1];
+            }
+            if (sorted) {
+                return;
+            }
             final long[] packed = new long[size];
             for (int i = 0; i < size; i++) {
-                packed[i] = (long) from[i] << 32 | (to[i] & 0xffffffffL);
+                packed[i] = (long) from[i] << 32 | i;
             }
             Arrays.sort(packed);
             final int n = size;
+            final int[] f = Arrays.copyOf(from, n);
+            final int[] t = Arrays.copyOf(to, n);
+            final int[] s = Arrays.copyOf(sym, n);
             clear();
             for (int i = 0; i < n; i++) {
-                range((int) (packed[i] >>> 32), (int) packed[i]);
+                final int k = (int) packed[i];
+                range(f[k], t[k], s[k]);
             }
             return;
         }

@@ -1,6 +1,7 @@
 package io.jtick.core.query.exec;
 
 import io.jtick.core.query.model.Literals;
+import io.jtick.core.query.model.Query;
 import io.jtick.core.query.model.QueryException;
 import io.jtick.core.query.plan.Plan;
 import io.jtick.core.query.plan.Plan.PredSpec;
@@ -24,9 +25,23 @@ final class SegmentBinder {
     private static final Pred[] NO_PREDS = new Pred[0];
 
     private final Plan plan;
+    /** Grouped with the sym column among the keys: scans by sym range pay off (no sym column read, one group per batch). */
+    private final boolean groupsBySym;
 
     SegmentBinder(final Plan plan) {
         this.plan = plan;
+        boolean bySym = false;
+        if (plan.grouped()) {
+            for (final Plan.KeySpec k : plan.keys()) {
+                bySym |= k.symColumn();
+            }
+        }
+        boolean countsOnly = true;
+        for (final Plan.AggSpec a : plan.aggs()) {
+            countsOnly &= a.kind() == Query.AggKind.COUNT;
+        }
+        // count by sym needs no scan at all (the index counts), so no sym ranges either
+        this.groupsBySym = bySym && !countsOnly;
     }
 
     /** The query's lower bound on time within a day's segment (inclusive; {@code Long.MIN_VALUE}: none). */
@@ -133,6 +148,7 @@ final class SegmentBinder {
                 if (hasTime && withinSym) {
                     narrow(seg, time, one, lo, hi, probe);
                 }
+                one.tagSym(id);
                 rs.addAll(one);
             }
             timeDone |= withinSym;
@@ -144,12 +160,19 @@ final class SegmentBinder {
             if (hasTime) {
                 narrow(seg, time, rs, lo, hi, probe);
             }
+            if (seg.symParted() && seg.symIdLimit() == 1) {
+                rs.tagSym(0);
+            }
             timeDone = true;
-        } else if (seg.symParted() && hasTime) {
+        } else if (seg.symParted() && (hasTime || groupsBySym)) {
+            // p#: each sym's range, narrowed to the time range, visited in row order
             for (int id = 0; id < seg.symIdLimit(); id++) {
                 one.clear();
                 seg.symRows(id, one);
-                narrow(seg, time, one, lo, hi, probe);
+                if (hasTime) {
+                    narrow(seg, time, one, lo, hi, probe);
+                }
+                one.tagSym(id);
                 rs.addAll(one);
             }
             rs.sortByRow(seg.rowCount());
@@ -201,15 +224,14 @@ final class SegmentBinder {
         if (t == Long.MIN_VALUE) {
             return from;
         }
+        if (list == null) {
+            return seg.lowerBound(time, from, to, t, probe);
+        }
         int lo = from;
         int hi = to;
         while (lo < hi) {
             final int mid = (lo + hi) >>> 1;
-            if (list == null) {
-                seg.read(time, mid, 1, probe);
-            } else {
-                seg.read(time, list, mid, 1, probe);
-            }
+            seg.read(time, list, mid, 1, probe);
             if (probe.longs()[probe.offset()] < t) {
                 lo = mid + 1;
             } else {

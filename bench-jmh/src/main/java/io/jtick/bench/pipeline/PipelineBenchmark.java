@@ -1,0 +1,350 @@
+package io.jtick.bench.pipeline;
+
+import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.time.NanoClock;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The tick path against its peers, in one run and on the same rows: jtick (feed → tickerplant with
+ * its Chronicle journal → RDB subscribers over loopback), raw Chronicle Queue (appender → tailers)
+ * and Apache Kafka (producer → a KRaft broker in its own JVM → consumers), each with one and with
+ * four subscribers that all receive every row. Two phases: as fast as possible ({@code --rows} rows
+ * in updates of {@code --r} rows: rows/s from the first counted send to the last row at the slowest
+ * subscriber), then paced ({@code --latency-rate} updates/s of {@code --latency-r} rows for
+ * {@code --latency-seconds}: feed→subscriber latency, the frame's feed time to the subscriber's
+ * receive time, over every subscriber). Every subscriber checks that each row arrived exactly once
+ * and in order (the int64 {@code size} column carries the row number) and, by default, inserts the
+ * update into an RDB table, as jtick's RDB does. Prints a table per run, the medians and the ratios
+ * jtick/peer, and one JSON line; exits 1 when any run lost, duplicated or reordered a row.
+ *
+ * <pre>
+ * ./jtick bench-pipeline                                         # every system, both phases
+ * ./jtick bench-pipeline --systems jtick --latency-rate 0        # jtick alone, throughput only
+ * ./jtick bench-pipeline --rows 300000 --r 1 --rate 10000        # one paced run per system (old latency check)
+ * </pre>
+ */
+public final class PipelineBenchmark {
+    static final List<String> SYSTEMS = List.of("jtick", "chronicle", "kafka");
+
+    private PipelineBenchmark() {
+    }
+
+    /** Command-line options. */
+    public record Options(List<String> systems, List<Integer> subscribers, long rows, int r, int rate, long warmup,
+                          int latencyRate, int latencySeconds, int latencyWarmupSeconds, int latencyR, int ex, int syms,
+                          int batchBytes, boolean insert, int repeat, long jitWarmupRows, Path dir) {
+        public static Options parse(final String[] args) {
+            List<String> systems = SYSTEMS;
+            List<Integer> subscribers = List.of(1, 4);
+            long rows = 10_000_000;
+            int r = 100;
+            int rate = 0;
+            long warmup = -1;
+            int latencyRate = 10_000;
+            int latencySeconds = 20;
+            int latencyWarmupSeconds = 5;
+            int latencyR = 1;
+            int ex = 0;
+            int syms = 100;
+            int batchBytes = 64 * 1024;
+            boolean insert = true;
+            int repeat = 1;
+            long jitWarmupRows = 1_000_000;
+            Path dir = null;
+            for (int i = 0; i < args.length; i++) {
+                final String a = args[i];
+                if ("-h".equals(a) || "--help".equals(a)) {
+                    throw new IllegalArgumentException(usage());
+                }
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException("missing value for " + a + "\n" + usage());
+                }
+                final String v = args[++i];
+                switch (a) {
+                    case "--systems":
+                        systems = List.of(v.split(","));
+                        break;
+                    case "--subscribers":
+                        subscribers = Arrays.stream(v.split(",")).map(Integer::parseInt).toList();
+                        break;
+                    case "--rows":
+                        rows = Long.parseLong(v);
+                        break;
+                    case "--r":
+                        r = Integer.parseInt(v);
+                        break;
+                    case "--rate":
+                        rate = Integer.parseInt(v);
+                        break;
+                    case "--warmup":
+                        warmup = Long.parseLong(v);
+                        break;
+                    case "--latency-rate":
+                        latencyRate = Integer.parseInt(v);
+                        break;
+                    case "--latency-seconds":
+                        latencySeconds = Integer.parseInt(v);
+                        break;
+                    case "--latency-warmup-seconds":
+                        latencyWarmupSeconds = Integer.parseInt(v);
+                        break;
+                    case "--latency-r":
+                        latencyR = Integer.parseInt(v);
+                        break;
+                    case "--ex":
+                        ex = Integer.parseInt(v);
+                        break;
+                    case "--syms":
+                        syms = Integer.parseInt(v);
+                        break;
+                    case "--batch-bytes":
+                        batchBytes = Integer.parseInt(v);
+                        break;
+                    case "--sink":
+                        if (!"rdb".equals(v) && !"check".equals(v)) {
+                            throw new IllegalArgumentException("--sink is rdb or check [sink=" + v + "]");
+                        }
+                        insert = "rdb".equals(v);
+                        break;
+                    case "--repeat":
+                        repeat = Integer.parseInt(v);
+                        break;
+                    case "--jit-warmup":
+                        jitWarmupRows = Long.parseLong(v);
+                        break;
+                    case "--dir":
+                        dir = Path.of(v);
+                        break;
+                    default:
+                        throw new IllegalArgumentException("unknown option " + a + "\n" + usage());
+                }
+            }
+            return new Options(systems, subscribers, rows, r, rate, warmup, latencyRate, latencySeconds, latencyWarmupSeconds,
+                latencyR, ex, syms, batchBytes, insert, repeat, jitWarmupRows, dir).validate();
+        }
+
+        Options validate() {
+            for (final String s : systems) {
+                if (!SYSTEMS.contains(s)) {
+                    throw new IllegalArgumentException("unknown system [system=" + s + ", known=" + SYSTEMS + "]");
+                }
+            }
+            if (subscribers.isEmpty() || subscribers.stream().anyMatch(n -> n < 1 || n > 64)) {
+                throw new IllegalArgumentException("subscribers are 1..64 [subscribers=" + subscribers + "]");
+            }
+            if (rate < 0 || latencyRate < 0 || latencySeconds < 1 || latencyWarmupSeconds < 0 || latencyR < 1 || ex < 0
+                || syms < 1 || repeat < 1 || jitWarmupRows < 0) {
+                throw new IllegalArgumentException("need rate, latency-rate, ex >= 0; latency-seconds, latency-r, syms, "
+                    + "repeat >= 1; latency-warmup-seconds >= 0");
+            }
+            phases();
+            return this;
+        }
+
+        /** The phases to run: a paced run alone when {@code --rate} is given, else throughput then latency. */
+        List<Phase> phases() {
+            final List<Phase> out = new ArrayList<>();
+            if (rate > 0) {
+                final long w = warmup >= 0 ? warmup : Math.min(rows / 5, 10L * rate * r);
+                out.add(new Phase(Phase.LATENCY, rows, r, rate, w / r * r, batchBytes));
+                return out;
+            }
+            final long w = warmup >= 0 ? warmup : Math.min(rows / 5, 2_000_000L);
+            out.add(new Phase(Phase.THROUGHPUT, rows, r, 0, w / r * r, batchBytes));
+            if (latencyRate > 0) {
+                final long updates = (long) latencyRate * latencySeconds;
+                final long warm = (long) latencyRate * latencyWarmupSeconds;
+                out.add(new Phase(Phase.LATENCY, updates * latencyR, latencyR, latencyRate, warm * latencyR, batchBytes));
+            }
+            return out;
+        }
+
+        static String usage() {
+            return "usage: PipelineBenchmark [--systems jtick,chronicle,kafka] [--subscribers 1,4] [--rows N (10000000)]"
+                + " [--r rows/update (100)] [--warmup rows (rows/5, max 2M)] [--latency-rate updates/s (10000; 0 = no latency"
+                + " phase)] [--latency-seconds S (20)] [--latency-warmup-seconds S (5)] [--latency-r rows/update (1)]"
+                + " [--rate updates/s: only one paced run of --rows rows] [--sink rdb|check (rdb)] [--repeat N (1)]"
+                + " [--jit-warmup rows (1000000; 0 = none): an untimed round of every system first]"
+                + " [--ex extra float columns (0)] [--syms N (100)] [--batch-bytes B (65536)] [--dir parent of temp dirs]";
+        }
+    }
+
+    /**
+     * One run of one system.
+     *
+     * @param seconds            first counted send to the last row at the slowest subscriber
+     * @param cpuMicrosPerUpdate CPU time per counted update by thread role, this process and the broker's
+     * @param exactlyOnceInOrder every subscriber received rows 0 .. warm-up + rows − 1, each once, in order
+     *                           (and its table holds exactly those)
+     */
+    public record RunResult(String system, int subscribers, Phase phase, int repeat, double seconds, double rowsPerSecond,
+                            Percentiles feedToSubscriber, long[] subscriberRows, long orderErrors, boolean exactlyOnceInOrder,
+                            List<Percentiles> internals, Map<String, Double> cpuMicrosPerUpdate, String error) {
+        boolean ok() {
+            return exactlyOnceInOrder && error == null;
+        }
+    }
+
+    public static void main(final String[] args) throws Exception {
+        // Kafka's clients log every configuration at INFO: keep their warnings only (a -D on the command line wins)
+        if (System.getProperty("org.slf4j.simpleLogger.log.org.apache.kafka") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "warn");
+        }
+        final Options o;
+        try {
+            o = Options.parse(args);
+        } catch (final IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        final String loadStart = loadAverage();
+        final List<RunResult> results = run(o, res -> System.out.print(PipelineReport.run(res)));
+        final String loadEnd = loadAverage();
+        System.out.print(PipelineReport.summary(o, results, loadStart, loadEnd));
+        System.out.println(PipelineReport.json(o, results, loadStart, loadEnd));
+        if (results.stream().anyMatch(res -> !res.ok())) {
+            System.exit(1);
+        }
+    }
+
+    /** Runs every phase × subscriber count × system, {@code repeat} times, handing each result to {@code each}. */
+    public static List<RunResult> run(final Options o, final java.util.function.Consumer<RunResult> each) throws Exception {
+        final SchemaRegistry schemas = SchemaRegistry.builtIn(o.ex());
+        final List<RunResult> out = new ArrayList<>();
+        KafkaBroker broker = null;
+        try {
+            if (o.systems().contains("kafka")) {
+                broker = KafkaBroker.start(o.dir());
+            }
+            if (o.jitWarmupRows() > 0) {
+                // the code every system shares (feed, receiver, RDB insert) is compiled before anything is timed,
+                // so the first system of the first round does not pay the JIT for the others
+                final long rows = Math.max(o.r(), o.jitWarmupRows() / o.r() * o.r());
+                final Phase warm = new Phase("jit-warmup", rows, o.r(), 0, 0, o.batchBytes());
+                for (final String name : o.systems()) {
+                    final RunResult res = runOne(create(name, schemas, o, broker), 1, warm, o, 0);
+                    if (!res.ok()) {
+                        each.accept(res);
+                        out.add(res);
+                    }
+                    System.gc();
+                }
+            }
+            for (int rep = 1; rep <= o.repeat(); rep++) {
+                // each repeat starts with the next system, so no system always runs first (or last) in a round
+                final List<String> order = new ArrayList<>(o.systems());
+                java.util.Collections.rotate(order, -(rep - 1));
+                for (final Phase phase : o.phases()) {
+                    for (final int subs : o.subscribers()) {
+                        for (final String name : order) {
+                            final PipelineSystem system = create(name, schemas, o, broker);
+                            final RunResult res = runOne(system, subs, phase, o, rep);
+                            out.add(res);
+                            each.accept(res);
+                            // the subscribers' tables of this run go before the next one starts
+                            System.gc();
+                        }
+                    }
+                }
+            }
+        } finally {
+            if (broker != null) {
+                broker.close();
+            }
+        }
+        return out;
+    }
+
+    private static PipelineSystem create(final String name, final SchemaRegistry schemas, final Options o,
+                                         final KafkaBroker broker) {
+        final TableSchema trade = schemas.get("trade");
+        switch (name) {
+            case "jtick":
+                return new JtickSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM);
+            case "chronicle":
+                return new ChronicleSystem(trade, o.insert(), o.dir(), NanoClock.SYSTEM);
+            case "kafka":
+                return new KafkaSystem(trade, o.insert(), NanoClock.SYSTEM, broker);
+            default:
+                throw new IllegalArgumentException("unknown system [system=" + name + "]");
+        }
+    }
+
+    /** One run: start, warm up, reset latencies, send the counted rows, wait for every subscriber, check. */
+    static RunResult runOne(final PipelineSystem system, final int subscribers, final Phase phase, final Options o,
+                            final int repeat) throws Exception {
+        final long total = phase.totalRows();
+        final List<Receiver> receivers = new ArrayList<>();
+        try (system) {
+            for (int i = 0; i < subscribers; i++) {
+                receivers.add(system.newReceiver(total));
+            }
+            system.start(phase, receivers);
+            final Feed feed = new Feed(phase, system.schema, o.syms(), system.clock);
+            final long warm = phase.warmupRows();
+            if (warm > 0) {
+                receivers.forEach(r -> r.target(warm));
+                feed.send(system, 0, warm);
+                for (final Receiver r : receivers) {
+                    r.await(warm, phase.timeoutMillis(warm), system::failure);
+                }
+                receivers.forEach(Receiver::resetLatency);
+                system.resetInternals();
+            }
+            receivers.forEach(r -> r.target(total));
+            final CpuTimes cpuStart = CpuTimes.now(system.processId());
+            final long start = System.nanoTime();
+            feed.send(system, warm, phase.rows());
+            for (final Receiver r : receivers) {
+                r.await(total, phase.timeoutMillis(phase.rows()), system::failure);
+            }
+            final Map<String, Double> cpu = CpuTimes.now(system.processId()).microsPerUpdateSince(cpuStart,
+                phase.rows() / phase.r());
+            long done = start;
+            final Histogram all = new Histogram(3);
+            final long[] rows = new long[subscribers];
+            long orderErrors = 0;
+            boolean ok = true;
+            String error = system.failure();
+            for (int i = 0; i < subscribers; i++) {
+                final Receiver r = receivers.get(i);
+                done = Math.max(done, r.doneNanos());
+                all.add(r.latency());
+                rows[i] = r.rows();
+                orderErrors += r.orderErrors();
+                ok &= r.exactlyOnceInOrder(total);
+                if (error == null && r.firstError() != null) {
+                    error = "subscriber " + i + ": " + r.firstError();
+                }
+            }
+            final double seconds = (done - start) / 1e9;
+            return new RunResult(system.name(), subscribers, phase, repeat, seconds, phase.rows() / seconds,
+                Percentiles.of("feed->subscriber", all), rows, orderErrors, ok, system.internals(), cpu, error);
+        } catch (final Exception | Error e) {
+            final long[] rows = receivers.stream().mapToLong(Receiver::rows).toArray();
+            return new RunResult(system.name(), subscribers, phase, repeat, 0, 0, null, rows, 0, false, List.of(), Map.of(),
+                e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    /** {@code /proc/loadavg}'s first three fields, or "n/a". */
+    static String loadAverage() {
+        try {
+            final String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return String.format(Locale.ROOT, "%s %s %s", f[0], f[1], f[2]);
+        } catch (final IOException | RuntimeException e) {
+            return "n/a";
+        }
+    }
+}
