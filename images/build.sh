@@ -21,9 +21,10 @@ OUT="$ROOT/target/images"
 WORK="$OUT/work"
 PREFIX="jtick/"
 
-# name:http-port[:other ports]; the TP's feed/subscriber port (and kdb+ port) must listen on all interfaces in a container
-IMAGES=(tp-service:8010:5010:5011 rdb-service:8011 hdb-service:8012 feed-sim:8013)
-declare -A IMAGE_ENV=([tp-service]="TICK_TP_HOST=0.0.0.0")
+# name:http-port[:other ports]; the TP's feed/subscriber port (and kdb+ port) and the HDB's replay port must listen on all
+# interfaces in a container
+IMAGES=(tp-service:8010:5010:5011 rdb-service:8011 hdb-service:8012:5012 feed-sim:8013)
+declare -A IMAGE_ENV=([tp-service]="TICK_TP_HOST=0.0.0.0" [hdb-service]="TICK_HDB_REPLAY_HOST=0.0.0.0")
 # the base: C/C++ runtime and zlib for the JVM and the codecs' native libraries, busybox (static) for the health check
 PACKAGES=(libc6 libgcc-s1 libstdc++6 zlib1g busybox-static)
 # what the services use of the JDK (Spring Boot needs java.desktop for java.beans; Chronicle needs jdk.compiler)

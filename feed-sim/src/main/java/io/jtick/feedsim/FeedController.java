@@ -41,10 +41,12 @@ class FeedController {
         this.feeds = feeds;
     }
 
-    @Operation(summary = "Start the feed: synthetic (the white paper's knobs) or a replay of real data (taq, algoseek, lobster)",
+    @Operation(summary = "Start the feed: synthetic (the white paper's knobs), a replay of real data (taq, algoseek, lobster), "
+        + "or a past day from the HDB (hdb)",
         description = "Every field is optional and defaults to tick.feed.*: source, table, r (rows per update), u (updates per "
             + "tick), t (timer ms), syms, ex (extra float columns), seed, stampTime, durationSeconds, maxRows; replays: file, "
-            + "symbols, dates, pace (timer, recorded, max) and speed.")
+            + "symbols, dates, pace (timer, recorded, max) and speed; hdb (the HDB's replay port, tick.feed.hdb-host and "
+            + "hdb-replay-port): from, to (yyyy-MM-dd), tables, symbols, pace (recorded with speed, or max), r (rows per frame).")
     @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(mediaType = "application/json",
         schema = @Schema(implementation = FeedRequest.class), examples = @ExampleObject(name = "synthetic-10-rows-per-ms",
             value = "{\"table\":\"trade\",\"r\":10,\"u\":1,\"t\":1,\"syms\":100}")))

@@ -32,6 +32,8 @@ import java.time.Duration;
  * @param labDir    where profiling labs put their temporary journals; empty: the system temp directory
  * @param paperFigures the KX white paper's figures (CSV) put next to ours; a missing file means no comparison
  * @param jitWarmup full-speed throwaway labs before a run's first entry (JIT warm-up); 0 = none
+ * @param hdbHost   the HDB whose replay port the {@code hdb} source reads
+ * @param hdbReplayPort that HDB's replay port ({@code tick.hdb.replay-port})
  */
 @Validated
 @ConfigurationProperties("tick.feed")
@@ -50,10 +52,12 @@ public record FeedProperties(
     @DefaultValue("./var/runs") @NotNull Path runsDir,
     @DefaultValue("") String labDir,
     @DefaultValue("../shared/reference/kx-tick-profiling.csv") @NotNull Path paperFigures,
-    @DefaultValue("2s") @NotNull Duration jitWarmup) {
+    @DefaultValue("2s") @NotNull Duration jitWarmup,
+    @DefaultValue("127.0.0.1") @NotBlank String hdbHost,
+    @DefaultValue("5012") @Min(1) @Max(65535) int hdbReplayPort) {
 
     /** The tickerplant and the feed a start request gets by default. */
     FeedSupervisor.Settings feedSettings() {
-        return new FeedSupervisor.Settings(tpHost, tpPort, table, r, u, t, syms, ex, seed, dataDir);
+        return new FeedSupervisor.Settings(tpHost, tpPort, table, r, u, t, syms, ex, seed, dataDir, hdbHost, hdbReplayPort);
     }
 }

@@ -62,7 +62,10 @@ final class ProfileCommand {
         "  --runs-dir DIR    local runs: where to store the run (default ./var/runs)",
         "  --paper FILE      local runs: the paper's figures (default ../shared/reference/kx-tick-profiling.csv)",
         "  --jit-warmup MS   local runs: JIT warm-up before the first entry (default "
-            + ProfilingRun.Settings.DEFAULT_JIT_WARMUP_MILLIS + ")");
+            + ProfilingRun.Settings.DEFAULT_JIT_WARMUP_MILLIS + ")",
+        "  --data-dir DIR    local runs: the shared data folder (replay's real day; default ../shared/data)",
+        "  replay: keys consumers, streams (1 = one stream, N = independent), data (synthetic|algoseek), encoding, rows, syms;",
+        "          all runs every experiment's default matrix (white paper, AquaQ, throughput.q, io.q) but replay's");
 
     private static final String DEFAULT_URL = "http://127.0.0.1:8013";
     private static final String ALL = "all";
@@ -70,7 +73,7 @@ final class ProfileCommand {
 
     /** Parsed command line. */
     record Options(String experiment, Integer duration, Object matrix, String format, Path out, String url, boolean urlGiven,
-                   String token, boolean local, Path runsDir, Path paper, long jitWarmupMillis) {
+                   String token, boolean local, Path runsDir, Path paper, long jitWarmupMillis, Path dataDir) {
         Map<String, Object> body() {
             final Map<String, Object> b = new LinkedHashMap<>();
             b.put("experiment", experiment);
@@ -100,6 +103,7 @@ final class ProfileCommand {
         Path runsDir = Path.of("var", "runs");
         Path paper = Path.of("..", "shared", "reference", "kx-tick-profiling.csv");
         long jit = ProfilingRun.Settings.DEFAULT_JIT_WARMUP_MILLIS;
+        Path dataDir = Path.of("..", "shared", "data");
         for (int i = 0; i < args.length; i++) {
             final String a = args[i];
             if ("-h".equals(a) || "--help".equals(a)) {
@@ -156,6 +160,9 @@ final class ProfileCommand {
                 case "--jit-warmup":
                     jit = number(a, v);
                     break;
+                case "--data-dir":
+                    dataDir = Path.of(v);
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
             }
@@ -163,7 +170,7 @@ final class ProfileCommand {
         if (experiment == null) {
             throw new IllegalArgumentException("which experiment?\n" + USAGE);
         }
-        return new Options(experiment, duration, matrix, format, out, url, urlGiven, token, local, runsDir, paper, jit);
+        return new Options(experiment, duration, matrix, format, out, url, urlGiven, token, local, runsDir, paper, jit, dataDir);
     }
 
     private static int number(final String option, final String v) {
@@ -242,7 +249,7 @@ final class ProfileCommand {
         final long t0 = System.nanoTime();
         int worst = 0;
         for (final Experiment e : Experiment.values()) {
-            if (e == Experiment.CUSTOM) {
+            if (e == Experiment.CUSTOM || e == Experiment.REPLAY) {
                 continue;
             }
             // a local run's JIT is warm after the first experiment (a feed-sim warms up per run on its own)
@@ -290,7 +297,8 @@ final class ProfileCommand {
         final RunStore store = new RunStore(o.runsDir());
         final Path work = Path.of(System.getProperty("java.io.tmpdir"), "jtick-lab");
         final ProfilingRun run = new ProfilingRun(ProfilingRun.newId(spec), spec,
-            new ProfilingRun.Settings(work, PaperFigures.load(o.paper()), 42, NanoClock.SYSTEM, o.jitWarmupMillis()), store::save);
+            new ProfilingRun.Settings(work, PaperFigures.load(o.paper()), 42, NanoClock.SYSTEM, o.jitWarmupMillis(), o.dataDir()),
+            store::save);
         err.println("jtick profile: run " + run.id() + ", " + spec.matrix().size() + " entries, at most " + spec.durationSeconds()
             + " s each; stored in " + store.dir().resolve(run.id() + ".json"));
         final RunReport report = RunConsole.runHere(run, err);

@@ -80,7 +80,7 @@ class RunService implements AutoCloseable {
         final String lab = properties.labDir();
         final Path work = lab == null || lab.isBlank() ? Path.of(System.getProperty("java.io.tmpdir"), "jtick-lab") : Path.of(lab);
         return new ProfilingRun.Settings(work, PaperFigures.load(properties.paperFigures()), properties.seed(), NanoClock.SYSTEM,
-            properties.jitWarmup().toMillis());
+            properties.jitWarmup().toMillis(), properties.dataDir());
     }
 
     private void changed(final RunReport report) {

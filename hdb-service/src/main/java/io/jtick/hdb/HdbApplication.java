@@ -9,9 +9,10 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Import;
 
 /**
- * Starts the HDB service: settings from {@code tick.hdb.*}, REST on 8012. With
- * {@code compression-study} as the first argument it runs the {@link CompressionStudyCli} instead
- * and exits without starting the web server ({@code ./jtick compression-study ...}).
+ * Starts the HDB service: settings from {@code tick.hdb.*}, REST on 8012, replay port 5012. With
+ * {@code compression-study}, {@code import} or {@code replays} as the first argument it runs that
+ * command line instead ({@link CompressionStudyCli}, {@link HdbCommands}) and exits without starting
+ * the web server ({@code ./jtick compression-study|import|replays ...}).
  */
 @SpringBootApplication
 @Import({ApiErrors.class, ApiDocs.class, ApiAccessConfiguration.class})
@@ -22,6 +23,9 @@ public class HdbApplication {
     public static void main(final String[] args) throws Exception {
         if (args.length > 0 && STUDY_COMMAND.equals(args[0])) {
             System.exit(CompressionStudyCli.run(args));
+        }
+        if (args.length > 0 && (HdbCommands.IMPORT.equals(args[0]) || HdbCommands.REPLAYS.equals(args[0]))) {
+            System.exit(HdbCommands.run(args, System.out, System.err));
         }
         SpringApplication.run(HdbApplication.class, args);
     }

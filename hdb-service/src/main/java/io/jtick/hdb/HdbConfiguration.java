@@ -34,6 +34,16 @@ class HdbConfiguration {
     }
 
     @Bean
+    ReplayLifecycle replayLifecycle(final HdbProperties properties, final HdbLifecycle store, final TickMetrics metrics) {
+        return new ReplayLifecycle(properties, store, metrics);
+    }
+
+    @Bean
+    ImportRunner importRunner(final HdbProperties properties, final HdbLifecycle store, final TickMetrics metrics) {
+        return new ImportRunner(properties, store, metrics);
+    }
+
+    @Bean
     CompressionStudyRunner compressionStudyRunner(final HdbLifecycle store, final HdbProperties properties) {
         return new CompressionStudyRunner(store, properties);
     }
@@ -71,9 +81,10 @@ class HdbConfiguration {
         return factory -> factory.addConnectorCustomizers(connector -> connector.setProperty("continueResponseTiming", "onRead"));
     }
 
-    /** Takes the lifecycle and the queries so their meters exist before the binder runs. */
+    /** Takes the lifecycles, the import runner and the queries so their meters exist before the binder runs. */
     @Bean
-    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final HdbLifecycle store, final HdbQueries queries) {
+    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final HdbLifecycle store, final HdbQueries queries,
+                                        final ReplayLifecycle replay, final ImportRunner imports) {
         return new TickMetricsBinder(metrics);
     }
 }

@@ -4,6 +4,7 @@ import io.jtick.boot.ApiDocs;
 import io.jtick.boot.ApiErrors;
 import io.jtick.boot.ApiErrors.ErrorBody;
 import io.jtick.boot.QueryArgs;
+import io.jtick.core.bulk.HdbImport;
 import io.jtick.core.hdb.CompressionStudy;
 import io.jtick.core.hdb.CorruptPartitionException;
 import io.jtick.core.hdb.DecodedBlockCache;
@@ -11,6 +12,7 @@ import io.jtick.core.hdb.HistoricalDatabase;
 import io.jtick.core.hdb.PartitionArchive;
 import io.jtick.core.hdb.TierPolicy;
 import io.jtick.core.hdb.TieringJob;
+import io.jtick.core.replay.ReplayStatus;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -82,7 +84,8 @@ class HdbController {
         + "\"maxAgeDays\":-1,\"encoding\":\"auto/zstd:3\",\"types\":{},\"columns\":{}}],\"tieringSchedule\":"
         + "\"cron \\\"0 15 0 * * *\\\" UTC\",\"tieringRunning\":false,\"lastTiering\":null,\"lastReloadAt\":"
         + "\"2026-11-26T08:59:08.588Z\",\"lastReload\":{\"partitions\":1,\"tables\":2,\"opened\":[],\"dropped\":[],"
-        + "\"recovery\":{\"deleted\":[],\"restored\":[]}},\"studyRunning\":false}";
+        + "\"recovery\":{\"deleted\":[],\"restored\":[]}},\"studyRunning\":false,\"decodedBlockCache\":{\"capacityBytes\":67108864,"
+        + "\"bytes\":0,\"hits\":0,\"misses\":0},\"replayPort\":5012,\"replays\":[],\"imports\":[]}";
     private static final String COUNT_BY_DATE = "{\"table\":\"trade\",\"dates\":[\"2026-11-01\",\"2026-11-30\"],"
         + "\"select\":{\"n\":{\"count\":\"*\"}},\"by\":[\"date\"]}";
     private static final String VWAP_BY_DATE_AND_SYM = "{\"table\":\"trade\",\"select\":{\"vwap\":{\"wavg\":[\"size\","
@@ -96,13 +99,17 @@ class HdbController {
     private final CompressionStudyRunner study;
     private final HdbProperties properties;
     private final HdbConfiguration.HdbQueries queries;
+    private final ReplayLifecycle replay;
+    private final ImportRunner imports;
 
     HdbController(final HdbLifecycle store, final CompressionStudyRunner study, final HdbProperties properties,
-                  final HdbConfiguration.HdbQueries queries) {
+                  final HdbConfiguration.HdbQueries queries, final ReplayLifecycle replay, final ImportRunner imports) {
         this.store = store;
         this.study = study;
         this.properties = properties;
         this.queries = queries;
+        this.replay = replay;
+        this.imports = imports;
     }
 
     /** One partition as listed, with the tier its age puts it in today. */
@@ -312,11 +319,15 @@ class HdbController {
         }
     }
 
-    /** What {@code GET /api/status} shows. */
+    /**
+     * What {@code GET /api/status} shows; {@code replayPort} is 0 and {@code replays} empty when replay is off,
+     * {@code replays} holds the running replays with their progress, {@code imports} the running imports.
+     */
     record StatusView(String root, int partitions, int tables, LocalDate firstDate, LocalDate lastDate, long rows, long bytesOnDisk,
                       LocalDate today, List<TierView> tiers, String tieringSchedule, boolean tieringRunning,
                       TieringJob.Report lastTiering, Instant lastReloadAt, HistoricalDatabase.ReloadReport lastReload,
-                      boolean studyRunning, CacheView decodedBlockCache) {
+                      boolean studyRunning, CacheView decodedBlockCache, int replayPort, List<ReplayStatus> replays,
+                      List<HdbImport.Report> imports) {
     }
 
     /** The process's decoded-block cache: its bound and use ({@code tick.hdb.decoded-block-cache}). */
@@ -347,7 +358,9 @@ class HdbController {
             parts.isEmpty() ? null : parts.get(0).date(), parts.isEmpty() ? null : parts.get(parts.size() - 1).date(), rows, bytes,
             store.today(), store.policy().tiers().stream().map(TierView::of).toList(), store.schedule(), store.tieringInProgress(),
             store.lastTiering(), reloaded == null ? null : reloaded.at(), reloaded == null ? null : reloaded.report(), study.running(),
-            CacheView.of(DecodedBlockCache.shared()));
+            CacheView.of(DecodedBlockCache.shared()), replay.server() == null ? 0 : replay.server().port(),
+            replay.server() == null ? List.of() : replay.server().replays().stream().filter(r -> "running".equals(r.state())).toList(),
+            imports.list().stream().filter(r -> "running".equals(r.state())).toList());
     }
 
     /** A block that fails its checks: 500 naming the file and block (never returned as data). */

@@ -135,6 +135,11 @@ final class HdbLifecycle implements SmartLifecycle {
         return hdb;
     }
 
+    /** The lock reloads, tiering runs and partition installs take (a bulk import holds it while it writes each date). */
+    ReentrantLock storeLock() {
+        return storeLock;
+    }
+
     TierPolicy policy() {
         return policy;
     }

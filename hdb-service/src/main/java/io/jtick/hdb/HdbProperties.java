@@ -1,6 +1,7 @@
 package io.jtick.hdb;
 
 import io.jtick.core.hdb.TierPolicy;
+import io.jtick.core.replay.ReplaySettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -8,6 +9,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.context.properties.bind.Name;
 import org.springframework.scheduling.support.CronExpression;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
@@ -34,6 +36,9 @@ import java.util.Map;
  *                   sends its day this way when the two share no directory)
  * @param decodedBlockCache bytes of decoded values the process keeps of encoded (lz4/snappy/zstd) blocks for point and
  *                   window reads ({@code DecodedBlockCache}); 0 = none
+ * @param replayPort the replay port: consumers ask it for historical replays in the native wire format (0 = any free port)
+ * @param replay     how replays run ({@code tick.hdb.replay.*})
+ * @param imports    the bulk import of recorded files ({@code tick.hdb.import.*}, {@code POST /api/import})
  */
 @Validated
 @ConfigurationProperties("tick.hdb")
@@ -45,7 +50,60 @@ public record HdbProperties(
     @DefaultValue @NotNull @Valid Study study,
     @DefaultValue @NotNull @Valid Gateway gateway,
     @DefaultValue("64GB") @NotNull DataSize importMaxBytes,
-    @DefaultValue("64MB") @NotNull DataSize decodedBlockCache) {
+    @DefaultValue("64MB") @NotNull DataSize decodedBlockCache,
+    @DefaultValue("5012") @Min(0) @Max(65535) int replayPort,
+    @DefaultValue @NotNull @Valid Replay replay,
+    @Name("import") @DefaultValue @NotNull @Valid Imports imports) {
+
+    /**
+     * Historical replay ({@code tick.hdb.replay.*}; the port is {@code tick.hdb.replay-port}).
+     *
+     * @param enabled          false: no replay port
+     * @param host             address the replay port binds to
+     * @param threads          event-loop threads serving consumers; 0 = one per core
+     * @param batchRows        rows per UPDATE frame when a request asks for 0
+     * @param maxBatchRows     most rows per frame a request may ask for
+     * @param windowRows       rows a reader orders by time at once (its buffers: about 2 x windowRows x (row width + 28) bytes)
+     * @param sharedFrames     frames a stream keeps for the consumers sharing it; a consumer further behind reads on its own
+     * @param writeBufferLow   a consumer's outbound low water mark
+     * @param writeBufferHigh  a consumer's outbound high water mark (above it, nothing more is written until it reads)
+     * @param paceQuantum      recorded pace: most wall time of recorded gaps one frame spans
+     * @param zone             zone of a time-of-day window when the request names none
+     * @param scratchDir       where compressed columns are decoded for a replay (sparse mapped files, unlinked);
+     *                         empty = {@code root/.replay}
+     */
+    public record Replay(@DefaultValue("true") boolean enabled, @DefaultValue("127.0.0.1") @NotBlank String host,
+                         @DefaultValue("0") @Min(0) @Max(256) int threads, @DefaultValue("8192") @Min(1) int batchRows,
+                         @DefaultValue("1048576") @Min(1) int maxBatchRows, @DefaultValue("65536") @Min(1024) int windowRows,
+                         @DefaultValue("64") @Min(2) int sharedFrames, @DefaultValue("1MB") @NotNull DataSize writeBufferLow,
+                         @DefaultValue("4MB") @NotNull DataSize writeBufferHigh, @DefaultValue("1ms") @NotNull Duration paceQuantum,
+                         @DefaultValue("America/New_York") @NotNull ZoneId zone, Path scratchDir) {
+    }
+
+    /**
+     * The bulk import ({@code tick.hdb.import.*}).
+     *
+     * @param dataDir         {@code POST /api/import} reads files under this folder only (relative paths resolve against it)
+     * @param zone            a row goes under its date in this zone unless the request names another
+     * @param maxBufferedRows rows held in memory before completed dates are written early
+     */
+    public record Imports(@DefaultValue("../shared/data") @NotBlank String dataDir, @DefaultValue("America/New_York") @NotNull ZoneId zone,
+                          @DefaultValue("50000000") @Min(1) long maxBufferedRows) {
+        /** The folder, as a path (a String above: Spring reads a {@code Path} default like {@code ../x} as a class-path resource). */
+        public Path dataPath() {
+            return Path.of(dataDir);
+        }
+    }
+
+    /** The replay server's settings. */
+    public ReplaySettings replaySettings() {
+        final Replay r = replay;
+        return new ReplaySettings(r.host(), replayPort,
+            r.threads() == 0 ? Math.max(1, Runtime.getRuntime().availableProcessors()) : r.threads(), r.batchRows(), r.maxBatchRows(),
+            r.windowRows(), r.sharedFrames(), (int) Math.min(Integer.MAX_VALUE, r.writeBufferLow().toBytes()),
+            (int) Math.min(Integer.MAX_VALUE, r.writeBufferHigh().toBytes()), r.paceQuantum().toNanos(), r.zone(),
+            r.scratchDir() != null ? r.scratchDir() : root.resolve(".replay")).validate();
+    }
 
     /**
      * The gateway's RDB ({@code tick.hdb.gateway.*}).

@@ -51,9 +51,15 @@ class HdbOpenApiIT {
         final OpenApiContract api = OpenApiContract.fetch(port);
         assertThat(api.assertEveryMappingDocumented(context)).containsExactlyInAnyOrder(
             "GET /api/partitions", "POST /api/reload", "POST /api/query", "POST /api/gateway/query", "POST /api/tiering/run",
-            "POST /api/compression-study", "GET /api/status", "PUT /api/partitions/{date}");
+            "POST /api/compression-study", "GET /api/status", "PUT /api/partitions/{date}", "GET /api/replays",
+            "DELETE /api/replays/{replayId}", "POST /api/import", "GET /api/import", "GET /api/import/{importId}");
         api.assertEveryOperationDescribed();
-        assertThat(api.assertExamplesAccepted(Map.of(), Set.of("PUT /api/partitions/{date}", "POST /api/gateway/query")))
-            .hasSize(8); // partitions, reload, the three query examples, tiering, compression study, status
+        // the import example first, so that GET /api/import/{importId} names an import this service holds
+        final String started = api.sendExamples("POST /api/import", Map.of()).get(0);
+        final String id = started.replaceAll(".*\"id\":\"([^\"]+)\".*", "$1");
+        // DELETE /api/replays/{replayId} needs a running replay: HdbReplayIT stops one
+        assertThat(api.assertExamplesAccepted(Map.of("importId", id), Set.of("PUT /api/partitions/{date}", "POST /api/gateway/query",
+            "DELETE /api/replays/{replayId}", "POST /api/import"))).hasSize(11); // partitions, reload, 3 queries, tiering, study,
+        // status, replays, the imports and the one import
     }
 }

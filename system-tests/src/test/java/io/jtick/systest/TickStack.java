@@ -94,7 +94,9 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
     static ConfigurableApplicationContext app(final Class<?> main, final String name, final String... args) {
         final List<String> all = new ArrayList<>(List.of("--spring.config.name=jtick-system-test",
             "--server.address=127.0.0.1", "--spring.application.name=" + name,
-            "--management.endpoints.web.exposure.include=health,prometheus"));
+            "--management.endpoints.web.exposure.include=health,prometheus",
+            // an HDB's replay port on any free port (other apps ignore the key); a test that needs it asks /api/status
+            "--tick.hdb.replay-port=0"));
         if (List.of(args).stream().noneMatch(a -> a.startsWith("--server.port="))) {
             all.add("--server.port=0");
         }

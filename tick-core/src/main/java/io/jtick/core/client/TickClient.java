@@ -4,6 +4,7 @@ import io.jtick.core.wire.Transport;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FramePipeline;
 import io.jtick.core.wire.MessageType;
 import io.jtick.core.wire.UpdateDecoder;
@@ -33,6 +34,10 @@ import java.util.function.LongSupplier;
  * what comes back and calls a {@link TickListener} on its event-loop thread. On disconnect it
  * reconnects and subscribes again from {@code fromSequence.getAsLong()}, so a listener that
  * tracks its last sequence gets no gap and no duplicate across TP restarts.
+ *
+ * <p>The same client consumes an HDB replay ({@link #replay}): it sends REPLAY instead of
+ * SUBSCRIBE, hears the same SUBSCRIBED and UPDATE frames, then {@link TickListener#onReplayDone};
+ * a replay is one-shot, so it never reconnects.
  */
 public final class TickClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TickClient.class);
@@ -65,6 +70,7 @@ public final class TickClient implements AutoCloseable {
     private final EventLoopGroup group;
     private final boolean ownGroup;
     private final NanoClock clock;
+    private final ControlFrames.Replay replay;
     private volatile Channel channel;
     private volatile boolean closed;
     private volatile boolean subscribed;
@@ -74,12 +80,28 @@ public final class TickClient implements AutoCloseable {
      */
     public TickClient(final Settings settings, final TickListener listener, final LongSupplier fromSequence,
                       final EventLoopGroup group, final NanoClock clock) {
+        this(settings, listener, fromSequence, group, clock, null);
+    }
+
+    private TickClient(final Settings settings, final TickListener listener, final LongSupplier fromSequence,
+                       final EventLoopGroup group, final NanoClock clock, final ControlFrames.Replay replay) {
+        this.replay = replay;
         this.settings = settings;
         this.listener = listener;
         this.fromSequence = fromSequence;
         this.ownGroup = group == null;
         this.group = group == null ? Transport.newGroup(1, "tick-client-" + settings.name()) : group;
         this.clock = clock;
+    }
+
+    /**
+     * A consumer of an HDB replay at {@code settings.host():settings.port()} (the HDB's replay port);
+     * {@code settings.tables()} and {@code syms()} are not used, the request says what to replay.
+     * Call {@link #start()}; the connection closes after REPLAY_DONE and is not reopened.
+     */
+    public static TickClient replay(final Settings settings, final ControlFrames.Replay request, final TickListener listener,
+                                    final EventLoopGroup group, final NanoClock clock) {
+        return new TickClient(settings, listener, () -> -1, group, clock, request);
     }
 
     public void start() {
@@ -120,7 +142,13 @@ public final class TickClient implements AutoCloseable {
             });
         b.connect(settings.host(), settings.port()).addListener((ChannelFutureListener) f -> {
             if (!f.isSuccess()) {
-                scheduleReconnect();
+                if (replay == null) {
+                    scheduleReconnect();
+                } else {
+                    listener.onError(ErrorCode.NONE, "cannot connect [host=" + settings.host() + ", port="
+                        + settings.port() + "]: " + f.cause());
+                    listener.onDisconnected();
+                }
                 return;
             }
             channel = f.channel();
@@ -128,10 +156,16 @@ public final class TickClient implements AutoCloseable {
             ch.closeFuture().addListener(cf -> {
                 subscribed = false;
                 listener.onDisconnected();
-                scheduleReconnect();
+                if (replay == null) {
+                    scheduleReconnect();
+                }
             });
             ch.write(ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_SUBSCRIBER, settings.name()));
-            ch.writeAndFlush(ControlFrames.subscribe(ch.alloc(), fromSequence.getAsLong(), settings.tables(), settings.syms()));
+            if (replay != null) {
+                ch.writeAndFlush(ControlFrames.replay(ch.alloc(), replay));
+            } else {
+                ch.writeAndFlush(ControlFrames.subscribe(ch.alloc(), fromSequence.getAsLong(), settings.tables(), settings.syms()));
+            }
         });
     }
 
@@ -190,6 +224,9 @@ public final class TickClient implements AutoCloseable {
                     final ControlFrames.Error e = ControlFrames.readError(frame);
                     LOG.warn("tickerplant error [client={}, code={}]: {}", settings.name(), e.code().tag(), e.message());
                     listener.onError(e.code(), e.message());
+                    break;
+                case MessageType.REPLAY_DONE:
+                    listener.onReplayDone(ControlFrames.readReplayDone(frame));
                     break;
                 case MessageType.HEARTBEAT:
                     break;

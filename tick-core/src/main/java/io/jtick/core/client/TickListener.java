@@ -29,7 +29,11 @@ public interface TickListener {
     default void onError(ErrorCode code, String message) {
     }
 
-    /** The connection is gone; the client reconnects on its own unless closed. */
+    /** An HDB replay ended (complete, cancelled or failed) with its counts; the HDB closes the connection next. */
+    default void onReplayDone(ControlFrames.ReplayDone done) {
+    }
+
+    /** The connection is gone; the client reconnects on its own unless closed (or it was a replay). */
     default void onDisconnected() {
     }
 }

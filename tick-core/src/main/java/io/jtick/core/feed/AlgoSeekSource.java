@@ -160,14 +160,19 @@ public final class AlgoSeekSource extends ReplaySource {
         }
 
         private boolean readTrade() {
-            if (!in.next()) {
-                return false;
+            while (in.next()) {
+                try {
+                    in.require(5);
+                    time = midnightNanos + in.parseLong(0) * 1_000_000L;
+                    row[2] = bits(in.parseLong(1) / 10_000.0);
+                    row[3] = in.parseLong(2);
+                    row[4] = condChar(in.parseHex(4));
+                    return true;
+                } catch (final IllegalArgumentException e) {
+                    skip(e);
+                }
             }
-            time = midnightNanos + in.parseLong(0) * 1_000_000L;
-            row[2] = bits(in.parseLong(1) / 10_000.0);
-            row[3] = in.parseLong(2);
-            row[4] = condChar(in.parseHex(4));
-            return true;
+            return false;
         }
 
         private boolean readQuote() {
@@ -175,21 +180,33 @@ public final class AlgoSeekSource extends ReplaySource {
                 if (!in.next()) {
                     return false;
                 }
-                final long bid = in.parseLong(1);
-                if (bid == 0 && in.parseLong(3) != 0) {
-                    skippedTicks++;
+                final long bid;
+                try {
+                    in.require(5);
+                    bid = in.parseLong(1);
+                    if (bid == 0 && in.parseLong(3) != 0) {
+                        skippedTicks++;
+                        continue;
+                    }
+                    time = midnightNanos + in.parseLong(0) * 1_000_000L;
+                    row[2] = bits(bid / 10_000.0);
+                    row[4] = in.parseLong(2);
+                } catch (final IllegalArgumentException e) {
+                    skip(e);
                     continue;
                 }
-                time = midnightNanos + in.parseLong(0) * 1_000_000L;
-                row[2] = bits(bid / 10_000.0);
-                row[4] = in.parseLong(2);
                 if (!in.next()) {
                     skippedTicks++;
                     return false;
                 }
-                row[3] = bits(in.parseLong(3) / 10_000.0);
-                row[5] = in.parseLong(4);
-                return true;
+                try {
+                    in.require(5);
+                    row[3] = bits(in.parseLong(3) / 10_000.0);
+                    row[5] = in.parseLong(4);
+                    return true;
+                } catch (final IllegalArgumentException e) {
+                    skip(e);
+                }
             }
         }
     }

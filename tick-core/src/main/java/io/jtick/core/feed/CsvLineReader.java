@@ -266,6 +266,14 @@ final class CsvLineReader implements AutoCloseable {
         }
     }
 
+    /** Throws the bad-line error when the current line has fewer than {@code n} fields. */
+    void require(final int n) {
+        if (fields < n) {
+            throw new IllegalArgumentException("not a valid line: " + fields + " fields, expected at least " + n + " [file=" + name
+                + ", line=" + lineNumber + "]");
+        }
+    }
+
     IllegalArgumentException bad(final int field, final String what) {
         return new IllegalArgumentException("not a valid " + what + " [file=" + name + ", line=" + lineNumber
             + ", field=" + field + ", value=" + fieldString(field) + "]");

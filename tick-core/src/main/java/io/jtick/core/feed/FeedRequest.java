@@ -6,7 +6,7 @@ import java.util.List;
  * What to feed: every field is optional and defaults to the {@link FeedSupervisor.Settings}
  * (feed-sim takes it as the body of {@code POST /api/feed/start}).
  *
- * @param source          synthetic (default), taq, algoseek or lobster
+ * @param source          synthetic (default), taq, algoseek, lobster or hdb (a past day replayed by the HDB)
  * @param table           trade or quote
  * @param r               rows per update
  * @param u               updates per timer tick
@@ -18,16 +18,20 @@ import java.util.List;
  * @param durationSeconds stop after this long (0 or absent = no limit)
  * @param maxRows         stop after this many rows (0 or absent = no limit)
  * @param file            replay: the file (taq) or folder (algoseek, lobster), relative to the data folder
- * @param symbols         algoseek: symbols to replay (absent = all)
+ * @param symbols         algoseek, hdb: symbols to replay (absent = all)
  * @param dates           algoseek: dates yyyyMMdd to replay (absent = all)
  * @param pace            timer (synthetic default), recorded (replay default) or max
  * @param speed           recorded pace: replay this many times faster than recorded
+ * @param tables          hdb: tables to replay, merged by time (absent = {@code table})
+ * @param from            hdb: first date, yyyy-MM-dd (required)
+ * @param to              hdb: last date (absent = {@code from})
  */
 public record FeedRequest(String source, String table, Integer r, Integer u, Integer t, Integer syms, Integer ex, Long seed,
                           Boolean stampTime, Long durationSeconds, Long maxRows, String file, List<String> symbols,
-                          List<String> dates, String pace, Double speed) {
+                          List<String> dates, String pace, Double speed, List<String> tables, String from, String to) {
     /** All defaults. */
     public static FeedRequest defaults() {
-        return new FeedRequest(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new FeedRequest(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+            null);
     }
 }

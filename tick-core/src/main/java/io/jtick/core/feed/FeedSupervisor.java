@@ -2,11 +2,15 @@ package io.jtick.core.feed;
 
 import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.time.NanoClock;
+import io.jtick.core.wire.ControlFrames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,9 +29,6 @@ import java.util.concurrent.locks.LockSupport;
 public final class FeedSupervisor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FeedSupervisor.class);
     private static final long CONNECT_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final String TAQ = "highfrequency-taq-sample-2018-01";
-    private static final String ALGOSEEK = "lean-algoseek-us-equity-ticks-2013-10";
-    private static final String LOBSTER = "lobster-amzn-2012-06-21-level1";
 
     private final Settings settings;
     private final FeedCounters counters;
@@ -46,8 +47,11 @@ public final class FeedSupervisor implements AutoCloseable {
      * @param ex      extra float columns
      * @param seed    random seed of the synthetic feed
      * @param dataDir where the replay data sets live (the shared data folder)
+     * @param hdbHost the HDB the {@code hdb} source replays from
+     * @param hdbReplayPort its replay port
      */
-    public record Settings(String tpHost, int tpPort, String table, int r, int u, int t, int syms, int ex, long seed, Path dataDir) {
+    public record Settings(String tpHost, int tpPort, String table, int r, int u, int t, int syms, int ex, long seed, Path dataDir,
+                           String hdbHost, int hdbReplayPort) {
     }
 
     /** A feed that could not start because one is running (stop it first). */
@@ -105,8 +109,9 @@ public final class FeedSupervisor implements AutoCloseable {
         }
         final String source = lower(or(req.source(), "synthetic"));
         final boolean synthetic = "synthetic".equals(source);
+        final boolean hdb = "hdb".equals(source);
         final String table = lower(or(req.table(), settings.table()));
-        if (!"trade".equals(table) && !"quote".equals(table)) {
+        if (!hdb && !"trade".equals(table) && !"quote".equals(table)) {
             throw new IllegalArgumentException("unknown table, expected trade or quote [table=" + table + "]");
         }
         final int ex = or(req.ex(), settings.ex());
@@ -122,8 +127,11 @@ public final class FeedSupervisor implements AutoCloseable {
             throw new IllegalArgumentException("durationSeconds must be 0 (no limit) or positive [durationSeconds=" + durationSeconds
                 + "]");
         }
-        final RunSettings run = new RunSettings(or(req.r(), settings.r()), or(req.u(), settings.u()),
+        final RunSettings asked = new RunSettings(or(req.r(), settings.r()), or(req.u(), settings.u()),
             or(req.t(), settings.t()), pace, or(req.speed(), 1.0), or(req.maxRows(), 0L), durationSeconds * 1000);
+        // an HDB replay is paced by the HDB: the runner sends each frame as it comes
+        final RunSettings run = hdb ? new RunSettings(asked.rowsPerUpdate(), asked.updatesPerTick(), asked.timerMillis(), Pace.MAX,
+            asked.speed(), asked.maxRows(), asked.maxDurationMillis()) : asked;
         final Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("source", source);
         parameters.put("table", table);
@@ -134,7 +142,8 @@ public final class FeedSupervisor implements AutoCloseable {
         parameters.put("pace", pace.name().toLowerCase(Locale.ROOT));
         parameters.put("maxRows", run.maxRows());
         parameters.put("durationSeconds", durationSeconds);
-        final TickSource tickSource = openSource(req, source, table, ex, parameters);
+        final TickSource tickSource = hdb ? openReplay(req, table, pace, asked, parameters)
+            : openSource(req, source, table, ex, parameters);
         if (!synthetic) {
             parameters.put("speed", run.speed());
         }
@@ -158,27 +167,21 @@ public final class FeedSupervisor implements AutoCloseable {
                     parameters.put("stampTime", stampTime);
                     return new SyntheticFeed(table, ex, syms, seed, NanoClock.SYSTEM, stampTime);
                 }
-                case "taq": {
-                    final Path file = resolve(req.file(), TAQ + (trade ? "/trades.csv.gz" : "/quotes.csv.gz"));
-                    parameters.put("file", file.toString());
-                    return trade ? TaqSource.trades(file, ex) : TaqSource.quotes(file, ex);
-                }
-                case "algoseek": {
-                    final Path dir = resolve(req.file(), ALGOSEEK);
+                case "taq":
+                case "algoseek":
+                case "lobster": {
+                    final Path file = resolve(req.file(), FileSources.defaultPath(settings.dataDir(), source, table));
                     final List<String> symbols = req.symbols() == null ? List.of() : req.symbols();
                     final List<String> dates = req.dates() == null ? List.of() : req.dates();
-                    parameters.put("file", dir.toString());
-                    parameters.put("symbols", symbols);
-                    parameters.put("dates", dates);
-                    return AlgoSeekSource.open(dir, table, symbols, dates, ex);
-                }
-                case "lobster": {
-                    final Path dir = resolve(req.file(), LOBSTER);
-                    parameters.put("file", dir.toString());
-                    return LobsterSource.open(dir, table, ex);
+                    parameters.put("file", file.toString());
+                    if ("algoseek".equals(source)) {
+                        parameters.put("symbols", symbols);
+                        parameters.put("dates", dates);
+                    }
+                    return FileSources.open(source, table, file, symbols, dates, ex);
                 }
                 default:
-                    throw new IllegalArgumentException("unknown source, expected synthetic, taq, algoseek or lobster [source=" + source
+                    throw new IllegalArgumentException("unknown source, expected synthetic, taq, algoseek, lobster or hdb [source=" + source
                         + "]");
             }
         } catch (final IOException e) {
@@ -186,8 +189,40 @@ public final class FeedSupervisor implements AutoCloseable {
         }
     }
 
-    private Path resolve(final String file, final String dflt) {
-        return settings.dataDir().resolve(file == null || file.isBlank() ? dflt : file).normalize();
+    /** The {@code hdb} source: asks the HDB's replay port for the dates, tables and syms; the HDB paces it. */
+    private TickSource openReplay(final FeedRequest req, final String table, final Pace pace, final RunSettings run,
+                                  final Map<String, Object> parameters) {
+        if (req.from() == null || req.from().isBlank()) {
+            throw new IllegalArgumentException("the hdb source needs from (yyyy-MM-dd), and to for more than one day");
+        }
+        final LocalDate from;
+        final LocalDate to;
+        try {
+            from = LocalDate.parse(req.from().trim());
+            to = req.to() == null || req.to().isBlank() ? from : LocalDate.parse(req.to().trim());
+        } catch (final DateTimeParseException e) {
+            throw new IllegalArgumentException("bad date, expected yyyy-MM-dd [from=" + req.from() + ", to=" + req.to() + "]", e);
+        }
+        final List<String> tables = req.tables() == null || req.tables().isEmpty() ? List.of(table) : req.tables();
+        final List<String> symbols = req.symbols() == null ? List.of() : req.symbols();
+        ControlFrames.Replay r = ControlFrames.Replay.of(tables, (int) from.toEpochDay(), (int) to.toEpochDay()).withSyms(symbols)
+            .withBatchRows(run.rowsPerUpdate());
+        if (pace == Pace.RECORDED) {
+            r = r.withSpeed(run.speed());
+        } else if (pace != Pace.MAX) {
+            throw new IllegalArgumentException("the hdb source is paced by the HDB: pace recorded (with speed) or max [pace="
+                + pace.name().toLowerCase(Locale.ROOT) + "]");
+        }
+        parameters.put("tables", tables);
+        parameters.put("from", from.toString());
+        parameters.put("to", to.toString());
+        parameters.put("symbols", symbols);
+        parameters.put("hdb", settings.hdbHost() + ":" + settings.hdbReplayPort());
+        return HdbReplaySource.open(settings.hdbHost(), settings.hdbReplayPort(), r, Duration.ofSeconds(30));
+    }
+
+    private Path resolve(final String file, final Path dflt) {
+        return (file == null || file.isBlank() ? dflt : settings.dataDir().resolve(file)).normalize();
     }
 
     /** Stops the feed, if one runs, and waits up to 10 s for it to end. */
@@ -292,6 +327,9 @@ public final class FeedSupervisor implements AutoCloseable {
                 }
                 r.run();
                 final FeedStatus s = r.status();
+                if (source instanceof HdbReplaySource replay && replay.problem() != null) {
+                    error = replay.problem();
+                }
                 LOG.info("feed ended [state={}, reason={}, rows={}, rowsPerSecond={}]", s.state(), s.stopReason(), s.rowsSent(),
                     Math.round(s.rowsPerSecond()));
             } catch (final RuntimeException e) {

@@ -85,27 +85,33 @@ public final class LobsterSource extends ReplaySource {
     @Override
     protected boolean readRow() {
         while (nextData(messages)) {
-            final long time = midnightNanos + messages.parseSecondsAsNanos(0);
-            if (trade) {
-                final long type = messages.parseLong(1);
-                if (type == 4 || type == 5) {
+            if (!trade && !nextData(book)) {
+                throw new IllegalArgumentException("order-book file shorter than message file [file=" + book.name()
+                    + ", line=" + book.lineNumber() + "]");
+            }
+            try {
+                messages.require(5);
+                final long time = midnightNanos + messages.parseSecondsAsNanos(0);
+                if (trade) {
+                    final long type = messages.parseLong(1);
+                    if (type == 4 || type == 5) {
+                        rowTime = time;
+                        row[2] = bits(messages.parseLong(4) / 10_000.0);
+                        row[3] = messages.parseLong(3);
+                        row[4] = '0' + type;
+                        return true;
+                    }
+                } else {
+                    book.require(4);
                     rowTime = time;
-                    row[2] = bits(messages.parseLong(4) / 10_000.0);
-                    row[3] = messages.parseLong(3);
-                    row[4] = '0' + type;
+                    row[2] = bits(book.parseLong(2) / 10_000.0);
+                    row[3] = bits(book.parseLong(0) / 10_000.0);
+                    row[4] = book.parseLong(3);
+                    row[5] = book.parseLong(1);
                     return true;
                 }
-            } else {
-                if (!nextData(book)) {
-                    throw new IllegalArgumentException("order-book file shorter than message file [file=" + book.name()
-                        + ", line=" + book.lineNumber() + "]");
-                }
-                rowTime = time;
-                row[2] = bits(book.parseLong(2) / 10_000.0);
-                row[3] = bits(book.parseLong(0) / 10_000.0);
-                row[4] = book.parseLong(3);
-                row[5] = book.parseLong(1);
-                return true;
+            } catch (final IllegalArgumentException e) {
+                skip(e);
             }
         }
         return false;

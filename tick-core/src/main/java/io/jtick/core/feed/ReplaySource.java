@@ -8,10 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Base of the file replay sources: one row of look-ahead ({@link #readRow} fills {@link #rowTime},
+ * Base of the file replay sources (TAQ, AlgoSeek, LOBSTER; opened by {@link FileSources}): one row
+ * of look-ahead ({@link #readRow} fills {@link #rowTime},
  * {@link #rowSym} and {@link #row}), staged into a {@link RowStage} and encoded per update.
  */
-abstract class ReplaySource implements TickSource {
+public abstract class ReplaySource implements TickSource {
     protected final TableSchema schema;
     protected final long[] row;
     protected long rowTime;
@@ -21,6 +22,8 @@ abstract class ReplaySource implements TickSource {
     private boolean pending;
     private boolean ended;
     private long rowsRead;
+    private java.util.function.Consumer<String> badLines;
+    private long skipped;
 
     ReplaySource(final TableSchema schema) {
         this.schema = schema;
@@ -64,6 +67,29 @@ abstract class ReplaySource implements TickSource {
     @Override
     public final long rowsRead() {
         return rowsRead;
+    }
+
+    /**
+     * Skips lines that do not parse instead of failing: each is reported to {@code handler} with its
+     * file and line ({@code not a valid integer [file=..., line=..., field=..., value=...]}) and
+     * counted in {@link #badLines()}. Without a handler the first bad line ends the source with that error.
+     */
+    public final void onBadLine(final java.util.function.Consumer<String> handler) {
+        this.badLines = handler;
+    }
+
+    /** Lines skipped because they did not parse. */
+    public final long badLines() {
+        return skipped;
+    }
+
+    /** A line did not parse: rethrown, or reported and skipped when a handler is set. */
+    protected final void skip(final IllegalArgumentException e) {
+        if (badLines == null) {
+            throw e;
+        }
+        skipped++;
+        badLines.accept(e.getMessage());
     }
 
     @Override

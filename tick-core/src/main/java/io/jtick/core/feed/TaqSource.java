@@ -25,6 +25,8 @@ public final class TaqSource extends ReplaySource {
     private final int b;
     private final int c;
     private final int d;
+    /** Fields a data line needs: one past the highest column used. */
+    private final int need;
 
     private TaqSource(final TableSchema schema, final CsvLineReader in, final boolean trade) {
         super(schema);
@@ -47,6 +49,7 @@ public final class TaqSource extends ReplaySource {
             c = column("BIDSIZ");
             d = column("OFRSIZ");
         }
+        need = 1 + Math.max(Math.max(dt, symbol), Math.max(Math.max(a, b), Math.max(c, d)));
     }
 
     /** {@code trades.csv.gz} as the trade table with {@code ex} extra float columns. */
@@ -83,22 +86,28 @@ public final class TaqSource extends ReplaySource {
 
     @Override
     protected boolean readRow() {
-        if (!in.next()) {
-            return false;
+        while (in.next()) {
+            try {
+                in.require(need);
+                rowTime = in.parseIsoUtcNanos(dt);
+                final long[] v = row;
+                if (trade) {
+                    v[2] = bits(in.parseDouble(a));
+                    v[3] = in.parseLong(b);
+                    v[4] = in.firstChar(c, ' ');
+                } else {
+                    v[2] = bits(in.parseDouble(a));
+                    v[3] = bits(in.parseDouble(b));
+                    v[4] = in.parseLong(c);
+                    v[5] = in.parseLong(d);
+                }
+                rowSym = internSym(in, symbol);
+                return true;
+            } catch (final IllegalArgumentException e) {
+                skip(e);
+            }
         }
-        rowTime = in.parseIsoUtcNanos(dt);
-        rowSym = internSym(in, symbol);
-        if (trade) {
-            row[2] = bits(in.parseDouble(a));
-            row[3] = in.parseLong(b);
-            row[4] = in.firstChar(c, ' ');
-        } else {
-            row[2] = bits(in.parseDouble(a));
-            row[3] = bits(in.parseDouble(b));
-            row[4] = in.parseLong(c);
-            row[5] = in.parseLong(d);
-        }
-        return true;
+        return false;
     }
 
     @Override

@@ -5,14 +5,16 @@ import io.jtick.core.tp.PublishMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The experiments of the KX white paper "kdb+tick profiling for throughput optimization" (tables
  * 1, 3, 4 and 5), AquaQ's broadcast study, KX's two machine-evaluation scripts (throughput.q and
  * io.q, from its performance tips), and custom. Each has a base for its matrix entries (a caller's
  * entry overrides only the keys it names) and a default matrix. The white paper's and AquaQ's run
- * a tickerplant lab per entry ({@link #tpLab()}); the two scripts' run their own measurements
- * ({@link ThroughputExperiment}, {@link IoExperiment}) and report {@link Measure}s beside KX's.
+ * a tickerplant lab per entry, TimeBase's a replay lab; the two scripts ({@link #seedScript()}) run
+ * their own measurements ({@link ThroughputExperiment}, {@link IoExperiment}) and report
+ * {@link Measure}s beside KX's.
  */
 public enum Experiment {
     /** Table 1: rows per update at three rates (10,000, 30,000, 100,000 and 500,000 rows/s). */
@@ -30,6 +32,13 @@ public enum Experiment {
     /** AquaQ: serialize once vs once per subscriber, 1..100 subscribers, 50 rows/50 ms and 10,000 rows/200 ms. */
     BROADCAST("broadcast", 0, "broadcast publish (AquaQ method)",
         List.of("r", "t", "subs", "bcast", "rows/s"), List.of("tppub", "tpupd", "rdbrecv", "rdbrecv_last", "tpcpu", "rdbcpu")),
+    /**
+     * TimeBase's read-throughput study: experiment 1, one stream (one table, one day) to 1, 2, 5 and 10
+     * consumers; experiment 2, independent streams (each consumer its share of the syms) to 4, 8 and
+     * 16 consumers; a synthetic 10M-row day (plain and auto/zstd:3) and a day of real AlgoSeek quotes.
+     */
+    REPLAY("replay", 0, "historical replay read throughput (TimeBase method)",
+        List.of("data", "enc", "cons", "streams"), List.of("rows/s", "each", "MB/s", "srvcpu", "conscpu")),
     /**
      * KX's throughput.q: a million rows inserted into an in-memory table one at a time and in bulks of
      * 10, 100, 1000 and 10000 rows (r = rows per insert), 1000 random 3-letter syms; million rows per second.
@@ -83,9 +92,9 @@ public enum Experiment {
         return figureColumns;
     }
 
-    /** True when an entry runs a tickerplant lab (the white paper's and AquaQ's experiments, custom); false for the seed scripts. */
-    public boolean tpLab() {
-        return this != THROUGHPUT && this != IO;
+    /** True for KX's two machine-check scripts (throughput.q, io.q): their entries report {@link Measure}s, not lab figures. */
+    public boolean seedScript() {
+        return this == THROUGHPUT || this == IO;
     }
 
     /**
@@ -121,6 +130,8 @@ public enum Experiment {
                 return LabParams.of(1, 10, 1);
             case SUBSCRIBERS:
                 return LabParams.of(1, 1, 1);
+            case REPLAY:
+                return LabParams.base().withReplay(1, 1, "synthetic", "plain").with(Map.of("syms", 1000));
             case BROADCAST:
                 return LabParams.of(50, 1, 50);
             case ROWS_PER_UPDATE:
@@ -171,6 +182,20 @@ public enum Experiment {
                             m.add(LabParams.of(c[0], 1, c[1]).withSubscribers(subs).withBroadcast(b));
                         }
                     }
+                }
+                break;
+            case REPLAY:
+                for (final int c : new int[] {1, 2, 5, 10}) {
+                    m.add(base().withReplay(c, 1, "synthetic", "plain"));
+                }
+                for (final int c : new int[] {4, 8, 16}) {
+                    m.add(base().withReplay(c, c, "synthetic", "plain"));
+                }
+                for (final int c : new int[] {1, 10}) {
+                    m.add(base().withReplay(c, 1, "synthetic", "auto/zstd:3"));
+                }
+                for (final int c : new int[] {1, 5, 10}) {
+                    m.add(base().withReplay(c, 1, "algoseek", "plain"));
                 }
                 break;
             case THROUGHPUT:

@@ -1,11 +1,13 @@
 package io.jtick.core.lab;
 
+import io.jtick.core.hdb.ColumnEncoding;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.tp.PublishMode;
 import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.UpdateEncoder;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -23,20 +25,31 @@ import java.util.Map;
  * @param timerMillis tickerplant timer in the two timer modes, ms
  * @param subscribers subscriber connections (each an RDB on its own connection and thread)
  * @param broadcast   serialize once for all subscribers (true) or once per subscriber (false)
- * @param syms        distinct symbols the feed draws from
+ * @param syms        distinct symbols the feed draws from (replay: of the synthetic day)
+ * @param streams     replay: 1 = every consumer reads the same stream; N = the consumers read N independent streams
+ *                    (each its own share of the syms)
+ * @param data        replay: synthetic (a day of {@code rows} rows) or algoseek (a day of real quotes imported from the
+ *                    shared data)
+ * @param encoding    replay: how the day's partition is written (plain, lz4, auto/zstd:3...)
+ * @param rows        replay: rows of the synthetic day
  */
 public record LabParams(String table, int r, int u, int t, int ex, String mode, int timerMillis, int subscribers,
-                        boolean broadcast, int syms) {
+                        boolean broadcast, int syms, int streams, String data, String encoding, int rows) {
     /** Most subscribers one lab row may start (AquaQ's study goes to 100). */
     public static final int MAX_SUBSCRIBERS = 200;
     /** Most rows per second one lab row may ask for. */
     public static final long MAX_ROWS_PER_SECOND = 5_000_000;
     /** Matrix keys a caller may set. */
-    public static final String KEYS = "table|r|u|t|ex|mode|timer|subscribers|broadcast|syms";
+    public static final String KEYS = "table|r|u|t|ex|mode|timer|subscribers|broadcast|syms|consumers|streams|data|encoding|rows";
+    /** Replay data sets. */
+    public static final List<String> REPLAY_DATA = List.of("synthetic", "algoseek");
+    /** Rows of the synthetic replay day unless an entry says otherwise. */
+    public static final int REPLAY_ROWS = 10_000_000;
 
     /** The white paper's base: r=10, u=1, t=1 ms, no extra columns, zero latency, one subscriber, 100 syms. */
     public static LabParams base() {
-        return new LabParams("trade", 10, 1, 1, 0, PublishMode.ZERO_LATENCY.id(), 100, 1, true, 100);
+        return new LabParams("trade", 10, 1, 1, 0, PublishMode.ZERO_LATENCY.id(), 100, 1, true, 100, 1, "synthetic", "plain",
+            REPLAY_ROWS);
     }
 
     public static LabParams of(final int r, final int u, final int t) {
@@ -44,23 +57,30 @@ public record LabParams(String table, int r, int u, int t, int ex, String mode, 
     }
 
     public LabParams withFeed(final int rows, final int updates, final int timer) {
-        return new LabParams(table, rows, updates, timer, ex, mode, timerMillis, subscribers, broadcast, syms);
+        return new LabParams(table, rows, updates, timer, ex, mode, timerMillis, subscribers, broadcast, syms, streams, data, encoding,
+            this.rows);
     }
 
     public LabParams withEx(final int extra) {
-        return new LabParams(table, r, u, t, extra, mode, timerMillis, subscribers, broadcast, syms);
+        return new LabParams(table, r, u, t, extra, mode, timerMillis, subscribers, broadcast, syms, streams, data, encoding, rows);
     }
 
     public LabParams withMode(final PublishMode m, final int timer) {
-        return new LabParams(table, r, u, t, ex, m.id(), timer, subscribers, broadcast, syms);
+        return new LabParams(table, r, u, t, ex, m.id(), timer, subscribers, broadcast, syms, streams, data, encoding,
+            rows);
     }
 
     public LabParams withSubscribers(final int n) {
-        return new LabParams(table, r, u, t, ex, mode, timerMillis, n, broadcast, syms);
+        return new LabParams(table, r, u, t, ex, mode, timerMillis, n, broadcast, syms, streams, data, encoding, rows);
     }
 
     public LabParams withBroadcast(final boolean b) {
-        return new LabParams(table, r, u, t, ex, mode, timerMillis, subscribers, b, syms);
+        return new LabParams(table, r, u, t, ex, mode, timerMillis, subscribers, b, syms, streams, data, encoding, rows);
+    }
+
+    /** A replay entry: {@code consumers} consumers of {@code streams} streams of a day of {@code data} in {@code encoding}. */
+    public LabParams withReplay(final int consumers, final int streamCount, final String dataSet, final String enc) {
+        return new LabParams(table, r, u, t, ex, mode, timerMillis, consumers, broadcast, syms, streamCount, dataSet, enc, rows);
     }
 
     /** The publish mode as the tickerplant's enum. */
@@ -94,6 +114,10 @@ public record LabParams(String table, int r, int u, int t, int ex, String mode, 
         int subs = subscribers;
         boolean b = broadcast;
         int sy = syms;
+        int st = streams;
+        String dt = data;
+        String en = encoding;
+        int rw = rows;
         for (final Map.Entry<String, ?> e : overrides.entrySet()) {
             final String key = e.getKey();
             final Object v = e.getValue();
@@ -121,7 +145,20 @@ public record LabParams(String table, int r, int u, int t, int ex, String mode, 
                     break;
                 case "subscribers":
                 case "subs":
+                case "consumers":
                     subs = integer(key, v);
+                    break;
+                case "streams":
+                    st = integer(key, v);
+                    break;
+                case "data":
+                    dt = text(key, v).toLowerCase(Locale.ROOT);
+                    break;
+                case "encoding":
+                    en = text(key, v).toLowerCase(Locale.ROOT);
+                    break;
+                case "rows":
+                    rw = integer(key, v);
                     break;
                 case "broadcast":
                     b = bool(key, v);
@@ -133,7 +170,7 @@ public record LabParams(String table, int r, int u, int t, int ex, String mode, 
                     throw new IllegalArgumentException("unknown matrix key [key=" + key + ", known=" + KEYS + "]");
             }
         }
-        return new LabParams(tb, rr, uu, tt, exx, m, timer, subs, b, sy);
+        return new LabParams(tb, rr, uu, tt, exx, m, timer, subs, b, sy, st, dt, en, rw);
     }
 
     /** Checks every value and the load it implies; the message names the first problem. */
@@ -148,6 +185,19 @@ public record LabParams(String table, int r, int u, int t, int ex, String mode, 
         range("timer", timerMillis, 1, 60_000);
         range("subscribers", subscribers, 1, MAX_SUBSCRIBERS);
         range("syms", syms, 1, 1_000_000);
+        range("streams", streams, 1, MAX_SUBSCRIBERS);
+        range("rows", rows, 1_000, 200_000_000);
+        if (!REPLAY_DATA.contains(data)) {
+            throw new IllegalArgumentException("unknown replay data, expected " + String.join(" or ", REPLAY_DATA) + " [data=" + data
+                + "]");
+        }
+        if (!"plain".equals(encoding)) {
+            try {
+                ColumnEncoding.parse(encoding);
+            } catch (final IllegalArgumentException e) {
+                throw new IllegalArgumentException("bad encoding [encoding=" + encoding + "]: " + e.getMessage(), e);
+            }
+        }
         final PublishMode m = publishMode();
         if (targetRowsPerSecond() > MAX_ROWS_PER_SECOND) {
             throw new IllegalArgumentException("too much load for one lab row: r*u*1000/t rows per second over the limit [rowsPerSecond="
@@ -184,6 +234,10 @@ public record LabParams(String table, int r, int u, int t, int ex, String mode, 
         m.put("subscribers", subscribers);
         m.put("broadcast", broadcast);
         m.put("syms", syms);
+        m.put("streams", streams);
+        m.put("data", data);
+        m.put("encoding", encoding);
+        m.put("rows", rows);
         return m;
     }
 

@@ -329,12 +329,12 @@ final class LabRunner {
             return new RowResult(index, p, status, error, settledAt > 0, settledAt, warmupSeconds, round(seconds), rowsSent,
                 f.updatesSent(), journalled, minRecv, maxRecv, complete, p.targetRowsPerSecond(), round((tpRows1 - tpRows0) / seconds),
                 f.updatesSent() == 0 ? 0 : round((double) f.bytesSent() / f.updatesSent()), f.maxBehindScheduleMillis(), clears,
-                figures, cpu, null, null, null, windows);
+                figures, cpu, null, null, null, windows, null);
         }
 
         RowResult failed(final int index, final LabParams p, final String error, final String status) {
             return new RowResult(index, p, status, error, false, 0, warmupSeconds, 0, 0, 0, 0, 0, 0, false, p.targetRowsPerSecond(), 0,
-                0, 0, 0, figures, null, null, null, null, windows);
+                0, 0, 0, figures, null, null, null, null, windows, null);
         }
 
         private long[] cpuTimes(final Lab lab) {

@@ -59,17 +59,18 @@ public final class ProfilingRun {
      *
      * @param workDir         temporary journals go in subdirectories of this (deleted after each entry)
      * @param jitWarmupMillis  full-speed throwaway labs before the first entry so it is not measured in the interpreter; 0 = none
+     * @param dataDir          the shared data folder (the replay experiment's real day is imported from it)
      */
-    public record Settings(Path workDir, PaperFigures paper, long seed, NanoClock clock, long jitWarmupMillis) {
+    public record Settings(Path workDir, PaperFigures paper, long seed, NanoClock clock, long jitWarmupMillis, Path dataDir) {
         /** JIT warm-up before the first entry when none is given, ms. */
         public static final long DEFAULT_JIT_WARMUP_MILLIS = 2000;
 
         public static Settings defaults(final Path workDir, final PaperFigures paper) {
-            return new Settings(workDir, paper, 42, NanoClock.SYSTEM, DEFAULT_JIT_WARMUP_MILLIS);
+            return new Settings(workDir, paper, 42, NanoClock.SYSTEM, DEFAULT_JIT_WARMUP_MILLIS, Path.of("..", "shared", "data"));
         }
 
         public Settings withJitWarmup(final long millis) {
-            return new Settings(workDir, paper, seed, clock, millis);
+            return new Settings(workDir, paper, seed, clock, millis, dataDir);
         }
     }
 
@@ -106,14 +107,16 @@ public final class ProfilingRun {
 
     /** Runs every entry on this thread; returns when the run has ended. */
     public void run() {
+        final ReplayLab replay = experiment == Experiment.REPLAY ? new ReplayLab(settings.workDir(), settings.dataDir(), settings.seed())
+            : null;
         try {
-            final boolean tpLab = experiment.tpLab();
-            final double timing = tpLab ? LabRunner.calibrateTimingNanos() : 0;
-            environment = tpLab ? environment(timing) : scriptEnvironment();
+            final boolean script = experiment.seedScript();
+            final double timing = script ? 0 : LabRunner.calibrateTimingNanos();
+            environment = script ? scriptEnvironment() : environment(timing);
             publish();
             final LabRunner runner = new LabRunner(settings.workDir(), settings.clock(), SettleRule.DEFAULT, timing, settings.seed());
             runner.onMeasuring(onMeasuring);
-            if (tpLab) {
+            if (!script && replay == null) {
                 phase = "jit warm-up";
                 runner.warmJit(settings.jitWarmupMillis());
             }
@@ -128,7 +131,9 @@ public final class ProfilingRun {
                 rowStartNanos = System.nanoTime();
                 final LabParams p = matrix.get(k);
                 LOG.info("profiling run entry [run={}, entry={}/{}, params={}]", id, k + 1, matrix.size(), p.asMap());
-                RowResult row = tpLab ? compare(runner.run(k + 1, p, spec, () -> stopRequested, x -> phase = x)) : script(k + 1, p);
+                final RowResult row = script ? script(k + 1, p)
+                    : compare(replay != null ? replay.run(k + 1, p, () -> stopRequested, x -> phase = x)
+                        : runner.run(k + 1, p, spec, () -> stopRequested, x -> phase = x));
                 synchronized (rows) {
                     rows.add(row);
                     if (RowResult.SATURATED.equals(row.status())) {
@@ -158,10 +163,31 @@ public final class ProfilingRun {
                 note(unsettled + " of " + rows.size() + " entries reached durationSeconds before their medians settled (settled=false):"
                     + " their figures are what was measured, raise durationSeconds for steadier ones");
             }
+            if (replay != null) {
+                note(String.format(Locale.ROOT, "load average (1 min) at the end of the run: %s on %d cores: the machine's other work"
+                    + " takes its share of the cores the replay and its consumers share; srvcpu + conscpu is what they got",
+                    loadAverage(), Runtime.getRuntime().availableProcessors()));
+                note("each entry is one replay of the whole day by every consumer (durationSeconds does not apply); the independent"
+                    + " streams are the day's syms dealt out to the consumers, so together they read one day; TimeBase's independent"
+                    + " streams are whole streams read by remote consumers of a 64-vCPU server");
+            }
             finish(RunReport.DONE, null);
         } catch (final RuntimeException | Error e) {
             LOG.error("profiling run failed [run={}]", id, e);
             finish(RunReport.FAILED, "run failed: " + e);
+        } finally {
+            if (replay != null) {
+                replay.close();
+            }
+        }
+    }
+
+    /** The 1-minute load average from /proc/loadavg, or "unknown". */
+    private static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (final java.io.IOException | RuntimeException e) {
+            return "unknown";
         }
     }
 
@@ -174,6 +200,9 @@ public final class ProfilingRun {
     }
 
     private RowResult compare(final RowResult row) {
+        if (experiment == Experiment.REPLAY) {
+            return row;
+        }
         final PaperFigures.Match match = settings.paper().match(experiment, row.params());
         if (match == null) {
             return row;
@@ -257,10 +286,21 @@ public final class ProfilingRun {
 
     private RunReport.Environment environment(final double timingNanos) {
         final long window = LabRunner.BASE_WINDOW_MILLIS;
-        return new RunReport.Environment(Runtime.getRuntime().availableProcessors(),
-            System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")",
-            System.getProperty("os.name") + " " + System.getProperty("os.arch"),
-            Transport.isEpoll() ? "epoll" : "nio",
+        final String java = System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")";
+        final String os = System.getProperty("os.name") + " " + System.getProperty("os.arch");
+        final String transport = Transport.isEpoll() ? "epoll" : "nio";
+        if (experiment == Experiment.REPLAY) {
+            return new RunReport.Environment(Runtime.getRuntime().availableProcessors(), java, os, transport,
+                "in-process: an HDB in a temporary directory and its replay port on loopback; each consumer is its own TCP connection"
+                    + " with its own event-loop thread (a TickClient) that checks time order and, by the row counter n, that every row"
+                    + " arrives exactly once (the real day has no counter: by count); all in one JVM, no CPU pinning",
+                "per-thread CPU time (ThreadMXBean.getThreadCpuTime) of the replay server's threads and of the consumers' threads"
+                    + " over the replay's wall time, in % of one core",
+                "none: an entry is one replay of the whole day by every consumer, timed from the first request to the last REPLAY_DONE",
+                "one unmeasured replay of the first day with one consumer before the first entry (JIT)",
+                TimeBaseFigures.SOURCE);
+        }
+        return new RunReport.Environment(Runtime.getRuntime().availableProcessors(), java, os, transport,
             "in-process: one tickerplant thread; each subscriber is its own TCP connection on loopback with its own event-loop thread"
                 + " and RDB; the feed has its own thread; all in one JVM, no CPU pinning",
             String.format(Locale.ROOT, "per-thread CPU time (ThreadMXBean.getThreadCpuTime) of each role's threads over the measuring"

@@ -24,12 +24,13 @@ public final class ResultChart {
     /** The chart; a run with no rows yet gives a chart with axes and a note. */
     public static String svg(final RunReport run) {
         final Experiment e = Experiment.parse(run.experiment());
-        if (!e.tpLab()) {
+        if (e.seedScript()) {
             return MeasureTables.svg(run);
         }
+        final boolean replay = e == Experiment.REPLAY;
         final List<String> series = new ArrayList<>();
         for (final String f : e.figureColumns()) {
-            if (!f.endsWith("cpu")) {
+            if (!f.endsWith("cpu") && (!replay || "rows/s".equals(f))) {
                 series.add(f);
             }
         }
@@ -60,9 +61,10 @@ public final class ResultChart {
             .append(HEIGHT).append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(HEIGHT)
             .append("\" font-family=\"sans-serif\" font-size=\"12\">\n");
         sb.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-        text(sb, WIDTH / 2.0, 22, "middle", 15, "jtick " + e.id() + " (" + run.id() + "): medians, us, log scale");
-        text(sb, WIDTH / 2.0, 40, "middle", 11, "solid = jtick (" + coresOf(run) + " cores shared), dashed = KX white paper"
-            + " (kdb+ 3.1, 8 pinned CPUs)");
+        text(sb, WIDTH / 2.0, 22, "middle", 15, "jtick " + e.id() + " (" + run.id() + "): " + (replay ? "rows/s, all consumers"
+            : "medians, us") + ", log scale");
+        text(sb, WIDTH / 2.0, 40, "middle", 11, "solid = jtick (" + coresOf(run) + " cores shared), dashed = " + (replay
+            ? "TimeBase (20 cores; independent streams: 64 vCPU)" : "KX white paper (kdb+ 3.1, 8 pinned CPUs)"));
         for (double d = lo; d <= hi + 1e-9; d++) {
             final double y = TOP + plotH - (d - lo) / (hi - lo) * plotH;
             sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>%n", LEFT, y,
@@ -96,7 +98,7 @@ public final class ResultChart {
         final int lx = LEFT + plotW + 16;
         sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#333\" stroke-width=\"1.5\""
             + " stroke-dasharray=\"5,4\"/>%n", lx, ly, lx + 22, ly));
-        text(sb, lx + 28, ly + 4, "start", 12, "paper");
+        text(sb, lx + 28, ly + 4, "start", 12, replay ? "TimeBase" : "paper");
         sb.append("</svg>\n");
         return sb.toString();
     }
@@ -115,11 +117,11 @@ public final class ResultChart {
             pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
             if (jtick) {
                 marks.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\">"
-                    + "<title>%s %s us</title></circle>%n",
+                    + "<title>%s %s</title></circle>%n",
                     x, y, color, figure, ResultTables.number(v)));
             } else {
                 marks.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"6\" height=\"6\" fill=\"white\" stroke=\"%s\">"
-                    + "<title>paper %s %s us</title></rect>%n", x - 3, y - 3, color, figure, ResultTables.number(v)));
+                    + "<title>reference %s %s</title></rect>%n", x - 3, y - 3, color, figure, ResultTables.number(v)));
             }
         }
         if (pts.length() > 0) {
@@ -131,11 +133,17 @@ public final class ResultChart {
     }
 
     private static Double ours(final RowResult r, final String figure) {
+        if (r.replay() != null) {
+            return "rows/s".equals(figure) ? r.replay().rowsPerSecond() : null;
+        }
         final Figure f = r.figures().get(figure);
         return f == null ? null : f.median();
     }
 
     private static Double paper(final RowResult r, final String figure) {
+        if (r.replay() != null) {
+            return "rows/s".equals(figure) ? r.replay().timebase() : null;
+        }
         switch (figure) {
             case "tptimer":
                 return r.paper().get("tpflush");

@@ -25,8 +25,11 @@ public final class ResultTables {
     /** The paper-style text table. */
     public static String text(final RunReport run) {
         final Experiment e = Experiment.parse(run.experiment());
-        if (!e.tpLab()) {
+        if (e.seedScript()) {
             return MeasureTables.text(run);
+        }
+        if (e == Experiment.REPLAY) {
+            return ReplayTables.text(run);
         }
         final StringBuilder sb = new StringBuilder();
         sb.append("jtick profiling run ").append(run.id()).append(" - ").append(e.title());
@@ -262,6 +265,8 @@ public final class ResultTables {
             case THROUGHPUT:
             case IO:
                 return MeasureTables.label(e, p);
+            case REPLAY:
+                return p.data() + " " + p.encoding() + " x" + p.subscribers() + (p.streams() > 1 ? " (" + p.streams() + " streams)" : "");
             case CUSTOM:
             default:
                 return "r=" + p.r() + " u=" + p.u() + " t=" + p.t() + (p.ex() > 0 ? " ex=" + p.ex() : "")
@@ -336,8 +341,11 @@ public final class ResultTables {
 
     /** One header line, then one line per entry; empty cells where a figure does not apply. */
     public static String csv(final RunReport run) {
-        if (!Experiment.parse(run.experiment()).tpLab()) {
+        if (Experiment.parse(run.experiment()).seedScript()) {
             return MeasureTables.csv(run);
+        }
+        if (Experiment.parse(run.experiment()) == Experiment.REPLAY) {
+            return ReplayTables.csv(run);
         }
         final StringBuilder sb = new StringBuilder();
         sb.append(String.join(",", csvHeader())).append('\n');

@@ -28,6 +28,10 @@ import static io.jtick.core.wire.FrameDescriptor.VERSION;
  * END_OF_DAY     int32 epochDay (the day that ended), int64 sequence
  * ERROR          int32 code, str16 message (UTF-8)
  * HEARTBEAT      int64 epochNanos
+ * REPLAY         int32 fromDay, int32 toDay, int64 startNanos, int64 endNanos, uint8 pace, float64 speed,
+ *                int32 batchRows, str8 zone, uint16 tableCount, str8 tables..., int32 symCount, str8 syms...
+ * REPLAY_DONE    uint8 status, int64 rows, int64 frames, int64 bytes, uint16 tableCount, (str8 table, int64 rows)...,
+ *                str16 message
  * </pre>
  * str8 is uint8 length + ASCII bytes, str16 is uint16 length + UTF-8 bytes.
  */
@@ -41,6 +45,88 @@ public final class ControlFrames {
     }
 
     public record Hello(int role, int protocolVersion, String name) {
+    }
+
+    /** REPLAY pace: as fast as the consumer reads. */
+    public static final int PACE_MAX = 0;
+    /** REPLAY pace: the recorded gaps between rows, divided by the speed factor. */
+    public static final int PACE_RECORDED = 1;
+
+    /**
+     * A historical replay request (the HDB's replay port, docs/wire-format.md).
+     *
+     * @param tables     tables to merge by time, 1..64; rows with equal times go in this order of tables
+     * @param fromDay    first partition date, days since 1970-01-01, inclusive
+     * @param toDay      last partition date, inclusive
+     * @param syms       syms to replay; empty = all
+     * @param startNanos time-of-day window start, ns after local midnight of each date in {@code zone} (inclusive)
+     * @param endNanos   window end, exclusive; {@link #NO_END} = to the end of the partition
+     * @param zone       zone of the window, empty = the server's default
+     * @param pace       {@link #PACE_MAX} or {@link #PACE_RECORDED}
+     * @param speed      recorded pace only: the gaps divided by this (2 = twice as fast); must be positive
+     * @param batchRows  most rows per UPDATE frame; 0 = the server's default
+     */
+    public record Replay(List<String> tables, int fromDay, int toDay, List<String> syms, long startNanos, long endNanos, String zone,
+                         int pace, double speed, int batchRows) {
+        /** {@link #endNanos()} of a window open at its end. */
+        public static final long NO_END = Long.MAX_VALUE;
+
+        public Replay {
+            tables = List.copyOf(tables);
+            syms = List.copyOf(syms);
+            zone = zone == null ? "" : zone;
+        }
+
+        /** Every row of {@code tables} from {@code fromDay} to {@code toDay}, as fast as possible, default batch. */
+        public static Replay of(final List<String> tables, final int fromDay, final int toDay) {
+            return new Replay(tables, fromDay, toDay, List.of(), 0, NO_END, "", PACE_MAX, 1, 0);
+        }
+
+        public Replay withSyms(final List<String> s) {
+            return new Replay(tables, fromDay, toDay, s, startNanos, endNanos, zone, pace, speed, batchRows);
+        }
+
+        public Replay withWindow(final long start, final long end, final String z) {
+            return new Replay(tables, fromDay, toDay, syms, start, end, z, pace, speed, batchRows);
+        }
+
+        /** Recorded pace × {@code factor}. */
+        public Replay withSpeed(final double factor) {
+            return new Replay(tables, fromDay, toDay, syms, startNanos, endNanos, zone, PACE_RECORDED, factor, batchRows);
+        }
+
+        public Replay withBatchRows(final int rows) {
+            return new Replay(tables, fromDay, toDay, syms, startNanos, endNanos, zone, pace, speed, rows);
+        }
+    }
+
+    /** REPLAY_DONE status: every row was sent. */
+    public static final int REPLAY_COMPLETE = 0;
+    /** REPLAY_DONE status: stopped by an operator ({@code DELETE /api/replays/{id}}) or a shutdown. */
+    public static final int REPLAY_CANCELLED = 1;
+    /** REPLAY_DONE status: the HDB could not read a partition (the message names file and block). */
+    public static final int REPLAY_FAILED = 2;
+
+    /**
+     * The end of a replay.
+     *
+     * @param status      {@link #REPLAY_COMPLETE}, {@link #REPLAY_CANCELLED} or {@link #REPLAY_FAILED}
+     * @param rows        rows sent in UPDATE frames
+     * @param frames      UPDATE frames sent
+     * @param bytes       bytes of those frames
+     * @param rowsByTable rows sent per table, in request order
+     * @param message     why it did not complete, empty when it did
+     */
+    public record ReplayDone(int status, long rows, long frames, long bytes, Map<String, Long> rowsByTable, String message) {
+        public ReplayDone {
+            rowsByTable = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rowsByTable));
+            message = message == null ? "" : message;
+        }
+
+        /** complete, cancelled or failed. */
+        public String statusName() {
+            return status == REPLAY_COMPLETE ? "complete" : status == REPLAY_CANCELLED ? "cancelled" : "failed";
+        }
     }
 
     public record Subscribe(long fromSequence, List<String> tables, List<String> syms) {
@@ -106,6 +192,104 @@ public final class ControlFrames {
             b.release();
             throw e;
         }
+    }
+
+    public static ByteBuf replay(final ByteBufAllocator alloc, final Replay r) {
+        final ByteBuf b = start(alloc, MessageType.REPLAY);
+        try {
+            b.writeIntLE(r.fromDay());
+            b.writeIntLE(r.toDay());
+            b.writeLongLE(r.startNanos());
+            b.writeLongLE(r.endNanos());
+            b.writeByte(r.pace());
+            b.writeDoubleLE(r.speed());
+            b.writeIntLE(r.batchRows());
+            str8(b, r.zone());
+            b.writeShortLE(r.tables().size());
+            for (final String t : r.tables()) {
+                str8(b, t);
+            }
+            b.writeIntLE(r.syms().size());
+            for (final String s : r.syms()) {
+                str8(b, s);
+            }
+            return end(b);
+        } catch (final RuntimeException e) {
+            b.release();
+            throw e;
+        }
+    }
+
+    public static ByteBuf replayDone(final ByteBufAllocator alloc, final ReplayDone d) {
+        final ByteBuf b = start(alloc, MessageType.REPLAY_DONE);
+        try {
+            b.writeByte(d.status());
+            b.writeLongLE(d.rows());
+            b.writeLongLE(d.frames());
+            b.writeLongLE(d.bytes());
+            b.writeShortLE(d.rowsByTable().size());
+            for (final Map.Entry<String, Long> e : d.rowsByTable().entrySet()) {
+                str8(b, e.getKey());
+                b.writeLongLE(e.getValue());
+            }
+            str16(b, d.message().length() > 4000 ? d.message().substring(0, 4000) : d.message());
+            return end(b);
+        } catch (final RuntimeException e) {
+            b.release();
+            throw e;
+        }
+    }
+
+    /**
+     * Reads a REPLAY body.
+     *
+     * @throws IllegalArgumentException when the body is shorter than its counts say or has bytes left over
+     */
+    public static Replay readReplay(final ByteBuf frame) {
+        final ByteBuf b = body(frame);
+        try {
+            final int from = b.readIntLE();
+            final int to = b.readIntLE();
+            final long start = b.readLongLE();
+            final long end = b.readLongLE();
+            final int pace = b.readUnsignedByte();
+            final double speed = b.readDoubleLE();
+            final int batch = b.readIntLE();
+            final String zone = readStr8(b);
+            final int tables = b.readUnsignedShortLE();
+            final List<String> t = new ArrayList<>(tables);
+            for (int i = 0; i < tables; i++) {
+                t.add(readStr8(b));
+            }
+            final int syms = b.readIntLE();
+            if (syms < 0 || syms > b.readableBytes()) {
+                throw new IllegalArgumentException("bad sym count [syms=" + syms + "]");
+            }
+            final List<String> s = new ArrayList<>(syms);
+            for (int i = 0; i < syms; i++) {
+                s.add(readStr8(b));
+            }
+            if (b.isReadable()) {
+                throw new IllegalArgumentException("bytes left after the request [bytes=" + b.readableBytes() + "]");
+            }
+            return new Replay(t, from, to, s, start, end, zone, pace, speed, batch);
+        } catch (final IndexOutOfBoundsException e) {
+            throw new IllegalArgumentException("request shorter than its fields [bytes=" + frame.readableBytes() + "]", e);
+        }
+    }
+
+    public static ReplayDone readReplayDone(final ByteBuf frame) {
+        final ByteBuf b = body(frame);
+        final int status = b.readUnsignedByte();
+        final long rows = b.readLongLE();
+        final long frames = b.readLongLE();
+        final long bytes = b.readLongLE();
+        final int n = b.readUnsignedShortLE();
+        final Map<String, Long> byTable = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            byTable.put(readStr8(b), b.readLongLE());
+        }
+        return new ReplayDone(status, rows, frames, bytes, byTable, readStr16(b));
     }
 
     public static ByteBuf catchUpDone(final ByteBufAllocator alloc, final long sequence) {

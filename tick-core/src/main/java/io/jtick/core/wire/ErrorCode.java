@@ -18,7 +18,9 @@ public enum ErrorCode {
     BAD_SUBSCRIPTION(10),
     JOURNAL_FAILURE(11),
     SHUTTING_DOWN(12),
-    TRUNCATED_FRAME(13);
+    TRUNCATED_FRAME(13),
+    /** REPLAY asks for something the HDB cannot serve: no partition in its range, a bad range, window, speed or batch size. */
+    BAD_REPLAY(20);
 
     private static final ErrorCode[] BY_CODE = values();
 

@@ -18,6 +18,13 @@ public final class MessageType {
     public static final int SUBSCRIBED = 7;
     /** TP to subscriber: journal catch-up done; what follows is live. */
     public static final int CATCH_UP_DONE = 8;
+    /**
+     * Consumer to HDB (replay port): stream tables of a date range in time order. Replay frames take
+     * codes from 16 up, so that other frame families can grow below them.
+     */
+    public static final int REPLAY = 16;
+    /** HDB to consumer: the replay ended (complete, cancelled or failed), with its counts. */
+    public static final int REPLAY_DONE = 17;
 
     private MessageType() {
     }
@@ -40,6 +47,10 @@ public final class MessageType {
                 return "subscribed";
             case CATCH_UP_DONE:
                 return "catch-up-done";
+            case REPLAY:
+                return "replay";
+            case REPLAY_DONE:
+                return "replay-done";
             default:
                 return "unknown(" + type + ")";
         }

@@ -85,6 +85,46 @@ public final class UpdateEncoder {
         return this;
     }
 
+    /**
+     * Like {@link #wrap}, for a caller that writes every value of every column itself (a bulk copy):
+     * only the header, the table name's padding, the column headers and each column's padding are
+     * zeroed, not the values, so a large frame is not written twice.
+     */
+    public UpdateEncoder wrapForFill(final ByteBuf buffer, final TableSchema schema, final int rowCount, final int maxDictBytes) {
+        this.buffer = buffer;
+        this.schema = schema;
+        this.rowCount = rowCount;
+        this.frameStart = buffer.writerIndex();
+        buffer.ensureWritable(frameLength(schema, rowCount, maxDictBytes));
+        final byte[] name = schema.nameBytes();
+        final int nameEnd = TABLE_NAME_OFFSET + align8(name.length);
+        buffer.setZero(frameStart, nameEnd);
+        buffer.setByte(frameStart + VERSION_OFFSET, VERSION);
+        buffer.setByte(frameStart + TYPE_OFFSET, MessageType.UPDATE);
+        buffer.setIntLE(frameStart + UPDATE_COUNT_OFFSET, 1);
+        buffer.setIntLE(frameStart + ROW_COUNT_OFFSET, rowCount);
+        buffer.setShortLE(frameStart + COLUMN_COUNT_OFFSET, schema.columnCount());
+        buffer.setShortLE(frameStart + TABLE_LENGTH_OFFSET, name.length);
+        buffer.setBytes(frameStart + TABLE_NAME_OFFSET, name);
+        int pos = nameEnd;
+        for (int c = 0; c < schema.columnCount(); c++) {
+            final ColumnType type = schema.type(c);
+            final int bytes = rowCount * type.width();
+            buffer.setLongLE(frameStart + pos, type.code() | (long) bytes << 32);
+            dataOffset[c] = frameStart + pos + COLUMN_HEADER_LENGTH;
+            final int padded = align8(bytes);
+            if (padded > bytes) {
+                buffer.setZero(dataOffset[c] + bytes, padded - bytes);
+            }
+            pos += COLUMN_HEADER_LENGTH + padded;
+        }
+        dictOffset = pos;
+        buffer.setIntLE(frameStart + DICT_OFFSET_OFFSET, dictOffset);
+        dictCount = 0;
+        dictWrite = frameStart + dictOffset + 4;
+        return this;
+    }
+
     public UpdateEncoder flags(final int flags) {
         buffer.setShortLE(frameStart + FLAGS_OFFSET, flags);
         return this;

@@ -27,7 +27,8 @@ class FeedSupervisorTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = s.getLocalPort();
         }
-        feeds = new FeedSupervisor(new FeedSupervisor.Settings("127.0.0.1", closedPort, "trade", 10, 1, 1, 100, 0, 42, data),
+        feeds = new FeedSupervisor(new FeedSupervisor.Settings("127.0.0.1", closedPort, "trade", 10, 1, 1, 100, 0, 42, data,
+            "127.0.0.1", 0),
             FeedCounters.unregistered());
         return feeds;
     }
@@ -40,7 +41,8 @@ class FeedSupervisorTest {
     }
 
     private static FeedRequest request(final String source, final String table, final Integer r, final String pace, final String file) {
-        return new FeedRequest(source, table, r, null, null, null, null, null, null, null, null, file, null, null, pace, null);
+        return new FeedRequest(source, table, r, null, null, null, null, null, null, null, null, file, null, null, pace, null, null, null,
+            null);
     }
 
     @Test

@@ -26,7 +26,7 @@ class ResultTablesTest {
         f.put("rdbupd_last", new Figure(1000, 1.2, 3, 6, 40));
         return new RowResult(index, p, RunReport.DONE, null, true, 3.0, 1, 4.0, 40_000, 4000, 40_000, 40_000, 40_000, true,
             p.targetRowsPerSecond(), 9_990, 120, 1, 0, f, new CpuUsage(15.5, 6, 6, 6, 4, 0.1, 0.5, 0.2, 30), null, null, null,
-            List.of(new Window(1, 1000, 1000, 12.0, rdbrecv)));
+            List.of(new Window(1, 1000, 1000, 12.0, rdbrecv)), null);
     }
 
     static RunReport report(final List<RowResult> rows) {

@@ -56,9 +56,10 @@ class RunSpecTest {
             .as("a bulk far past the tickerplant lab's rate limit is a valid insert").extracting(LabParams::r, LabParams::syms)
             .containsExactly(100_000, 10);
         assertThat(parse("experiment", "io").matrix()).hasSize(1);
-        assertThat(Experiment.THROUGHPUT.tpLab()).isFalse();
-        assertThat(Experiment.IO.tpLab()).isFalse();
-        assertThat(Experiment.BROADCAST.tpLab()).isTrue();
+        assertThat(Experiment.THROUGHPUT.seedScript()).isTrue();
+        assertThat(Experiment.IO.seedScript()).isTrue();
+        assertThat(Experiment.BROADCAST.seedScript()).isFalse();
+        assertThat(Experiment.REPLAY.seedScript()).isFalse();
         bad("matrix entry 1: r (rows per insert) must be 1..1000000 [r=0]", "experiment", "throughput", "matrix", List.of(Map.of("r", 0)));
         bad("syms must be 1..17576", "experiment", "throughput", "matrix", List.of(Map.of("syms", 20_000)));
     }
@@ -66,7 +67,7 @@ class RunSpecTest {
     @Test
     void shouldRejectBadParametersWithTheReason() {
         bad("matrix entry 1: r must be 1..1000000 [r=0]", "experiment", "rows-per-update", "matrix", List.of(Map.of("r", 0)));
-        bad("unknown matrix key [key=rows", "experiment", "custom", "matrix", List.of(Map.of("rows", 1)));
+        bad("unknown matrix key [key=lines", "experiment", "custom", "matrix", List.of(Map.of("lines", 1)));
         bad("unknown experiment [experiment=latency", "experiment", "latency");
         bad("experiment is required", "durationSeconds", 3);
         bad("unknown field [field=duration", "experiment", "custom", "duration", 3);

@@ -7,6 +7,7 @@ import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.testing.TestSupport;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
@@ -72,6 +73,38 @@ class UpdateCodecTest {
                 }
             } finally {
                 buf.release();
+            }
+        }
+    }
+
+    @Test
+    void shouldWriteTheSameBytesWithWrapForFillAsWithWrapWhenEveryValueIsSet() {
+        for (final int rows : new int[] {0, 1, 3, 17}) {
+            final ByteBuf zeroed = PooledByteBufAllocator.DEFAULT.directBuffer(64);
+            final ByteBuf filled = PooledByteBufAllocator.DEFAULT.directBuffer(64);
+            try {
+                filled.writeBytes(new byte[4096]);
+                for (int i = 0; i < 4096; i++) {
+                    filled.setByte(i, 0x5a); // garbage where the frame will go: only values may be left unwritten
+                }
+                filled.clear();
+                for (final ByteBuf b : new ByteBuf[] {zeroed, filled}) {
+                    final UpdateEncoder enc = b == zeroed ? new UpdateEncoder().wrap(b, ALL_TYPES, rows, 5)
+                        : new UpdateEncoder().wrapForFill(b, ALL_TYPES, rows, 5);
+                    enc.addSym("AAPL".getBytes(StandardCharsets.US_ASCII));
+                    for (int r = 0; r < rows; r++) {
+                        enc.timestamp(0, r, 1_700_000_000_000_000_000L + r).sym(r, 0).float64(2, r, r * 1.5).float32(3, r, r * 0.25f)
+                            .int64(4, r, -r).int32(5, r, r).int16(6, r, (short) r).int8(7, r, r).int8(8, r, 1).int8(9, r, 'z')
+                            .timestamp(10, r, r);
+                    }
+                    enc.sequence(9).finish();
+                }
+                assertThat(ByteBufUtil.hexDump(filled)).as("rows=%d", rows).isEqualTo(ByteBufUtil.hexDump(zeroed));
+                final UpdateValidator v = new UpdateValidator(REGISTRY);
+                assertThat(v.validate(filled, filled.readerIndex(), filled.readableBytes())).as(v.reason()).isEqualTo(ErrorCode.NONE);
+            } finally {
+                zeroed.release();
+                filled.release();
             }
         }
     }

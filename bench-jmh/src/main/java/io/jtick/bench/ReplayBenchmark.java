@@ -1,0 +1,217 @@
+package io.jtick.bench;
+
+import io.jtick.core.hdb.HistoricalDatabase;
+import io.jtick.core.lab.LoopbackProbe;
+import io.jtick.core.lab.ReplayDays;
+import io.jtick.core.lab.ReplayMeasure;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.replay.ReplayServer;
+import io.jtick.core.replay.ReplaySettings;
+import io.jtick.core.table.MemorySegment;
+import io.jtick.core.wire.ControlFrames;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Historical replay read throughput against its targets, in one JVM on loopback: a synthetic day of
+ * {@code trade(time, sym, price, size, cond, n)} ({@code --rows}, {@code --syms}; {@code n} counts
+ * rows) is written once per encoding as an HDB partition, an in-process {@link ReplayServer} serves
+ * it, and {@link ReplayMeasure} runs 1 and 10 consumers of that one stream (separate connections and
+ * threads), each checking time order and, by {@code n}, that every row arrived exactly once. The
+ * loopback limit is measured in the same run ({@link LoopbackProbe}, same socket settings and thread
+ * counts) and divided by the bytes per row of the replay's frames. Each figure is the median of
+ * {@code --runs} runs after one warm-up run.
+ *
+ * <pre>
+ * ./jtick bench-replay                                   # 10M rows, plain and auto/zstd:3, 1 and 10 consumers
+ * ./jtick bench-replay --rows 2000000 --runs 1           # quicker
+ * </pre>
+ * Targets: one consumer at least 15M rows/s, ten consumers at least 30M rows/s in total.
+ */
+public final class ReplayBenchmark {
+    static final double ONE_CONSUMER_TARGET = 15e6;
+    static final double TEN_CONSUMERS_TARGET = 30e6;
+    private static final LocalDate FIRST = LocalDate.of(2026, 1, 5);
+
+    private ReplayBenchmark() {
+    }
+
+    /** Command-line options. */
+    record Options(int rows, int syms, List<String> encodings, List<Integer> consumers, int batch, int window, int runs, int threads,
+                   Path dir) {
+        static Options parse(final String[] args) {
+            int rows = 10_000_000;
+            int syms = 1000;
+            List<String> encodings = List.of("plain", "auto/zstd:3");
+            List<Integer> consumers = List.of(1, 10);
+            int batch = ReplaySettings.DEFAULT_BATCH_ROWS;
+            int window = ReplaySettings.DEFAULT_WINDOW_ROWS;
+            int runs = 3;
+            int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+            Path dir = null;
+            for (int i = 0; i < args.length; i++) {
+                final String a = args[i];
+                if ("-h".equals(a) || "--help".equals(a)) {
+                    throw new IllegalArgumentException(usage());
+                }
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException("missing value for " + a + "\n" + usage());
+                }
+                final String v = args[++i];
+                switch (a) {
+                    case "--rows" -> rows = Integer.parseInt(v);
+                    case "--syms" -> syms = Integer.parseInt(v);
+                    case "--encodings" -> encodings = List.of(v.split(","));
+                    case "--consumers" -> consumers = Arrays.stream(v.split(",")).map(Integer::valueOf).toList();
+                    case "--batch" -> batch = Integer.parseInt(v);
+                    case "--window" -> window = Integer.parseInt(v);
+                    case "--runs" -> runs = Integer.parseInt(v);
+                    case "--threads" -> threads = Integer.parseInt(v);
+                    case "--dir" -> dir = Path.of(v);
+                    default -> throw new IllegalArgumentException("unknown option " + a + "\n" + usage());
+                }
+            }
+            if (rows < 1000 || syms < 1 || runs < 1 || consumers.isEmpty() || encodings.isEmpty()) {
+                throw new IllegalArgumentException("need rows >= 1000, syms >= 1, runs >= 1, consumers and encodings\n" + usage());
+            }
+            return new Options(rows, syms, encodings, consumers, batch, window, runs, threads, dir);
+        }
+
+        static String usage() {
+            return "usage: ReplayBenchmark [--rows N (10000000)] [--syms N (1000)] [--encodings plain,auto/zstd:3]"
+                + " [--consumers 1,10] [--batch rows/frame (8192)] [--window rows (65536)] [--runs N (3)]"
+                + " [--threads replay server threads (cores)] [--dir HDB root (temp)]";
+        }
+    }
+
+    /** One line of the result: an encoding and a consumer count, the median run. */
+    record Line(String encoding, int consumers, ReplayMeasure.Result median, double loopbackBytesPerSecond, List<Double> allRuns) {
+        double loopbackRows() {
+            return median.bytesPerRow() == 0 ? 0 : loopbackBytesPerSecond / median.bytesPerRow();
+        }
+    }
+
+    public static void main(final String[] args) throws Exception {
+        final Options o;
+        try {
+            o = Options.parse(args);
+        } catch (final IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        final List<Line> lines = run(o);
+        System.out.print(table(o, lines));
+        final boolean checked = lines.stream()
+            .allMatch(l -> l.median().inOrder() && l.median().exactlyOnce() && l.median().problem() == null);
+        System.exit(checked ? 0 : 1);
+    }
+
+    static List<Line> run(final Options o) throws IOException, InterruptedException {
+        final Path root = o.dir() != null ? o.dir() : Files.createTempDirectory("jtick-replay-bench");
+        final List<Line> lines = new ArrayList<>();
+        try {
+            System.err.printf(Locale.ROOT, "building a synthetic day: %,d rows, %d syms%n", o.rows(), o.syms());
+            final MemorySegment day = ReplayDays.synthetic(FIRST, o.rows(), o.syms(), 42);
+            for (int e = 0; e < o.encodings().size(); e++) {
+                final long t0 = System.nanoTime();
+                ReplayDays.write(root, FIRST.plusDays(e), day, o.encodings().get(e));
+                System.err.printf(Locale.ROOT, "wrote %s as %s in %.1f s%n", FIRST.plusDays(e), o.encodings().get(e),
+                    (System.nanoTime() - t0) / 1e9);
+            }
+            final TickMetrics metrics = new TickMetrics();
+            try (HistoricalDatabase hdb = new HistoricalDatabase(root, metrics)) {
+                hdb.reload();
+                final ReplaySettings settings = new ReplaySettings("127.0.0.1", 0, o.threads(), o.batch(), 1 << 20, o.window(),
+                    ReplaySettings.DEFAULT_SHARED_FRAMES, 1 << 20, 4 << 20, 1_000_000L, java.time.ZoneId.of("America/New_York"),
+                    root.resolve(".replay"));
+                try (ReplayServer server = new ReplayServer(hdb, settings, metrics).start()) {
+                    System.err.println("warm-up run");
+                    measure(server.port(), FIRST, 1, o.rows());
+                    for (int e = 0; e < o.encodings().size(); e++) {
+                        for (final int n : o.consumers()) {
+                            final double loopback = LoopbackProbe.bytesPerSecond(n, o.threads(), 500, 2000);
+                            final List<ReplayMeasure.Result> runs = new ArrayList<>();
+                            for (int r = 0; r < o.runs(); r++) {
+                                final ReplayMeasure.Result res = measure(server.port(), FIRST.plusDays(e), n, o.rows());
+                                System.err.printf(Locale.ROOT, "%s x%d run %d: %,.0f rows/s%s%n", o.encodings().get(e), n, r + 1,
+                                    res.rowsPerSecond(), res.problem() == null ? "" : " (" + res.problem() + ")");
+                                runs.add(res);
+                            }
+                            final List<ReplayMeasure.Result> sorted = new ArrayList<>(runs);
+                            sorted.sort(Comparator.comparingDouble(ReplayMeasure.Result::rowsPerSecond));
+                            lines.add(new Line(o.encodings().get(e), n, sorted.get(sorted.size() / 2), loopback,
+                                runs.stream().map(ReplayMeasure.Result::rowsPerSecond).toList()));
+                        }
+                    }
+                }
+            }
+            return lines;
+        } finally {
+            if (o.dir() == null) {
+                TickerplantBenchmark.deleteTree(root);
+            }
+        }
+    }
+
+    private static ReplayMeasure.Result measure(final int port, final LocalDate date, final int consumers, final int rows)
+        throws InterruptedException {
+        final ControlFrames.Replay r = ControlFrames.Replay.of(List.of("trade"), (int) date.toEpochDay(), (int) date.toEpochDay());
+        final List<ControlFrames.Replay> requests = new ArrayList<>();
+        final long[] expected = new long[consumers];
+        for (int i = 0; i < consumers; i++) {
+            requests.add(r);
+            expected[i] = rows;
+        }
+        return ReplayMeasure.run(port, requests, expected, rows, 600_000);
+    }
+
+    /** The 1-minute load average (/proc/loadavg), or -1 where there is none: a shared machine's figures need it beside them. */
+    static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (final IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    static String table(final Options o, final List<Line> lines) {
+        final StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "jtick replay read throughput: %,d rows x %d syms, one stream, %d cores, %d replay threads,"
+                + " batch %d rows, window %d rows; median of %d runs%n", o.rows(), o.syms(), Runtime.getRuntime().availableProcessors(),
+            o.threads(), o.batch(), o.window(), o.runs()));
+        sb.append(String.format(Locale.ROOT, "%-12s %5s %14s %14s %9s %7s %10s %10s %11s %14s %8s %7s %6s %s%n", "encoding", "cons",
+            "rows/s total", "rows/s each", "MB/s", "B/row", "srv cpu%", "cons cpu%", "cpu ns/row", "loopback rows/s", "of limit",
+            "order", "once", "target"));
+        for (final Line l : lines) {
+            final ReplayMeasure.Result m = l.median();
+            final double target = l.consumers() == 1 ? ONE_CONSUMER_TARGET : l.consumers() == 10 ? TEN_CONSUMERS_TARGET : 0;
+            final String verdict = target == 0 ? "-" : (m.rowsPerSecond() >= target ? "met" : "MISSED") + String.format(Locale.ROOT,
+                " (>= %.0fM)", target / 1e6);
+            final double cpuNanosPerRow = m.rowsPerSecond() == 0 ? 0 : (m.serverCpu() + m.consumerCpu()) / 100 * 1e9 / m.rowsPerSecond();
+            sb.append(String.format(Locale.ROOT, "%-12s %5d %,14.0f %,14.0f %9.1f %7.1f %10.0f %10.0f %11.1f %,14.0f %7.0f%% %7s %6s %s%n",
+                l.encoding(), l.consumers(), m.rowsPerSecond(), m.perConsumerMedian(), m.bytesPerSecond() / 1e6, m.bytesPerRow(),
+                m.serverCpu(), m.consumerCpu(), cpuNanosPerRow, l.loopbackRows(),
+                l.loopbackRows() == 0 ? 0 : m.rowsPerSecond() / l.loopbackRows() * 100, m.inOrder() ? "ok" : "BAD",
+                m.exactlyOnce() ? "ok" : "BAD", verdict));
+        }
+        sb.append(String.format(Locale.ROOT, "runs (rows/s): %s%n", lines.stream().map(l -> l.encoding() + " x" + l.consumers() + " "
+            + l.allRuns().stream().map(v -> String.format(Locale.ROOT, "%.2fM", v / 1e6)).toList()).toList()));
+        sb.append(String.format(Locale.ROOT, "load average (1 min) at the end: %.2f on %d cores; cpu ns/row = (replay server + consumer"
+            + " threads' CPU time) / rows: what one row costs whatever else the machine runs%n", loadAverage(),
+            Runtime.getRuntime().availableProcessors()));
+        sb.append("loopback rows/s = loopback bytes/s (same connections and threads, one 256 KiB buffer written again and again)"
+            + " / bytes per row of the replay's frames\n");
+        sb.append("TimeBase (../shared/reference/other-anchors.md): 1 consumer 1.03M msg/s, 10 consumers 6.73M msg/s total, 44-byte"
+            + " messages, 20 cores (i7-13850HX)\n");
+        return sb.toString();
+    }
+}

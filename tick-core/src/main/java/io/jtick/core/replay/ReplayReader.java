@@ -1,0 +1,624 @@
+package io.jtick.core.replay;
+
+import io.jtick.core.metrics.LatencyStats;
+import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.wire.UpdateEncoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import org.agrona.UnsafeApi;
+
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Reads a {@link ReplayPlan} in time order and encodes it as UPDATE frames, date by date, one time
+ * window at a time: every selected sym of every table is a sorted run of rows (the partitions are
+ * sorted by sym then time); a window takes from each run the rows with {@code time < windowEnd},
+ * reads their columns into this reader's buffers, orders them by time ({@link TimeSort}: stable, so
+ * equal times go table by table in request order, then by sym, then in recorded order) and cuts them
+ * into frames of consecutive rows of one table, at most {@code batchRows} each (and, at recorded
+ * pace, spanning at most the pace quantum × speed of recorded time).
+ *
+ * <p>A window holds about {@code windowRows} rows: its end is found by galloping search from each
+ * run's position, widening or narrowing the span until the count is within ½..2 × windowRows (rows
+ * that share one timestamp are never split, so a window may exceed that). Memory: the window's rows
+ * (time, sort keys and index: 32 bytes, plus the row's own columns) for about twice windowRows, and
+ * per date one position per selected sym. Everything is deterministic in the data, so another reader
+ * {@link #seek}ing to a {@link ReplayFrame.Cursor} produces the same frames from there on.
+ *
+ * <p>One thread at a time (a stream passes its reader between event-loop threads under its lock).
+ */
+final class ReplayReader implements AutoCloseable {
+    private static final boolean NATIVE_LE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+
+    private final ReplayPlan plan;
+    private final int tables;
+    private final int windowRows;
+    private final long quantumSpan;
+    private final TimeSort sort = new TimeSort();
+    private final UpdateEncoder encoder = new UpdateEncoder();
+    private final LatencyStats windowTimes;
+
+    private int date = -1;
+    private DayTable[] day;
+    private boolean ended;
+    private int runs;
+    private DayTable[] runDay = new DayTable[0];
+    private int[] runTable = new int[0];
+    private int[] runPos = new int[0];
+    private int[] runEnd = new int[0];
+    private int[] runHi = new int[0];
+    /** Per run: the times of its next rows, from its position on (read ahead in bulk, so finding a window's end reads no file). */
+    private long[][] runTimes = new long[0][];
+    private int[] runTimesLength = new int[0];
+    private long span;
+
+    private long windowStart = Long.MIN_VALUE;
+    private long windowEnd = Long.MIN_VALUE;
+    private int rows;
+    private int offset;
+    private long rowsDone;
+    private long[] times = new long[0];
+    private final int[] tableStart;
+    private final Object[][] columns;
+    private final int[] capacity;
+    private int[] order;
+
+    private int[][] stamp;
+    private int[][] frameCode;
+    private int generation;
+    /** Per frame: each row's position in its table's window columns, its frame sym code, the syms in order of appearance. */
+    private int[] src = new int[0];
+    private int[] codes = new int[0];
+    private int[] firstSeen = new int[0];
+
+    /** @param windowTimes where the time to read and order each window is recorded */
+    ReplayReader(final ReplayPlan plan, final LatencyStats windowTimes) {
+        this.plan = plan;
+        this.windowTimes = windowTimes;
+        this.tables = plan.schemas.size();
+        this.windowRows = plan.settings.windowRows();
+        this.quantumSpan = plan.paced ? (long) Math.max(1, Math.min(Long.MAX_VALUE / 2, plan.settings.paceQuantumNanos() * plan.speed))
+            : Long.MAX_VALUE;
+        this.tableStart = new int[tables + 1];
+        this.columns = new Object[tables][];
+        this.capacity = new int[tables];
+        for (int t = 0; t < tables; t++) {
+            columns[t] = new Object[plan.schemas.get(t).columnCount()];
+        }
+        this.stamp = new int[tables][];
+        this.frameCode = new int[tables][];
+    }
+
+    /** Positions the reader at {@code c} (a stream's start, or where a consumer that leaves the stream stands). */
+    ReplayReader seek(final ReplayFrame.Cursor c) {
+        if (!enterDate(c.date())) {
+            return this;
+        }
+        if (c.span() > 0) {
+            span = c.span();
+        }
+        rowsDone = c.rowsDone();
+        if (c.windowEnd() == Long.MIN_VALUE) {
+            return this;
+        }
+        if (c.windowStart() != Long.MIN_VALUE) {
+            for (int r = 0; r < runs; r++) {
+                runPos[r] = lowerBound(r, runPos[r], c.windowStart());
+                runTimesLength[r] = 0;
+            }
+        }
+        for (int r = 0; r < runs; r++) {
+            runEnd[r] = c.windowEnd() == Long.MAX_VALUE ? runHi[r] : lowerBound(r, runPos[r], c.windowEnd());
+        }
+        load(c.windowStart(), c.windowEnd());
+        offset = c.offset();
+        return this;
+    }
+
+    /** The next frame, or null when the replay has no rows left. */
+    ReplayFrame next(final ByteBufAllocator alloc) {
+        while (offset >= rows) {
+            if (ended || !loadNextWindow()) {
+                return null;
+            }
+        }
+        final int first = position(offset);
+        final int t = tableOf(first);
+        final int limit = Math.min(plan.batchRows, rows - offset);
+        int n = 1;
+        final long firstTime = times[first];
+        while (n < limit) {
+            final int w = position(offset + n);
+            if (w < tableStart[t] || w >= tableStart[t + 1] || times[w] - firstTime > quantumSpan) {
+                break;
+            }
+            n++;
+        }
+        final ByteBuf buf = encode(alloc, t, offset, n);
+        offset += n;
+        rowsDone += n;
+        return new ReplayFrame(buf, t, n, firstTime, date, new ReplayFrame.Cursor(date, windowStart, windowEnd, span, offset, rowsDone));
+    }
+
+    private int position(final int i) {
+        return order == null ? i : order[i];
+    }
+
+    private int tableOf(final int w) {
+        int t = 0;
+        while (w >= tableStart[t + 1]) {
+            t++;
+        }
+        return t;
+    }
+
+    // ------------------------------------------------------------------ dates and windows
+
+    private boolean enterDate(final int d) {
+        leaveDate();
+        if (d >= plan.dates.length) {
+            ended = true;
+            rows = 0;
+            offset = 0;
+            return false;
+        }
+        date = d;
+        day = plan.days[d];
+        int n = 0;
+        for (final DayTable dt : day) {
+            n += dt == null ? 0 : dt.codes.length;
+        }
+        if (runPos.length < n) {
+            runDay = new DayTable[n];
+            runTable = new int[n];
+            runPos = new int[n];
+            runEnd = new int[n];
+            runHi = new int[n];
+            runTimes = Arrays.copyOf(runTimes, n);
+            runTimesLength = new int[n];
+        }
+        runs = 0;
+        for (int t = 0; t < tables; t++) {
+            final DayTable dt = day[t];
+            if (dt == null) {
+                continue;
+            }
+            dt.enter(plan.settings.scratchDir());
+            final int symIds = dt.symBytes.length;
+            if (stamp[t] == null || stamp[t].length < symIds) {
+                stamp[t] = new int[symIds];
+                frameCode[t] = new int[symIds];
+            }
+            for (int k = 0; k < dt.codes.length; k++) {
+                runDay[runs] = dt;
+                runTable[runs] = t;
+                runPos[runs] = dt.lo[k];
+                runHi[runs] = dt.hi[k];
+                runTimesLength[runs] = 0;
+                runs++;
+            }
+        }
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        long total = 0;
+        for (int r = 0; r < runs; r++) {
+            first = Math.min(first, timeAt(r, runPos[r]));
+            last = Math.max(last, runDay[r].time(runHi[r] - 1));
+            total += runHi[r] - runPos[r];
+        }
+        span = total == 0 ? 1 : Math.max(1, (long) ((double) (last - first) * windowRows / total));
+        windowStart = Long.MIN_VALUE;
+        windowEnd = Long.MIN_VALUE;
+        rows = 0;
+        offset = 0;
+        return true;
+    }
+
+    private void leaveDate() {
+        if (day != null) {
+            for (final DayTable dt : day) {
+                if (dt != null) {
+                    dt.leave();
+                }
+            }
+            day = null;
+        }
+    }
+
+    private boolean loadNextWindow() {
+        if (date < 0 && !enterDate(0)) {
+            return false;
+        }
+        while (true) {
+            long remaining = 0;
+            for (int r = 0; r < runs; r++) {
+                remaining += runHi[r] - runPos[r];
+            }
+            if (remaining == 0) {
+                if (!enterDate(date + 1)) {
+                    return false;
+                }
+                continue;
+            }
+            final long t0 = System.nanoTime();
+            final long start = windowEnd;
+            final long end = chooseEnd(remaining);
+            load(start, end);
+            windowTimes.record(System.nanoTime() - t0);
+            return true;
+        }
+    }
+
+    /** The end of the next window (exclusive); fills {@link #runEnd}. */
+    private long chooseEnd(final long remaining) {
+        if (remaining <= 2L * windowRows) {
+            System.arraycopy(runHi, 0, runEnd, 0, runs);
+            return Long.MAX_VALUE;
+        }
+        long next = Long.MAX_VALUE;
+        for (int r = 0; r < runs; r++) {
+            if (runPos[r] < runHi[r]) {
+                next = Math.min(next, timeAt(r, runPos[r]));
+            }
+        }
+        long low = 0;
+        long high = Long.MAX_VALUE;
+        long s = Math.max(1, span);
+        while (true) {
+            final long end = next + s < next ? Long.MAX_VALUE : next + s;
+            final long c = count(end);
+            if (c < windowRows / 2 && end != Long.MAX_VALUE) {
+                low = s;
+            } else if (c > 2L * windowRows && s > 1) {
+                high = s;
+            } else {
+                span = s;
+                return end;
+            }
+            if (high - low <= 1) {
+                // rows sharing one timestamp (or a gap the count cannot narrow): take the larger side
+                s = high == Long.MAX_VALUE ? s : high;
+                final long e = next + s < next ? Long.MAX_VALUE : next + s;
+                count(e);
+                span = s;
+                return e;
+            }
+            s = high == Long.MAX_VALUE ? (s > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : s * 2) : low + (high - low) / 2;
+        }
+    }
+
+    /** Rows with time before {@code end} in every run from its position; fills {@link #runEnd}. */
+    private long count(final long end) {
+        long c = 0;
+        for (int r = 0; r < runs; r++) {
+            runEnd[r] = gallop(r, end);
+            c += runEnd[r] - runPos[r];
+        }
+        return c;
+    }
+
+    /** First row at or after the run's position whose time is at least {@code t}. */
+    private int gallop(final int r, final long t) {
+        final int from = runPos[r];
+        final int hi = runHi[r];
+        if (from >= hi || timeAt(r, from) >= t) {
+            return from;
+        }
+        int step = 1;
+        int lo = from;
+        while (true) {
+            final int probe = lo + step;
+            if (probe >= hi) {
+                break;
+            }
+            if (timeAt(r, probe) >= t) {
+                return search(r, lo + 1, probe, t);
+            }
+            lo = probe;
+            step = step > (1 << 29) ? step : step << 1;
+        }
+        return search(r, lo + 1, hi, t);
+    }
+
+    /** First row in {@code [from, to)} of run {@code r} whose time is at least {@code t}, from its read-ahead times. */
+    private int search(final int r, final int from, final int to, final long t) {
+        int a = from;
+        int b = to;
+        while (a < b) {
+            final int mid = (a + b) >>> 1;
+            if (timeAt(r, mid) < t) {
+                a = mid + 1;
+            } else {
+                b = mid;
+            }
+        }
+        return a;
+    }
+
+    /** Seek only: a binary search of the whole rest of the run on the file (no read-ahead yet). */
+    private int lowerBound(final int r, final int from, final long t) {
+        final DayTable d = runDay[r];
+        int a = from;
+        int b = runHi[r];
+        while (a < b) {
+            final int mid = (a + b) >>> 1;
+            if (d.time(mid) < t) {
+                a = mid + 1;
+            } else {
+                b = mid;
+            }
+        }
+        return a;
+    }
+
+    /**
+     * Time of row {@code row} (at or after the run's position) of run {@code r}: from its read-ahead
+     * buffer, which starts at the run's position and is read further on in bulk (at least 64 rows,
+     * doubling) when a row past its end is asked for.
+     */
+    private long timeAt(final int r, final int row) {
+        final int off = row - runPos[r];
+        if (off < runTimesLength[r]) {
+            return runTimes[r][off];
+        }
+        final int have = runTimesLength[r];
+        final int want = Math.min(runHi[r] - runPos[r], Math.max(off + 1, Math.max(64, have * 2)));
+        long[] buf = runTimes[r];
+        if (buf == null || buf.length < want) {
+            buf = buf == null ? new long[want] : Arrays.copyOf(buf, Math.max(want, buf.length * 2));
+            runTimes[r] = buf;
+        }
+        runDay[r].read(TableSchema.TIME, runPos[r] + have, want - have, buf, have);
+        runTimesLength[r] = want;
+        return buf[off];
+    }
+
+    /** Reads the rows of every run up to {@link #runEnd} into the window buffers and orders them. */
+    private void load(final long start, final long end) {
+        long n = 0;
+        for (int r = 0; r < runs; r++) {
+            n += runEnd[r] - runPos[r];
+        }
+        if (n > Integer.MAX_VALUE - 16) {
+            throw new IllegalStateException("replay window too large [rows=" + n + "]");
+        }
+        if (times.length < n) {
+            times = new long[(int) Math.max(n, Math.min(Integer.MAX_VALUE - 16, times.length * 2L))];
+        }
+        int at = 0;
+        int r = 0;
+        for (int t = 0; t < tables; t++) {
+            tableStart[t] = at;
+            int tableRows = 0;
+            for (int q = r; q < runs && runTable[q] == t; q++) {
+                tableRows += runEnd[q] - runPos[q];
+            }
+            final TableSchema schema = plan.schemas.get(t);
+            if (capacity[t] < tableRows) {
+                final int cap = Math.max(tableRows, capacity[t] * 2);
+                for (int c = 1; c < schema.columnCount(); c++) {
+                    columns[t][c] = schema.type(c).newArray(cap);
+                }
+                capacity[t] = cap;
+            }
+            for (; r < runs && runTable[r] == t; r++) {
+                final int count = runEnd[r] - runPos[r];
+                if (count == 0) {
+                    continue;
+                }
+                final DayTable d = runDay[r];
+                timeAt(r, runEnd[r] - 1);
+                System.arraycopy(runTimes[r], 0, times, at, count);
+                for (int c = 1; c < schema.columnCount(); c++) {
+                    d.read(c, runPos[r], count, columns[t][c], at - tableStart[t]);
+                }
+                at += count;
+                final int left = runTimesLength[r] - count;
+                System.arraycopy(runTimes[r], count, runTimes[r], 0, left);
+                runTimesLength[r] = left;
+                runPos[r] = runEnd[r];
+            }
+        }
+        tableStart[tables] = at;
+        rows = at;
+        offset = 0;
+        windowStart = start;
+        windowEnd = end;
+        order = sort.sort(times, rows);
+    }
+
+    // ------------------------------------------------------------------ encoding
+
+    private ByteBuf encode(final ByteBufAllocator alloc, final int t, final int from, final int n) {
+        final TableSchema schema = plan.schemas.get(t);
+        final DayTable d = day[t];
+        final int base = tableStart[t];
+        final int[] syms = (int[]) columns[t][TableSchema.SYM];
+        final int[] st = stamp[t];
+        final int[] fc = frameCode[t];
+        if (src.length < n) {
+            src = new int[n];
+            codes = new int[n];
+            firstSeen = new int[n];
+        }
+        final int gen = ++generation;
+        int dictCount = 0;
+        int dictBytes = 0;
+        for (int i = 0; i < n; i++) {
+            final int w = (order == null ? from + i : order[from + i]) - base;
+            src[i] = w;
+            final int code = syms[w];
+            if (st[code] != gen) {
+                st[code] = gen;
+                fc[code] = dictCount;
+                firstSeen[dictCount++] = code;
+                dictBytes += 1 + d.symBytes[code].length;
+            }
+            codes[i] = fc[code];
+        }
+        final int length = UpdateEncoder.frameLength(schema, n, dictBytes);
+        final ByteBuf buf = alloc.directBuffer(length, length);
+        try {
+            encoder.wrapForFill(buf, schema, n, dictBytes);
+            for (int k = 0; k < dictCount; k++) {
+                encoder.addSym(d.symBytes[firstSeen[k]]);
+            }
+            final boolean direct = NATIVE_LE && buf.hasMemoryAddress();
+            final boolean identity = order == null;
+            copy(codes, 0, n, buf, encoder.dataOffset(TableSchema.SYM), 4, direct);
+            if (identity) {
+                copy(times, from, n, buf, encoder.dataOffset(TableSchema.TIME), 8, direct);
+            } else {
+                gatherTimes(base, n, buf, encoder.dataOffset(TableSchema.TIME), direct);
+            }
+            for (int c = 2; c < schema.columnCount(); c++) {
+                if (identity) {
+                    copy(columns[t][c], from - base, n, buf, encoder.dataOffset(c), schema.type(c).width(), direct);
+                } else {
+                    gather(columns[t][c], n, buf, encoder.dataOffset(c), schema.type(c), direct);
+                }
+            }
+            encoder.sequence(rowsDone + n);
+            encoder.finish();
+            return buf;
+        } catch (final RuntimeException e) {
+            buf.release();
+            throw e;
+        }
+    }
+
+    /** Copies {@code n} values of a primitive array from {@code at} into the frame at {@code index}. */
+    private static void copy(final Object array, final int at, final int n, final ByteBuf buf, final int index, final int width,
+                             final boolean direct) {
+        if (direct) {
+            UnsafeApi.copyMemory(array, UnsafeApi.arrayBaseOffset(array.getClass()) + (long) at * width, null,
+                buf.memoryAddress() + index, (long) n * width);
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            switch (width) {
+                case 8 -> buf.setLongLE(index + (i << 3), UnsafeApi.getLong(array, UnsafeApi.arrayBaseOffset(array.getClass())
+                    + ((long) (at + i) << 3)));
+                case 4 -> buf.setIntLE(index + (i << 2), UnsafeApi.getInt(array, UnsafeApi.arrayBaseOffset(array.getClass())
+                    + ((long) (at + i) << 2)));
+                case 2 -> buf.setShortLE(index + (i << 1), UnsafeApi.getShort(array, UnsafeApi.arrayBaseOffset(array.getClass())
+                    + ((long) (at + i) << 1)));
+                default -> buf.setByte(index + i, UnsafeApi.getByte(array, UnsafeApi.arrayBaseOffset(array.getClass()) + at + i));
+            }
+        }
+    }
+
+    private void gatherTimes(final int base, final int n, final ByteBuf buf, final int index, final boolean direct) {
+        final int[] s = src;
+        final long[] v = times;
+        if (direct) {
+            final long a = buf.memoryAddress() + index;
+            for (int i = 0; i < n; i++) {
+                UnsafeApi.putLong(a + ((long) i << 3), v[s[i] + base]);
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                buf.setLongLE(index + (i << 3), v[s[i] + base]);
+            }
+        }
+    }
+
+    /** Writes the values at {@link #src}{@code [0..n)} of one column into the frame at {@code index}, in order. */
+    private void gather(final Object column, final int n, final ByteBuf buf, final int index, final ColumnType type,
+                        final boolean direct) {
+        final int[] s = src;
+        final long a = direct ? buf.memoryAddress() + index : 0;
+        switch (type) {
+            case TIMESTAMP, INT64 -> {
+                final long[] v = (long[]) column;
+                if (direct) {
+                    for (int i = 0; i < n; i++) {
+                        UnsafeApi.putLong(a + ((long) i << 3), v[s[i]]);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        buf.setLongLE(index + (i << 3), v[s[i]]);
+                    }
+                }
+            }
+            case FLOAT64 -> {
+                final double[] v = (double[]) column;
+                if (direct) {
+                    for (int i = 0; i < n; i++) {
+                        UnsafeApi.putDouble(a + ((long) i << 3), v[s[i]]);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        buf.setLongLE(index + (i << 3), Double.doubleToRawLongBits(v[s[i]]));
+                    }
+                }
+            }
+            case INT32, SYMBOL -> {
+                final int[] v = (int[]) column;
+                if (direct) {
+                    for (int i = 0; i < n; i++) {
+                        UnsafeApi.putInt(a + ((long) i << 2), v[s[i]]);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        buf.setIntLE(index + (i << 2), v[s[i]]);
+                    }
+                }
+            }
+            case FLOAT32 -> {
+                final float[] v = (float[]) column;
+                if (direct) {
+                    for (int i = 0; i < n; i++) {
+                        UnsafeApi.putFloat(a + ((long) i << 2), v[s[i]]);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        buf.setIntLE(index + (i << 2), Float.floatToRawIntBits(v[s[i]]));
+                    }
+                }
+            }
+            case INT16 -> {
+                final short[] v = (short[]) column;
+                if (direct) {
+                    for (int i = 0; i < n; i++) {
+                        UnsafeApi.putShort(a + ((long) i << 1), v[s[i]]);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        buf.setShortLE(index + (i << 1), v[s[i]]);
+                    }
+                }
+            }
+            default -> {
+                final byte[] v = (byte[]) column;
+                if (direct) {
+                    for (int i = 0; i < n; i++) {
+                        UnsafeApi.putByte(a + i, v[s[i]]);
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        buf.setByte(index + i, v[s[i]]);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Bytes of buffers this reader holds (for the memory figures of {@code GET /api/replays}). */
+    long bufferBytes() {
+        long n = (long) times.length * 8 + sort.bytes();
+        for (int t = 0; t < tables; t++) {
+            n += (long) capacity[t] * (plan.schemas.get(t).rowWidth() - 8);
+        }
+        return n;
+    }
+
+    @Override
+    public void close() {
+        leaveDate();
+        ended = true;
+        Arrays.fill(runDay, null);
+    }
+}

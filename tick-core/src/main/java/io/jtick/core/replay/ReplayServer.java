@@ -1,0 +1,268 @@
+package io.jtick.core.replay;
+
+import io.jtick.core.hdb.CorruptPartitionException;
+import io.jtick.core.hdb.HistoricalDatabase;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.Transport;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The HDB's replay port: consumers connect, send HELLO and REPLAY, and receive the replay
+ * ({@link ReplaySession}) in the native wire format, so {@code TickClient} and any subscriber read it
+ * as they read a tickerplant. Runs on {@code threads} event-loop threads of its own; consumers of the
+ * same request share one {@link ReplayStream}. {@link #replays()} and {@link #cancel} serve
+ * {@code GET/DELETE /api/replays}. Memory per consumer: its outbound buffer up to the high water
+ * mark (duplicates of shared frames, or its own frames) plus one pending frame, and, once it reads on
+ * its own, one reader's window buffers; per stream: its ring of frames and its reader.
+ */
+public final class ReplayServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplayServer.class);
+    private static final int RECENT = 20;
+
+    private final HistoricalDatabase hdb;
+    private final ReplaySettings settings;
+    private final ReplayCounters counters;
+    private final AtomicLong ids = new AtomicLong();
+    private final Map<Long, ReplaySession> active = new ConcurrentHashMap<>();
+    private final Deque<ReplayStatus> recent = new ArrayDeque<>();
+    private final Map<String, ReplayStream> joinable = new HashMap<>();
+    private final Map<Long, ReplayStream> streams = new ConcurrentHashMap<>();
+    private EventLoopGroup group;
+    private ExecutorService readers;
+    private Channel serverChannel;
+    private ChannelGroup connections;
+
+    public ReplayServer(final HistoricalDatabase hdb, final ReplaySettings settings, final TickMetrics metrics) {
+        this.hdb = hdb;
+        this.settings = settings.validate();
+        this.counters = new ReplayCounters(metrics);
+        counters.gauges(active::size, streams::size);
+    }
+
+    /** Deletes scratch files a crash left (only {@code scratch-*} files: the directory may hold anything else) and binds the port. */
+    public ReplayServer start() throws IOException {
+        if (Files.isDirectory(settings.scratchDir())) {
+            try (DirectoryStream<Path> left = Files.newDirectoryStream(settings.scratchDir(), "scratch-*")) {
+                for (final Path p : left) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+        group = Transport.newGroup(settings.threads(), "hdb-replay");
+        final AtomicLong readerIds = new AtomicLong();
+        readers = Executors.newFixedThreadPool(settings.threads(), r -> {
+            final Thread t = new Thread(r, "hdb-replay-reader-" + readerIds.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        connections = new DefaultChannelGroup("hdb-replay", GlobalEventExecutor.INSTANCE);
+        final ServerBootstrap b = new ServerBootstrap()
+            .group(group)
+            .channel(Transport.serverChannel())
+            .option(ChannelOption.SO_REUSEADDR, true)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(ChannelOption.SO_SNDBUF, 1 << 20)
+            .childOption(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(64 * 1024))
+            .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(settings.writeBufferLow(),
+                settings.writeBufferHigh()))
+            .childHandler(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(final SocketChannel ch) {
+                    connections.add(ch);
+                    ReplayAdapter.install(ch.pipeline(), ReplayServer.this, counters);
+                }
+            });
+        try {
+            serverChannel = b.bind(settings.host(), settings.port()).sync().channel();
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            close();
+            throw new IOException(e);
+        } catch (final Exception e) {
+            close();
+            throw new IOException("cannot listen for replays [host=" + settings.host() + ", port=" + settings.port() + "]: "
+                + e.getMessage(), e);
+        }
+        LOG.info("replay listening [address={}, threads={}, transport={}]", serverChannel.localAddress(), settings.threads(),
+            Transport.isEpoll() ? "epoll" : "nio");
+        return this;
+    }
+
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    public ReplaySettings settings() {
+        return settings;
+    }
+
+    /**
+     * Binds a request to the HDB and to the stream of consumers asking the same (event loop of its connection).
+     *
+     * @throws ReplayException when the HDB refuses it
+     */
+    ReplaySession open(final Channel channel, final String consumer, final ControlFrames.Replay request) {
+        final long id = ids.incrementAndGet();
+        synchronized (joinable) {
+            final String key = ReplayPlan.keyOf(request, settings);
+            final ReplayStream current = key == null ? null : joinable.get(key);
+            if (current != null) {
+                final ReplaySession s = session(id, channel, consumer, current);
+                if (current.join(s)) {
+                    active.put(id, s);
+                    return s;
+                }
+            }
+        }
+        final ReplayPlan plan = ReplayPlan.open(hdb, request, settings);
+        synchronized (joinable) {
+            final ReplayStream current = joinable.get(plan.key);
+            if (current != null) {
+                final ReplaySession s = session(id, channel, consumer, current);
+                if (current.join(s)) {
+                    plan.release();
+                    active.put(id, s);
+                    return s;
+                }
+            }
+            final ReplayStream stream = new ReplayStream(id, plan, counters, readers, PooledByteBufAllocator.DEFAULT,
+                () -> streamClosed(plan.key, id), this::readFailed);
+            final ReplaySession s = session(id, channel, consumer, stream);
+            stream.join(s);
+            streams.put(id, stream);
+            joinable.put(plan.key, stream);
+            active.put(id, s);
+            return s;
+        }
+    }
+
+    private ReplaySession session(final long id, final Channel channel, final String consumer, final ReplayStream stream) {
+        return new ReplaySession(id, channel, consumer, stream, counters, this::ended);
+    }
+
+    /** A replay met a block that failed its checks: counted as the HDB counts a query's ({@code tick.hdb.corrupt.reads}). */
+    private void readFailed(final RuntimeException e) {
+        if (e.getCause() instanceof CorruptPartitionException c) {
+            hdb.corruptRead(c);
+        } else {
+            LOG.warn("replay read failed", e);
+        }
+    }
+
+    private void streamClosed(final String key, final long id) {
+        synchronized (joinable) {
+            final ReplayStream s = joinable.get(key);
+            if (s != null && s.id == id) {
+                joinable.remove(key);
+            }
+        }
+        streams.remove(id);
+    }
+
+    private void ended(final ReplaySession s) {
+        active.remove(s.id);
+        synchronized (recent) {
+            recent.addFirst(s.status());
+            while (recent.size() > RECENT) {
+                recent.removeLast();
+            }
+        }
+    }
+
+    /** Running replays, then the last {@value #RECENT} that ended, newest first. */
+    public List<ReplayStatus> replays() {
+        final List<ReplayStatus> out = new ArrayList<>();
+        for (final ReplaySession s : active.values()) {
+            out.add(s.status());
+        }
+        out.sort(Comparator.comparingLong(ReplayStatus::id));
+        synchronized (recent) {
+            out.addAll(recent);
+        }
+        return out;
+    }
+
+    /** Running replays. */
+    public int activeCount() {
+        return active.size();
+    }
+
+    /** Streams open (consumers of one range share one). */
+    public int streamCount() {
+        return streams.size();
+    }
+
+    /** Stops a running replay: the consumer gets REPLAY_DONE cancelled with {@code why}; false when none runs with that id. */
+    public boolean cancel(final long id, final String why) {
+        final ReplaySession s = active.get(id);
+        if (s == null) {
+            return false;
+        }
+        s.cancel(why);
+        return true;
+    }
+
+    /** Errors counted for a code (tests and status). */
+    public long errors(final io.jtick.core.wire.ErrorCode code) {
+        return counters.errors(code);
+    }
+
+    /** Cancels every replay (REPLAY_DONE cancelled), closes the port and the connections. */
+    @Override
+    public void close() {
+        for (final ReplaySession s : active.values()) {
+            s.cancel("the HDB is stopping");
+        }
+        if (serverChannel != null) {
+            serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        if (connections != null) {
+            connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        if (readers != null) {
+            readers.shutdown();
+            try {
+                if (!readers.awaitTermination(10, TimeUnit.SECONDS)) {
+                    LOG.warn("replay readers did not stop within 10 s");
+                }
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (group != null) {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.jtick.core.replay;
+
+/**
+ * The order of a window's rows by time, stable: rows with equal times keep their input order (the
+ * tie order: table, then sym, then row). Input is the concatenation of sorted runs (one per sym),
+ * so it is often sorted already (one sym, or one table whose syms do not overlap in time), which a
+ * linear check finds first. Otherwise an LSD radix sort of {@code (time - min) << indexBits | index}
+ * packed in one long (the index in the low bits keeps equal times in input order), in as few passes of
+ * at most 13 bits as the key needs, between two reused buffers. When the key and the index do not fit
+ * 64 bits together (a window spanning more than about 2^44 ns), the keys and indexes move apart.
+ * Nothing is allocated once sized.
+ */
+final class TimeSort {
+    private static final int MAX_BITS = 13;
+
+    private long[] a = new long[0];
+    private long[] b = new long[0];
+    private int[] ia = new int[0];
+    private int[] ib = new int[0];
+    private int[] order = new int[0];
+    private final int[] counts = new int[1 << MAX_BITS];
+
+    /**
+     * Sorts {@code times[0..n)}.
+     *
+     * @return the input positions in time order (valid until the next call), or null when the input is already in order
+     */
+    int[] sort(final long[] times, final int n) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        boolean sorted = true;
+        long prev = Long.MIN_VALUE;
+        for (int i = 0; i < n; i++) {
+            final long t = times[i];
+            sorted &= t >= prev;
+            prev = t;
+            min = Math.min(min, t);
+            max = Math.max(max, t);
+        }
+        if (sorted) {
+            return null;
+        }
+        ensure(n);
+        final long range = max - min;
+        final int keyBits = range < 0 ? 64 : 64 - Long.numberOfLeadingZeros(range);
+        final int indexBits = 32 - Integer.numberOfLeadingZeros(Math.max(1, n - 1));
+        if (keyBits + indexBits <= 64) {
+            return packed(times, n, min, keyBits, indexBits);
+        }
+        return apart(times, n, min, keyBits);
+    }
+
+    private int[] packed(final long[] times, final int n, final long min, final int keyBits, final int indexBits) {
+        long[] src = a;
+        long[] dst = b;
+        for (int i = 0; i < n; i++) {
+            src[i] = (times[i] - min) << indexBits | i;
+        }
+        final int passes = (keyBits + MAX_BITS - 1) / MAX_BITS;
+        final int bits = (keyBits + passes - 1) / passes;
+        final int radix = 1 << bits;
+        final long mask = radix - 1;
+        for (int p = 0; p < passes; p++) {
+            final int shift = indexBits + p * bits;
+            java.util.Arrays.fill(counts, 0, radix, 0);
+            for (int i = 0; i < n; i++) {
+                counts[(int) ((src[i] >>> shift) & mask)]++;
+            }
+            int sum = 0;
+            for (int d = 0; d < radix; d++) {
+                final int c = counts[d];
+                counts[d] = sum;
+                sum += c;
+            }
+            for (int i = 0; i < n; i++) {
+                final long v = src[i];
+                dst[counts[(int) ((v >>> shift) & mask)]++] = v;
+            }
+            final long[] t = src;
+            src = dst;
+            dst = t;
+        }
+        final long indexMask = (1L << indexBits) - 1;
+        for (int i = 0; i < n; i++) {
+            order[i] = (int) (src[i] & indexMask);
+        }
+        return order;
+    }
+
+    private int[] apart(final long[] times, final int n, final long min, final int keyBits) {
+        if (ia.length < n) {
+            ia = new int[a.length];
+            ib = new int[a.length];
+        }
+        long[] keys = a;
+        long[] otherKeys = b;
+        int[] idx = ia;
+        int[] otherIdx = ib;
+        for (int i = 0; i < n; i++) {
+            keys[i] = times[i] - min;
+            idx[i] = i;
+        }
+        final int passes = (keyBits + MAX_BITS - 1) / MAX_BITS;
+        final int bits = (keyBits + passes - 1) / passes;
+        final int radix = 1 << bits;
+        final long mask = radix - 1;
+        for (int p = 0; p < passes; p++) {
+            final int shift = p * bits;
+            java.util.Arrays.fill(counts, 0, radix, 0);
+            for (int i = 0; i < n; i++) {
+                counts[(int) ((keys[i] >>> shift) & mask)]++;
+            }
+            int sum = 0;
+            for (int d = 0; d < radix; d++) {
+                final int c = counts[d];
+                counts[d] = sum;
+                sum += c;
+            }
+            for (int i = 0; i < n; i++) {
+                final long k = keys[i];
+                final int at = counts[(int) ((k >>> shift) & mask)]++;
+                otherKeys[at] = k;
+                otherIdx[at] = idx[i];
+            }
+            final long[] tk = keys;
+            keys = otherKeys;
+            otherKeys = tk;
+            final int[] ti = idx;
+            idx = otherIdx;
+            otherIdx = ti;
+        }
+        System.arraycopy(idx, 0, order, 0, n);
+        return order;
+    }
+
+    private void ensure(final int n) {
+        if (a.length < n) {
+            final int cap = Math.max(n, a.length * 2);
+            a = new long[cap];
+            b = new long[cap];
+            order = new int[cap];
+        }
+    }
+
+    /** Bytes of buffers held. */
+    long bytes() {
+        return (long) a.length * 20 + (long) ia.length * 8;
+    }
+}
