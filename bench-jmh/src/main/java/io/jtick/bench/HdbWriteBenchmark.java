@@ -36,6 +36,13 @@ import java.util.concurrent.TimeUnit;
  * One operation writes the whole day; {@link Bytes#rawBytesPerSecond} is raw column bytes over the
  * operation's time (the issue's GB/s figure). Writes go to {@code -Djtick.bench.dir} (default
  * ./var/bench-hdb), so the disk is the one the HDB would use.
+ *
+ * <p>{@link #syncedSequentialWrite} is the disk's floor in the same run: the same number of raw
+ * bytes written to one file in 1 MiB writes from a direct buffer, then fsync (what
+ * {@code dd bs=1M conv=fdatasync} does); the write-down's raw bytes/s over the floor's is the
+ * share of the disk's synced sequential write speed the write-down reaches. The disk is shared
+ * and its speed moves within minutes, so run both in one command
+ * ({@code ./jtick bench HdbWriteBenchmark -p encoding=none}) and compare medians.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -87,6 +94,24 @@ public class HdbWriteBenchmark {
         final PartitionWriter.Written w = writer.write(LocalDate.of(2000, 1, 1).plusDays(runs++), day);
         bytes.rawBytes += w.rawBytes();
         return w;
+    }
+
+    @Benchmark
+    public long syncedSequentialWrite(final Bytes bytes) throws IOException {
+        final java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocateDirect(1 << 20);
+        final Path file = root.resolve("sequential-" + runs++);
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.CREATE_NEW,
+            java.nio.file.StandardOpenOption.WRITE)) {
+            for (long done = 0; done < rawBytes; done += buf.capacity()) {
+                buf.clear().limit((int) Math.min(buf.capacity(), rawBytes - done));
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+            }
+            ch.force(true);
+        }
+        bytes.rawBytes += rawBytes;
+        return rawBytes;
     }
 
     @TearDown(Level.Iteration)

@@ -50,7 +50,7 @@ import java.util.concurrent.locks.LockSupport;
 final class ProfileCommand {
     static final String USAGE = String.join("\n",
         "usage: ./jtick profile <experiment> [options]",
-        "  experiments: " + Experiment.ids() + ", or all (the five default matrices one after the other)",
+        "  experiments: " + Experiment.ids() + ", or all (every experiment's default matrix, one after the other)",
         "  --duration S      most seconds per matrix entry, warm-up included (default " + RunSpec.DEFAULT_DURATION_SECONDS + ")",
         "  --matrix JSON     entries overriding the experiment's base, e.g. '[{\"r\":1,\"u\":10,\"t\":1},{\"r\":100}]'",
         "                    keys: " + LabParams.KEYS + " (default: the experiment's own matrix)",
@@ -65,7 +65,7 @@ final class ProfileCommand {
             + ProfilingRun.Settings.DEFAULT_JIT_WARMUP_MILLIS + ")",
         "  --data-dir DIR    local runs: the shared data folder (replay's real day; default ../shared/data)",
         "  replay: keys consumers, streams (1 = one stream, N = independent), data (synthetic|algoseek), encoding, rows, syms;",
-        "          all runs the five white-paper/AquaQ experiments, not replay");
+        "          all runs every experiment's default matrix (white paper, AquaQ, throughput.q, io.q) but replay's");
 
     private static final String DEFAULT_URL = "http://127.0.0.1:8013";
     private static final String ALL = "all";
@@ -244,7 +244,7 @@ final class ProfileCommand {
         return local(o, out, err);
     }
 
-    /** The five experiments' default matrices in turn; the worst exit status wins. */
+    /** Every experiment's default matrix in turn (custom has none); the worst exit status wins. */
     private static int all(final Options o, final PrintStream out, final PrintStream err) {
         final long t0 = System.nanoTime();
         int worst = 0;

@@ -98,7 +98,10 @@ class ProfilingIT {
         }
     }
 
-    /** About 20 s (every experiment runs for real): in the slow suite, {@code ./mvnw -B -Pslow test -Dgroups=slow}. */
+    /**
+     * About a minute (every experiment runs for real; io.q's on a 256 MB file): in the slow suite,
+     * {@code ./mvnw -B -Pslow test -Dgroups=slow}.
+     */
     @Test
     @Tag("slow")
     @SuppressWarnings("unchecked")
@@ -111,7 +114,13 @@ class ProfilingIT {
         runs.put("subscribers", "[{\"r\":10,\"subscribers\":3}]");
         runs.put("broadcast", "[{\"r\":50,\"t\":50,\"subscribers\":3,\"broadcast\":false},{\"r\":1000,\"t\":200,\"subscribers\":2}]");
         runs.put("custom", "[{\"r\":10,\"u\":2,\"t\":1,\"ex\":2,\"subscribers\":2}]");
+        runs.put("throughput", "[{\"r\":1000},{\"r\":10000}]");
+        runs.put("io", "[{}]");
         for (final Map.Entry<String, String> e : runs.entrySet()) {
+            if (e.getKey().equals("throughput") || e.getKey().equals("io")) {
+                ids.add(checkScript(e.getKey(), e.getValue()));
+                continue;
+            }
             final List<Object> matrix = JSON.readValue(e.getValue(), List.class);
             final String id = start("{\"experiment\":\"" + e.getKey() + "\",\"durationSeconds\":1,\"matrix\":" + e.getValue() + "}");
             ids.add(id);
@@ -136,6 +145,47 @@ class ProfilingIT {
         for (final String id : ids) {
             assertThat(tmp.resolve("runs").resolve(id + ".json")).as("stored").exists();
         }
+    }
+
+    /** A run of a seed script's experiment: every entry done, each measure with KX's figure and the ratio; the run's id. */
+    @SuppressWarnings("unchecked")
+    private String checkScript(final String experiment, final String matrix) throws Exception {
+        final String id = start("{\"experiment\":\"" + experiment + "\",\"matrix\":" + matrix + "}");
+        final Map<String, Object> run = awaitEnd(id);
+        final String text = call("GET", "/api/runs/" + id + "?format=text", null, null).body();
+        assertThat(run.get("status")).as(text).isEqualTo("done");
+        final List<Map<String, Object>> rows = (List<Map<String, Object>>) run.get("rows");
+        assertThat(rows).hasSize(JSON.readValue(matrix, List.class).size());
+        int measures = 0;
+        for (final Map<String, Object> row : rows) {
+            assertThat(row.get("status")).as(text).isEqualTo("done");
+            for (final Map<String, Object> m : (List<Map<String, Object>>) row.get("measures")) {
+                assertThat(((Number) m.get("value")).doubleValue()).as(m.toString()).isPositive();
+                assertThat(((Number) m.get("kx")).doubleValue()).as(m.toString()).isPositive();
+                assertThat(((Number) m.get("ratio")).doubleValue()).as(m.toString()).isPositive();
+                measures++;
+            }
+        }
+        assertThat(text).contains("jtick profiling run " + id, experiment.equals("io") ? "local comm" : "million inserts per second");
+        final HttpResponse<String> csv = call("GET", "/api/runs/" + id, null, "text/csv");
+        assertThat(csv.body().lines().count()).isEqualTo(measures + 1L);
+        assertThat(call("GET", "/api/runs/" + id + "?format=svg", null, null).body()).startsWith("<?xml").contains("<rect", "</svg>");
+        return id;
+    }
+
+    /** throughput.q through the REST API (one bulk size, so it stays short): KX's figure and the ratio beside ours. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldRunThroughputQFromTheRestApiWithKxsFigureBeside() throws Exception {
+        final String id = start("{\"experiment\":\"throughput\",\"matrix\":[{\"r\":1000}]}");
+        final Map<String, Object> run = awaitEnd(id);
+        assertThat(run.get("status")).isEqualTo("done");
+        final Map<String, Object> m = ((List<Map<String, Object>>) ((List<Map<String, Object>>) run.get("rows")).get(0).get("measures"))
+            .get(0);
+        assertThat(m).containsEntry("name", "bulk insert 1000").containsEntry("unit", "M rows/s").containsEntry("kx", 333.333);
+        assertThat(((Number) m.get("value")).doubleValue()).isPositive();
+        assertThat(call("GET", "/api/runs/" + id + "?format=text", null, null).body())
+            .contains("million inserts per second (bulk insert 1000)", "KX Opteron");
     }
 
     @SuppressWarnings("unchecked")

@@ -30,6 +30,7 @@ import org.springframework.web.bind.annotation.RestController;
 import java.io.IOException;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -139,7 +140,27 @@ class RdbController {
 
     record StatusView(boolean connected, boolean subscribed, boolean caughtUp, long lastSequence, Map<String, Long> tables,
                       long rows, long updates, long duplicates, long rejected, long endOfDays, long endOfDayFailures,
-                      int lastEndOfDay, String lastEodError, String lastError, WriteDownView writeDown) {
+                      int lastEndOfDay, String lastEodError, String lastError, WriteDownView writeDown, MemoryView memory) {
+    }
+
+    /**
+     * Memory: per table, the heap bytes it holds (column chunks, sym index, dictionary cache) and
+     * bytes per row; the JVM's heap used, committed and maximum ({@code -Xmx}).
+     */
+    record MemoryView(Map<String, TableMemoryView> tables, long heapUsedBytes, long heapCommittedBytes, long heapMaxBytes) {
+        static MemoryView of(final RealtimeDatabase.Status s) {
+            final Map<String, TableMemoryView> t = new LinkedHashMap<>();
+            for (final Map.Entry<String, Long> e : s.tableBytes().entrySet()) {
+                final long rows = s.tableRows().getOrDefault(e.getKey(), 0L);
+                t.put(e.getKey(), new TableMemoryView(rows, e.getValue(), rows == 0 ? 0 : Math.round(e.getValue() * 10.0 / rows) / 10.0));
+            }
+            final Runtime rt = Runtime.getRuntime();
+            return new MemoryView(t, rt.totalMemory() - rt.freeMemory(), rt.totalMemory(), rt.maxMemory());
+        }
+    }
+
+    /** One table's memory: rows, heap bytes, bytes per row (0 when empty). */
+    record TableMemoryView(long rows, long bytes, double bytesPerRow) {
     }
 
     @Operation(summary = "Subscription, counters, end of day and write-down")
@@ -148,7 +169,9 @@ class RdbController {
         examples = @ExampleObject(value = "{\"connected\":true,\"subscribed\":true,\"caughtUp\":true,\"lastSequence\":120345,"
             + "\"tables\":{\"trade\":1203450},\"rows\":1203450,\"updates\":120345,\"duplicates\":0,\"rejected\":0,"
             + "\"endOfDays\":0,\"endOfDayFailures\":0,\"lastEndOfDay\":0,\"lastEodError\":null,\"lastError\":null,"
-            + "\"writeDown\":{\"enabled\":true,\"transfer\":\"reload\",\"lastWrite\":null,\"undelivered\":[],\"lastError\":null}}")))
+            + "\"writeDown\":{\"enabled\":true,\"transfer\":\"reload\",\"lastWrite\":null,\"undelivered\":[],\"lastError\":null},"
+            + "\"memory\":{\"tables\":{\"trade\":{\"rows\":1203450,\"bytes\":41238016,\"bytesPerRow\":34.3}},"
+            + "\"heapUsedBytes\":160432128,\"heapCommittedBytes\":268435456,\"heapMaxBytes\":2147483648}}")))
     @GetMapping("/status")
     StatusView status() {
         final RdbLifecycle sub = subscription.getIfAvailable();
@@ -157,6 +180,6 @@ class RdbController {
         return new StatusView(sub != null && sub.connected(), sub != null && sub.subscribed(), s.caughtUp(), s.lastSequence(),
             s.tableRows(), s.rows(), s.updates(), s.duplicates(), s.rejected(), s.endOfDays(), s.endOfDayFailures(),
             s.lastEndOfDay(), s.lastEodError(), s.lastError(), w == null ? new WriteDownView(false, null, null, List.of(), null)
-                : new WriteDownView(true, properties.hdb().transfer(), WrittenView.of(w.last()), w.undelivered(), w.lastError()));
+                : new WriteDownView(true, properties.hdb().transfer(), WrittenView.of(w.last()), w.undelivered(), w.lastError()), MemoryView.of(s));
     }
 }

@@ -28,6 +28,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.hasSize;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -207,6 +208,10 @@ class RdbControllerTest {
             .andExpect(jsonPath("$.tables.trade").value(4))
             .andExpect(jsonPath("$.updates").value(1))
             .andExpect(jsonPath("$.duplicates").value(0))
-            .andExpect(jsonPath("$.endOfDayFailures").value(0));
+            .andExpect(jsonPath("$.endOfDayFailures").value(0))
+            .andExpect(jsonPath("$.memory.tables.trade.rows").value(4))
+            .andExpect(jsonPath("$.memory.tables.trade.bytes").value(greaterThan(4 * 29)))
+            .andExpect(jsonPath("$.memory.tables.trade.bytesPerRow").value(greaterThan(29.0)))
+            .andExpect(jsonPath("$.memory.heapMaxBytes").value(greaterThan(0L)));
     }
 }

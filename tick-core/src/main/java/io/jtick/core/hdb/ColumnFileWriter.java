@@ -69,7 +69,7 @@ final class ColumnFileWriter implements AutoCloseable {
         this.stored = this.encoding.codec() == Codec.NONE ? null : new byte[this.encoding.codec().maxCompressedLength(encodedBytes)];
         this.index = ByteBuffer.allocate((int) Math.min(1 << 20, (rowCount / blockRows + 2) * INDEX_ENTRY_LENGTH + 4))
             .order(ByteOrder.LITTLE_ENDIAN);
-        this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
     /** The file being written. */
@@ -107,15 +107,53 @@ final class ColumnFileWriter implements AutoCloseable {
         }
         crc.reset();
         crc.update(out, 0, length);
+        index(position, length, (int) crc.getValue(), rows);
+        writeFully(ByteBuffer.wrap(out, 0, length), position);
+        position += length;
+    }
+
+    /**
+     * Plain files only: writes little-endian values ({@code src}'s remaining bytes, whole values)
+     * at row {@code row} of the value region, where a plain file keeps row r at
+     * {@code HEADER_LENGTH + r * width}. Rows may come in any order; {@link #finishPlain} then
+     * indexes them. Not mixed with {@link #writeBlock}.
+     */
+    void writeValuesAt(final ByteBuffer src, final long row) throws IOException {
+        if (!encoding.isPlain() || blocksWritten > 0 || row < 0 || row + src.remaining() / width > rowCount) {
+            throw new IllegalStateException("positional writes are for plain files, inside the rows [file=" + path + ", row=" + row
+                + ", values=" + src.remaining() / width + ", rows=" + rowCount + "]");
+        }
+        writeFully(src, HEADER_LENGTH + row * width);
+    }
+
+    /**
+     * Plain files only, once every row has been written with {@link #writeValuesAt}: indexes the
+     * value region as blocks of {@code blockSizes[0..blockCount)} rows whose CRC32C the caller
+     * computed ({@code blockCrcs}), then writes the index and header and forces the file as
+     * {@link #finish()} does. Returns the bytes stored for values.
+     */
+    long finishPlain(final int[] blockSizes, final int[] blockCrcs, final int blockCount) throws IOException {
+        long row = 0;
+        for (int b = 0; b < blockCount; b++) {
+            final int rows = blockSizes[b];
+            if (rows <= 0 || rows > blockRows) {
+                throw new IllegalStateException("bad block [file=" + path + ", block=" + b + ", rows=" + rows + "]");
+            }
+            index(HEADER_LENGTH + row * width, rows * width, blockCrcs[b], rows);
+            row += rows;
+        }
+        position = HEADER_LENGTH + row * width;
+        return finish();
+    }
+
+    private void index(final long offset, final int length, final int checksum, final int rows) {
         if (index.remaining() < INDEX_ENTRY_LENGTH + 4) {
             final ByteBuffer bigger = ByteBuffer.allocate(index.capacity() * 2).order(ByteOrder.LITTLE_ENDIAN);
             index.flip();
             bigger.put(index);
             index = bigger;
         }
-        index.putLong(position).putInt(length).putInt((int) crc.getValue()).putInt((int) rowsWritten).putInt(rows);
-        writeFully(ByteBuffer.wrap(out, 0, length), position);
-        position += length;
+        index.putLong(offset).putInt(length).putInt(checksum).putInt((int) rowsWritten).putInt(rows);
         rowsWritten += rows;
         blocksWritten++;
     }

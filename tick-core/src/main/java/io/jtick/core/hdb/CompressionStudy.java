@@ -8,7 +8,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The KX compression comparison, run on one table of one partition: for every column and every
@@ -227,7 +225,7 @@ public final class CompressionStudy {
             PartitionStore.deleteRecursively(root);
         }
         return new Result(source.date(), source.name(), rows, all.stream().map(ColumnEncoding::toString).toList(), List.copyOf(columnRows),
-            List.copyOf(queryRows), coldOk, cold ? "posix_fadvise(DONTNEED) per file via 'dd iflag=nocache count=0', files unmapped first"
+            List.copyOf(queryRows), coldOk, cold ? PageCache.METHOD + ", files unmapped first"
                 : "not asked for", "write: encode + write to page cache, no fsync, best of " + runs + "; query: median of " + runs
                 + " after one warm-up; blocks of " + source.meta().blockBytes() + " B raw plain, "
                 + PartitionWriter.blockBytes(ColumnEncoding.parse("lz4"), source.meta().blockBytes()) + " B lz4/snappy, "
@@ -373,24 +371,9 @@ public final class CompressionStudy {
         }
     }
 
-    /** Drops every file of a directory from the page cache; false when the OS tool is missing or fails. */
+    /** Drops every file of a directory from the page cache ({@link PageCache}); false when the OS tool is missing or fails. */
     static boolean dropCache(final Path dir) {
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-            for (final Path f : files) {
-                final Process p = new ProcessBuilder("dd", "if=" + f, "iflag=nocache", "count=0", "status=none")
-                    .redirectErrorStream(true).start();
-                p.getInputStream().readAllBytes();
-                if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                    return false;
-                }
-            }
-            return true;
-        } catch (final IOException e) {
-            return false;
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return PageCache.dropAll(dir);
     }
 
     private static double median(final double[] v) {

@@ -132,7 +132,10 @@ public final class PartitionWriter {
                 if (Files.exists(dir)) {
                     throw new IllegalArgumentException("table given twice [table=" + t.schema().name() + "]");
                 }
-                written.add(writeTable(dir, date, t));
+                written.add(writeTable(dir, date, t, false));
+            }
+            for (final TableSegment t : tables) {
+                forceTable(tmp.resolve(t.schema().name()), t.schema());
             }
             fsync(tmp);
             if (!Files.exists(target)) {
@@ -168,7 +171,7 @@ public final class PartitionWriter {
         final Path tmp = root.resolve(PartitionStore.TMP_PREFIX + source.date() + "-" + id);
         Files.createDirectories(tmp);
         try {
-            final TableWritten w = writeTable(tmp.resolve(source.name()), source.date(), source);
+            final TableWritten w = writeTable(tmp.resolve(source.name()), source.date(), source, true);
             fsync(tmp);
             swapIn(tmp.resolve(source.name()), root.resolve(source.date().toString()), source.name(), id);
             PartitionStore.deleteRecursively(tmp);
@@ -198,7 +201,14 @@ public final class PartitionWriter {
         }
     }
 
-    private TableWritten writeTable(final Path dir, final LocalDate date, final TableSegment table) throws IOException {
+    /**
+     * Writes one table's directory; with {@code force} its files and the directory are forced to
+     * disk before it returns, else the caller forces them ({@link #forceTable}) once it has written
+     * the rest: files are forced after they are all written, not each as it is done, so the kernel
+     * writes one table back while the next is being built and no writer thread waits on a flush.
+     */
+    private TableWritten writeTable(final Path dir, final LocalDate date, final TableSegment table, final boolean force)
+        throws IOException {
         final long start = System.nanoTime();
         Files.createDirectory(dir);
         final TableSchema schema = table.schema();
@@ -248,11 +258,11 @@ public final class PartitionWriter {
             }
         }
         order.ranges().write(dir.resolve(SymRanges.FILE));
-        fsyncFile(dir.resolve(SymRanges.FILE));
         final TableMeta meta = new TableMeta(schema, date, rows, blockBytes, List.of(metas));
         meta.write(dir.resolve(TableMeta.FILE));
-        fsyncFile(dir.resolve(TableMeta.FILE));
-        fsync(dir);
+        if (force) {
+            forceTable(dir, schema);
+        }
         long raw = 0;
         long stored = 0;
         for (final TableMeta.ColumnMeta m : metas) {
@@ -271,7 +281,12 @@ public final class PartitionWriter {
         final int blockRows = blockBytes(wanted, blockBytes) / type.width();
         final ColumnEncoding encoding = wanted.isAuto() ? EncodingChooser.choose(wanted, table, c, order.rows(), blockRows) : wanted;
         final Path file = dir.resolve(def.name());
-        try (ColumnFileWriter w = new ColumnFileWriter(file, type, encoding, blockRows, rows)) {
+        try (ColumnFileWriter w = new ColumnFileWriter(file, type, encoding, blockRows, rows, false)) {
+            if (encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered()) {
+                final long stored = PlainColumnScatter.write(w, table, c, order, blockBytes);
+                hook.afterColumn(file);
+                return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
+            }
             final UnsafeBuffer block = w.block();
             final ColumnChunk chunk = new ColumnChunk();
             for (int at = 0, n; at < rows; at += n) {
@@ -385,6 +400,16 @@ public final class PartitionWriter {
         return lo < ranges.count() && ranges.to(lo) <= max ? ranges.to(lo) : max;
     }
 
+    /** Forces a written table's column files, sym ranges, meta and directory to disk. */
+    private static void forceTable(final Path dir, final TableSchema schema) throws IOException {
+        for (int c = 0; c < schema.columnCount(); c++) {
+            fsyncFile(dir.resolve(schema.column(c).name()));
+        }
+        fsyncFile(dir.resolve(SymRanges.FILE));
+        fsyncFile(dir.resolve(TableMeta.FILE));
+        fsync(dir);
+    }
+
     static void fsync(final Path dir) throws IOException {
         try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
             ch.force(true);
@@ -400,13 +425,64 @@ public final class PartitionWriter {
     /**
      * The row order of a partition: rows grouped by sym (syms ascending by name), by time within a
      * sym, arrival order among equal times (a stable counting sort, then a stable merge sort of any
-     * sym whose times arrived out of order).
+     * sym whose times arrived out of order). The permutation itself ({@link #rows()}) is built only
+     * when a writer asks for it: a plain column is written by {@link PlainColumnScatter} from the
+     * sym ranks alone.
      */
-    record SortOrder(int[] rows, SymRanges ranges) {
+    static final class SortOrder {
+        private final TableSegment table;
+        private final SymRanges ranges;
+        private final int[] rankOfId;
+        private final boolean identity;
+        private final boolean reordered;
+        private int[] rows;
+        private boolean rowsBuilt;
+
+        private SortOrder(final TableSegment table, final SymRanges ranges, final int[] rankOfId, final boolean identity,
+                          final boolean reordered, final int[] rows) {
+            this.table = table;
+            this.ranges = ranges;
+            this.rankOfId = rankOfId;
+            this.identity = identity;
+            this.reordered = reordered;
+            this.rows = rows;
+            this.rowsBuilt = rows != null || identity;
+        }
+
+        SymRanges ranges() {
+            return ranges;
+        }
+
+        /** Sym rank (its code in {@link #ranges()}) of each sym id of the segment; -1 for ids with no rows. */
+        int[] rankOfId() {
+            return rankOfId;
+        }
+
+        /** True when the rows already are in partition order (a sym-parted segment): no permutation. */
+        boolean identity() {
+            return identity;
+        }
+
+        /** True when some sym's rows are not in arrival order within the sym (its times arrived out of order and were sorted). */
+        boolean reordered() {
+            return reordered;
+        }
+
+        /** Row of the segment at each position of the partition, or null when {@link #identity()}; built on first use. */
+        synchronized int[] rows() {
+            if (!rowsBuilt) {
+                rows = place(table, rankOfId, ranges);
+                rowsBuilt = true;
+            }
+            return rows;
+        }
+
         /**
-         * Two passes over the sym column (count per sym id, then place each row), then one over the
-         * time column in the new order to find the syms whose times arrived out of order; only
-         * those syms' times are read again and sorted.
+         * Two passes over the sym column (count per sym id, then rank order check), and a check of
+         * time order within each sym: none when the segment says its time column is sorted, one
+         * sequential pass when its rows already are in sym order, else one over the time column in
+         * the new order (the permutation is built then) after which only the syms whose times
+         * arrived out of order are read again and sorted.
          */
         static SortOrder of(final TableSegment table) {
             final int n = table.rowCount();
@@ -444,7 +520,8 @@ public final class PartitionWriter {
             final String[] names = new String[distinct];
             final int[] from = new int[distinct];
             final int[] to = new int[distinct];
-            final int[] next = new int[counts.length];
+            final int[] rankOfId = new int[counts.length];
+            Arrays.fill(rankOfId, -1);
             int at = 0;
             for (int i = 0; i < distinct; i++) {
                 final int id = ids[i];
@@ -452,24 +529,32 @@ public final class PartitionWriter {
                     throw new IllegalArgumentException("two sym ids share a name [sym=" + nameOf[id] + "]");
                 }
                 names[i] = nameOf[id];
+                rankOfId[id] = i;
                 from[i] = at;
-                next[id] = at;
                 at += counts[id];
                 to[i] = at;
             }
-            final int[] rows = new int[n];
+            final SymRanges ranges = new SymRanges(names, from, to);
             boolean identity = true;
-            for (int a = 0; a < n; a += step) {
+            int last = 0;
+            for (int a = 0; a < n && identity; a += step) {
                 final int m = Math.min(step, n - a);
                 table.read(TableSchema.SYM, a, m, chunk);
                 final int[] sym = chunk.ints();
                 final int o = chunk.offset();
                 for (int i = 0; i < m; i++) {
-                    final int pos = next[sym[o + i]]++;
-                    rows[pos] = a + i;
-                    identity &= pos == a + i;
+                    final int rank = rankOfId[sym[o + i]];
+                    if (rank < last) {
+                        identity = false;
+                        break;
+                    }
+                    last = rank;
                 }
             }
+            if (table.timeSorted()) {
+                return new SortOrder(table, ranges, rankOfId, identity, false, null);
+            }
+            final int[] rows = identity ? null : place(table, rankOfId, ranges);
             final boolean[] unsorted = new boolean[distinct];
             boolean anyUnsorted = false;
             int s = 0;
@@ -496,15 +581,46 @@ public final class PartitionWriter {
                     prev = t;
                 }
             }
-            if (anyUnsorted) {
-                for (int i = 0; i < distinct; i++) {
-                    if (unsorted[i]) {
-                        sortByTime(table, rows, from[i], to[i], chunk);
-                    }
-                }
-                identity = false;
+            if (!anyUnsorted) {
+                return new SortOrder(table, ranges, rankOfId, identity, false, rows);
             }
-            return new SortOrder(identity ? null : rows, new SymRanges(names, from, to));
+            final int[] sorted = rows != null ? rows : identityRows(n);
+            for (int i = 0; i < distinct; i++) {
+                if (unsorted[i]) {
+                    sortByTime(table, sorted, from[i], to[i], chunk);
+                }
+            }
+            return new SortOrder(table, ranges, rankOfId, false, true, sorted);
+        }
+
+        /** The permutation: a stable counting sort of the rows by sym rank. */
+        private static int[] place(final TableSegment table, final int[] rankOfId, final SymRanges ranges) {
+            final int n = table.rowCount();
+            final int step = Math.max(1, table.chunkRows());
+            final ColumnChunk chunk = new ColumnChunk();
+            final int[] next = new int[ranges.count()];
+            for (int r = 0; r < next.length; r++) {
+                next[r] = ranges.from(r);
+            }
+            final int[] rows = new int[n];
+            for (int a = 0; a < n; a += step) {
+                final int m = Math.min(step, n - a);
+                table.read(TableSchema.SYM, a, m, chunk);
+                final int[] sym = chunk.ints();
+                final int o = chunk.offset();
+                for (int i = 0; i < m; i++) {
+                    rows[next[rankOfId[sym[o + i]]]++] = a + i;
+                }
+            }
+            return rows;
+        }
+
+        private static int[] identityRows(final int n) {
+            final int[] rows = new int[n];
+            for (int i = 0; i < n; i++) {
+                rows[i] = i;
+            }
+            return rows;
         }
 
         /** Writes the sorted sym codes of rows {@code [at, at + n)} into {@code dst}. */

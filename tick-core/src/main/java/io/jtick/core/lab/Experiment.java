@@ -9,8 +9,12 @@ import java.util.Map;
 
 /**
  * The experiments of the KX white paper "kdb+tick profiling for throughput optimization" (tables
- * 1, 3, 4 and 5), AquaQ's broadcast study, and custom. Each has a base for its matrix entries (a
- * caller's entry overrides only the keys it names) and a default matrix.
+ * 1, 3, 4 and 5), AquaQ's broadcast study, KX's two machine-evaluation scripts (throughput.q and
+ * io.q, from its performance tips), and custom. Each has a base for its matrix entries (a caller's
+ * entry overrides only the keys it names) and a default matrix. The white paper's and AquaQ's run
+ * a tickerplant lab per entry, TimeBase's a replay lab; the two scripts ({@link #seedScript()}) run
+ * their own measurements ({@link ThroughputExperiment}, {@link IoExperiment}) and report
+ * {@link Measure}s beside KX's.
  */
 public enum Experiment {
     /** Table 1: rows per update at three rates (10,000, 30,000, 100,000 and 500,000 rows/s). */
@@ -35,6 +39,16 @@ public enum Experiment {
      */
     REPLAY("replay", 0, "historical replay read throughput (TimeBase method)",
         List.of("data", "enc", "cons", "streams"), List.of("rows/s", "each", "MB/s", "srvcpu", "conscpu")),
+    /**
+     * KX's throughput.q: a million rows inserted into an in-memory table one at a time and in bulks of
+     * 10, 100, 1000 and 10000 rows (r = rows per insert), 1000 random 3-letter syms; million rows per second.
+     */
+    THROUGHPUT("throughput", 0, "throughput.q: inserts into an in-memory RDB table", List.of("bulk", "syms"), List.of()),
+    /**
+     * KX's io.q on jtick's own storage and tickerplant: column file open+close, cold and cached
+     * reads, writes, small file operations, and connect, round trips and async sends to a TP.
+     */
+    IO("io", 0, "io.q: jtick's column files and tickerplant connections", List.of(), List.of()),
     /** Any combination; the matrix is required. */
     CUSTOM("custom", 0, "custom",
         List.of("r", "u", "t", "ex", "mode", "subs", "bcast", "rows/s", "bytes"),
@@ -78,9 +92,40 @@ public enum Experiment {
         return figureColumns;
     }
 
+    /** True for KX's two machine-check scripts (throughput.q, io.q): their entries report {@link Measure}s, not lab figures. */
+    public boolean seedScript() {
+        return this == THROUGHPUT || this == IO;
+    }
+
+    /**
+     * Checks one matrix entry for this experiment: the load a tickerplant lab implies
+     * ({@link LabParams#validate()}), or, for throughput.q, the bulk size (r) and syms.
+     */
+    public LabParams check(final LabParams p) {
+        switch (this) {
+            case THROUGHPUT:
+                if (p.r() < 1 || p.r() > ThroughputExperiment.MAX_BULK) {
+                    throw new IllegalArgumentException("r (rows per insert) must be 1.." + ThroughputExperiment.MAX_BULK
+                        + " [r=" + p.r() + "]");
+                }
+                if (p.syms() < 1 || p.syms() > 17_576) {
+                    throw new IllegalArgumentException("syms must be 1..17576 (3-letter syms) [syms=" + p.syms() + "]");
+                }
+                return p;
+            case IO:
+                return p;
+            default:
+                return p.validate();
+        }
+    }
+
     /** What a matrix entry of this experiment starts from before its own keys. */
     public LabParams base() {
         switch (this) {
+            case THROUGHPUT:
+                return LabParams.of(1, 1, 1).with(java.util.Map.of("syms", 1000));
+            case IO:
+                return LabParams.base();
             case PUBLISH_FREQUENCY:
                 return LabParams.of(1, 10, 1);
             case SUBSCRIBERS:
@@ -152,6 +197,14 @@ public enum Experiment {
                 for (final int c : new int[] {1, 5, 10}) {
                     m.add(base().withReplay(c, 1, "algoseek", "plain"));
                 }
+                break;
+            case THROUGHPUT:
+                for (final int bulk : new int[] {1, 10, 100, 1000, 10_000}) {
+                    m.add(base().withFeed(bulk, 1, 1));
+                }
+                break;
+            case IO:
+                m.add(base());
                 break;
             case CUSTOM:
             default:

@@ -110,12 +110,13 @@ public final class ProfilingRun {
         final ReplayLab replay = experiment == Experiment.REPLAY ? new ReplayLab(settings.workDir(), settings.dataDir(), settings.seed())
             : null;
         try {
-            final double timing = LabRunner.calibrateTimingNanos();
-            environment = environment(timing);
+            final boolean script = experiment.seedScript();
+            final double timing = script ? 0 : LabRunner.calibrateTimingNanos();
+            environment = script ? scriptEnvironment() : environment(timing);
             publish();
             final LabRunner runner = new LabRunner(settings.workDir(), settings.clock(), SettleRule.DEFAULT, timing, settings.seed());
             runner.onMeasuring(onMeasuring);
-            if (replay == null) {
+            if (!script && replay == null) {
                 phase = "jit warm-up";
                 runner.warmJit(settings.jitWarmupMillis());
             }
@@ -130,9 +131,9 @@ public final class ProfilingRun {
                 rowStartNanos = System.nanoTime();
                 final LabParams p = matrix.get(k);
                 LOG.info("profiling run entry [run={}, entry={}/{}, params={}]", id, k + 1, matrix.size(), p.asMap());
-                RowResult row = replay != null ? replay.run(k + 1, p, () -> stopRequested, x -> phase = x)
-                    : runner.run(k + 1, p, spec, () -> stopRequested, x -> phase = x);
-                row = compare(row);
+                final RowResult row = script ? script(k + 1, p)
+                    : compare(replay != null ? replay.run(k + 1, p, () -> stopRequested, x -> phase = x)
+                        : runner.run(k + 1, p, spec, () -> stopRequested, x -> phase = x));
                 synchronized (rows) {
                     rows.add(row);
                     if (RowResult.SATURATED.equals(row.status())) {
@@ -188,6 +189,14 @@ public final class ProfilingRun {
         } catch (final java.io.IOException | RuntimeException e) {
             return "unknown";
         }
+    }
+
+    /** One entry of a seed script's experiment (its measures carry KX's figures). */
+    private RowResult script(final int index, final LabParams p) {
+        if (experiment == Experiment.THROUGHPUT) {
+            return new ThroughputExperiment().run(index, p, () -> stopRequested, x -> phase = x);
+        }
+        return new IoExperiment(settings.workDir()).run(index, p, () -> stopRequested, x -> phase = x);
     }
 
     private RowResult compare(final RowResult row) {
@@ -260,6 +269,19 @@ public final class ProfilingRun {
         final RunReport.Progress progress = new RunReport.Progress(done.size(), total, cur, phase, LabRunner.round(current),
             LabRunner.round((now - createdNanos) / 1e9), Math.round(remaining));
         return new RunReport(id, experiment.id(), status, reason, createdAt, endedAt, spec, progress, done, environment, n);
+    }
+
+    private RunReport.Environment scriptEnvironment() {
+        return new RunReport.Environment(Runtime.getRuntime().availableProcessors(),
+            System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")",
+            System.getProperty("os.name") + " " + System.getProperty("os.arch"),
+            Transport.isEpoll() ? "epoll" : "nio",
+            "KX's machine-check script redone in this process: measurements on the run's thread (io's local comm: a tickerplant,"
+                + " a feed and a subscriber connection on loopback, each on its own thread)",
+            "not measured",
+            "each figure is the median of its timed repeats",
+            "one untimed repeat of each measurement before the timed ones",
+            "KX performance tips (code.kx.com, throughput.q and io.q): the published figures, built in");
     }
 
     private RunReport.Environment environment(final double timingNanos) {

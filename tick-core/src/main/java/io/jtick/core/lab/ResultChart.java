@@ -24,6 +24,9 @@ public final class ResultChart {
     /** The chart; a run with no rows yet gives a chart with axes and a note. */
     public static String svg(final RunReport run) {
         final Experiment e = Experiment.parse(run.experiment());
+        if (e.seedScript()) {
+            return MeasureTables.svg(run);
+        }
         final boolean replay = e == Experiment.REPLAY;
         final List<String> series = new ArrayList<>();
         for (final String f : e.figureColumns()) {
@@ -166,12 +169,12 @@ public final class ResultChart {
             : new java.math.BigDecimal(String.format(Locale.ROOT, "%.2g", v)).stripTrailingZeros().toPlainString();
     }
 
-    private static void text(final StringBuilder sb, final double x, final double y, final String anchor, final int size, final String s) {
+    static void text(final StringBuilder sb, final double x, final double y, final String anchor, final int size, final String s) {
         sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\">%s</text>%n", x, y, anchor,
             size, esc(s)));
     }
 
-    private static String esc(final String s) {
+    static String esc(final String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }

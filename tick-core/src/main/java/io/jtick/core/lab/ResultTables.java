@@ -25,6 +25,9 @@ public final class ResultTables {
     /** The paper-style text table. */
     public static String text(final RunReport run) {
         final Experiment e = Experiment.parse(run.experiment());
+        if (e.seedScript()) {
+            return MeasureTables.text(run);
+        }
         if (e == Experiment.REPLAY) {
             return ReplayTables.text(run);
         }
@@ -259,6 +262,9 @@ public final class ResultTables {
                 return "r=" + p.r() + " subs=" + p.subscribers();
             case BROADCAST:
                 return p.r() + "/" + p.t() + "ms x" + p.subscribers() + (p.broadcast() ? " once" : " per-sub");
+            case THROUGHPUT:
+            case IO:
+                return MeasureTables.label(e, p);
             case REPLAY:
                 return p.data() + " " + p.encoding() + " x" + p.subscribers() + (p.streams() > 1 ? " (" + p.streams() + " streams)" : "");
             case CUSTOM:
@@ -308,7 +314,7 @@ public final class ResultTables {
 
     // ------------------------------------------------------------------ csv
 
-    /** Column names of {@link #csv}. */
+    /** Column names of {@link #csv} (a seed script's experiment has its own: {@link MeasureTables#csvHeader()}). */
     public static List<String> csvHeader() {
         final List<String> h = new ArrayList<>(List.of("run_id", "experiment", "entry", "status", "table", "r", "u", "t", "ex", "mode",
             "timer_ms", "subscribers", "broadcast", "syms", "target_rows_per_s", "rows_per_s", "message_bytes", "settled",
@@ -335,6 +341,9 @@ public final class ResultTables {
 
     /** One header line, then one line per entry; empty cells where a figure does not apply. */
     public static String csv(final RunReport run) {
+        if (Experiment.parse(run.experiment()).seedScript()) {
+            return MeasureTables.csv(run);
+        }
         if (Experiment.parse(run.experiment()) == Experiment.REPLAY) {
             return ReplayTables.csv(run);
         }
@@ -383,7 +392,7 @@ public final class ResultTables {
         return sb.toString();
     }
 
-    private static String cell(final Object o) {
+    static String cell(final Object o) {
         final String s = String.valueOf(o);
         if (s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0) {
             return '"' + s.replace("\"", "\"\"") + '"';

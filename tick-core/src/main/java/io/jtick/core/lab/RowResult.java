@@ -35,13 +35,14 @@ import java.util.Map;
  * @param ratio               ours / paper for each paper figure we have
  * @param windows             the settling windows
  * @param replay              the replay experiment's figures (null for the tickerplant experiments)
+ * @param measures            the figures of a seed script's experiment ({@link Experiment#seedScript()}), empty otherwise
  */
 public record RowResult(int index, LabParams params, String status, String error, boolean settled, double settledAfterSeconds,
                         double warmupSeconds, double measuredSeconds, long rowsSent, long updatesSent, long rowsJournalled,
                         long rowsReceivedMin, long rowsReceivedMax, boolean complete, double targetRowsPerSecond,
                         double rowsPerSecond, double messageBytes, long feedMaxBehindMillis, long rdbClears,
                         Map<String, Figure> figures, CpuUsage cpu, Map<String, Double> paper, String paperRef,
-                        Map<String, Double> ratio, List<Window> windows, ReplayFigures replay) {
+                        Map<String, Double> ratio, List<Window> windows, ReplayFigures replay, List<Measure> measures) {
     /**
      * Row status besides done, failed and stopped: the tickerplant dropped a subscriber that fell
      * behind, so the entry asks for more than this machine captures; the run goes on.
@@ -53,13 +54,34 @@ public record RowResult(int index, LabParams params, String status, String error
         paper = paper == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(paper));
         ratio = ratio == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(ratio));
         windows = windows == null ? List.of() : List.copyOf(windows);
+        measures = measures == null ? List.of() : List.copyOf(measures);
+    }
+
+    /** A row of a tickerplant or replay lab (no seed-script measures). */
+    public RowResult(final int index, final LabParams params, final String status, final String error, final boolean settled,
+                     final double settledAfterSeconds, final double warmupSeconds, final double measuredSeconds, final long rowsSent,
+                     final long updatesSent, final long rowsJournalled, final long rowsReceivedMin, final long rowsReceivedMax,
+                     final boolean complete, final double targetRowsPerSecond, final double rowsPerSecond, final double messageBytes,
+                     final long feedMaxBehindMillis, final long rdbClears, final Map<String, Figure> figures, final CpuUsage cpu,
+                     final Map<String, Double> paper, final String paperRef, final Map<String, Double> ratio, final List<Window> windows,
+                     final ReplayFigures replay) {
+        this(index, params, status, error, settled, settledAfterSeconds, warmupSeconds, measuredSeconds, rowsSent, updatesSent,
+            rowsJournalled, rowsReceivedMin, rowsReceivedMax, complete, targetRowsPerSecond, rowsPerSecond, messageBytes,
+            feedMaxBehindMillis, rdbClears, figures, cpu, paper, paperRef, ratio, windows, replay, List.of());
+    }
+
+    /** A row of a seed script's experiment: its measures, status and time; no tickerplant figures. */
+    public static RowResult measured(final int index, final LabParams params, final String status, final String error,
+                                     final double measuredSeconds, final List<Measure> measures) {
+        return new RowResult(index, params, status, error, true, 0, 0, measuredSeconds, 0, 0, 0, 0, 0, RunReport.DONE.equals(status), 0,
+            0, 0, 0, 0, Map.of(), null, Map.of(), null, Map.of(), List.of(), null, measures);
     }
 
     /** The same row with the paper's figures attached. */
     public RowResult withPaper(final Map<String, Double> paperFigures, final String ref, final Map<String, Double> ratios) {
         return new RowResult(index, params, status, error, settled, settledAfterSeconds, warmupSeconds, measuredSeconds, rowsSent,
             updatesSent, rowsJournalled, rowsReceivedMin, rowsReceivedMax, complete, targetRowsPerSecond, rowsPerSecond, messageBytes,
-            feedMaxBehindMillis, rdbClears, figures, cpu, paperFigures, ref, ratios, windows, replay);
+            feedMaxBehindMillis, rdbClears, figures, cpu, paperFigures, ref, ratios, windows, replay, measures);
     }
 
     /** Our value for a paper column name ({@code tpflush} is our {@code tptimer}, cpu and bytes included); null when absent. */

@@ -105,7 +105,7 @@ public record RunSpec(String experiment, int durationSeconds, List<LabParams> ma
         }
         for (int k = 0; k < matrix.size(); k++) {
             try {
-                matrix.get(k).validate();
+                e.check(matrix.get(k));
             } catch (final IllegalArgumentException ex) {
                 throw new IllegalArgumentException("matrix entry " + (k + 1) + ": " + ex.getMessage(), ex);
             }

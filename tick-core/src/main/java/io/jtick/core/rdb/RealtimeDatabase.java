@@ -45,8 +45,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code symbols}: the RDB-wide {@link SymbolCatalog}, kept across end of day (ids stay valid);</li>
  *   <li>counters in {@link TickMetrics}: {@code tick.rdb.rows}, {@code tick.rdb.updates} (frames
  *       applied), {@code tick.rdb.duplicates}, {@code tick.rdb.rejected}, {@code tick.rdb.eod},
- *       {@code tick.rdb.eod.failures}; gauges {@code tick.rdb.last.sequence} and
- *       {@code tick.rdb.table.rows|table=x} for the tables named at construction;</li>
+ *       {@code tick.rdb.eod.failures}; gauges {@code tick.rdb.last.sequence},
+ *       {@code tick.rdb.table.rows|table=x} and {@code tick.rdb.table.bytes|table=x} (heap bytes the
+ *       table holds, {@link RealtimeTable#memoryBytes}) for the tables named at construction;</li>
  *   <li>latencies {@code tick.rdb.recv} (receive time − TP publish time, epoch ns; live updates
  *       only, replayed history would swamp it) and {@code tick.rdb.upd} (time of the insert).</li>
  * </ul>
@@ -101,6 +102,7 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
         metrics.gauge("tick.rdb.last.sequence", this::lastSequence);
         for (final String t : gaugeTables) {
             metrics.gauge("tick.rdb.table.rows|table=" + t, () -> rowCount(t));
+            metrics.gauge("tick.rdb.table.bytes|table=" + t, () -> memoryBytes(t));
         }
     }
 
@@ -273,6 +275,12 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
         return t == null ? 0 : t.rowCount();
     }
 
+    /** Heap bytes a table holds now ({@link RealtimeTable#memoryBytes}), 0 when it does not exist. */
+    public long memoryBytes(final String table) {
+        final RealtimeTable t = find(table);
+        return t == null ? 0 : t.memoryBytes();
+    }
+
     /**
      * The trading day the tables hold (epoch day): the TP's day when first subscribed, the next
      * day after each end of day; today's UTC date before any subscription.
@@ -307,25 +315,30 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
     /** A point-in-time summary for status pages. */
     public Status status() {
         final Map<String, Long> perTable = new LinkedHashMap<>();
+        final Map<String, Long> bytes = new LinkedHashMap<>();
         for (final RealtimeTable t : tables) {
             perTable.put(t.name(), (long) t.rowCount());
+            bytes.put(t.name(), t.memoryBytes());
         }
-        return new Status(caughtUp, lastSequence, perTable, rows.get(), updates.get(), duplicates.get(), rejected.get(),
+        return new Status(caughtUp, lastSequence, perTable, bytes, rows.get(), updates.get(), duplicates.get(), rejected.get(),
             eods.get(), eodFailures.get(), lastEndOfDay, lastEodError, lastError);
     }
 
     /**
      * Counters and state for a status page.
      *
+     * @param tableRows    rows of each table
+     * @param tableBytes   heap bytes each table holds (columns, sym index, dictionary cache)
      * @param lastEndOfDay epoch day of the last successful end of day, -1 if none
      * @param lastEodError message of the last failed end of day, or null
      * @param lastError    last rejected update or TP error message, or null
      */
-    public record Status(boolean caughtUp, long lastSequence, Map<String, Long> tableRows, long rows, long updates,
-                         long duplicates, long rejected, long endOfDays, long endOfDayFailures, int lastEndOfDay,
+    public record Status(boolean caughtUp, long lastSequence, Map<String, Long> tableRows, Map<String, Long> tableBytes, long rows,
+                         long updates, long duplicates, long rejected, long endOfDays, long endOfDayFailures, int lastEndOfDay,
                          String lastEodError, String lastError) {
         public Status {
             tableRows = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tableRows));
+            tableBytes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tableBytes));
         }
     }
 }

@@ -7,8 +7,9 @@ import io.jtick.core.schema.TableSchema;
 
 /**
  * A {@link TableSegment} over one RDB table as published when it was taken: range reads wrap the
- * table's own column arrays (zero copy), the sym index hands out its posting lists as they are,
- * and listed rows are gathered into the chunk's buffer. Rows appended later are not seen: the
+ * table's own column chunks (zero copy when the range lies in one chunk, see {@link ColumnStore}),
+ * the sym index hands out its posting blocks as they are, and listed rows are gathered into the
+ * chunk's buffer. Rows appended later are not seen: the
  * row count and the column arrays are read once, in the order the class comment of
  * {@link RealtimeTable} gives, when {@link RealtimeTable#segment} makes the segment.
  */
@@ -16,18 +17,18 @@ final class RealtimeSegment implements TableSegment {
     private final TableSchema schema;
     private final SymbolCatalog symbols;
     private final SymIndex index;
-    private final Object[] columns;
+    private final Object[][] chunks;
     private final int rows;
     private final boolean timeSorted;
     private final int symLimit;
     private final int epochDay;
 
-    RealtimeSegment(final TableSchema schema, final SymbolCatalog symbols, final SymIndex index, final Object[] columns,
+    RealtimeSegment(final TableSchema schema, final SymbolCatalog symbols, final SymIndex index, final Object[][] chunks,
                     final int rows, final boolean timeSorted, final int epochDay) {
         this.schema = schema;
         this.symbols = symbols;
         this.index = index;
-        this.columns = columns;
+        this.chunks = chunks;
         this.rows = rows;
         this.timeSorted = timeSorted;
         this.symLimit = symbols.size();
@@ -76,30 +77,13 @@ final class RealtimeSegment implements TableSegment {
     }
 
     /**
-     * The sym's postings below the published row count. Entries past them may be rows appended
-     * since, or slots whose write is not visible yet (zeros): both are trimmed from the end, and
-     * a lone first entry is checked against the sym column. A list that is a run of consecutive
-     * rows goes out as a range.
+     * The sym's postings below the published row count, block by block ({@link SymIndex#rows}):
+     * a block that is a run of consecutive rows goes out as a range.
      */
     @Override
     public void symRows(final int symId, final RowSink sink) {
-        final SymIndex.Postings p = index.postings(symId);
-        if (p == null) {
-            return;
-        }
-        final int[] list = p.rows;
-        int c = Math.min(p.count, list.length);
-        while (c > 0 && (list[c - 1] >= rows || c > 1 && list[c - 1] <= list[c - 2])) {
-            c--;
-        }
-        if (c == 1 && ((int[]) columns[TableSchema.SYM])[list[0]] != symId) {
-            c = 0;
-        }
-        if (c > 0 && list[c - 1] - list[0] == c - 1) {
-            sink.range(list[0], list[c - 1] + 1); // every row of a run: a zero-copy range
-        } else if (c > 0) {
-            sink.rows(list, 0, c);
-        }
+        final int firstRowSym = rows == 0 ? -1 : ((int[]) chunks[TableSchema.SYM][0])[0];
+        index.rows(symId, rows, firstRowSym, sink);
     }
 
     @Override
@@ -108,11 +92,11 @@ final class RealtimeSegment implements TableSegment {
             throw new IndexOutOfBoundsException("rows outside segment [table=" + schema.name() + ", from=" + from + ", length=" + length
                 + ", rows=" + rows + "]");
         }
-        chunk.wrap(schema.type(column), columns[column], from, length);
+        ColumnStore.read(schema.type(column), chunks[column], from, length, chunk);
     }
 
     @Override
     public void read(final int column, final int[] rowList, final int at, final int length, final ColumnChunk chunk) {
-        chunk.gather(schema.type(column), columns[column], rowList, at, length);
+        ColumnStore.gather(schema.type(column), chunks[column], rowList, at, length, chunk);
     }
 }

@@ -1,42 +1,51 @@
 package io.jtick.core.rdb;
 
-import io.jtick.core.table.TableSegment;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.TableSegment;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 
+import java.util.Arrays;
+
 /**
- * One in-memory table of the RDB: a primitive array per column ({@code long[]} timestamp/int64,
- * {@code int[]} sym ids and int32, {@code double[]}, {@code float[]}, {@code short[]},
- * {@code byte[]} for byte/bool/char) plus a {@link SymIndex}. {@link #append} copies each column
- * block of an update straight from the frame's memory; nothing is allocated per row or per update
- * unless the table or a sym's postings grow (by doubling) or a new symbol appears.
+ * One in-memory table of the RDB: each column a list of fixed-size primitive chunks
+ * ({@link ColumnStore}: {@code long[]} timestamp/int64, {@code int[]} sym ids and int32,
+ * {@code double[]}, {@code float[]}, {@code short[]}, {@code byte[]} for byte/bool/char) plus a
+ * {@link SymIndex}. {@link #append} copies each column block of an update straight from the
+ * frame's memory and maps the update's sym codes to catalog ids through a
+ * {@link SymDictionaryCache}; nothing is allocated per row or per update unless a chunk, an index
+ * block or a new symbol is added. Growth never copies what is there (except while the first chunk
+ * is still smaller than a full one), so memory is the rows' bytes, 4 bytes of index per row and
+ * at most one partly filled chunk per column and one partly filled block per symbol.
  *
  * <p>Threads: one writer (the subscription's event loop) calls {@link #append}; any thread may
- * call {@link #segment}. The writer stores values, then publishes the row count through a
- * volatile; a reader reads the count first, then the (volatile) array holder, so every row below
- * the count is fully visible. Arrays replaced on growth are published through the holder after the
- * copy, so a reader holding a newer holder sees the old rows too.
+ * call {@link #segment}, {@link #rowCount} and {@link #memoryBytes}. The writer stores values,
+ * then publishes the row count through a volatile; a reader reads the count first, then the
+ * (volatile) chunk holder, so every row below the count is fully visible. A chunk is added to
+ * the holder before rows are written into it; a holder whose slot arrays are full, or whose first
+ * chunk grows, is replaced by a copy, published through the volatile before any row goes in.
  */
 public final class RealtimeTable {
     /** Rows a table starts with when no capacity is given. */
     public static final int DEFAULT_CAPACITY = 1024;
-    private static final int MAX_CAPACITY = Integer.MAX_VALUE - 16;
+    private static final int MAX_ROWS = Integer.MAX_VALUE - ColumnStore.CHUNK_ROWS;
 
     private final TableSchema schema;
     private final SymbolCatalog symbols;
     private final SymIndex index;
     private final ColumnType[] types;
+    private final SymDictionaryCache dictionaries = new SymDictionaryCache();
 
-    /** Column arrays; replaced (never mutated in place) when the table grows. */
-    private volatile Object[] columns;
+    /** {@code chunks[column][k]}: chunk k of a column; slots past the capacity are null. */
+    private volatile Object[][] chunks;
     /** Rows readers may see. */
     private volatile int published;
-    /** Writer state: rows written, capacity, dictionary scratch, time order so far. */
+    /** Heap bytes of the column chunks and their holder, updated by the writer on growth. */
+    private volatile long columnBytes;
+    /** Writer state: rows written, rows the chunks hold, time order so far. */
     private int rows;
     private int capacity;
-    private int[] symMap = new int[64];
     private long lastTime = Long.MIN_VALUE;
     private boolean timeSorted = true;
 
@@ -44,9 +53,14 @@ public final class RealtimeTable {
         this(schema, symbols, DEFAULT_CAPACITY);
     }
 
+    /**
+     * @param initialCapacity rows to hold before the first growth: a smaller first chunk below
+     *                        {@link ColumnStore#CHUNK_ROWS}, else whole chunks allocated now (the
+     *                        lab sizes a table up front so that nothing is allocated while it measures)
+     */
     public RealtimeTable(final TableSchema schema, final SymbolCatalog symbols, final int initialCapacity) {
-        if (initialCapacity < 1) {
-            throw new IllegalArgumentException("capacity must be positive [table=" + schema.name()
+        if (initialCapacity < 1 || initialCapacity > MAX_ROWS) {
+            throw new IllegalArgumentException("capacity must be 1.." + MAX_ROWS + " [table=" + schema.name()
                 + ", capacity=" + initialCapacity + "]");
         }
         this.schema = schema;
@@ -56,12 +70,21 @@ public final class RealtimeTable {
         for (int c = 0; c < types.length; c++) {
             types[c] = schema.type(c);
         }
-        this.capacity = initialCapacity;
-        final Object[] cols = new Object[types.length];
+        final int first = Math.min(initialCapacity, ColumnStore.CHUNK_ROWS);
+        final int slots = Math.max(4, ColumnStore.chunksFor(initialCapacity));
+        final Object[][] holder = new Object[types.length][];
+        long bytes = refArrayBytes(types.length);
         for (int c = 0; c < types.length; c++) {
-            cols[c] = types[c].newArray(initialCapacity);
+            holder[c] = new Object[slots];
+            holder[c][0] = types[c].newArray(first);
+            bytes += refArrayBytes(slots) + ColumnStore.arrayBytes(types[c], first);
         }
-        this.columns = cols;
+        this.capacity = first;
+        this.chunks = holder;
+        this.columnBytes = bytes;
+        if (initialCapacity > first) {
+            ensureCapacity(0, initialCapacity);
+        }
     }
 
     public TableSchema schema() {
@@ -77,9 +100,27 @@ public final class RealtimeTable {
         return published;
     }
 
-    /** Writer thread: current capacity in rows. */
+    /** Writer thread: rows the allocated chunks hold. */
     int capacity() {
         return capacity;
+    }
+
+    /**
+     * Any thread: heap bytes this table holds: column chunks (allocated, so including the unused
+     * part of the last chunk), the sym index and the dictionary cache. A reader on another thread
+     * may see the figure of a moment ago.
+     */
+    public long memoryBytes() {
+        return columnBytes + index.bytes() + dictionaries.bytes();
+    }
+
+    /** Writer thread: dictionaries mapped from the cache / symbol by symbol (see {@link SymDictionaryCache}). */
+    long dictionaryHits() {
+        return dictionaries.hits();
+    }
+
+    long dictionaryMisses() {
+        return dictionaries.misses();
     }
 
     /**
@@ -101,113 +142,176 @@ public final class RealtimeTable {
             return 0;
         }
         final int start = rows;
-        ensureCapacity(start, n);
-        final Object[] cols = columns;
         final ByteBuf buf = update.buffer();
+        ensureCapacity(start, n);
+        final Object[][] cols = chunks;
         for (int c = 0; c < types.length; c++) {
             copyColumn(types[c], buf, update.dataOffset(c), cols[c], start, n);
         }
-        final int[] sym = (int[]) cols[TableSchema.SYM];
-        remapSyms(update, sym, start, start + n);
-        final long[] time = (long[]) cols[TableSchema.TIME];
-        if (timeSorted) {
-            long last = lastTime;
-            for (int r = start; r < start + n; r++) {
-                final long t = time[r];
-                if (t < last) {
-                    timeSorted = false;
-                    break;
-                }
-                last = t;
+        final Object[] sym = cols[TableSchema.SYM];
+        checkSymCodes(sym, start, n, update.symCount());
+        final int[] ids = dictionaries.ids(update, symbols);
+        final Object[] time = cols[TableSchema.TIME];
+        long last = lastTime;
+        boolean sorted = timeSorted;
+        for (int row = start, end = start + n; row < end;) {
+            final int k = row >>> ColumnStore.SHIFT;
+            final int from = row & ColumnStore.MASK;
+            final int to = Math.min(from + (end - row), ColumnStore.CHUNK_ROWS);
+            final int[] s = (int[]) sym[k];
+            for (int i = from, r = row; i < to; i++, r++) {
+                final int id = ids[s[i]];
+                s[i] = id;
+                index.add(id, r);
             }
-            lastTime = last;
+            if (sorted) {
+                final long[] t = (long[]) time[k];
+                for (int i = from; i < to; i++) {
+                    final long x = t[i];
+                    sorted &= x >= last;
+                    last = x;
+                }
+            }
+            row += to - from;
         }
-        index.add(sym, start, start + n);
+        lastTime = last;
+        timeSorted = sorted;
         rows = start + n;
         published = rows;
         return n;
     }
 
-    private void remapSyms(final UpdateDecoder update, final int[] sym, final int from, final int to) {
-        final int dictSize = update.symCount();
-        if (symMap.length < dictSize) {
-            symMap = new int[Math.max(dictSize, symMap.length << 1)];
-        }
-        final int[] map = symMap;
-        final ByteBuf buf = update.buffer();
-        for (int code = 0; code < dictSize; code++) {
-            map[code] = symbols.intern(buf, update.symOffset(code), update.symLength(code));
-        }
-        for (int r = from; r < to; r++) {
-            final int code = sym[r];
-            if (code < 0 || code >= dictSize) {
-                throw new IllegalArgumentException("sym code outside the update's dictionary [table=" + schema.name()
-                    + ", row=" + (r - from) + ", code=" + code + ", dictionary=" + dictSize + "]");
+    /**
+     * Every code of the update's sym column (copied into rows {@code start..} but not yet
+     * published) must be inside its dictionary: checked before the index or the catalog changes.
+     */
+    private void checkSymCodes(final Object[] sym, final int start, final int n, final int dictSize) {
+        int bad = 0;
+        for (int row = start, end = start + n; row < end;) {
+            final int from = row & ColumnStore.MASK;
+            final int to = Math.min(from + (end - row), ColumnStore.CHUNK_ROWS);
+            final int[] s = (int[]) sym[row >>> ColumnStore.SHIFT];
+            for (int i = from; i < to; i++) {
+                bad |= dictSize - 1 - s[i] | s[i];
             }
-            sym[r] = map[code];
+            row += to - from;
+        }
+        if (bad < 0) {
+            for (int r = 0; r < n; r++) {
+                final int row = start + r;
+                final int code = ((int[]) sym[row >>> ColumnStore.SHIFT])[row & ColumnStore.MASK];
+                if (code < 0 || code >= dictSize) {
+                    throw new IllegalArgumentException("sym code outside the update's dictionary [table=" + schema.name()
+                        + ", row=" + r + ", code=" + code + ", dictionary=" + dictSize + "]");
+                }
+            }
         }
     }
 
-    private static void copyColumn(final ColumnType type, final ByteBuf buf, final int index, final Object dst,
-                                   final int at, final int n) {
-        switch (type) {
-            case TIMESTAMP:
-            case INT64:
-                ColumnCopier.copy(buf, index, (long[]) dst, at, n);
-                break;
-            case FLOAT64:
-                ColumnCopier.copy(buf, index, (double[]) dst, at, n);
-                break;
-            case SYMBOL:
-            case INT32:
-                ColumnCopier.copy(buf, index, (int[]) dst, at, n);
-                break;
-            case FLOAT32:
-                ColumnCopier.copy(buf, index, (float[]) dst, at, n);
-                break;
-            case INT16:
-                ColumnCopier.copy(buf, index, (short[]) dst, at, n);
-                break;
-            case BYTE:
-            case BOOL:
-            case CHAR:
-                ColumnCopier.copy(buf, index, (byte[]) dst, at, n);
-                break;
-            default:
-                throw new IllegalStateException("unhandled column type [type=" + type + "]");
+    /** Copies {@code n} values from {@code buf[index..]} into rows {@code at..} of a column, chunk by chunk. */
+    private static void copyColumn(final ColumnType type, final ByteBuf buf, final int index, final Object[] chunks, final int at,
+                                   final int n) {
+        final int width = type.width();
+        int done = 0;
+        while (done < n) {
+            final int row = at + done;
+            final int off = row & ColumnStore.MASK;
+            final int k = Math.min(n - done, ColumnStore.CHUNK_ROWS - off);
+            final Object dst = chunks[row >>> ColumnStore.SHIFT];
+            final int src = index + done * width;
+            switch (type) {
+                case TIMESTAMP:
+                case INT64:
+                    ColumnCopier.copy(buf, src, (long[]) dst, off, k);
+                    break;
+                case FLOAT64:
+                    ColumnCopier.copy(buf, src, (double[]) dst, off, k);
+                    break;
+                case SYMBOL:
+                case INT32:
+                    ColumnCopier.copy(buf, src, (int[]) dst, off, k);
+                    break;
+                case FLOAT32:
+                    ColumnCopier.copy(buf, src, (float[]) dst, off, k);
+                    break;
+                case INT16:
+                    ColumnCopier.copy(buf, src, (short[]) dst, off, k);
+                    break;
+                case BYTE:
+                case BOOL:
+                case CHAR:
+                    ColumnCopier.copy(buf, src, (byte[]) dst, off, k);
+                    break;
+                default:
+                    throw new IllegalStateException("unhandled column type [type=" + type + "]");
+            }
+            done += k;
         }
     }
 
+    /**
+     * Makes room for {@code extra} rows after {@code used}: doubles the first chunk while it is
+     * smaller than a full one (the only copy), then adds full chunks.
+     */
     private void ensureCapacity(final int used, final int extra) {
-        if ((long) used + extra <= capacity) {
+        final long need = (long) used + extra;
+        if (need <= capacity) {
             return;
         }
-        if ((long) used + extra > MAX_CAPACITY) {
+        if (need > MAX_ROWS) {
             throw new IllegalStateException("table full [table=" + schema.name() + ", rows=" + used + ", adding=" + extra + "]");
         }
-        long cap = capacity;
-        while (cap < used + extra) {
-            cap <<= 1;
+        long bytes = columnBytes;
+        if (capacity < ColumnStore.CHUNK_ROWS) {
+            int cap = capacity;
+            while (cap < need && cap < ColumnStore.CHUNK_ROWS) {
+                cap <<= 1;
+            }
+            cap = Math.min(cap, ColumnStore.CHUNK_ROWS);
+            final Object[][] old = chunks;
+            final Object[][] grown = new Object[old.length][];
+            for (int c = 0; c < old.length; c++) {
+                grown[c] = old[c].clone();
+                final Object first = types[c].newArray(cap);
+                System.arraycopy(old[c][0], 0, first, 0, used);
+                grown[c][0] = first;
+                bytes += ColumnStore.arrayBytes(types[c], cap) - ColumnStore.arrayBytes(types[c], capacity);
+            }
+            capacity = cap;
+            chunks = grown;
         }
-        final int newCapacity = (int) Math.min(cap, MAX_CAPACITY);
-        final Object[] old = columns;
-        final Object[] grown = new Object[old.length];
-        for (int c = 0; c < old.length; c++) {
-            final Object col = types[c].newArray(newCapacity);
-            System.arraycopy(old[c], 0, col, 0, used);
-            grown[c] = col;
+        while (capacity < need) {
+            final int k = capacity >>> ColumnStore.SHIFT;
+            Object[][] holder = chunks;
+            if (k >= holder[0].length) {
+                final Object[][] bigger = new Object[holder.length][];
+                for (int c = 0; c < holder.length; c++) {
+                    bigger[c] = Arrays.copyOf(holder[c], holder[c].length << 1);
+                    bytes += refArrayBytes(bigger[c].length);
+                }
+                chunks = bigger;
+                holder = bigger;
+            }
+            for (int c = 0; c < holder.length; c++) {
+                holder[c][k] = types[c].newArray(ColumnStore.CHUNK_ROWS);
+                bytes += ColumnStore.arrayBytes(types[c], ColumnStore.CHUNK_ROWS);
+            }
+            capacity += ColumnStore.CHUNK_ROWS;
         }
-        capacity = newCapacity;
-        columns = grown;
+        columnBytes = bytes;
+    }
+
+    private static long refArrayBytes(final int length) {
+        return (16L + 4L * length + 7) & ~7L;
     }
 
     /**
      * Any thread: the rows published so far as a query-engine segment of trading day
-     * {@code epochDay} (zero-copy reads of the column arrays; the sym index as row lists).
+     * {@code epochDay} (zero-copy reads of the column chunks; the sym index as row lists).
      */
     public TableSegment segment(final int epochDay) {
         final int n = published;
         final boolean sorted = timeSorted;
-        return new RealtimeSegment(schema, symbols, index, columns, n, sorted, epochDay);
+        return new RealtimeSegment(schema, symbols, index, chunks, n, sorted, epochDay);
     }
 }

@@ -1,73 +1,243 @@
 package io.jtick.core.rdb;
 
+import io.jtick.core.table.RowSink;
+
 import java.util.Arrays;
 
 /**
  * The sym index ({@code g#}): for each symbol id, the ascending row numbers that hold it, so a
- * one-sym query visits only its own rows. Primitive arrays, grown by doubling; one writer.
+ * one-sym query visits only its own rows. A symbol's rows live in a chain of blocks whose sizes
+ * double from {@value #FIRST_BLOCK} to {@value #MAX_BLOCK} entries; blocks are carved out of
+ * shared {@code int} slabs of {@value #SLAB_INTS} entries (256 KB, never a humongous object), so
+ * the index costs 4 bytes per row plus at most one partly filled block per symbol and the unused
+ * tail of the slabs in use; a block, once full, is never copied or freed, and adding rows leaves
+ * no garbage. Blocks of {@value #MAX_BLOCK} come from slabs of their own (sixteen to a slab, no
+ * tail), smaller ones from a slab shared by the small sizes.
  *
- * <p>Publication: the writer appends rows before the table publishes its row count; a reader that
- * read the count {@code n} first sees at least the postings of rows {@code < n}. Arrays replaced
- * on growth go through volatile stores so a reader that sees a newer array sees its contents.
- * Readers stop at the first row {@code >= n} (or any non-ascending value) and so never read past
- * what was published.
+ * <p>Adding a row reads three small arrays indexed by symbol (the slab, the next entry and the end
+ * of the symbol's current block) and stores the row: one scattered store per row, the floor of a
+ * per-row index (about 4-5 ns per row here with 1000 symbols, against 7-8 ns for a separate array
+ * per symbol, whose header is one more scattered load).
+ *
+ * <p>Publication: the writer stores entries before the table publishes its row count; a reader
+ * that read the count {@code n} first sees at least the entries of rows {@code < n}. Arrays
+ * replaced on growth go through volatile stores so a reader that sees a newer array sees its
+ * contents. Readers stop at the first entry that is not below the published row count or not
+ * ascending, and so never hand out what was not published. One writer.
  */
 final class SymIndex {
-    private static final int INITIAL_POSTINGS = 16;
+    static final int FIRST_BLOCK = 8;
+    static final int MAX_BLOCK = 4096;
+    static final int SLAB_SHIFT = 16;
+    static final int SLAB_INTS = 1 << SLAB_SHIFT;
 
-    /** One symbol's rows. */
+    /** One symbol's chain as readers see it: block i starts at {@code blocks[i] - 1} ({@code slab << 16 | offset}), 0 = none yet. */
     static final class Postings {
-        volatile int[] rows = new int[INITIAL_POSTINGS];
-        int count;
+        volatile int[] blocks = new int[8];
+        /** Writer: blocks in the chain. */
+        int blockCount;
     }
 
+    /** Readers: every slab, by number. */
+    private volatile int[][] slabs = new int[4][];
+    /** Readers: each symbol's chain, null until the symbol has a row. */
     private volatile Postings[] bySym;
+    /** Writer, by symbol id: the slab of the current block, its next free entry and its end. */
+    private int[][] curSlab;
+    private int[] next;
+    private int[] end;
+    /** Writer: slabs allocated; where the next full-size block and the next small block go (slab, entry). */
+    private int slabCount;
+    private int bigSlab = -1;
+    private int bigPos = SLAB_INTS;
+    private int smallSlab = -1;
+    private int smallPos = SLAB_INTS;
+    /** Heap bytes held (slabs, chains, postings objects, the by-sym arrays); written by the writer. */
+    private volatile long bytes;
 
     SymIndex(final int expectedSyms) {
-        bySym = new Postings[Math.max(16, expectedSyms)];
+        final int n = Math.max(16, expectedSyms);
+        bySym = new Postings[n];
+        curSlab = new int[n][];
+        next = new int[n];
+        end = new int[n];
+        bytes = 4 * arrayBytes(n) + arrayBytes(4);
     }
 
-    /** Writer: records rows {@code from..to-1} whose sym ids are {@code syms[from..to-1]}. */
-    void add(final int[] syms, final int from, final int to) {
-        Postings[] lists = bySym;
-        for (int row = from; row < to; row++) {
-            final int sym = syms[row];
-            if (sym >= lists.length) {
-                lists = grow(lists, sym);
+    /** Entries of block {@code i} of a chain. */
+    static int blockSize(final int i) {
+        return i >= 9 ? MAX_BLOCK : FIRST_BLOCK << i;
+    }
+
+    /** Writer: records that row {@code row} holds symbol {@code sym}; rows arrive in ascending order. */
+    void add(final int sym, final int row) {
+        if (sym < next.length) {
+            final int p = next[sym];
+            if (p < end[sym]) {
+                curSlab[sym][p] = row;
+                next[sym] = p + 1;
+                return;
             }
-            Postings p = lists[sym];
-            if (p == null) {
-                p = new Postings();
-                lists[sym] = p;
-            }
-            int[] rows = p.rows;
-            final int c = p.count;
-            if (c == rows.length) {
-                rows = Arrays.copyOf(rows, c << 1);
-                p.rows = rows;
-            }
-            rows[c] = row;
-            p.count = c + 1;
         }
+        addToNewBlock(sym, row);
     }
 
-    private Postings[] grow(final Postings[] lists, final int sym) {
-        int cap = lists.length;
+    /** Writer: a new symbol, a full block, or a symbol id past the arrays. */
+    private void addToNewBlock(final int sym, final int row) {
+        if (sym >= next.length) {
+            grow(sym);
+        }
+        long b = bytes;
+        final Postings[] lists = bySym;
+        Postings p = lists[sym];
+        if (p == null) {
+            p = new Postings();
+            lists[sym] = p;
+            b += 32 + arrayBytes(8);
+        }
+        final int size = blockSize(p.blockCount);
+        final int slab;
+        final int at;
+        if (size == MAX_BLOCK) {
+            if (bigPos == SLAB_INTS) {
+                bigSlab = newSlab();
+                bigPos = 0;
+                b += arrayBytes(SLAB_INTS);
+            }
+            slab = bigSlab;
+            at = bigPos;
+            bigPos += size;
+        } else {
+            if (smallPos + size > SLAB_INTS) {
+                smallSlab = newSlab();
+                smallPos = 0;
+                b += arrayBytes(SLAB_INTS);
+            }
+            slab = smallSlab;
+            at = smallPos;
+            smallPos += size;
+        }
+        int[] chain = p.blocks;
+        if (p.blockCount == chain.length) {
+            chain = Arrays.copyOf(chain, chain.length << 1);
+            b += arrayBytes(chain.length);
+        }
+        chain[p.blockCount++] = (slab << SLAB_SHIFT | at) + 1;
+        p.blocks = chain;
+        final int[] s = slabs[slab];
+        s[at] = row;
+        curSlab[sym] = s;
+        next[sym] = at + 1;
+        end[sym] = at + size;
+        bytes = b;
+    }
+
+    private int newSlab() {
+        if (slabCount == 1 << (31 - SLAB_SHIFT)) {
+            throw new IllegalStateException("sym index full [slabs=" + slabCount + ", entries=" + ((long) slabCount << SLAB_SHIFT) + "]");
+        }
+        int[][] all = slabs;
+        if (slabCount == all.length) {
+            all = Arrays.copyOf(all, all.length << 1);
+            bytes += arrayBytes(all.length);
+        }
+        all[slabCount] = new int[SLAB_INTS];
+        slabs = all;
+        return slabCount++;
+    }
+
+    private void grow(final int sym) {
+        int cap = next.length;
         while (cap <= sym) {
             cap <<= 1;
         }
-        final Postings[] bigger = Arrays.copyOf(lists, cap);
-        bySym = bigger;
-        return bigger;
+        curSlab = Arrays.copyOf(curSlab, cap);
+        next = Arrays.copyOf(next, cap);
+        end = Arrays.copyOf(end, cap);
+        bytes += 4 * arrayBytes(cap);
+        bySym = Arrays.copyOf(bySym, cap);
+    }
+
+    /** Any thread (a figure of a moment ago): heap bytes the index holds. */
+    long bytes() {
+        return bytes;
     }
 
     /**
-     * Reader: the postings of a symbol, or null when it has none. Read {@code rows} before
-     * {@code count}, cap the count by the array length and stop at the first row that is not below
-     * the published row count or not ascending.
+     * Reader: hands the rows of {@code sym} below {@code rows} to {@code sink}: each block as a
+     * slice of its slab, or as a range when its rows are consecutive (adjacent ranges merged).
+     * Entries past the published ones may be rows appended since, or slots whose write is not
+     * visible yet (zeros): both are trimmed from a block's end (each slot read once, since the writer
+     * may fill it between two reads), and a lone first entry 0 is checked against the sym column
+     * ({@code firstRowSym}: the sym id of row 0, or -1 when there are no rows).
      */
-    Postings postings(final int sym) {
+    void rows(final int sym, final int rows, final int firstRowSym, final RowSink sink) {
         final Postings[] lists = bySym;
-        return sym >= 0 && sym < lists.length ? lists[sym] : null;
+        final Postings p = sym >= 0 && sym < lists.length ? lists[sym] : null;
+        if (p == null || rows == 0) {
+            return;
+        }
+        final int[] chain = p.blocks;
+        final int[][] all = slabs;
+        int prev = -1;
+        int rangeFrom = -1;
+        int rangeTo = -1;
+        for (int b = 0; b < chain.length && chain[b] != 0; b++) {
+            final int start = chain[b] - 1;
+            final int slab = start >>> SLAB_SHIFT;
+            if (slab >= all.length || all[slab] == null) {
+                break;
+            }
+            final int[] list = all[slab];
+            final int from = start & (SLAB_INTS - 1);
+            final int size = blockSize(b);
+            int to = from + size;
+            int last = -1;
+            while (to > from) {
+                // each entry read once: the writer may fill a slot between two reads of it
+                final int v = list[to - 1];
+                if (v < rows && v > (to - 1 > from ? list[to - 2] : prev)) {
+                    last = v;
+                    break;
+                }
+                to--;
+            }
+            if (b == 0 && to == from + 1 && last == 0 && firstRowSym != sym) {
+                to = from;
+            }
+            if (to == from) {
+                break;
+            }
+            final int first = to == from + 1 ? last : list[from];
+            if (last - first == to - from - 1) {
+                if (rangeTo == first) {
+                    rangeTo = last + 1;
+                } else {
+                    if (rangeFrom >= 0) {
+                        sink.range(rangeFrom, rangeTo);
+                    }
+                    rangeFrom = first;
+                    rangeTo = last + 1;
+                }
+            } else {
+                if (rangeFrom >= 0) {
+                    sink.range(rangeFrom, rangeTo);
+                    rangeFrom = -1;
+                    rangeTo = -1;
+                }
+                sink.rows(list, from, to);
+            }
+            prev = last;
+            if (to < from + size) {
+                break;
+            }
+        }
+        if (rangeFrom >= 0) {
+            sink.range(rangeFrom, rangeTo);
+        }
+    }
+
+    private static long arrayBytes(final int length) {
+        return (16L + 4L * length + 7) & ~7L;
     }
 }

@@ -31,6 +31,7 @@ public final class UpdateDecoder {
     private int dictStart;
     private int symCount;
     private int[] symOffsets = new int[256];
+    private boolean symOffsetsKnown;
 
     public UpdateDecoder wrap(final ByteBuf buffer, final int offset) {
         this.buffer = buffer;
@@ -44,15 +45,24 @@ public final class UpdateDecoder {
         }
         dictStart = offset + buffer.getIntLE(offset + DICT_OFFSET_OFFSET);
         symCount = buffer.getIntLE(dictStart);
-        if (symOffsets.length < symCount) {
-            symOffsets = new int[Math.max(symCount, symOffsets.length * 2)];
-        }
-        int p = dictStart + 4;
-        for (int i = 0; i < symCount; i++) {
-            symOffsets[i] = p;
-            p += 1 + buffer.getUnsignedByte(p);
-        }
+        symOffsetsKnown = false;
         return this;
+    }
+
+    /** The dictionary entries' positions, found on first use: a reader that maps whole dictionaries never walks them. */
+    private int[] symOffsets() {
+        if (!symOffsetsKnown) {
+            if (symOffsets.length < symCount) {
+                symOffsets = new int[Math.max(symCount, symOffsets.length * 2)];
+            }
+            int p = dictStart + 4;
+            for (int i = 0; i < symCount; i++) {
+                symOffsets[i] = p;
+                p += 1 + buffer.getUnsignedByte(p);
+            }
+            symOffsetsKnown = true;
+        }
+        return symOffsets;
     }
 
     public ByteBuf buffer() {
@@ -119,11 +129,21 @@ public final class UpdateDecoder {
 
     /** Absolute index of dictionary entry {@code code}'s first byte. */
     public int symOffset(final int code) {
-        return symOffsets[code] + 1;
+        return symOffsets()[code] + 1;
     }
 
     public int symLength(final int code) {
-        return buffer.getUnsignedByte(symOffsets[code]);
+        return buffer.getUnsignedByte(symOffsets()[code]);
+    }
+
+    /** Absolute index of the first dictionary entry (its length byte): the entries run from here to the end of the frame. */
+    public int dictionaryOffset() {
+        return dictStart + 4;
+    }
+
+    /** Bytes of the dictionary entries ({@code symCount} times a length byte and the symbol), the last bytes of the frame. */
+    public int dictionaryLength() {
+        return offset + frameLength() - dictStart - 4;
     }
 
     /** Allocates: for tools and tests. */

@@ -85,4 +85,48 @@ class ResultTablesTest {
         final String empty = ResultChart.svg(report(List.of()));
         assertThat(empty).contains("no entries measured yet");
     }
+
+    private static RunReport scripts(final String experiment, final List<RowResult> rows) {
+        final RunSpec spec = new RunSpec(experiment, 5, rows.stream().map(RowResult::params).toList());
+        return new RunReport("r-" + experiment, experiment, RunReport.DONE, null, "2026-01-01T00:00:00Z", "2026-01-01T00:01:00Z", spec,
+            new RunReport.Progress(rows.size(), rows.size(), 0, "idle", 0, 20, 0), rows,
+            new RunReport.Environment(2, "17", "Linux amd64", "epoll", "script", "not measured", "median", "one untimed", "KX"),
+            List.of());
+    }
+
+    private static RowResult insert(final int index, final int bulk, final double mrows) {
+        return RowResult.measured(index, Experiment.THROUGHPUT.base().withFeed(bulk, 1, 1), RunReport.DONE, null, 1.0, List.of(
+            new Measure("throughput", ThroughputExperiment.name(bulk), "M rows/s", mrows, 5, 1_000_000, true, null, null, null, "m")
+                .withKx(ThroughputExperiment.kx(ThroughputExperiment.KX_REFERENCE, bulk), "KX")));
+    }
+
+    @Test
+    void shouldPrintThroughputLikeThroughputQWithKxsMachinesBeside() throws Exception {
+        final RunReport run = scripts("throughput", List.of(insert(1, 1, 1.5), insert(2, 100, 200.0)));
+        final String text = ResultTables.text(run);
+        assertThat(text).contains("1.5 million inserts per second (single insert)", "200 million inserts per second (bulk insert 100)",
+            "KX Opteron", "KX Turion64");
+        assertThat(text.lines().filter(l -> l.startsWith("bulk insert 100 ")).findFirst().orElseThrow())
+            .contains("200", "166.67", "1.20", "20.408", "16.129");
+        final String csv = ResultTables.csv(run);
+        assertThat(csv.lines().count()).isEqualTo(3);
+        assertThat(csv.lines().findFirst().orElseThrow()).isEqualTo(String.join(",", MeasureTables.csvHeader()));
+        assertThat(csv).contains(",bulk insert 100,M rows/s,200.0,5,1000000,true,166.667,KX,1.2,");
+        final String svg = ResultChart.svg(run);
+        final Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+            .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+        assertThat(doc.getElementsByTagName("rect").getLength()).as("background and one bar per measure").isEqualTo(3);
+        assertThat(svg).contains("1.20x", "0.568x");
+    }
+
+    @Test
+    void shouldPrintIoLikeIoQBySectionWithKxAndRatios() {
+        final RowResult row = RowResult.measured(1, LabParams.base(), RunReport.DONE, null, 5.0, List.of(
+            new Measure("local file", "read", "MB/s", 540, 3, 1 << 28, true, null, null, null, "cold").withKx(270.0, "KX"),
+            new Measure("local comm", "sync (string 23)", "ms", 0.11, 3, 2000, false, null, null, null, "rt").withKx(0.05514, "KX")));
+        final String text = ResultTables.text(scripts("io", List.of(row)));
+        assertThat(text).contains("local file\n", "local comm\n", "read", "540", "270", "2.00", "sync (string 23)", "0.11", "0.05514",
+            "2.00", "0.501");
+        assertThat(ResultTables.csv(scripts("io", List.of(row))).lines().count()).isEqualTo(3);
+    }
 }

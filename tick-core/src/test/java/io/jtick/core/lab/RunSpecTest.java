@@ -48,6 +48,23 @@ class RunSpecTest {
     }
 
     @Test
+    void shouldRunThroughputQsBulksAndIoQsListByDefault() {
+        final List<LabParams> throughput = parse("experiment", "throughput").matrix();
+        assertThat(throughput).extracting(LabParams::r).containsExactly(1, 10, 100, 1000, 10_000);
+        assertThat(throughput).extracting(LabParams::syms).containsOnly(1000);
+        assertThat(parse("experiment", "throughput", "matrix", List.of(Map.of("r", 100_000, "syms", 10))).matrix().get(0))
+            .as("a bulk far past the tickerplant lab's rate limit is a valid insert").extracting(LabParams::r, LabParams::syms)
+            .containsExactly(100_000, 10);
+        assertThat(parse("experiment", "io").matrix()).hasSize(1);
+        assertThat(Experiment.THROUGHPUT.seedScript()).isTrue();
+        assertThat(Experiment.IO.seedScript()).isTrue();
+        assertThat(Experiment.BROADCAST.seedScript()).isFalse();
+        assertThat(Experiment.REPLAY.seedScript()).isFalse();
+        bad("matrix entry 1: r (rows per insert) must be 1..1000000 [r=0]", "experiment", "throughput", "matrix", List.of(Map.of("r", 0)));
+        bad("syms must be 1..17576", "experiment", "throughput", "matrix", List.of(Map.of("syms", 20_000)));
+    }
+
+    @Test
     void shouldRejectBadParametersWithTheReason() {
         bad("matrix entry 1: r must be 1..1000000 [r=0]", "experiment", "rows-per-update", "matrix", List.of(Map.of("r", 0)));
         bad("unknown matrix key [key=lines", "experiment", "custom", "matrix", List.of(Map.of("lines", 1)));

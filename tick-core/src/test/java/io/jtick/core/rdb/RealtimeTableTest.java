@@ -343,6 +343,112 @@ class RealtimeTableTest {
         assertThat(table.rowCount()).isEqualTo(total);
     }
 
+    @Test
+    void shouldKeepRowsSymsAndTheIndexRightAcrossChunksAndReaders() throws Exception {
+        final RealtimeTable table = new RealtimeTable(TableSchema.trade(0), new SymbolCatalog(), 1);
+        final int total = ColumnStore.CHUNK_ROWS + 1_234;
+        final String[] syms = new String[40];
+        for (int i = 0; i < syms.length; i++) {
+            syms[i] = "SYM" + i;
+        }
+        final AtomicReference<Throwable> readerFailure = new AtomicReference<>();
+        final AtomicBoolean done = new AtomicBoolean();
+        final AtomicLong views = new AtomicLong();
+        final Thread reader = new Thread(() -> {
+            try {
+                while (!done.get() || views.get() == 0) {
+                    final TableSegment view = table.segment(0);
+                    final int n = view.rowCount();
+                    for (int r = Math.max(0, n - 3_000); r < n; r++) {
+                        if (Cells.time(view, r) != r || !Cells.sym(view, r).equals(syms[r % syms.length])) {
+                            throw new AssertionError("torn row [row=" + r + ", rows=" + n + "]");
+                        }
+                    }
+                    final List<Integer> s3 = Cells.symRows(view, "SYM3");
+                    if (s3.size() != (n + syms.length - 1 - 3) / syms.length) {
+                        throw new AssertionError("postings [found=" + s3.size() + ", rows=" + n + "]");
+                    }
+                    for (int i = 0; i < s3.size(); i++) {
+                        if (s3.get(i) != 3 + i * syms.length) {
+                            throw new AssertionError("bad posting [i=" + i + ", row=" + s3.get(i) + ", rows=" + n + "]");
+                        }
+                    }
+                    views.incrementAndGet();
+                }
+            } catch (final Throwable t) {
+                readerFailure.set(t);
+            }
+        }, "rdb-test-reader");
+        reader.start();
+        final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
+        int rows = 0;
+        try {
+            for (int i = 0; rows < total && readerFailure.get() == null; i++) {
+                final int n = Math.min(total - rows, 1 + (i * 37) % 997);
+                final long[] time = new long[n];
+                final String[] sym = new String[n];
+                for (int r = 0; r < n; r++) {
+                    time[r] = rows + r;
+                    sym[r] = syms[(rows + r) % syms.length];
+                }
+                buf.clear();
+                table.append(TableSchema.trade(0), RdbFrames.decode(buf, trade(buf, i + 1, time, sym, null)));
+                rows += n;
+            }
+        } finally {
+            done.set(true);
+            assertThat(buf.release()).isTrue();
+        }
+        reader.join(120_000);
+        assertThat(reader.isAlive()).isFalse();
+        assertThat(readerFailure.get()).isNull();
+        assertThat(views.get()).isPositive();
+        final TableSegment view = table.segment(0);
+        assertThat(view.rowCount()).isEqualTo(total);
+        for (int r = 0; r < total; r += 97) {
+            assertThat(Cells.time(view, r)).isEqualTo(r);
+            assertThat(Cells.number(view, 2, r)).isEqualTo(r * 0.5);
+        }
+        final List<Integer> s0 = Cells.symRows(view, "SYM0");
+        assertThat(s0).hasSize((total + syms.length - 1) / syms.length);
+        assertThat(s0.get(s0.size() - 1)).isEqualTo((total - 1) / syms.length * syms.length);
+        assertThat(select(view, List.of("SYM7"), null, 1_000_000).rows()).hasSize(s0.size() - (total % syms.length > 7 ? 0 : 1));
+    }
+
+    @Test
+    void shouldHoldTheRowBytesPlusTheIndexAndMapRepeatedDictionariesFromTheCache() {
+        final RealtimeTable table = new RealtimeTable(TableSchema.trade(0), new SymbolCatalog(), 1024);
+        final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
+        final int n = 100;
+        final String[] sym = new String[n];
+        for (int r = 0; r < n; r++) {
+            sym[r] = "S" + r;
+        }
+        final int batches = 3_000;
+        try {
+            final long[] time = new long[n];
+            for (int r = 0; r < n; r++) {
+                time[r] = r;
+            }
+            final UpdateDecoder update = RdbFrames.decode(buf, trade(buf, 1, time, sym, null));
+            for (int b = 0; b < batches; b++) {
+                table.append(TableSchema.trade(0), update.wrap(buf, 0)); // the same frame, so the same dictionary, each time
+            }
+        } finally {
+            assertThat(buf.release()).isTrue();
+        }
+        final long rows = (long) n * batches;
+        assertThat(table.rowCount()).isEqualTo((int) rows);
+        assertThat(table.dictionaryMisses()).isEqualTo(1);
+        assertThat(table.dictionaryHits()).isEqualTo(batches - 1);
+        final long raw = rows * TableSchema.trade(0).rowWidth();
+        // columns (one partly filled chunk each) + 4 bytes of index per row (one open block per sym)
+        final long bound = raw + 4 * rows + (long) ColumnStore.CHUNK_ROWS * TableSchema.trade(0).rowWidth()
+            + (long) n * SymIndex.MAX_BLOCK * 4 + 2L * SymIndex.SLAB_INTS * 4 + 64 * 1024;
+        assertThat(table.memoryBytes()).isGreaterThanOrEqualTo(raw + 4 * rows).isLessThanOrEqualTo(bound);
+        assertThat(Cells.symRows(table.segment(0), "S42")).hasSize(batches).startsWith(42, 142);
+    }
+
     /** A trade frame with price = time * 0.5, size = time, cond = 'N'. */
     static int trade(final ByteBuf buf, final long seq, final long[] time, final String[] sym, final String[] dict) {
         final int n = time.length;

@@ -1,0 +1,157 @@
+package io.jtick.bench;
+
+import io.jtick.core.hdb.ColumnEncoding;
+import io.jtick.core.hdb.EncodingPolicy;
+import io.jtick.core.hdb.PartitionStore;
+import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.lab.TableLoader;
+import io.jtick.core.rdb.SymbolCatalog;
+import io.jtick.core.table.TableSegment;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The end-of-day write-down against the disk's own synced sequential write speed, interleaved in
+ * one run: a synthetic day of {@code --rows} trades and as many quotes (1000 syms) is loaded into
+ * RDB tables, then each round writes the day as a partition ({@code --encoding}, default plain;
+ * {@code --parallelism} writer threads; sort, sym index, every file and directory forced, atomic
+ * rename) and right after writes the same number of raw bytes to one file in 1 MiB writes from a
+ * direct buffer and forces it (what {@code dd bs=1M conv=fdatasync} does). Interleaving matters on
+ * a disk whose speed moves (a shared or burst-credited virtual disk): the two figures of a round
+ * see the same disk. Prints each round and the medians: raw bytes/s of the write-down, of the disk,
+ * and the first over the second.
+ *
+ * <pre>
+ * ./jtick bench-write-down                           # 10M + 10M rows, plain, 5 rounds, under ./var/bench-write-down
+ * ./jtick bench-write-down --rows 2000000 --rounds 3 --encoding auto/lz4
+ * </pre>
+ */
+public final class WriteDownBenchmark {
+    private WriteDownBenchmark() {
+    }
+
+    /** Command-line options. */
+    record Options(int rows, int rounds, String encoding, int parallelism, Path dir) {
+        static Options parse(final String[] args) {
+            int rows = 10_000_000;
+            int rounds = 5;
+            String encoding = "none";
+            int parallelism = 2;
+            Path dir = Path.of("var", "bench-write-down");
+            for (int i = 0; i < args.length; i++) {
+                final String a = args[i];
+                if ("-h".equals(a) || "--help".equals(a) || i + 1 >= args.length) {
+                    throw new IllegalArgumentException("usage: WriteDownBenchmark [--rows N (10000000)] [--rounds N (5)]"
+                        + " [--encoding none|lz4|auto/zstd:3... (none)] [--parallelism N (2)] [--dir DIR (var/bench-write-down)]");
+                }
+                final String v = args[++i];
+                switch (a) {
+                    case "--rows" -> rows = Integer.parseInt(v.replace("_", ""));
+                    case "--rounds" -> rounds = Integer.parseInt(v);
+                    case "--encoding" -> encoding = v;
+                    case "--parallelism" -> parallelism = Integer.parseInt(v);
+                    case "--dir" -> dir = Path.of(v);
+                    default -> throw new IllegalArgumentException("unknown option " + a);
+                }
+            }
+            if (rows < 1 || rounds < 1 || parallelism < 1) {
+                throw new IllegalArgumentException("rows, rounds and parallelism must be positive");
+            }
+            ColumnEncoding.parse(encoding);
+            return new Options(rows, rounds, encoding, parallelism, dir);
+        }
+    }
+
+    public static void main(final String[] args) throws IOException {
+        final Options o;
+        try {
+            o = Options.parse(args);
+        } catch (final IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        final SymbolCatalog symbols = new SymbolCatalog();
+        final LocalDate date = LocalDate.of(2026, 11, 20);
+        final int epochDay = (int) date.toEpochDay();
+        System.err.printf(Locale.ROOT, "write-down: loading %,d trades and %,d quotes%n", o.rows(), o.rows());
+        final List<TableSegment> day = List.of(TableLoader.syntheticDay("trade", date, o.rows(), 1000, 1, symbols).segment(epochDay),
+            TableLoader.syntheticDay("quote", date, o.rows(), 1000, 2, symbols).segment(epochDay));
+        long raw = 0;
+        for (final TableSegment t : day) {
+            raw += (long) t.rowCount() * t.schema().rowWidth();
+        }
+        final Path root = o.dir();
+        final double[] day1 = new double[o.rounds()];
+        final double[] disk = new double[o.rounds()];
+        final double[] cpu = new double[o.rounds()];
+        final com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        System.out.printf(Locale.ROOT, "write-down of %.0f MB raw (%,d trades + %,d quotes, %s, %d threads) against the disk, %s%n",
+            raw / 1e6, o.rows(), o.rows(), o.encoding(), o.parallelism(), root.toAbsolutePath());
+        System.out.printf(Locale.ROOT, "%6s %16s %16s %8s %18s%n", "round", "write-down MB/s", "disk MB/s", "ratio", "MB per CPU second");
+        // one untimed round: JIT and the first file-system allocations
+        for (int k = -1; k < o.rounds(); k++) {
+            PartitionStore.deleteRecursively(root);
+            Files.createDirectories(root);
+            final PartitionWriter writer = new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse(o.encoding())),
+                PartitionWriter.DEFAULT_BLOCK_BYTES, o.parallelism(), PartitionWriter.WriteHook.NONE);
+            final long c0 = os.getProcessCpuTime();
+            final long t0 = System.nanoTime();
+            writer.write(date, day);
+            final double w = raw / 1e6 / ((System.nanoTime() - t0) / 1e9);
+            final double perCpu = raw / 1e6 / ((os.getProcessCpuTime() - c0) / 1e9);
+            final double d = sequential(root.resolve("sequential"), raw);
+            if (k >= 0) {
+                day1[k] = w;
+                disk[k] = d;
+                cpu[k] = perCpu;
+                System.out.printf(Locale.ROOT, "%6d %16.0f %16.0f %8.2f %18.0f%n", k + 1, w, d, w / d, perCpu);
+            }
+        }
+        PartitionStore.deleteRecursively(root);
+        final double[] ratio = new double[o.rounds()];
+        for (int k = 0; k < ratio.length; k++) {
+            ratio[k] = day1[k] / disk[k];
+        }
+        System.out.printf(Locale.ROOT, "%6s %16.0f %16.0f %8.2f %18.0f%n", "median", median(day1), median(disk), median(ratio),
+            median(cpu));
+        System.out.printf(Locale.ROOT, "write-down: raw column bytes over wall time of PartitionWriter.write (sort, encode, write, fsync"
+            + " every file and directory, rename); disk: the same bytes in 1 MiB writes to one file, then fsync; MB per CPU second:"
+            + " raw bytes over the process's CPU time during the write-down (all threads, the kernel's copy into the page cache"
+            + " included), what the write-down costs whatever else the machine runs%n");
+    }
+
+    /** Writes {@code bytes} to a new file in 1 MiB writes from a direct buffer and forces it; MB/s. */
+    static double sequential(final Path file, final long bytes) throws IOException {
+        final ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+        final long t0 = System.nanoTime();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            for (long done = 0; done < bytes; done += buf.capacity()) {
+                buf.clear().limit((int) Math.min(buf.capacity(), bytes - done));
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+            }
+            ch.force(true);
+        }
+        final double mbs = bytes / 1e6 / ((System.nanoTime() - t0) / 1e9);
+        Files.delete(file);
+        return mbs;
+    }
+
+    static double median(final double[] v) {
+        final double[] s = v.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+}

@@ -1,0 +1,166 @@
+package io.jtick.core.rdb;
+
+import io.jtick.core.wire.UpdateDecoder;
+import io.netty.buffer.ByteBuf;
+import org.agrona.UnsafeApi;
+
+/**
+ * Maps an update's sym dictionary (its codes {@code 0..symCount-1}) to {@link SymbolCatalog} ids,
+ * remembering the mapping of recent dictionaries by their content: a feed that sends the same
+ * dictionary again (the same syms in the same order, as a snapshot feed or a fixed batch does)
+ * gets the ids without a symbol being looked up; the cost is one hash and one compare of the
+ * dictionary's bytes, about a nanosecond per symbol. Dictionaries of fewer than
+ * {@value #MIN_SYMS} symbols, or over {@value #MAX_DICTIONARY_BYTES} bytes, are looked up symbol
+ * by symbol. Entries are kept in {@value #SLOTS} slots, four-way set associative, replaced round
+ * robin within a set; slot arrays are reused, so a steady stream of new dictionaries allocates
+ * nothing once the slots have grown to size. Ids stay valid for ever (the catalog never drops a
+ * symbol), so an entry never goes stale. Writer thread only.
+ */
+final class SymDictionaryCache {
+    static final int MIN_SYMS = 4;
+    static final int MAX_DICTIONARY_BYTES = 1 << 16;
+    private static final int SLOTS = 64;
+    private static final int WAYS = 4;
+    private static final long BYTES_BASE = ColumnCopier.RAW ? UnsafeApi.arrayBaseOffset(byte[].class) : 0;
+
+    private final long[] hashes = new long[SLOTS];
+    private final int[] lengths = new int[SLOTS];
+    private final int[] counts = new int[SLOTS];
+    private final byte[][] content = new byte[SLOTS][];
+    private final int[][] ids = new int[SLOTS][];
+    private int[] direct = new int[64];
+    private int victim;
+    private long hits;
+    private long misses;
+
+    /**
+     * The catalog id of each code of the update's dictionary, in {@code [0, symCount)} of the
+     * returned array (valid until the next call). New symbols are added to the catalog.
+     */
+    int[] ids(final UpdateDecoder update, final SymbolCatalog catalog) {
+        final int n = update.symCount();
+        final ByteBuf buf = update.buffer();
+        final int from = update.dictionaryOffset();
+        final int length = update.dictionaryLength();
+        if (n < MIN_SYMS || length > MAX_DICTIONARY_BYTES || from < 0 || length < 0 || from > buf.capacity() - length) {
+            if (direct.length < n) {
+                direct = new int[Math.max(n, direct.length << 1)];
+            }
+            intern(update, catalog, direct, n);
+            return direct;
+        }
+        final long h = hash(buf, from, length) * 31 + n;
+        final int set = (int) (h ^ (h >>> 29)) & (SLOTS - WAYS);
+        for (int s = set; s < set + WAYS; s++) {
+            if (hashes[s] == h && lengths[s] == length && counts[s] == n && same(content[s], buf, from, length)) {
+                hits++;
+                return ids[s];
+            }
+        }
+        misses++;
+        int s = set + (victim++ & (WAYS - 1));
+        for (int e = set; e < set + WAYS; e++) {
+            if (content[e] == null) {
+                s = e;
+                break;
+            }
+        }
+        if (content[s] == null || content[s].length < length) {
+            content[s] = new byte[Math.max(length, 64)];
+        }
+        if (ids[s] == null || ids[s].length < n) {
+            ids[s] = new int[Math.max(n, 16)];
+        }
+        counts[s] = -1; // not a valid entry until its ids are complete
+        intern(update, catalog, ids[s], n);
+        buf.getBytes(from, content[s], 0, length);
+        hashes[s] = h;
+        lengths[s] = length;
+        counts[s] = n;
+        return ids[s];
+    }
+
+    /** Dictionaries found in the cache. */
+    long hits() {
+        return hits;
+    }
+
+    /** Dictionaries of {@value #MIN_SYMS} or more symbols looked up symbol by symbol. */
+    long misses() {
+        return misses;
+    }
+
+    /** Heap bytes the slots hold. */
+    long bytes() {
+        long b = 0;
+        for (int s = 0; s < SLOTS; s++) {
+            b += content[s] == null ? 0 : 16 + content[s].length;
+            b += ids[s] == null ? 0 : 16 + 4L * ids[s].length;
+        }
+        return b + 16 + 4L * direct.length;
+    }
+
+    private static void intern(final UpdateDecoder update, final SymbolCatalog catalog, final int[] into, final int n) {
+        final ByteBuf buf = update.buffer();
+        for (int code = 0; code < n; code++) {
+            into[code] = catalog.intern(buf, update.symOffset(code), update.symLength(code));
+        }
+    }
+
+    /** A 64-bit hash of {@code buf[from, from + length)}, eight bytes at a time. */
+    static long hash(final ByteBuf buf, final int from, final int length) {
+        long h = 0x9E3779B97F4A7C15L;
+        final int words = length >>> 3;
+        if (ColumnCopier.RAW && (buf.hasMemoryAddress() || buf.hasArray())) {
+            final Object base = buf.hasMemoryAddress() ? null : buf.array();
+            final long addr = buf.hasMemoryAddress() ? buf.memoryAddress() + from : BYTES_BASE + buf.arrayOffset() + from;
+            for (int i = 0; i < words; i++) {
+                h = (h ^ UnsafeApi.getLong(base, addr + ((long) i << 3))) * 0xBF58476D1CE4E5B9L;
+                h ^= h >>> 31;
+            }
+        } else {
+            for (int i = 0; i < words; i++) {
+                h = (h ^ buf.getLongLE(from + (i << 3))) * 0xBF58476D1CE4E5B9L;
+                h ^= h >>> 31;
+            }
+        }
+        long tail = 0;
+        for (int i = words << 3; i < length; i++) {
+            tail = tail << 8 | (buf.getByte(from + i) & 0xFF);
+        }
+        h = (h ^ tail ^ length) * 0x94D049BB133111EBL;
+        return h ^ (h >>> 29);
+    }
+
+    /** True when {@code a[0, length)} equals {@code buf[from, from + length)}. */
+    static boolean same(final byte[] a, final ByteBuf buf, final int from, final int length) {
+        if (a == null || a.length < length) {
+            return false;
+        }
+        final int words = length >>> 3;
+        if (ColumnCopier.RAW && (buf.hasMemoryAddress() || buf.hasArray())) {
+            final Object base = buf.hasMemoryAddress() ? null : buf.array();
+            final long addr = buf.hasMemoryAddress() ? buf.memoryAddress() + from : BYTES_BASE + buf.arrayOffset() + from;
+            for (int i = 0; i < words; i++) {
+                if (UnsafeApi.getLong(a, BYTES_BASE + ((long) i << 3)) != UnsafeApi.getLong(base, addr + ((long) i << 3))) {
+                    return false;
+                }
+            }
+        } else {
+            for (int i = 0; i < words; i++) {
+                final int at = i << 3;
+                for (int k = 0; k < 8; k++) {
+                    if (a[at + k] != buf.getByte(from + at + k)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        for (int i = words << 3; i < length; i++) {
+            if (a[i] != buf.getByte(from + i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

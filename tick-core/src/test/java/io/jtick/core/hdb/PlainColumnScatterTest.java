@@ -1,0 +1,75 @@
+package io.jtick.core.hdb;
+
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.MemorySegment;
+import io.jtick.core.testing.SyntheticDays;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PlainColumnScatterTest {
+    private static final LocalDate DAY = LocalDate.of(2026, 11, 20);
+    private static final int BLOCK_BYTES = 4096;
+
+    @TempDir
+    Path dir;
+
+    /** The same column written by gathering the rows in partition order, block by block. */
+    private static void gather(final Path file, final MemorySegment table, final int c, final PartitionWriter.SortOrder order)
+        throws IOException {
+        final int n = table.rowCount();
+        final int blockRows = BLOCK_BYTES / table.schema().type(c).width();
+        try (ColumnFileWriter w = new ColumnFileWriter(file, table.schema().type(c), ColumnEncoding.PLAIN, blockRows, n)) {
+            final UnsafeBuffer block = w.block();
+            final ColumnChunk chunk = new ColumnChunk();
+            for (int at = 0, k; at < n; at += k) {
+                k = PartitionWriter.blockEnd(order.ranges(), at, n, blockRows) - at;
+                PartitionWriter.copyRows(table, c, order.rows(), at, k, chunk, block);
+                w.writeBlock(k);
+            }
+            w.finish();
+        }
+    }
+
+    @Test
+    void shouldWriteTheSameFileAsGatheringInPartitionOrderWhateverTheStage() throws IOException {
+        // trade's cond column (one byte) has blocks that several syms share; quote's 8-byte columns mostly one sym each
+        for (final MemorySegment table : new MemorySegment[] {SyntheticDays.day("quote", DAY, 9_000, 43, 5),
+            SyntheticDays.day("trade", DAY, 12_000, 97, 6)}) {
+            check(table);
+        }
+    }
+
+    private void check(final MemorySegment quote) throws IOException {
+        final PartitionWriter.SortOrder order = PartitionWriter.SortOrder.of(quote);
+        assertThat(order.identity()).isFalse();
+        assertThat(order.reordered()).isFalse();
+        for (int c = 0; c < quote.schema().columnCount(); c++) {
+            if (c == TableSchema.SYM) {
+                continue;
+            }
+            final Path expected = dir.resolve(quote.schema().name() + "-gathered-" + c);
+            gather(expected, quote, c, order);
+            for (final int stage : new int[] {1, 777, 9_000, PlainColumnScatter.STAGE_ROWS}) {
+                final Path got = dir.resolve(quote.schema().name() + "-scattered-" + c + "-" + stage);
+                final int blockRows = BLOCK_BYTES / quote.schema().type(c).width();
+                try (ColumnFileWriter w = new ColumnFileWriter(got, quote.schema().type(c), ColumnEncoding.PLAIN, blockRows,
+                    quote.rowCount())) {
+                    PlainColumnScatter.write(w, quote, c, order, BLOCK_BYTES, stage);
+                }
+                assertThat(Files.readAllBytes(got)).as("column %d, stage %d", c, stage).isEqualTo(Files.readAllBytes(expected));
+                try (ColumnFile f = ColumnFile.open(got, quote.schema().type(c), quote.rowCount())) {
+                    assertThat(f.rowCount()).isEqualTo(quote.rowCount());
+                }
+            }
+        }
+    }
+}
