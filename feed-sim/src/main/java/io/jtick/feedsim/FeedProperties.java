@@ -18,7 +18,7 @@ import java.time.Duration;
 
 /**
  * feed-sim settings ({@code tick.feed.*}, see docs/configuration.md). The feed shape here is the
- * default of {@code POST /api/feed/start} ({@link #feedSettings()}) and what {@code autostart} runs.
+ * default of {@code POST /api/feed/start} ({@link #feedSettings(String)}) and what {@code autostart} runs.
  *
  * @param tpHost    tickerplant host
  * @param tpPort    tickerplant feed port
@@ -73,11 +73,14 @@ public record FeedProperties(
     @DefaultValue("127.0.0.1") @NotBlank String hdbHost,
     @DefaultValue("5012") @Min(1) @Max(65535) int hdbReplayPort) {
 
-    /** The tickerplant, how the feed connects, and the feed a start request gets by default. */
-    FeedSupervisor.Settings feedSettings() {
+    /**
+     * The tickerplant, how the feed connects (presenting {@code token}, the API token, to the TP and the
+     * HDB's replay port; null: none), and the feed a start request gets by default.
+     */
+    FeedSupervisor.Settings feedSettings(final String token) {
         final FeedPublisher.Settings connection = new FeedPublisher.Settings(tpHost, tpPort, name, numbered, buffer.toBytes(),
             "fail".equals(whenFull) ? FeedPublisher.WhenFull.FAIL : FeedPublisher.WhenFull.BLOCK, blockTimeout, reconnectMin,
-            reconnectMax);
+            reconnectMax, token);
         return new FeedSupervisor.Settings(connection, table, r, u, t, syms, ex, seed, dataDir, hdbHost, hdbReplayPort);
     }
 }

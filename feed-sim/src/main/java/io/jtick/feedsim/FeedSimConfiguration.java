@@ -1,6 +1,7 @@
 package io.jtick.feedsim;
 
 import io.jtick.boot.TickMetricsBinder;
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.feed.FeedCounters;
 import io.jtick.core.feed.FeedRequest;
 import io.jtick.core.feed.FeedSupervisor;
@@ -61,8 +62,9 @@ class FeedSimConfiguration {
 
     /** The one feed; {@code tick.feed.reconnects} counts how often its connection to the tickerplant was made again. */
     @Bean(destroyMethod = "close")
-    FeedSupervisor feedSupervisor(final FeedProperties properties, final FeedCounters counters, final TickMetrics metrics) {
-        final FeedSupervisor feeds = new FeedSupervisor(properties.feedSettings(), counters);
+    FeedSupervisor feedSupervisor(final FeedProperties properties, final FeedCounters counters, final TickMetrics metrics,
+                                  final AccessSettings access) {
+        final FeedSupervisor feeds = new FeedSupervisor(properties.feedSettings(access.token()), counters);
         metrics.gauge("tick.feed.reconnects", feeds::reconnectsTotal);
         return feeds;
     }

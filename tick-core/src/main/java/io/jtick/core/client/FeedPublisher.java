@@ -80,10 +80,12 @@ public final class FeedPublisher implements AutoCloseable {
      * @param blockTimeout longest a {@code BLOCK} send waits
      * @param reconnectMin first wait before reconnecting; doubles after each failed attempt...
      * @param reconnectMax ...up to this
+     * @param token        the API token to present in HELLO (protocol 2) where the port asks for it; null or empty: none
      */
     public record Settings(String host, int port, String name, boolean numbered, long bufferBytes, WhenFull whenFull,
-                           Duration blockTimeout, Duration reconnectMin, Duration reconnectMax) {
+                           Duration blockTimeout, Duration reconnectMin, Duration reconnectMax, String token) {
         public Settings {
+            token = token == null || token.isEmpty() ? null : token;
             if (name == null || name.isEmpty() || name.length() > 255) {
                 throw new IllegalArgumentException("feed name must be 1..255 characters [name=" + name + "]");
             }
@@ -103,19 +105,31 @@ public final class FeedPublisher implements AutoCloseable {
         /** A numbered feed: 64 MiB buffer, BLOCK up to 1 s, reconnect after 100 ms doubling up to 5 s. */
         public static Settings of(final String host, final int port, final String name) {
             return new Settings(host, port, name, true, 64L << 20, WhenFull.BLOCK, Duration.ofSeconds(1), Duration.ofMillis(100),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5), null);
         }
 
         public Settings withNumbered(final boolean n) {
-            return new Settings(host, port, name, n, bufferBytes, whenFull, blockTimeout, reconnectMin, reconnectMax);
+            return new Settings(host, port, name, n, bufferBytes, whenFull, blockTimeout, reconnectMin, reconnectMax, token);
         }
 
         public Settings withBuffer(final long bytes, final WhenFull policy, final Duration block) {
-            return new Settings(host, port, name, numbered, bytes, policy, block, reconnectMin, reconnectMax);
+            return new Settings(host, port, name, numbered, bytes, policy, block, reconnectMin, reconnectMax, token);
         }
 
         public Settings withReconnect(final Duration min, final Duration max) {
-            return new Settings(host, port, name, numbered, bufferBytes, whenFull, blockTimeout, min, max);
+            return new Settings(host, port, name, numbered, bufferBytes, whenFull, blockTimeout, min, max, token);
+        }
+
+        public Settings withToken(final String t) {
+            return new Settings(host, port, name, numbered, bufferBytes, whenFull, blockTimeout, reconnectMin, reconnectMax, t);
+        }
+
+        /** Never shows the token. */
+        @Override
+        public String toString() {
+            return "Settings[host=" + host + ", port=" + port + ", name=" + name + ", numbered=" + numbered + ", bufferBytes=" + bufferBytes
+                + ", whenFull=" + whenFull + ", blockTimeout=" + blockTimeout + ", reconnectMin=" + reconnectMin + ", reconnectMax="
+                + reconnectMax + ", token=" + (token == null ? "(none)" : "(set)") + "]";
         }
     }
 
@@ -539,9 +553,11 @@ public final class FeedPublisher implements AutoCloseable {
         ch.closeFuture().addListener(cf -> onDisconnected(ch));
         if (settings.numbered()) {
             ch.writeAndFlush(ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_FEED, settings.name(), FrameDescriptor.PROTOCOL_VERSION,
-                FrameDescriptor.HELLO_FLAG_NUMBERED));
+                FrameDescriptor.HELLO_FLAG_NUMBERED, settings.token()));
         } else {
-            ch.writeAndFlush(ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_FEED, settings.name()));
+            ch.writeAndFlush(settings.token() == null ? ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_FEED, settings.name())
+                : ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_FEED, settings.name(), FrameDescriptor.PROTOCOL_VERSION, 0,
+                    settings.token()));
             synchronized (this) {
                 ready = true;
                 numberingKnown = true;

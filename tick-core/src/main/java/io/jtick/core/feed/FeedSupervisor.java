@@ -249,7 +249,8 @@ public final class FeedSupervisor implements AutoCloseable {
         parameters.put("to", to.toString());
         parameters.put("symbols", symbols);
         parameters.put("hdb", settings.hdbHost() + ":" + settings.hdbReplayPort());
-        return HdbReplaySource.open(settings.hdbHost(), settings.hdbReplayPort(), r, Duration.ofSeconds(30));
+        return HdbReplaySource.open(settings.hdbHost(), settings.hdbReplayPort(), settings.connection().token(), r,
+            Duration.ofSeconds(30));
     }
 
     private Path resolve(final String file, final Path dflt) {

@@ -1,5 +1,7 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.auth.AccessCheck;
+import io.jtick.core.auth.AccessCheck.Access;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;
@@ -36,25 +38,35 @@ import java.io.IOException;
  * <p>A feed whose HELLO (protocol 2) says it numbers its updates is the tickerplant's numbered feed of
  * that name: the HELLO is answered with FEED_ACK, its updates carry its numbers, and FEED_ACKs follow
  * as the journal takes them.
+ *
+ * <p>Access: where the listener's {@link AccessCheck} asks for the API token (bound off loopback, or
+ * {@code tick.api.guard=always}), a feed's HELLO must carry it (a write), and a subscriber's too when
+ * reads are protected; an UPDATE or SUBSCRIBE before such a HELLO, or a HELLO without the token or
+ * with a wrong one, is refused with {@code access-denied} and the connection closed.
  */
 final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements Tickerplant.UpdateSource {
     private static final Logger LOG = LoggerFactory.getLogger(TickerplantAdapter.class);
 
     private final Tickerplant tp;
+    private final AccessCheck access;
     private ChannelHandlerContext ctx;
+    private String token;
+    private boolean mayWrite;
+    private boolean mayRead;
     private String name = "anonymous";
     private boolean feed;
     private boolean rejected;
     private FeedRegistry.Feed numbered;
 
-    private TickerplantAdapter(final Tickerplant tp) {
+    private TickerplantAdapter(final Tickerplant tp, final AccessCheck access) {
         this.tp = tp;
+        this.access = access;
     }
 
-    /** The pipeline of one tickerplant connection: the frame splitter, then this adapter. */
-    static void install(final ChannelPipeline pipeline, final Tickerplant tp) {
+    /** The pipeline of one tickerplant connection: the frame splitter, then this adapter, checking {@code access}. */
+    static void install(final ChannelPipeline pipeline, final Tickerplant tp, final AccessCheck access) {
         FramePipeline.install(pipeline, tp.settings().maxFrameLength());
-        pipeline.addLast(new TickerplantAdapter(tp));
+        pipeline.addLast(new TickerplantAdapter(tp, access));
     }
 
     @Override
@@ -85,6 +97,9 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
                     onHello(ControlFrames.readHello(frame));
                     break;
                 case MessageType.SUBSCRIBE:
+                    if (!mayRead && !admit(Access.READ)) {
+                        break;
+                    }
                     final String problem = tp.onSubscribe(context.channel(), name, ControlFrames.readSubscribe(frame));
                     if (problem != null) {
                         refuse(ErrorCode.BAD_SUBSCRIPTION, problem);
@@ -107,6 +122,10 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
         if (hello.protocolVersion() < 1 || hello.protocolVersion() > FrameDescriptor.PROTOCOL_VERSION) {
             reject(ErrorCode.UNSUPPORTED_VERSION, "unsupported protocol version [version=" + hello.protocolVersion() + ", supported=1.."
                 + FrameDescriptor.PROTOCOL_VERSION + "]");
+            return;
+        }
+        token = hello.token();
+        if (!admit(hello.role() == ControlFrames.ROLE_FEED ? Access.WRITE : Access.READ)) {
             return;
         }
         if (!hello.numbered()) {
@@ -143,7 +162,25 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
         }
     }
 
+    /** Checks the token of the last HELLO (none before one) for {@code a}; refuses and closes when it does not pass. */
+    private boolean admit(final Access a) {
+        final String refusal = access.refusal(a, token);
+        if (refusal != null) {
+            reject(ErrorCode.ACCESS_DENIED, refusal + (token == null ? ": send it in HELLO (protocol 2)" : ""));
+            return false;
+        }
+        if (a == Access.WRITE) {
+            mayWrite = true;
+        } else {
+            mayRead = true;
+        }
+        return true;
+    }
+
     private void onUpdate(final ByteBuf frame, final int offset, final int length) {
+        if (!mayWrite && !admit(Access.WRITE)) {
+            return;
+        }
         if (!feed) {
             feed = true;
             tp.counters().feedConnected(true);

@@ -1,5 +1,7 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.auth.AccessCheck;
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,11 +58,82 @@ class TickerplantAdapterTest {
         return tp;
     }
 
+    /** The check of a listener on loopback with the default settings: open. */
+    static final AccessCheck OPEN = AccessCheck.forListener(AccessSettings.DEFAULT, InetAddress.getLoopbackAddress());
+
     private EmbeddedChannel connect() {
+        return connect(OPEN);
+    }
+
+    private EmbeddedChannel connect(final AccessCheck access) {
         final EmbeddedChannel ch = new EmbeddedChannel();
-        TickerplantAdapter.install(ch.pipeline(), tp);
+        TickerplantAdapter.install(ch.pipeline(), tp, access);
         channels.add(ch);
         return ch;
+    }
+
+    private static AccessCheck guarded(final String token, final boolean protectReads) {
+        return AccessCheck.forListener(new AccessSettings(token, AccessSettings.Guard.ALWAYS, protectReads),
+            InetAddress.getLoopbackAddress());
+    }
+
+    private static ByteBuf hello(final int role, final String name, final int flags, final String token) {
+        return ControlFrames.hello(ALLOC, role, name, FrameDescriptor.PROTOCOL_VERSION, flags, token);
+    }
+
+    /** Sends {@code frames} on a new connection checked by {@code access}; returns "code: message" of the one error frame it gets. */
+    private String refusal(final AccessCheck access, final ByteBuf... frames) {
+        final EmbeddedChannel ch = connect(access);
+        ch.writeInbound((Object[]) frames);
+        final Frames out = Frames.drain(ch);
+        assertThat(out.types()).containsExactly("error");
+        assertThat(ch.isOpen()).as("closed after the error").isFalse();
+        return out.frames().get(0).error();
+    }
+
+    @Test
+    void shouldAskAFeedForTheTokenInItsHelloWhereTheListenerIsGuardedAndLetSubscribersReadUnlessReadsAreProtected() {
+        start(s -> s.withFeedAcks(1, Duration.ofHours(1)));
+        final AccessCheck writes = guarded("s3cret-token", false);
+        final EmbeddedChannel sub = connect(writes);
+        sub.writeInbound(ControlFrames.hello(ALLOC, ControlFrames.ROLE_SUBSCRIBER, "rdb"), ControlFrames.subscribe(ALLOC, -1, List.of(),
+            List.of()));
+        assertThat(Frames.drain(sub).types()).as("reads are not protected: a protocol 1 subscriber is served")
+            .containsExactly("subscribed");
+
+        assertThat(refusal(writes, ControlFrames.hello(ALLOC, ControlFrames.ROLE_FEED, "old"), trade(1, "A")))
+            .startsWith("access-denied").contains("API token is required", "access=write", "send it in HELLO");
+        assertThat(refusal(writes, hello(ControlFrames.ROLE_FEED, "guess", 0, "s3cret-tokem"), trade(1, "A")))
+            .startsWith("access-denied").contains("wrong API token").doesNotContain("s3cret");
+        assertThat(refusal(writes, trade(1, "A"))).as("an update before any HELLO").startsWith("access-denied");
+        assertThat(refusal(writes, hello(ControlFrames.ROLE_SUBSCRIBER, "sly", 0, null), trade(1, "A")))
+            .as("a subscriber's HELLO does not make its updates reads").startsWith("access-denied").contains("access=write");
+        assertThat(errors("access-denied")).isEqualTo(4);
+        assertThat(tp.journalSequence()).as("nothing refused was journalled").isZero();
+        assertThat(Frames.drain(sub).frames()).isEmpty();
+
+        final EmbeddedChannel feed = connect(writes);
+        feed.writeInbound(hello(ControlFrames.ROLE_FEED, "md", 0, "s3cret-token"), trade(1, "A"));
+        final EmbeddedChannel numberedFeed = connect(writes);
+        numberedFeed.writeInbound(hello(ControlFrames.ROLE_FEED, "md2", FrameDescriptor.HELLO_FLAG_NUMBERED, "s3cret-token"));
+        assertThat(acks(numberedFeed)).as("HELLO answered").containsExactly(0L);
+        numberedFeed.writeInbound(numbered(1, 2, "B"));
+        assertThat(acks(numberedFeed)).containsExactly(1L);
+        assertThat(feed.isOpen()).isTrue();
+        assertThat(Frames.drain(sub).rows()).containsExactly("A/1000", "B/2000");
+
+        final AccessCheck reads = guarded("s3cret-token", true);
+        assertThat(refusal(reads, ControlFrames.hello(ALLOC, ControlFrames.ROLE_SUBSCRIBER, "rdb"), ControlFrames.subscribe(ALLOC, -1,
+            List.of(), List.of()))).startsWith("access-denied").contains("access=read");
+        final EmbeddedChannel reader = connect(reads);
+        reader.writeInbound(hello(ControlFrames.ROLE_SUBSCRIBER, "rdb", 0, "s3cret-token"), ControlFrames.subscribe(ALLOC, -1, List.of(),
+            List.of()));
+        assertThat(Frames.drain(reader).types()).containsExactly("subscribed");
+
+        assertThat(refusal(guarded(null, false), hello(ControlFrames.ROLE_FEED, "md", 0, "anything"), trade(3, "C")))
+            .startsWith("access-denied").contains("none is configured");
+        assertThat(errors("access-denied")).isEqualTo(6);
+        assertThat(tp.journalSequence()).isEqualTo(2);
     }
 
     private static ByteBuf trade(final long id, final String... syms) {

@@ -1,5 +1,6 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.client.TickClient;
@@ -38,6 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static io.jtick.core.testing.TestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @ExtendWith(LeakCheck.class)
 class TickerplantServerTest {
@@ -478,6 +480,45 @@ class TickerplantServerTest {
         assertThat(rawError(chained.port(), bytesOf(TestSupport.tradeFrame(TRADE, 1, "A")))).startsWith("unexpected-message");
         upstream.endOfDay();
         await("end of day through the chain", WAIT, () -> c.endOfDays.size() == 1);
+    }
+
+    @Test
+    void shouldServeOnlyFeedsAndSubscribersWhoseHelloCarriesTheTokenWhereThePortAsksForIt() throws Exception {
+        final AccessSettings access = new AccessSettings("s3cret-token", AccessSettings.Guard.ALWAYS, true);
+        final TickMetrics metrics = new TickMetrics();
+        final TickerplantServer tp = track(new TickerplantServer(settings(), SCHEMAS, NanoClock.SYSTEM, metrics).access(access).start());
+        final TickerplantServer chained = track(new TickerplantServer(TickerplantSettings.defaults(dir.resolve("chained")).withPort(0)
+            .withUpstream("127.0.0.1", tp.port()), SCHEMAS, NanoClock.SYSTEM, new TickMetrics()).access(access).start());
+        final Collector direct = new Collector();
+        final Collector viaChain = new Collector();
+        final TickClient a = track(new TickClient(TickClient.Settings.of("127.0.0.1", tp.port(), "rdb").withToken("s3cret-token"), direct,
+            direct::fromSequence, null, NanoClock.SYSTEM));
+        final TickClient b = track(new TickClient(TickClient.Settings.of("127.0.0.1", chained.port(), "rdb2").withToken("s3cret-token"),
+            viaChain, viaChain::fromSequence, null, NanoClock.SYSTEM));
+        a.start();
+        b.start();
+        await("subscribed, the chained TP upstream with the token", WAIT, () -> a.isSubscribed() && b.isSubscribed()
+            && tp.status().subscribers().size() == 2);
+        final FeedPublisher f = track(new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", tp.port(), "md").withToken("s3cret-token"),
+            null).connect(5000));
+        for (int id = 1; id <= 50; id++) {
+            send(f, id, "A");
+        }
+        await("rows at both subscribers", WAIT, () -> direct.rows.size() == 50 && viaChain.rows.size() == 50);
+
+        final FeedPublisher intruder = track(new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", tp.port(), "intruder"), null));
+        assertThatThrownBy(() -> intruder.connect(5000)).isInstanceOf(IOException.class)
+            .hasMessageContaining("access-denied").hasMessageContaining("API token is required");
+        assertThat(intruder.failure()).as("a refused feed stops: sending again cannot help").isNotNull();
+        final FeedPublisher guesser = track(new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", tp.port(), "guess")
+            .withToken("s3cret-tokem"), null));
+        assertThatThrownBy(() -> guesser.connect(5000)).isInstanceOf(IOException.class)
+            .hasMessageContaining("access-denied: wrong API token").hasMessageNotContaining("s3cret");
+        assertThat(rawError(tp.port(), bytesOf(ControlFrames.subscribe(PooledByteBufAllocator.DEFAULT, -1, List.of(), List.of()))))
+            .as("reads are protected here").startsWith("access-denied").contains("access=read");
+        assertThat(metrics.counter("tick.tp.errors|code=access-denied").get()).isEqualTo(3);
+        assertThat(tp.status().journalSequence()).isEqualTo(50);
+        assertThat(direct.rows).hasSize(50);
     }
 
     private static byte[] bytesOf(final ByteBuf b) {
