@@ -180,6 +180,7 @@ class RdbController {
         return new StatusView(sub != null && sub.connected(), sub != null && sub.subscribed(), s.caughtUp(), s.lastSequence(),
             s.tableRows(), s.rows(), s.updates(), s.duplicates(), s.rejected(), s.endOfDays(), s.endOfDayFailures(),
             s.lastEndOfDay(), s.lastEodError(), s.lastError(), w == null ? new WriteDownView(false, null, null, List.of(), null)
-                : new WriteDownView(true, properties.hdb().transfer(), WrittenView.of(w.last()), w.undelivered(), w.lastError()), MemoryView.of(s));
+                : new WriteDownView(true, properties.hdb().transfer(), WrittenView.of(w.last()), w.undelivered(), w.lastError()),
+            MemoryView.of(s));
     }
 }
