@@ -1,13 +1,16 @@
 package io.jtick.feedsim;
 
+import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.feed.FeedSupervisor;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 import java.nio.file.Path;
@@ -15,7 +18,7 @@ import java.time.Duration;
 
 /**
  * feed-sim settings ({@code tick.feed.*}, see docs/configuration.md). The feed shape here is the
- * default of {@code POST /api/feed/start} ({@link #feedSettings()}) and what {@code autostart} runs.
+ * default of {@code POST /api/feed/start} ({@link #feedSettings(String)}) and what {@code autostart} runs.
  *
  * @param tpHost    tickerplant host
  * @param tpPort    tickerplant feed port
@@ -32,6 +35,13 @@ import java.time.Duration;
  * @param labDir    where profiling labs put their temporary journals; empty: the system temp directory
  * @param paperFigures the KX white paper's figures (CSV) put next to ours; a missing file means no comparison
  * @param jitWarmup full-speed throwaway labs before a run's first entry (JIT warm-up); 0 = none
+ * @param name      the feed's name in its HELLO: the tickerplant keeps this feed's update numbers under it
+ * @param numbered  number the updates and resend after a reconnect (protocol 2); false: protocol 1, nothing resent
+ * @param buffer    bytes of unacknowledged updates kept for resending
+ * @param whenFull  block (wait for acknowledgements, drop nothing) or fail (drop the tick's rows, counted) when the buffer is full
+ * @param blockTimeout longest one blocked send waits before the feed checks for a stop and waits again
+ * @param reconnectMin first wait before reconnecting to the tickerplant, doubling after each failed attempt...
+ * @param reconnectMax ...up to this
  * @param hdbHost   the HDB whose replay port the {@code hdb} source reads
  * @param hdbReplayPort that HDB's replay port ({@code tick.hdb.replay-port})
  */
@@ -53,11 +63,24 @@ public record FeedProperties(
     @DefaultValue("") String labDir,
     @DefaultValue("../shared/reference/kx-tick-profiling.csv") @NotNull Path paperFigures,
     @DefaultValue("2s") @NotNull Duration jitWarmup,
+    @DefaultValue("feed-sim") @NotBlank @Size(max = 255) String name,
+    @DefaultValue("true") boolean numbered,
+    @DefaultValue("64MB") @NotNull DataSize buffer,
+    @DefaultValue("block") @Pattern(regexp = "block|fail") String whenFull,
+    @DefaultValue("1s") @NotNull Duration blockTimeout,
+    @DefaultValue("100ms") @NotNull Duration reconnectMin,
+    @DefaultValue("5s") @NotNull Duration reconnectMax,
     @DefaultValue("127.0.0.1") @NotBlank String hdbHost,
     @DefaultValue("5012") @Min(1) @Max(65535) int hdbReplayPort) {
 
-    /** The tickerplant and the feed a start request gets by default. */
-    FeedSupervisor.Settings feedSettings() {
-        return new FeedSupervisor.Settings(tpHost, tpPort, table, r, u, t, syms, ex, seed, dataDir, hdbHost, hdbReplayPort);
+    /**
+     * The tickerplant, how the feed connects (presenting {@code token}, the API token, to the TP and the
+     * HDB's replay port; null: none), and the feed a start request gets by default.
+     */
+    FeedSupervisor.Settings feedSettings(final String token) {
+        final FeedPublisher.Settings connection = new FeedPublisher.Settings(tpHost, tpPort, name, numbered, buffer.toBytes(),
+            "fail".equals(whenFull) ? FeedPublisher.WhenFull.FAIL : FeedPublisher.WhenFull.BLOCK, blockTimeout, reconnectMin,
+            reconnectMax, token);
+        return new FeedSupervisor.Settings(connection, table, r, u, t, syms, ex, seed, dataDir, hdbHost, hdbReplayPort);
     }
 }

@@ -1,6 +1,7 @@
 package io.jtick.feedsim;
 
 import io.jtick.boot.TickMetricsBinder;
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.feed.FeedCounters;
 import io.jtick.core.feed.FeedRequest;
 import io.jtick.core.feed.FeedSupervisor;
@@ -53,15 +54,19 @@ class FeedSimConfiguration {
         return FeedCounters.register(metrics);
     }
 
-    /** Takes the counters so they exist before the binder runs. */
+    /** Takes the counters and the supervisor so their meters exist before the binder runs. */
     @Bean
-    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final FeedCounters counters) {
+    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final FeedCounters counters, final FeedSupervisor feeds) {
         return new TickMetricsBinder(metrics);
     }
 
+    /** The one feed; {@code tick.feed.reconnects} counts how often its connection to the tickerplant was made again. */
     @Bean(destroyMethod = "close")
-    FeedSupervisor feedSupervisor(final FeedProperties properties, final FeedCounters counters) {
-        return new FeedSupervisor(properties.feedSettings(), counters);
+    FeedSupervisor feedSupervisor(final FeedProperties properties, final FeedCounters counters, final TickMetrics metrics,
+                                  final AccessSettings access) {
+        final FeedSupervisor feeds = new FeedSupervisor(properties.feedSettings(access.token()), counters);
+        metrics.gauge("tick.feed.reconnects", feeds::reconnectsTotal);
+        return feeds;
     }
 
     /** {@code tick.feed.autostart}: the default synthetic feed once the app is ready (retrying the TP connection). */

@@ -34,8 +34,9 @@ class HdbConfiguration {
     }
 
     @Bean
-    ReplayLifecycle replayLifecycle(final HdbProperties properties, final HdbLifecycle store, final TickMetrics metrics) {
-        return new ReplayLifecycle(properties, store, metrics);
+    ReplayLifecycle replayLifecycle(final HdbProperties properties, final HdbLifecycle store, final TickMetrics metrics,
+                                    final AccessSettings access) {
+        return new ReplayLifecycle(properties, store, metrics, access);
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package io.jtick.hdb;
 
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.replay.ReplayServer;
 import org.springframework.context.SmartLifecycle;
 
@@ -18,9 +19,10 @@ final class ReplayLifecycle implements SmartLifecycle {
     private final ReplayServer built;
     private volatile ReplayServer server;
 
-    ReplayLifecycle(final HdbProperties properties, final HdbLifecycle store, final TickMetrics metrics) {
+    ReplayLifecycle(final HdbProperties properties, final HdbLifecycle store, final TickMetrics metrics, final AccessSettings access) {
         this.properties = properties;
-        this.built = properties.replay().enabled() ? new ReplayServer(store.hdb(), properties.replaySettings(), metrics) : null;
+        this.built = properties.replay().enabled() ? new ReplayServer(store.hdb(), properties.replaySettings(), metrics).access(access)
+            : null;
     }
 
     @Override

@@ -78,9 +78,17 @@ class RdbConfiguration {
         }
     }
 
+    /** Presents the API token in its HELLO, for a tickerplant that asks for it. */
     @Bean
-    RdbLifecycle rdbLifecycle(final RdbProperties properties, final RealtimeDatabase rdb) {
-        return new RdbLifecycle(properties, rdb);
+    RdbLifecycle rdbLifecycle(final RdbProperties properties, final RealtimeDatabase rdb, final AccessSettings access) {
+        return new RdbLifecycle(properties, rdb, access.token());
+    }
+
+    /** Offers the HDB what end of day wrote and could not deliver, until it takes it (and, with upload, what a restart left). */
+    @Bean
+    @Conditional(WriteDownConfigured.class)
+    UndeliveredPartitions undeliveredPartitions(final RdbProperties properties, final HdbWriteDown writeDown) {
+        return new UndeliveredPartitions(properties.hdb(), writeDown);
     }
 
     /** The query engine over today's tables, with {@code tick.query.*} limits, warmed up ({@code tick.query.warm-up-rounds}). */

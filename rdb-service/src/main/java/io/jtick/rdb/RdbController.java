@@ -121,10 +121,11 @@ class RdbController {
 
     /**
      * The end-of-day write-down: whether it is on, how the day reaches the HDB ({@code reload} or
-     * {@code upload}), and the last partition it wrote and announced (null until one); a failed one
-     * shows in {@code lastEodError}.
+     * {@code upload}), the last partition it wrote (null until one), the days written that the HDB has
+     * not taken yet (offered again every {@code tick.rdb.hdb.retry-interval}) and why the last write or
+     * delivery failed; a failed write shows in {@code lastEodError} too.
      */
-    record WriteDownView(boolean enabled, String transfer, WrittenView lastWrite, String lastError) {
+    record WriteDownView(boolean enabled, String transfer, WrittenView lastWrite, List<LocalDate> undelivered, String lastError) {
     }
 
     /** One partition written: date, directory, rows, raw and stored bytes, write time. */
@@ -168,7 +169,7 @@ class RdbController {
         examples = @ExampleObject(value = "{\"connected\":true,\"subscribed\":true,\"caughtUp\":true,\"lastSequence\":120345,"
             + "\"tables\":{\"trade\":1203450},\"rows\":1203450,\"updates\":120345,\"duplicates\":0,\"rejected\":0,"
             + "\"endOfDays\":0,\"endOfDayFailures\":0,\"lastEndOfDay\":0,\"lastEodError\":null,\"lastError\":null,"
-            + "\"writeDown\":{\"enabled\":true,\"lastWrite\":null,\"lastError\":null},"
+            + "\"writeDown\":{\"enabled\":true,\"transfer\":\"reload\",\"lastWrite\":null,\"undelivered\":[],\"lastError\":null},"
             + "\"memory\":{\"tables\":{\"trade\":{\"rows\":1203450,\"bytes\":41238016,\"bytesPerRow\":34.3}},"
             + "\"heapUsedBytes\":160432128,\"heapCommittedBytes\":268435456,\"heapMaxBytes\":2147483648}}")))
     @GetMapping("/status")
@@ -178,7 +179,8 @@ class RdbController {
         final RealtimeDatabase.Status s = rdb.status();
         return new StatusView(sub != null && sub.connected(), sub != null && sub.subscribed(), s.caughtUp(), s.lastSequence(),
             s.tableRows(), s.rows(), s.updates(), s.duplicates(), s.rejected(), s.endOfDays(), s.endOfDayFailures(),
-            s.lastEndOfDay(), s.lastEodError(), s.lastError(), w == null ? new WriteDownView(false, null, null, null)
-                : new WriteDownView(true, properties.hdb().transfer(), WrittenView.of(w.last()), w.lastError()), MemoryView.of(s));
+            s.lastEndOfDay(), s.lastEodError(), s.lastError(), w == null ? new WriteDownView(false, null, null, List.of(), null)
+                : new WriteDownView(true, properties.hdb().transfer(), WrittenView.of(w.last()), w.undelivered(), w.lastError()),
+            MemoryView.of(s));
     }
 }

@@ -13,11 +13,13 @@ import org.springframework.context.SmartLifecycle;
 final class RdbLifecycle implements SmartLifecycle {
     private final RdbProperties properties;
     private final RealtimeDatabase rdb;
+    private final String token;
     private volatile TickClient client;
 
-    RdbLifecycle(final RdbProperties properties, final RealtimeDatabase rdb) {
+    RdbLifecycle(final RdbProperties properties, final RealtimeDatabase rdb, final String token) {
         this.properties = properties;
         this.rdb = rdb;
+        this.token = token;
     }
 
     @Override
@@ -26,7 +28,7 @@ final class RdbLifecycle implements SmartLifecycle {
             return;
         }
         final TickClient.Settings settings = new TickClient.Settings(properties.tpHost(), properties.tpPort(), properties.name(),
-            properties.tables(), properties.syms(), properties.reconnectDelay(), FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH);
+            properties.tables(), properties.syms(), properties.reconnectDelay(), FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, token);
         final TickClient c = new TickClient(settings, rdb, rdb::lastSequence, null, NanoClock.SYSTEM);
         c.start();
         client = c;

@@ -56,11 +56,13 @@ public record RdbProperties(
      * @param blockBytes    raw bytes per block of the written column files (a power of two, 64 B..64 MB)
      * @param encoding      encoding of every column but sym (the hot tier): {@code none} (or {@code plain}) = stored as-is,
      *                      memory-mapped by the HDB; e.g. {@code lz4}, {@code auto/zstd:1}
-     * @param reloadTimeout how long the HDB may take to answer the reload; past it the end of day counts as failed
+     * @param reloadTimeout how long the HDB may take to answer the reload; past it the delivery counts as failed
+     * @param retryInterval how often a partition written but not delivered (the HDB down or refusing) is offered again
      */
     public record Hdb(String root, String url, @NotNull @DefaultValue("reload") @Pattern(regexp = "reload|upload") String transfer,
                       @NotNull @DefaultValue("128KB") DataSize blockBytes,
-                      @NotBlank @DefaultValue("none") String encoding, @NotNull @DefaultValue("60s") Duration reloadTimeout) {
+                      @NotBlank @DefaultValue("none") String encoding, @NotNull @DefaultValue("60s") Duration reloadTimeout,
+                      @NotNull @DefaultValue("5s") Duration retryInterval) {
 
         /** True when {@code root} is set. */
         public boolean enabled() {

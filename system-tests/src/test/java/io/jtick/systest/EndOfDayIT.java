@@ -132,17 +132,29 @@ class EndOfDayIT {
         assertThat(hdbRows(hdbPort, day2)).isEqualTo(expected(201, 300));
         assertThat(hdbRows(hdbPort, day1)).isEqualTo(expected(1, 200));
 
-        // day 3 with the HDB down: the partition is written but nobody loads it, so the RDB keeps everything it holds
+        // day 3 with the HDB down: the partition is written, so the day is saved and the RDB clears its memory (no row may
+        // be both in the RDB and in the HDB); the HDB is told once it is back, and it loads the day at its start anyway
         final LocalDate day3 = tp.call(t -> t.date());
         send(feed, 301, 350);
         await("RDB has day 3", WAIT, () -> stack.rdbTradeRows() == 450);
         closer.forget(hdb);
         hdb.close();
         tp.endOfDay();
-        await("RDB end of day 3 failed", WAIT, () -> get(rdbPort, "/api/status").get("endOfDayFailures").asInt() == 2);
+        await("RDB end of day 3", WAIT, () -> get(rdbPort, "/api/status").get("endOfDays").asInt() == 2);
         status = get(rdbPort, "/api/status");
-        assertThat(status.get("tables").get("trade").asLong()).isEqualTo(450);
-        assertThat(status.get("lastEodError").asString()).contains("HDB reload failed [url=http://127.0.0.1:" + hdbPort + "/api/reload, date="
-            + day3 + "]");
+        assertThat(status.get("endOfDayFailures").asInt()).isEqualTo(1);
+        assertThat(status.get("tables").get("trade").asLong()).isZero();
+        assertThat(status.get("writeDown").get("undelivered").toString()).isEqualTo("[\"" + day3 + "\"]");
+        assertThat(status.get("writeDown").get("lastError").asString()).contains("HDB reload failed [url=http://127.0.0.1:" + hdbPort
+            + "/api/reload, date=" + day3 + "]");
+        final ConfigurableApplicationContext hdbAgain = closer.track(TickStack.app(io.jtick.hdb.HdbApplication.class, "hdb-again",
+            "--server.port=" + hdbPort, "--tick.hdb.root=" + hdbRoot, "--tick.hdb.tiering.enabled=false"));
+        assertThat(TickStack.port(hdbAgain)).isEqualTo(hdbPort);
+        // day 3's partition also holds the rows the RDB kept after day 2's failed write (docs/operations.md: a known limitation;
+        // the replay above wrote day 2 too, so those are in the HDB twice)
+        assertThat(hdbRows(hdbPort, day3)).as("day 3 and what the RDB kept").isEqualTo(expected(201, 350));
+        assertThat(hdbRows(hdbPort, day2)).isEqualTo(expected(201, 300));
+        await("the retry delivered day 3", WAIT, () -> get(rdbPort, "/api/status").get("writeDown").get("undelivered").isEmpty());
+        assertThat(get(rdbPort, "/api/status").get("writeDown").get("lastError").isNull()).isTrue();
     }
 }

@@ -79,12 +79,13 @@ class EndOfDayUploadIT {
         assertThat(Files.exists(rdbDir.resolve(day.toString()))).as("the RDB's copy is gone once the HDB has the day").isFalse();
         assertThat(Files.isDirectory(stack.hdbRoot().resolve(day.toString()).resolve("trade"))).isTrue();
 
-        await("wrong-token RDB end of day failed", WAIT, () -> get(wrongPort, "/api/status").get("endOfDayFailures").asInt() == 1);
+        await("wrong-token RDB end of day: written, not delivered", WAIT,
+            () -> get(wrongPort, "/api/status").get("writeDown").get("undelivered").size() == 1);
         final JsonNode refused = get(wrongPort, "/api/status");
-        assertThat(refused.get("tables").get("trade").asLong()).as("rows kept").isEqualTo(600);
-        assertThat(refused.get("lastEodError").asString()).contains("HDB refused the partition", "status=401",
+        assertThat(refused.get("writeDown").get("undelivered").get(0).asString()).isEqualTo(day.toString());
+        assertThat(refused.get("writeDown").get("lastError").asString()).contains("HDB refused the partition", "status=401",
             "tick.api.token must be the HDB's");
-        assertThat(Files.isDirectory(wrongDir.resolve(day.toString()).resolve("trade"))).as("local copy kept").isTrue();
+        assertThat(Files.isDirectory(wrongDir.resolve(day.toString()).resolve("trade"))).as("local copy kept for the retries").isTrue();
         assertThat(call(hdbPort, "GET", "/actuator/prometheus", null, "text/plain").body())
             .containsPattern("tick_api_refused_total\\{[^}]*reason=\"token-wrong\"[^}]*\\} 1\\.0");
         assertThat(hdbRows(hdbPort, day)).as("the refused copy changed nothing").isEqualTo(expected(1, 200));

@@ -82,6 +82,7 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
         rdbArgs.put("tick.rdb.hdb.root", hdbRoot.toString());
         rdbArgs.put("tick.rdb.hdb.url", "http://127.0.0.1:" + hdbPort);
         rdbArgs.put("tick.rdb.journal-root", journal.toString());
+        rdbArgs.put("tick.rdb.hdb.retry-interval", "500ms");
         rdbArgs.putAll(rdbSettings);
         final ConfigurableApplicationContext rdb = closer.track(app(RdbApplication.class, "rdb-service", args(rdbArgs)));
         final int rdbPort = port(rdb);
@@ -118,16 +119,30 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
 
     static HttpResponse<String> call(final int port, final String method, final String path, final String body, final String accept)
         throws Exception {
+        return call(port, method, path, body, accept, null);
+    }
+
+    /** A call presenting the API token {@code token} (null: none) as {@code Authorization: Bearer}. */
+    static HttpResponse<String> call(final int port, final String method, final String path, final String body, final String accept,
+                                     final String token) throws Exception {
         final HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
             .header("Content-Type", "application/json").header("Accept", accept).timeout(Duration.ofSeconds(30));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
         b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** A 200 answer's JSON (anything else fails the test). */
     static JsonNode ok(final int port, final String method, final String path, final String body) {
+        return ok(port, method, path, body, null);
+    }
+
+    /** A 200 answer's JSON to a call presenting {@code token} (null: none). */
+    static JsonNode ok(final int port, final String method, final String path, final String body, final String token) {
         try {
-            final HttpResponse<String> r = call(port, method, path, body);
+            final HttpResponse<String> r = call(port, method, path, body, "application/json", token);
             assertThat(r.statusCode()).as(method + " " + path + " " + body + " -> " + r.body()).isEqualTo(200);
             return JSON.readTree(r.body());
         } catch (final Exception e) {

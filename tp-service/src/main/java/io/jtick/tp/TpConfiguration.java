@@ -22,7 +22,8 @@ class TpConfiguration {
     @Bean(destroyMethod = "close")
     TickerplantServer tickerplantServer(final TpProperties props, final TickMetrics metrics, final AccessSettings access)
         throws IOException {
-        return new TickerplantServer(props.toSettings(), props.schemas(), NanoClock.SYSTEM, metrics).kdb(props.kdbSettings(access)).start();
+        return new TickerplantServer(props.toSettings(), props.schemas(), NanoClock.SYSTEM, metrics).access(access)
+            .kdb(props.kdbSettings(access)).start();
     }
 
     @Bean

@@ -29,7 +29,9 @@ class TpController {
     private static final String STATUS_EXAMPLE = "{\"name\":\"tp\",\"mode\":\"zero-latency\",\"timerMillis\":100,\"date\":\"2026-11-24\","
         + "\"sequence\":120345,\"journalSequence\":120345,\"journalDir\":\"./var/tp/journal\",\"broadcast\":true,"
         + "\"tables\":[{\"name\":\"trade\",\"rows\":1203450,\"updates\":120345}],\"subscribers\":[],\"feeds\":1,"
-        + "\"errors\":{},\"subscribersDisconnected\":0,\"upstream\":null,\"nextEndOfDayNanos\":1795651200000000000}";
+        + "\"numberedFeeds\":[{\"name\":\"feed-sim\",\"connected\":true,\"journalled\":120345,\"highest\":120345,"
+        + "\"acked\":120000,\"updates\":120345,\"duplicates\":0,\"gaps\":0,\"connections\":1}],"
+        + "\"errors\":{},\"subscribersDisconnected\":0,\"subscriberAlerts\":0,\"upstream\":null,\"nextEndOfDayNanos\":1795651200000000000}";
     private final TickerplantServer server;
 
     TpController(final TickerplantServer server) {
@@ -38,7 +40,7 @@ class TpController {
 
     @Operation(summary = "Sequences, mode, tables, subscribers and their backlog",
         description = "sequence is i (kdb .u.i, published), journalSequence j (.u.j, journalled); j - i > 0 between timer ticks in "
-            + "timer-publish mode.")
+            + "timer-publish mode. numberedFeeds: what the journal holds of each numbered feed (protocol 2).")
     @ApiResponse(responseCode = "200", description = "the tickerplant's state",
         content = @Content(schema = @Schema(implementation = TickerplantStatus.class),
             examples = @ExampleObject(value = STATUS_EXAMPLE)))

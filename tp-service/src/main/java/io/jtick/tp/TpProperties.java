@@ -19,7 +19,7 @@ import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneId;
 
-/** {@code tick.tp.*}: see docs/configuration.md. */
+/** {@code tick.tp.*}: see docs/configuration.md ({@code subscriber-backlog-alert} unset: a quarter of {@code max-subscriber-backlog}). */
 @Validated
 @ConfigurationProperties("tick.tp")
 public record TpProperties(
@@ -39,6 +39,10 @@ public record TpProperties(
     Path schemaFile,
     @DefaultValue("0") @Min(0) @Max(1024) int extraFloats,
     @DefaultValue("1s") @NotNull Duration heartbeat,
+    DataSize subscriberBacklogAlert,
+    @DefaultValue("1000") @Min(1) int feedAckUpdates,
+    @DefaultValue("100ms") @NotNull Duration feedAckInterval,
+    @DefaultValue("64MB") @NotNull DataSize journalMinFreeSpace,
     @DefaultValue("5011") @Min(-1) @Max(65535) int kdbPort,
     @DefaultValue @NotNull Kdb kdb) {
 
@@ -48,7 +52,9 @@ public record TpProperties(
 
     TickerplantSettings toSettings() {
         return new TickerplantSettings(host, port, journalDir, PublishMode.parse(mode), timer, eodTime, zone,
-            (int) maxFrameLength.toBytes(), maxSubscriberBacklog.toBytes(), broadcast, upstreamHost, upstreamPort, heartbeat, name)
+            (int) maxFrameLength.toBytes(), maxSubscriberBacklog.toBytes(), broadcast, upstreamHost, upstreamPort, heartbeat, name,
+            subscriberBacklogAlert == null ? Math.max(1, maxSubscriberBacklog.toBytes() / 4) : subscriberBacklogAlert.toBytes(),
+            feedAckUpdates, feedAckInterval, journalMinFreeSpace.toBytes())
             .validate();
     }
 

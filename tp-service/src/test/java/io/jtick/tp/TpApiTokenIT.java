@@ -1,12 +1,16 @@
 package io.jtick.tp;
 
+import io.jtick.core.client.FeedPublisher;
+import io.jtick.core.tp.TickerplantServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,10 +19,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The tickerplant's REST API guarded as off loopback ({@code tick.api.guard=always} on a random
- * loopback port): end of day and mode changes need the token, status does not.
+ * loopback port): end of day and mode changes need the token, status does not; a feed on the
+ * tickerplant's port presents it in HELLO.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"tick.api.guard=always", "tick.api.token=tp-t0ken", "tick.tp.port=0", "tick.tp.kdb-port=0"})
@@ -44,6 +50,22 @@ class TpApiTokenIT {
             b.header("Authorization", "Bearer " + token);
         }
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+    }
+
+    @Autowired
+    private TickerplantServer server;
+
+    @Test
+    void shouldAskAFeedForTheTokenInItsHelloOnTheTickerplantPort() throws Exception {
+        try (FeedPublisher stranger = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", server.port(), "stranger"), null)) {
+            assertThatThrownBy(() -> stranger.connect(10_000)).isInstanceOf(IOException.class)
+                .hasMessageContaining("access-denied: the API token is required [access=write");
+        }
+        try (FeedPublisher feed = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", server.port(), "md").withToken("tp-t0ken"),
+            null).connect(10_000)) {
+            assertThat(feed.stats().connected()).isTrue();
+            assertThat(server.status().feeds()).isEqualTo(1);
+        }
     }
 
     @Test

@@ -30,7 +30,9 @@ import java.util.concurrent.locks.LockSupport;
  * jtick: a {@link FeedPublisher} → {@link TickerplantServer} (zero-latency, Chronicle journal in a
  * temp directory) → one {@link TickClient} per subscriber, each on its own event loop, feeding a
  * {@link RealtimeDatabase} (or, with the {@code check} sink, only the receiver's check), all over
- * 127.0.0.1 in this JVM. The TP's and the first RDB's histograms are reported as internals.
+ * 127.0.0.1 in this JVM. The TP's and the first RDB's histograms are reported as internals. The feed
+ * is a numbered one (protocol 2: acknowledged, resendable), as feed-sim's; {@code jtick-v1} is the same
+ * with a protocol 1 feed, to measure what numbering costs in the same run.
  */
 final class JtickSystem extends PipelineSystem {
     static final List<String> TP_LATENCIES = List.of("tick.tp.upd", "tick.tp.log", "tick.tp.pub", "tick.tp.flush");
@@ -38,6 +40,7 @@ final class JtickSystem extends PipelineSystem {
 
     private final SchemaRegistry schemas;
     private final Path root;
+    private final boolean numbered;
     private final TickMetrics tpMetrics = new TickMetrics();
     private final List<TickMetrics> rdbMetrics = new ArrayList<>();
     private final List<Subscriber> subscribers = new ArrayList<>();
@@ -50,15 +53,16 @@ final class JtickSystem extends PipelineSystem {
      * @param root   parent of the journal's temp directory, null for the system's temp directory
      * @param insert true: each subscriber is an RDB; false: the receiver's check only
      */
-    JtickSystem(final SchemaRegistry schemas, final boolean insert, final Path root, final NanoClock clock) {
+    JtickSystem(final SchemaRegistry schemas, final boolean insert, final Path root, final NanoClock clock, final boolean numbered) {
         super(schemas.get("trade"), insert, clock);
         this.schemas = schemas;
         this.root = root;
+        this.numbered = numbered;
     }
 
     @Override
     String name() {
-        return "jtick";
+        return numbered ? "jtick" : "jtick-v1";
     }
 
     /** The receiver of one more subscriber: an RDB with its own metrics; {@link #start} connects it. */
@@ -94,7 +98,7 @@ final class JtickSystem extends PipelineSystem {
                 LockSupport.parkNanos(1_000_000);
             }
         }
-        feed = new FeedPublisher("127.0.0.1", server.port(), "bench-feed", null);
+        feed = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", server.port(), "bench-feed").withNumbered(numbered), null);
         feed.connect(5_000);
     }
 

@@ -34,7 +34,9 @@ import java.util.Map;
  * </pre>
  */
 public final class PipelineBenchmark {
+    /** jtick-v1: jtick with a protocol 1 feed (not numbered), only when asked for by name. */
     static final List<String> SYSTEMS = List.of("jtick", "chronicle", "kafka");
+    static final List<String> KNOWN = List.of("jtick", "jtick-v1", "chronicle", "kafka");
 
     private PipelineBenchmark() {
     }
@@ -135,8 +137,8 @@ public final class PipelineBenchmark {
 
         Options validate() {
             for (final String s : systems) {
-                if (!SYSTEMS.contains(s)) {
-                    throw new IllegalArgumentException("unknown system [system=" + s + ", known=" + SYSTEMS + "]");
+                if (!KNOWN.contains(s)) {
+                    throw new IllegalArgumentException("unknown system [system=" + s + ", known=" + KNOWN + "]");
                 }
             }
             if (subscribers.isEmpty() || subscribers.stream().anyMatch(n -> n < 1 || n > 64)) {
@@ -170,7 +172,8 @@ public final class PipelineBenchmark {
         }
 
         static String usage() {
-            return "usage: PipelineBenchmark [--systems jtick,chronicle,kafka] [--subscribers 1,4] [--rows N (10000000)]"
+            return "usage: PipelineBenchmark [--systems jtick,chronicle,kafka (also jtick-v1: a protocol 1 feed)] [--subscribers 1,4]"
+                + " [--rows N (10000000)]"
                 + " [--r rows/update (100)] [--warmup rows (rows/5, max 2M)] [--latency-rate updates/s (10000; 0 = no latency"
                 + " phase)] [--latency-seconds S (20)] [--latency-warmup-seconds S (5)] [--latency-r rows/update (1)]"
                 + " [--rate updates/s: only one paced run of --rows rows] [--sink rdb|check (rdb)] [--repeat N (1)]"
@@ -271,7 +274,9 @@ public final class PipelineBenchmark {
         final TableSchema trade = schemas.get("trade");
         switch (name) {
             case "jtick":
-                return new JtickSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM);
+                return new JtickSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true);
+            case "jtick-v1":
+                return new JtickSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, false);
             case "chronicle":
                 return new ChronicleSystem(trade, o.insert(), o.dir(), NanoClock.SYSTEM);
             case "kafka":

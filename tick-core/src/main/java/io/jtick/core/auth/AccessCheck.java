@@ -100,6 +100,22 @@ public final class AccessCheck {
         return MessageDigest.isEqual(tokenDigest, sha256(presented, offset, length)) ? Verdict.ALLOWED : Verdict.TOKEN_WRONG;
     }
 
+    /**
+     * Null when a call presenting {@code presented} (null: nothing) may go on; otherwise the reason
+     * for the caller, which never shows a token. For listeners that answer with a message of their own
+     * (the tickerplant's and the replay port's ERROR frames).
+     */
+    public String refusal(final Access access, final CharSequence presented) {
+        final String what = access == Access.WRITE ? "write" : "read";
+        return switch (check(access, presented)) {
+            case ALLOWED -> null;
+            case NO_TOKEN_CONFIGURED -> "the API token is required here but none is configured (tick.api.token), so every "
+                + what + " is refused [access=" + what + ", bound=" + bound + "]";
+            case TOKEN_MISSING -> "the API token is required [access=" + what + ", bound=" + bound + "]";
+            case TOKEN_WRONG -> "wrong API token [access=" + what + ", bound=" + bound + "]";
+        };
+    }
+
     /** One line for the start-up log: where it listens and what it asks for. */
     public String describe() {
         if (!guarded) {

@@ -5,6 +5,7 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.FramePipeline;
 import io.jtick.core.wire.MessageType;
 import io.jtick.core.wire.UpdateDecoder;
@@ -42,25 +43,42 @@ import java.util.function.LongSupplier;
 public final class TickClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TickClient.class);
 
-    /** Connection settings. {@code tables}/{@code syms} empty mean all. */
+    /**
+     * Connection settings. {@code tables}/{@code syms} empty mean all.
+     *
+     * @param token the API token to present in HELLO (protocol 2) where the port asks for it; null or empty: none
+     */
     public record Settings(String host, int port, String name, List<String> tables, List<String> syms,
-                           Duration reconnectDelay, int maxFrameLength) {
+                           Duration reconnectDelay, int maxFrameLength, String token) {
         public Settings {
             tables = List.copyOf(tables);
             syms = List.copyOf(syms);
+            token = token == null || token.isEmpty() ? null : token;
         }
 
         public static Settings of(final String host, final int port, final String name) {
             return new Settings(host, port, name, List.of(), List.of(), Duration.ofMillis(500),
-                io.jtick.core.wire.FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH);
+                io.jtick.core.wire.FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, null);
         }
 
         public Settings withTables(final List<String> t) {
-            return new Settings(host, port, name, t, syms, reconnectDelay, maxFrameLength);
+            return new Settings(host, port, name, t, syms, reconnectDelay, maxFrameLength, token);
         }
 
         public Settings withSyms(final List<String> s) {
-            return new Settings(host, port, name, tables, s, reconnectDelay, maxFrameLength);
+            return new Settings(host, port, name, tables, s, reconnectDelay, maxFrameLength, token);
+        }
+
+        public Settings withToken(final String t) {
+            return new Settings(host, port, name, tables, syms, reconnectDelay, maxFrameLength, t);
+        }
+
+        /** Never shows the token. */
+        @Override
+        public String toString() {
+            return "Settings[host=" + host + ", port=" + port + ", name=" + name + ", tables=" + tables + ", syms=" + syms
+                + ", reconnectDelay=" + reconnectDelay + ", maxFrameLength=" + maxFrameLength + ", token=" + (token == null ? "(none)"
+                : "(set)") + "]";
         }
     }
 
@@ -160,7 +178,9 @@ public final class TickClient implements AutoCloseable {
                     scheduleReconnect();
                 }
             });
-            ch.write(ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_SUBSCRIBER, settings.name()));
+            ch.write(settings.token() == null ? ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_SUBSCRIBER, settings.name())
+                : ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_SUBSCRIBER, settings.name(), FrameDescriptor.PROTOCOL_VERSION, 0,
+                    settings.token()));
             if (replay != null) {
                 ch.writeAndFlush(ControlFrames.replay(ch.alloc(), replay));
             } else {

@@ -13,13 +13,17 @@ import java.util.concurrent.locks.LockSupport;
  * Runs one {@link TickSource} into a {@link FeedPublisher} on its own thread ({@link #start}).
  * Every timer tick, on a fixed-rate schedule (tick k starts at start + k*t; a late tick runs at
  * once and the lateness is reported, the schedule does not drift), it writes the tick's frames
- * back to back into one buffer and sends them. A refused send (back pressure) is counted, waited
- * out with {@link FeedPublisher#awaitWritable} and retried: rows are never dropped. It ends at the
- * row limit, the duration, the end of the source, {@link #stop()}, or a lost connection, and
- * closes the source.
+ * back to back into one buffer and sends them. A refused send (back pressure, or a full buffer of
+ * unacknowledged updates while the tickerplant is away) is counted, waited out with
+ * {@link FeedPublisher#awaitWritable} and retried, so no row is dropped; except with a numbered
+ * publisher whose policy is {@link FeedPublisher.WhenFull#FAIL}: then the tick's rows are dropped and
+ * counted ({@code rowsDropped}) and the schedule goes on. A numbered publisher reconnects and resends
+ * by itself, so a tickerplant restart does not end the run. It ends at the row limit, the duration,
+ * the end of the source, {@link #stop()}, when the publisher stops for good (the tickerplant rejected
+ * the feed), or, for a protocol 1 publisher, a lost connection; and closes the source.
  *
  * <p>State, written only by the runner thread and read by anyone: {@code state}, {@code stopReason},
- * {@code rows}, {@code updates}, {@code bytes}, {@code waits}, {@code behind}, {@code maxBehind},
+ * {@code rows}, {@code updates}, {@code bytes}, {@code waits}, {@code dropped}, {@code behind}, {@code maxBehind},
  * {@code startNanos}, {@code endNanos}, {@code error}.
  */
 public final class FeedRunner implements Runnable {
@@ -44,6 +48,7 @@ public final class FeedRunner implements Runnable {
     private volatile long updates;
     private volatile long bytes;
     private volatile long waits;
+    private volatile long dropped;
     private volatile long behind;
     private volatile long maxBehind;
     private volatile long startNanos;
@@ -98,7 +103,7 @@ public final class FeedRunner implements Runnable {
         final String tpError = publisher.lastError();
         return new FeedStatus(state, stopReason, r, updates, bytes, elapsed > 0 ? r * 1e9 / elapsed : 0, waits,
             TimeUnit.NANOSECONDS.toMillis(behind), TimeUnit.NANOSECONDS.toMillis(maxBehind), TimeUnit.NANOSECONDS.toMillis(elapsed),
-            publisher.errorsReceived(), error != null ? error : tpError);
+            publisher.errorsReceived(), error != null ? error : tpError, dropped, publisher.stats());
     }
 
     @Override
@@ -214,6 +219,7 @@ public final class FeedRunner implements Runnable {
     /** Sends (takes ownership of) the frames, waiting out back pressure; false when the run must end. */
     private boolean send(final ByteBuf frames) {
         final int length = frames.readableBytes();
+        final FeedPublisher.Settings ps = publisher.settings();
         try {
             while (true) {
                 frames.retain();
@@ -228,13 +234,21 @@ public final class FeedRunner implements Runnable {
                     pendingUpdates = 0;
                     return true;
                 }
+                if (publisher.isClosed()) {
+                    return lost();
+                }
+                if (ps.numbered() && ps.whenFull() == FeedPublisher.WhenFull.FAIL) {
+                    dropped += pendingRows;
+                    totals.rowsDropped().addAndGet(pendingRows);
+                    pendingRows = 0;
+                    pendingUpdates = 0;
+                    return true;
+                }
                 waits++;
                 totals.backPressureWaits().incrementAndGet();
                 while (!publisher.awaitWritable(WRITABLE_WAIT_NANOS)) {
-                    if (!publisher.isConnected()) {
-                        error = "connection to the tickerplant lost";
-                        end("failed", "connection to the tickerplant lost [unsentRows=" + pendingRows + "]");
-                        return false;
+                    if (publisher.isClosed() || !ps.numbered() && !publisher.isConnected()) {
+                        return lost();
                     }
                     if (stopRequested) {
                         end("stopped", "stop requested while back-pressured [unsentRows=" + pendingRows + "]");
@@ -245,6 +259,15 @@ public final class FeedRunner implements Runnable {
         } finally {
             frames.release();
         }
+    }
+
+    /** The publisher stopped for good, or a protocol 1 connection dropped: the run fails. */
+    private boolean lost() {
+        final String why = publisher.failure() != null ? "the tickerplant rejected the feed: " + publisher.failure()
+            : "connection to the tickerplant lost";
+        error = why;
+        end("failed", why + " [unsentRows=" + pendingRows + "]");
+        return false;
     }
 
     private void end(final String newState, final String reason) {

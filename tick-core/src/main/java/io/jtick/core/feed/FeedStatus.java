@@ -1,5 +1,7 @@
 package io.jtick.core.feed;
 
+import io.jtick.core.client.FeedPublisher;
+
 /**
  * A snapshot of a {@link FeedRunner}.
  *
@@ -15,10 +17,12 @@ package io.jtick.core.feed;
  * @param elapsedMillis         time since start (to the end once ended)
  * @param tpErrors              error frames received from the tickerplant
  * @param lastError             the last tickerplant or connection error, or null
+ * @param rowsDropped           rows refused by a full buffer under the {@code FAIL} policy (0 under {@code BLOCK})
+ * @param connection            the publisher's connection, acknowledgements and buffer
  */
 public record FeedStatus(String state, String stopReason, long rowsSent, long updatesSent, long bytesSent, double rowsPerSecond,
                          long backPressureWaits, long behindScheduleMillis, long maxBehindScheduleMillis, long elapsedMillis,
-                         long tpErrors, String lastError) {
+                         long tpErrors, String lastError, long rowsDropped, FeedPublisher.Stats connection) {
     public boolean running() {
         return "running".equals(state);
     }

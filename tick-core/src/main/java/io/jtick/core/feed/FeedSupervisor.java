@@ -23,22 +23,26 @@ import java.util.concurrent.locks.LockSupport;
  * Starts, stops and reports the one feed a process runs (feed-sim's {@code /api/feed}). A start
  * checks every parameter of the {@link FeedRequest} against the {@link Settings} and opens the
  * replay files on the caller's thread, so a mistake is an {@link IllegalArgumentException} naming
- * it; then a feed thread connects to the tickerplant, retrying every second until it is up or the
- * feed is stopped, and runs a {@link FeedRunner} on itself.
+ * it; then a feed thread starts a numbered {@link FeedPublisher} (which connects, and reconnects
+ * after any drop, with bounded backoff), waits for its first connection (or the stop) and runs a
+ * {@link FeedRunner} on itself. A tickerplant that restarts under the feed costs it nothing: the
+ * publisher resends what the tickerplant had not journalled, and the status counts the reconnects.
  */
 public final class FeedSupervisor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FeedSupervisor.class);
-    private static final long CONNECT_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long CONNECT_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How long a feed that ended waits for the tickerplant to acknowledge what it sent before it lets go of it. */
+    static final long DRAIN_MILLIS = 30_000;
 
     private final Settings settings;
     private final FeedCounters counters;
+    private final java.util.concurrent.atomic.AtomicLong reconnectsBefore = new java.util.concurrent.atomic.AtomicLong();
     private Job job;
 
     /**
-     * Where the tickerplant is and the feed a request gets for every field it leaves out.
+     * Where the tickerplant is, how the feed connects, and the feed a request gets for every field it leaves out.
      *
-     * @param tpHost  tickerplant host
-     * @param tpPort  tickerplant feed port
+     * @param connection the tickerplant, the feed's name, its buffer of unacknowledged updates and reconnect backoff
      * @param table   trade or quote
      * @param r       rows per update
      * @param u       updates per timer tick
@@ -50,8 +54,21 @@ public final class FeedSupervisor implements AutoCloseable {
      * @param hdbHost the HDB the {@code hdb} source replays from
      * @param hdbReplayPort its replay port
      */
-    public record Settings(String tpHost, int tpPort, String table, int r, int u, int t, int syms, int ex, long seed, Path dataDir,
-                           String hdbHost, int hdbReplayPort) {
+    public record Settings(FeedPublisher.Settings connection, String table, int r, int u, int t, int syms, int ex, long seed,
+                           Path dataDir, String hdbHost, int hdbReplayPort) {
+        /** Defaults for the connection ({@link FeedPublisher.Settings#of}, feed name {@code feed-sim}). */
+        public Settings(final String tpHost, final int tpPort, final String table, final int r, final int u, final int t,
+                        final int syms, final int ex, final long seed, final Path dataDir, final String hdbHost, final int hdbReplayPort) {
+            this(FeedPublisher.Settings.of(tpHost, tpPort, "feed-sim"), table, r, u, t, syms, ex, seed, dataDir, hdbHost, hdbReplayPort);
+        }
+
+        public String tpHost() {
+            return connection.host();
+        }
+
+        public int tpPort() {
+            return connection.port();
+        }
     }
 
     /** A feed that could not start because one is running (stop it first). */
@@ -80,12 +97,21 @@ public final class FeedSupervisor implements AutoCloseable {
      * @param parameters      the feed's parameters, defaults filled in (empty when idle)
      * @param connectAttempts connections tried, the first one included
      * @param lastError       the last tickerplant or connection error, or null
+     * @param connected       connected to the tickerplant now (HELLO answered)
+     * @param reconnects      connections made again after a drop (the tickerplant restarted, the network broke), this run
+     * @param rowsDropped     rows refused by a full buffer under {@code tick.feed.when-full=fail} (0 under {@code block})
+     * @param lastNumber      the feed's last update number
+     * @param acknowledged    the last number the tickerplant acknowledged (journalled)
+     * @param unackedUpdates  updates kept for resending, not yet acknowledged
+     * @param unackedBytes    their bytes (at most {@code tick.feed.buffer})
+     * @param resentUpdates   updates sent again after reconnects
      * @see FeedStatus for the counters
      */
     public record Status(boolean running, String state, String stopReason, String tp, Map<String, Object> parameters, long rowsSent,
                          long updatesSent, long bytesSent, double rowsPerSecond, long elapsedMillis, long backPressureWaits,
-                         long behindScheduleMillis, long maxBehindScheduleMillis, long tpErrors, int connectAttempts,
-                         String lastError) {
+                         long behindScheduleMillis, long maxBehindScheduleMillis, long tpErrors, long connectAttempts,
+                         String lastError, boolean connected, long reconnects, long rowsDropped, long lastNumber, long acknowledged,
+                         long unackedUpdates, long unackedBytes, long resentUpdates) {
     }
 
     public FeedSupervisor(final Settings settings, final FeedCounters counters) {
@@ -127,6 +153,9 @@ public final class FeedSupervisor implements AutoCloseable {
             throw new IllegalArgumentException("durationSeconds must be 0 (no limit) or positive [durationSeconds=" + durationSeconds
                 + "]");
         }
+        if (req.rowIds() != null && req.rowIds() && !synthetic) {
+            throw new IllegalArgumentException("rowIds needs the synthetic source [source=" + source + "]");
+        }
         final RunSettings asked = new RunSettings(or(req.r(), settings.r()), or(req.u(), settings.u()),
             or(req.t(), settings.t()), pace, or(req.speed(), 1.0), or(req.maxRows(), 0L), durationSeconds * 1000);
         // an HDB replay is paced by the HDB: the runner sends each frame as it comes
@@ -164,8 +193,10 @@ public final class FeedSupervisor implements AutoCloseable {
                     final boolean stampTime = or(req.stampTime(), false);
                     parameters.put("syms", syms);
                     parameters.put("seed", seed);
+                    final boolean rowIds = or(req.rowIds(), false);
                     parameters.put("stampTime", stampTime);
-                    return new SyntheticFeed(table, ex, syms, seed, NanoClock.SYSTEM, stampTime);
+                    parameters.put("rowIds", rowIds);
+                    return new SyntheticFeed(table, ex, syms, seed, NanoClock.SYSTEM, stampTime, rowIds);
                 }
                 case "taq":
                 case "algoseek":
@@ -218,14 +249,18 @@ public final class FeedSupervisor implements AutoCloseable {
         parameters.put("to", to.toString());
         parameters.put("symbols", symbols);
         parameters.put("hdb", settings.hdbHost() + ":" + settings.hdbReplayPort());
-        return HdbReplaySource.open(settings.hdbHost(), settings.hdbReplayPort(), r, Duration.ofSeconds(30));
+        return HdbReplaySource.open(settings.hdbHost(), settings.hdbReplayPort(), settings.connection().token(), r,
+            Duration.ofSeconds(30));
     }
 
     private Path resolve(final String file, final Path dflt) {
         return (file == null || file.isBlank() ? dflt : settings.dataDir().resolve(file)).normalize();
     }
 
-    /** Stops the feed, if one runs, and waits up to 10 s for it to end. */
+    /**
+     * Stops the feed, if one runs, and waits for it to end: a numbered feed waits (up to 30 s) until the
+     * tickerplant has acknowledged every update it sent, so what it generated is journalled when this returns.
+     */
     public Status stop() {
         final Job j;
         synchronized (this) {
@@ -234,8 +269,8 @@ public final class FeedSupervisor implements AutoCloseable {
         if (j != null) {
             j.stop();
             try {
-                if (!j.awaitEnd(10, TimeUnit.SECONDS)) {
-                    LOG.warn("feed did not stop within 10 s [state={}]", j.state());
+                if (!j.awaitEnd(DRAIN_MILLIS + 10_000, TimeUnit.MILLISECONDS)) {
+                    LOG.warn("feed did not stop in time [state={}]", j.state());
                 }
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -248,13 +283,26 @@ public final class FeedSupervisor implements AutoCloseable {
         final Job j = job;
         final FeedRunner runner = j == null ? null : j.runner;
         final FeedStatus s = runner == null ? null : runner.status();
+        final FeedPublisher.Stats c = j == null ? null : j.publisher.stats();
         return new Status(j != null && !j.ended(), j == null ? "idle" : j.state(), s == null ? null : s.stopReason(),
             settings.tpHost() + ":" + settings.tpPort(), j == null ? Map.of() : j.parameters,
             s == null ? 0 : s.rowsSent(), s == null ? 0 : s.updatesSent(), s == null ? 0 : s.bytesSent(),
             s == null ? 0.0 : Math.round(s.rowsPerSecond() * 10) / 10.0, s == null ? 0 : s.elapsedMillis(),
             s == null ? 0 : s.backPressureWaits(), s == null ? 0 : s.behindScheduleMillis(), s == null ? 0 : s.maxBehindScheduleMillis(),
-            s == null ? 0 : s.tpErrors(), j == null ? 0 : j.connectAttempts,
-            s != null && s.lastError() != null ? s.lastError() : j == null ? null : j.error);
+            s == null ? 0 : s.tpErrors(), c == null ? 0 : c.connectAttempts(),
+            s != null && s.lastError() != null ? s.lastError() : j == null ? null : j.error(),
+            c != null && c.connected(), c == null ? 0 : c.reconnects(), s == null ? 0 : s.rowsDropped(), c == null ? 0 : c.lastNumber(),
+            c == null ? 0 : c.acked(), c == null ? 0 : c.bufferedUpdates(), c == null ? 0 : c.bufferedBytes(),
+            c == null ? 0 : c.resentUpdates());
+    }
+
+    /** Reconnects of every feed this supervisor ran (the {@code tick.feed.reconnects} gauge). */
+    public long reconnectsTotal() {
+        final Job j;
+        synchronized (this) {
+            j = job;
+        }
+        return reconnectsBefore.get() + (j == null || j.ended() ? 0 : j.publisher.stats().reconnects());
     }
 
     @Override
@@ -277,9 +325,9 @@ public final class FeedSupervisor implements AutoCloseable {
         final Map<String, Object> parameters;
         final CountDownLatch done = new CountDownLatch(1);
         volatile FeedRunner runner;
+        final FeedPublisher publisher = new FeedPublisher(settings.connection(), null);
         volatile boolean stopRequested;
         volatile String error;
-        volatile int connectAttempts;
         volatile String ownState = "connecting";
         private Thread thread;
 
@@ -297,21 +345,12 @@ public final class FeedSupervisor implements AutoCloseable {
 
         @Override
         public void run() {
-            final FeedPublisher publisher = new FeedPublisher(settings.tpHost(), settings.tpPort(), "feed-sim", null);
             boolean handedOver = false;
             try {
-                while (!stopRequested) {
-                    connectAttempts++;
-                    try {
-                        publisher.connect(2_000);
-                        break;
-                    } catch (final IOException e) {
-                        error = e.getMessage() + " (retrying every second)";
-                        if (connectAttempts == 1 || connectAttempts % 30 == 0) {
-                            LOG.info("tickerplant not reachable yet, retrying [host={}, port={}, attempts={}]", settings.tpHost(),
-                                settings.tpPort(), connectAttempts);
-                        }
-                        LockSupport.parkNanos(this, CONNECT_RETRY_NANOS);
+                publisher.start();
+                while (!stopRequested && !publisher.awaitConnected(CONNECT_WAIT_NANOS)) {
+                    if (publisher.isClosed()) {
+                        throw new IllegalStateException("the tickerplant rejected the feed: " + publisher.failure());
                     }
                 }
                 if (stopRequested) {
@@ -326,12 +365,17 @@ public final class FeedSupervisor implements AutoCloseable {
                     r.stop();
                 }
                 r.run();
+                if (settings.connection().numbered() && !publisher.isClosed()
+                    && !publisher.awaitAcknowledged(TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS))) {
+                    LOG.warn("feed ended with updates the tickerplant has not acknowledged; they go with this feed "
+                        + "[unacknowledged={}]", publisher.stats().bufferedUpdates());
+                }
                 final FeedStatus s = r.status();
                 if (source instanceof HdbReplaySource replay && replay.problem() != null) {
                     error = replay.problem();
                 }
-                LOG.info("feed ended [state={}, reason={}, rows={}, rowsPerSecond={}]", s.state(), s.stopReason(), s.rowsSent(),
-                    Math.round(s.rowsPerSecond()));
+                LOG.info("feed ended [state={}, reason={}, rows={}, rowsPerSecond={}, lastNumber={}, acknowledged={}]", s.state(),
+                    s.stopReason(), s.rowsSent(), Math.round(s.rowsPerSecond()), publisher.stats().lastNumber(), publisher.stats().acked());
             } catch (final RuntimeException e) {
                 error = e.toString();
                 ownState = "failed";
@@ -340,6 +384,7 @@ public final class FeedSupervisor implements AutoCloseable {
                 if (!handedOver) {
                     source.close();
                 }
+                reconnectsBefore.addAndGet(publisher.stats().reconnects());
                 publisher.close();
                 done.countDown();
             }
@@ -362,6 +407,17 @@ public final class FeedSupervisor implements AutoCloseable {
 
         boolean ended() {
             return done.getCount() == 0;
+        }
+
+        /** Why it failed, or, while it has not connected yet, that it keeps trying. */
+        String error() {
+            if (error != null || runner != null || !"connecting".equals(ownState)) {
+                return error;
+            }
+            final FeedPublisher.Stats c = publisher.stats();
+            return c.connectAttempts() == 0 ? null : "tickerplant not reachable yet [host=" + settings.tpHost() + ", port="
+                + settings.tpPort() + ", attempts=" + c.connectAttempts() + "] (retrying with backoff up to "
+                + settings.connection().reconnectMax().toMillis() + " ms)" + (c.lastError() == null ? "" : ": " + c.lastError());
         }
 
         String state() {

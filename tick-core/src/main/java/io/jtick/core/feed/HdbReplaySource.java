@@ -45,18 +45,20 @@ public final class HdbReplaySource implements TickSource {
     private ByteBuf head;
     private long rowsRead;
 
-    private HdbReplaySource(final String host, final int port, final ControlFrames.Replay request) {
-        this.client = TickClient.replay(TickClient.Settings.of(host, port, "feed-sim-hdb-replay"), request, new Listener(), null,
-            NanoClock.SYSTEM);
+    private HdbReplaySource(final String host, final int port, final String token, final ControlFrames.Replay request) {
+        this.client = TickClient.replay(TickClient.Settings.of(host, port, "feed-sim-hdb-replay").withToken(token), request,
+            new Listener(), null, NanoClock.SYSTEM);
     }
 
     /**
-     * Asks the HDB at {@code host:port} for the replay and waits for its answer.
+     * Asks the HDB at {@code host:port} for the replay, presenting {@code token} (the API token; null: none),
+     * and waits for its answer.
      *
      * @throws IllegalArgumentException the HDB refused the request (its error says why) or did not answer in time
      */
-    public static HdbReplaySource open(final String host, final int port, final ControlFrames.Replay request, final Duration timeout) {
-        final HdbReplaySource s = new HdbReplaySource(host, port, request);
+    public static HdbReplaySource open(final String host, final int port, final String token, final ControlFrames.Replay request,
+                                       final Duration timeout) {
+        final HdbReplaySource s = new HdbReplaySource(host, port, token, request);
         s.client.start();
         try {
             if (!s.answered.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -14,7 +14,9 @@ import java.util.SplittableRandom;
  * (plus {@code ex} extra float columns) over syms {@code S0000..}, each with a random-walk price.
  * Under one seed the rows are the same run after run; only the time column (the clock's now, one
  * stamp per update, or left to the tickerplant with {@link FrameDescriptor#FLAG_STAMP_TIME}) and
- * the header's feed time differ. Syms are pre-encoded; the per-update sym dictionary is deduped
+ * the header's feed time differ. With {@code rowIds} the size column (trade) or bsize (quote)
+ * holds the row's number instead, 1, 2, 3... in the order generated, so a consumer can check that
+ * every row arrived exactly once and in order. Syms are pre-encoded; the per-update sym dictionary is deduped
  * with an int map stamped per batch: nothing is allocated per row or per update.
  */
 public final class SyntheticFeed implements TickSource {
@@ -29,6 +31,7 @@ public final class SyntheticFeed implements TickSource {
     private final SplittableRandom random;
     private final NanoClock clock;
     private final boolean stampTime;
+    private final boolean rowIds;
     private int batch;
     private long rowsRead;
 
@@ -42,6 +45,12 @@ public final class SyntheticFeed implements TickSource {
      */
     public SyntheticFeed(final String table, final int ex, final int symCount, final long seed, final NanoClock clock,
                          final boolean stampTime) {
+        this(table, ex, symCount, seed, clock, stampTime, false);
+    }
+
+    /** @param rowIds number the rows 1, 2, 3... in the size (trade) or bsize (quote) column */
+    public SyntheticFeed(final String table, final int ex, final int symCount, final long seed, final NanoClock clock,
+                         final boolean stampTime, final boolean rowIds) {
         if (symCount < 1 || symCount > 1_000_000) {
             throw new IllegalArgumentException("syms must be 1..1000000 [syms=" + symCount + "]");
         }
@@ -56,6 +65,7 @@ public final class SyntheticFeed implements TickSource {
         }
         this.clock = clock;
         this.stampTime = stampTime;
+        this.rowIds = rowIds;
         this.random = new SplittableRandom(seed);
         final int digits = Math.max(4, Integer.toString(symCount - 1).length());
         syms = new byte[symCount][];
@@ -115,13 +125,15 @@ public final class SyntheticFeed implements TickSource {
             final double price = walk(s);
             if (trade) {
                 enc.float64(2, row, price);
-                enc.int64(3, row, 100L * (1 + random.nextInt(20)));
+                final long size = 100L * (1 + random.nextInt(20));
+                enc.int64(3, row, rowIds ? rowsRead + row + 1 : size);
                 enc.int8(4, row, CONDITIONS[random.nextInt(CONDITIONS.length)]);
             } else {
                 final double half = 0.01 * (1 + random.nextInt(3));
                 enc.float64(2, row, round2(price - half));
                 enc.float64(3, row, round2(price + half));
-                enc.int64(4, row, 100L * (1 + random.nextInt(20)));
+                final long bsize = 100L * (1 + random.nextInt(20));
+                enc.int64(4, row, rowIds ? rowsRead + row + 1 : bsize);
                 enc.int64(5, row, 100L * (1 + random.nextInt(20)));
             }
             for (int c = firstExtra; c < columns; c++) {

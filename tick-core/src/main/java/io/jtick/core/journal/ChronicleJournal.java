@@ -14,32 +14,69 @@ import net.openhft.chronicle.queue.TailerDirection;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.UnsafeApi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
 
-/** {@link Journal} on Chronicle Queue: one daily-rolled queue per trading day, one appender, owned by one thread. */
+/**
+ * {@link Journal} on Chronicle Queue: one daily-rolled queue per trading day, one appender, owned by one thread.
+ *
+ * <p>Write failures: the queue's files are memory-mapped, so a full volume shows as a fault in the
+ * write ({@link InternalError}) rather than an {@link IOException}. Two guards: while the volume's
+ * free space is under {@code minFreeBytes} (checked every {@code minFreeBytes / 8} bytes written or
+ * every 100 ms, and at every append while short) appends are refused before they touch the file; and
+ * a write that fails anyway is rolled back, Chronicle's write lock (held by this process) is released,
+ * and the queue is opened again at the next append (at most every 100 ms), so the journal carries on
+ * by itself once writes succeed. Readers opened before keep the old queue, closed with the journal.
+ */
 final class ChronicleJournal implements Journal {
+    private static final Logger LOG = LoggerFactory.getLogger(ChronicleJournal.class);
+    private static final long RETRY_NANOS = 100_000_000L;
+
     private final Path dir;
     private final LocalDate date;
-    private final SingleChronicleQueue queue;
-    private final ExcerptAppender appender;
+    private final NanoClock clock;
+    private final long minFreeBytes;
+    private final FileStore store;
+    private final List<SingleChronicleQueue> retired = new ArrayList<>();
+    private SingleChronicleQueue queue;
+    private ExcerptAppender appender;
     private final long firstSequence;
     private long lastSequence;
+    private boolean broken;
+    private long reopenAfterNanos;
+    private long bytesSinceSpaceCheck;
+    private long lastSpaceCheckNanos;
+    private boolean spaceShort;
 
     private ChronicleJournal(final Path dir, final LocalDate date, final SingleChronicleQueue queue, final long firstSequence,
-                             final long lastSequence) {
+                             final long lastSequence, final NanoClock clock, final long minFreeBytes) {
         this.dir = dir;
         this.date = date;
         this.queue = queue;
         this.appender = queue.createAppender();
         this.firstSequence = firstSequence;
         this.lastSequence = lastSequence;
+        this.clock = clock;
+        this.minFreeBytes = minFreeBytes;
+        FileStore fs = null;
+        try {
+            fs = minFreeBytes > 0 ? Files.getFileStore(dir) : null;
+        } catch (final IOException e) {
+            LOG.warn("cannot watch the journal volume's free space [dir={}]: {}", dir, e.toString());
+        }
+        this.store = fs;
     }
 
-    static ChronicleJournal open(final Path root, final LocalDate date, final long previousLastSequence, final NanoClock clock) {
+    static ChronicleJournal open(final Path root, final LocalDate date, final long previousLastSequence, final NanoClock clock,
+                                 final long minFreeBytes) {
         final Path dir = root.resolve(date.toString());
         try {
             Files.createDirectories(dir);
@@ -50,8 +87,8 @@ final class ChronicleJournal implements Journal {
         try {
             final long[] ends = readEnds(queue, dir);
             return ends == null
-                ? new ChronicleJournal(dir, date, queue, previousLastSequence + 1, previousLastSequence)
-                : new ChronicleJournal(dir, date, queue, ends[0], ends[1]);
+                ? new ChronicleJournal(dir, date, queue, previousLastSequence + 1, previousLastSequence, clock, minFreeBytes)
+                : new ChronicleJournal(dir, date, queue, ends[0], ends[1], clock, minFreeBytes);
         } catch (final RuntimeException e) {
             queue.close();
             throw e;
@@ -92,51 +129,227 @@ final class ChronicleJournal implements Journal {
     }
 
     private static long checkEntry(final Bytes<?> bytes, final Path dir, final long index) {
+        final String problem = entryProblem(bytes);
+        if (problem != null) {
+            throw corrupt(problem + " [dir=" + dir + ", index=0x" + Long.toHexString(index) + "]", dir);
+        }
+        return bytes.readLong(bytes.readPosition() + FrameDescriptor.SEQUENCE_OFFSET);
+    }
+
+    /**
+     * Why the entry at the bytes' read position is not a valid journal entry (an update frame with a
+     * positive sequence, then nothing or exactly one feed trailer), or null when it is one.
+     */
+    static String entryProblem(final Bytes<?> bytes) {
         final long pos = bytes.readPosition();
         final long remaining = bytes.readRemaining();
-        final String where = "[dir=" + dir + ", index=0x" + Long.toHexString(index) + "]";
         if (remaining < FrameDescriptor.TABLE_NAME_OFFSET) {
-            throw corrupt("journal entry too short (" + remaining + " bytes) " + where, dir);
+            return "journal entry too short (" + remaining + " bytes)";
         }
         final int length = bytes.readInt(pos);
         final int version = bytes.readUnsignedByte(pos + FrameDescriptor.VERSION_OFFSET);
         final int type = bytes.readUnsignedByte(pos + FrameDescriptor.TYPE_OFFSET);
         final long sequence = bytes.readLong(pos + FrameDescriptor.SEQUENCE_OFFSET);
-        if (length != remaining || version != FrameDescriptor.VERSION || type != MessageType.UPDATE || sequence <= 0) {
-            throw corrupt("journal entry is not a valid update frame [length=" + length + ", entryBytes=" + remaining
-                + ", version=" + version + ", type=" + type + ", sequence=" + sequence + "] " + where, dir);
+        final boolean lengthFits = length >= FrameDescriptor.TABLE_NAME_OFFSET && length <= remaining;
+        final boolean trailerFits = lengthFits && (remaining == length
+            || remaining > length + Journal.FEED_TRAILER_HEADER && bytes.readUnsignedByte(pos + length + 8) > 0
+            && remaining == length + Journal.FEED_TRAILER_HEADER + bytes.readUnsignedByte(pos + length + 8));
+        if (!trailerFits || version != FrameDescriptor.VERSION
+            || type != MessageType.UPDATE || sequence <= 0) {
+            return "journal entry is not a valid update frame [length=" + length + ", entryBytes=" + remaining
+                + ", version=" + version + ", type=" + type + ", sequence=" + sequence + "]";
         }
-        return sequence;
+        return null;
     }
 
     private static JournalCorruptException corrupt(final String what, final Path dir) {
-        return new JournalCorruptException(what + ". The journal tail is corrupt: stop jtick, move the day's journal aside (mv "
-            + dir + " " + dir + ".corrupt) and start again; subscribers resynchronise from the next sequence, and the "
-            + "valid entries stay readable in the moved directory.");
+        final Path root = dir.getParent();
+        return new JournalCorruptException(what + ". The journal tail is corrupt: stop the tickerplant and repair the day with "
+            + "./jtick journal repair " + dir.getFileName() + (root == null ? "" : " --dir " + root)
+            + " (it keeps every valid entry, moves the bad tail aside with a report, and the tickerplant numbers on after the "
+            + "last valid entry), then start it again.");
+    }
+
+    /** Feed trailers of every entry of the day in {@code dir}, read read-only (see {@link Journal#scanFeeds}). */
+    static void scanFeeds(final Path dir, final Journal.FeedEntry out) {
+        try (SingleChronicleQueue q = builder(dir).readOnly(true).build(); ExcerptTailer tailer = q.createTailer()) {
+            byte[] lastName = new byte[0];
+            String lastString = "";
+            while (true) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        return;
+                    }
+                    final Bytes<?> b = dc.wire().bytes();
+                    final long pos = b.readPosition();
+                    final long remaining = b.readRemaining();
+                    if (remaining < FrameDescriptor.TABLE_NAME_OFFSET) {
+                        continue;
+                    }
+                    final int length = b.readInt(pos);
+                    if (length <= 0 || remaining <= length + Journal.FEED_TRAILER_HEADER) {
+                        continue;
+                    }
+                    final long feedSequence = b.readLong(pos + length);
+                    final int n = b.readUnsignedByte(pos + length + 8);
+                    if (remaining != length + Journal.FEED_TRAILER_HEADER + n) {
+                        continue;
+                    }
+                    if (!sameName(b, pos + length + Journal.FEED_TRAILER_HEADER, lastName, n)) {
+                        lastName = new byte[n];
+                        for (int i = 0; i < n; i++) {
+                            lastName[i] = b.readByte(pos + length + Journal.FEED_TRAILER_HEADER + i);
+                        }
+                        lastString = new String(lastName, java.nio.charset.StandardCharsets.US_ASCII);
+                    }
+                    out.journalled(lastString, feedSequence);
+                }
+            }
+        } catch (final RuntimeException e) {
+            if (e instanceof JournalCorruptException) {
+                throw e;
+            }
+            throw corrupt("journal entry cannot be read while looking for feed numbers: " + e, dir);
+        }
+    }
+
+    private static boolean sameName(final Bytes<?> b, final long at, final byte[] name, final int n) {
+        if (name.length != n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (b.readByte(at + i) != name[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
-    public void append(final ByteBuf frame, final int offset, final int length, final long sequence) {
+    public void append(final ByteBuf frame, final int offset, final int length, final long sequence, final byte[] feed,
+                       final long feedSequence) {
         if (offset < 0 || length < 0 || offset + length > frame.capacity()) {
             throw new IndexOutOfBoundsException("frame bytes outside the buffer [offset=" + offset + ", length=" + length
                 + ", capacity=" + frame.capacity() + "]");
         }
-        try (DocumentContext dc = appender.writingDocument()) {
-            try {
-                final Bytes<?> bytes = dc.wire().bytes();
-                if (frame.hasMemoryAddress()) {
-                    bytes.unsafeWrite(frame.memoryAddress() + offset, length);
-                } else {
-                    final byte[] copy = new byte[length];
-                    frame.getBytes(offset, copy);
-                    bytes.write(copy);
-                }
-            } catch (final RuntimeException | Error e) {
-                dc.rollbackOnClose();
-                throw e;
+        if (feed != null && (feed.length == 0 || feed.length > 255)) {
+            throw new IllegalArgumentException("feed name must be 1..255 bytes [length=" + feed.length + "]");
+        }
+        if (broken) {
+            reopen();
+        }
+        if (store != null) {
+            checkSpace(length);
+        }
+        final DocumentContext dc;
+        try {
+            dc = appender.writingDocument();
+        } catch (final RuntimeException | InternalError e) {
+            throw failed(e, sequence);
+        }
+        try {
+            final Bytes<?> bytes = dc.wire().bytes();
+            if (frame.hasMemoryAddress()) {
+                bytes.unsafeWrite(frame.memoryAddress() + offset, length);
+            } else {
+                final byte[] copy = new byte[length];
+                frame.getBytes(offset, copy);
+                bytes.write(copy);
             }
+            if (feed != null) {
+                bytes.writeLong(feedSequence);
+                bytes.writeUnsignedByte(feed.length);
+                bytes.write(feed);
+            }
+        } catch (final RuntimeException | InternalError e) {
+            try {
+                dc.rollbackOnClose();
+                dc.close();
+            } catch (final RuntimeException | InternalError again) {
+                e.addSuppressed(again);
+            }
+            throw failed(e, sequence);
+        }
+        try {
+            dc.close();
+        } catch (final RuntimeException | InternalError e) {
+            throw failed(e, sequence);
         }
         lastSequence = sequence;
+    }
+
+    /** Refuses the append while the volume's free space is under the minimum; checks it now and then. */
+    private void checkSpace(final int length) {
+        bytesSinceSpaceCheck += length;
+        final long now = System.nanoTime();
+        if (!spaceShort && bytesSinceSpaceCheck < minFreeBytes / 8 && now - lastSpaceCheckNanos < RETRY_NANOS) {
+            return;
+        }
+        bytesSinceSpaceCheck = 0;
+        lastSpaceCheckNanos = now;
+        long usable;
+        try {
+            usable = store.getUsableSpace();
+        } catch (final IOException e) {
+            usable = Long.MAX_VALUE;
+        }
+        final boolean wasShort = spaceShort;
+        spaceShort = usable < minFreeBytes;
+        if (spaceShort) {
+            if (!wasShort) {
+                LOG.error("journal volume nearly full: refusing updates until it has room [dir={}, usableBytes={}, minimumBytes={}]", dir,
+                    usable, minFreeBytes);
+            }
+            throw new IllegalStateException("journal volume nearly full [dir=" + dir + ", usableBytes=" + usable + ", minimumBytes="
+                + minFreeBytes + "]");
+        }
+        if (wasShort) {
+            LOG.info("journal volume has room again [dir={}, usableBytes={}]", dir, usable);
+        }
+    }
+
+    /**
+     * A write failed: releases Chronicle's write lock (this process holds it, and a failed write may
+     * not have let it go), marks the queue for reopening and says so.
+     */
+    private IllegalStateException failed(final Throwable cause, final long sequence) {
+        broken = true;
+        reopenAfterNanos = System.nanoTime() + RETRY_NANOS;
+        ChronicleLocks.releaseWriteLock(queue);
+        return new IllegalStateException("journal write failed [dir=" + dir + ", sequence=" + sequence + "]: " + cause, cause);
+    }
+
+    /** Opens the queue again after a failed write (readers keep the old one until the journal closes). */
+    private void reopen() {
+        final long now = System.nanoTime();
+        if (now < reopenAfterNanos) {
+            throw new IllegalStateException("journal unavailable after a failed write, retrying [dir=" + dir + ", retryInMillis="
+                + (reopenAfterNanos - now) / 1_000_000 + "]");
+        }
+        reopenAfterNanos = now + RETRY_NANOS;
+        try {
+            appender.close();
+        } catch (final RuntimeException | InternalError e) {
+            LOG.debug("closing the failed appender: {}", e.toString());
+        }
+        retired.add(queue);
+        final SingleChronicleQueue fresh = builder(dir).timeProvider(timeProvider(clock)).build();
+        final long[] ends;
+        try {
+            ends = readEnds(fresh, dir);
+            appender = fresh.createAppender();
+        } catch (final RuntimeException e) {
+            fresh.close();
+            throw new IllegalStateException("journal cannot be reopened after a failed write [dir=" + dir + "]: " + e.getMessage(), e);
+        }
+        queue = fresh;
+        if (ends != null && ends[1] != lastSequence) {
+            LOG.error("after a failed write the journal ends at another sequence than written [dir={}, expected={}, found={}]", dir,
+                lastSequence, ends[1]);
+            lastSequence = Math.max(lastSequence, ends[1]);
+        }
+        broken = false;
+        LOG.info("journal reopened after a failed write [dir={}, lastSequence={}]", dir, lastSequence);
     }
 
     @Override
@@ -168,8 +381,16 @@ final class ChronicleJournal implements Journal {
 
     @Override
     public void close() {
-        appender.close();
+        try {
+            appender.close();
+        } catch (final RuntimeException | InternalError e) {
+            LOG.warn("journal appender close failed [dir={}]: {}", dir, e.toString());
+        }
         queue.close();
+        for (final SingleChronicleQueue q : retired) {
+            q.close();
+        }
+        retired.clear();
     }
 
     static void copy(final Bytes<?> bytes, final long pos, final ByteBuf dst, final int length) {

@@ -13,7 +13,10 @@ import java.util.stream.Stream;
 /**
  * One trading day's journal as the tickerplant writes it: {@code <root>/<yyyy-MM-dd>/}, a Chronicle
  * Queue holding one entry per update, each entry the exact frame bytes that were published
- * (sequence stamped). Sequences run on across days. {@link #open} gives the writer, owned by the
+ * (sequence stamped), followed, for an update from a numbered feed, by the feed's trailer:
+ * {@code int64 feedSequence, uint8 nameLength, name} (ASCII). Readers hand out the frame only; the
+ * trailer is what lets a restarted tickerplant tell each feed the last update it holds
+ * ({@link #scanFeeds}). Sequences run on across days. {@link #open} gives the writer, owned by the
  * thread that appends (the tickerplant's); readers of a day that is not being written use
  * {@link JournalReader#open}, which opens the queue read-only.
  *
@@ -22,10 +25,19 @@ import java.util.stream.Stream;
  */
 public interface Journal extends AutoCloseable {
 
+    /** Bytes of a feed trailer before the name: {@code int64 feedSequence, uint8 nameLength}. */
+    int FEED_TRAILER_HEADER = 9;
+
+    /** What {@link #scanFeeds} reports: one numbered feed's update, in journal order. */
+    @FunctionalInterface
+    interface FeedEntry {
+        void journalled(String feed, long feedSequence);
+    }
+
     /** How the tickerplant opens a day's journal ({@code Journal::open} outside tests). */
     @FunctionalInterface
     interface Opener {
-        Journal open(Path root, LocalDate date, long previousLastSequence, NanoClock clock);
+        Journal open(Path root, LocalDate date, long previousLastSequence, NanoClock clock, long minFreeBytes);
     }
 
     /**
@@ -35,7 +47,17 @@ public interface Journal extends AutoCloseable {
      * @param previousLastSequence last sequence of the days before (the next day's first entry follows it)
      */
     static Journal open(final Path root, final LocalDate date, final long previousLastSequence, final NanoClock clock) {
-        return ChronicleJournal.open(root, date, previousLastSequence, clock);
+        return open(root, date, previousLastSequence, clock, 0);
+    }
+
+    /**
+     * {@link #open(Path, LocalDate, long, NanoClock)} that refuses appends (an {@link IllegalStateException})
+     * while the journal's volume has less than {@code minFreeBytes} free (0: no check). After a failed
+     * append the journal opens its queue again by itself at a later append.
+     */
+    static Journal open(final Path root, final LocalDate date, final long previousLastSequence, final NanoClock clock,
+                        final long minFreeBytes) {
+        return ChronicleJournal.open(root, date, previousLastSequence, clock, minFreeBytes);
     }
 
     /** Last sequence journalled on the latest day before {@code date} that has entries, or 0; reads read-only. */
@@ -46,6 +68,18 @@ public interface Journal extends AutoCloseable {
         }
         final long last = ChronicleJournal.lastSequenceOf(root.resolve(prev.get().toString()));
         return last > 0 ? last : lastSequenceBefore(root, prev.get());
+    }
+
+    /**
+     * Reports the feed trailer of every entry of {@code date}'s journal under {@code root}, in journal
+     * order (entries without one are skipped); reads read-only, and does nothing when the day has no
+     * journal. Throws {@link JournalCorruptException} when an entry cannot be read.
+     */
+    static void scanFeeds(final Path root, final LocalDate date, final FeedEntry out) {
+        final Path dir = root.resolve(date.toString());
+        if (Files.isDirectory(dir)) {
+            ChronicleJournal.scanFeeds(dir, out);
+        }
     }
 
     /** The dates that have a journal directory under {@code root}. */
@@ -68,7 +102,15 @@ public interface Journal extends AutoCloseable {
      * set to {@code sequence}. All or nothing: when it throws, no part of the entry was written and
      * {@link #lastSequence()} is unchanged.
      */
-    void append(ByteBuf frame, int offset, int length, long sequence);
+    default void append(final ByteBuf frame, final int offset, final int length, final long sequence) {
+        append(frame, offset, length, sequence, null, 0);
+    }
+
+    /**
+     * {@link #append(ByteBuf, int, int, long)} with the trailer of a numbered feed: its name
+     * ({@code feed}, 1..255 ASCII bytes; null for none) and its own number for this update.
+     */
+    void append(ByteBuf frame, int offset, int length, long sequence, byte[] feed, long feedSequence);
 
     /** A reader positioned after the entry with {@code sequence} (0 or less: from the first entry); same thread as appends. */
     JournalReader readerAfter(long sequence);

@@ -103,7 +103,7 @@ public final class JournalReader implements AutoCloseable {
     }
 
     /**
-     * Appends the next entry's frame to {@code dst} if its sequence is at most {@code maxSequence};
+     * Appends the next entry's frame (without its feed trailer) to {@code dst} if its sequence is at most {@code maxSequence};
      * returns its sequence, {@link #END} when there is none, or {@link #LIMIT} when the next entry is
      * past the limit (it stays unread).
      */
@@ -119,7 +119,7 @@ public final class JournalReader implements AutoCloseable {
                 dc.rollbackOnClose();
                 return LIMIT;
             }
-            ChronicleJournal.copy(b, pos, dst, (int) b.readRemaining());
+            ChronicleJournal.copy(b, pos, dst, (int) Math.min(Math.max(b.readInt(pos), 0), b.readRemaining()));
             return sequence;
         }
     }

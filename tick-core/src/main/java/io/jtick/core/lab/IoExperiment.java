@@ -290,7 +290,7 @@ public final class IoExperiment {
                 final double[] async = time(repeats, 1, () -> {
                     final long want = received.get() + burst;
                     for (int i = 0; i < burst; i++) {
-                        if (!feed.awaitWritable(TimeUnit.SECONDS.toNanos(10)) || !feed.send(one.retainedDuplicate())) {
+                        if (!feed.awaitWritable(TimeUnit.SECONDS.toNanos(10)) || !feed.send(ownCopy(feed, one))) {
                             throw new IOException("feed refused the update [lastError=" + feed.lastError() + "]");
                         }
                     }
@@ -311,10 +311,20 @@ public final class IoExperiment {
 
     private static void roundTrip(final FeedPublisher feed, final ByteBuf frame, final AtomicLong received) throws IOException {
         final long want = received.get() + 1;
-        if (!feed.awaitWritable(TimeUnit.SECONDS.toNanos(10)) || !feed.send(frame.retainedDuplicate())) {
+        if (!feed.awaitWritable(TimeUnit.SECONDS.toNanos(10)) || !feed.send(ownCopy(feed, frame))) {
             throw new IOException("feed refused the update [lastError=" + feed.lastError() + "]");
         }
         waitUntil(received, want);
+    }
+
+    /**
+     * A frame of its own for each send: a numbered feed writes its number into the frame and keeps it
+     * until acknowledged, so frames sent back to back must not share bytes (shared, later numbers would
+     * overwrite earlier ones and the TP would drop them as resends).
+     */
+    private static ByteBuf ownCopy(final FeedPublisher feed, final ByteBuf frame) {
+        final ByteBuf b = feed.alloc().buffer(frame.readableBytes());
+        return b.writeBytes(frame, frame.readerIndex(), frame.readableBytes());
     }
 
     private static void waitUntil(final AtomicLong received, final long want) throws IOException {

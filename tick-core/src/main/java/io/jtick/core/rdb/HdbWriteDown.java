@@ -24,10 +24,19 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The RDB's end of day ({@code .u.end} → {@code .Q.hdpf}): writes the day's tables as the date's
- * partition with the hot tier's encodings, tells the HDB to load it, and only returns when both
- * worked, so the RDB clears its memory only then. Any failure propagates: the RDB keeps the data
- * and reports it. {@link #replay} rebuilds a day's partition from the tickerplant journal (for a
- * day the RDB missed or failed to save).
+ * partition with the hot tier's encodings (atomically, fsynced), then hands it to the HDB (the
+ * {@link Listener}: a reload, or an upload). A failed write propagates: the RDB keeps the data and
+ * reports it. Once the partition is on disk the day is saved, whether or not the HDB could be told:
+ * a partition the listener could not deliver (the HDB down, killed in the middle of a reload or an
+ * upload) is kept for {@link #retryUndelivered}, which the service calls until the HDB takes it, so
+ * the RDB can clear its memory and no row ends up both in the RDB and in the HDB. A partition delivered
+ * twice is harmless: a reload is idempotent and an upload replaces the date's tables.
+ * {@link #replay} rebuilds a day's partition from the tickerplant journal (for a day the RDB missed or
+ * failed to save).
+ *
+ * <p>State: {@code last} (the last partition written), {@code lastError} (why the last write or
+ * delivery failed, null after a success), {@code undelivered} (written partitions the HDB has not
+ * taken yet, oldest first; guarded by itself); deliveries run one at a time ({@code deliveryLock}).
  */
 public final class HdbWriteDown implements EndOfDayHandler {
     private static final Logger LOG = LoggerFactory.getLogger(HdbWriteDown.class);
@@ -36,6 +45,9 @@ public final class HdbWriteDown implements EndOfDayHandler {
     private final Listener listener;
     private final LatencyStats writeLatency;
     private final AtomicLong rawBytes;
+    private final AtomicLong deliveryFailures;
+    private final java.util.ArrayDeque<PartitionWriter.Written> undelivered = new java.util.ArrayDeque<>();
+    private final Object deliveryLock = new Object();
     private volatile PartitionWriter.Written last;
     private volatile String lastError;
 
@@ -53,6 +65,8 @@ public final class HdbWriteDown implements EndOfDayHandler {
         this.listener = listener;
         this.writeLatency = metrics.latency("tick.rdb.eod.write", "end-of-day partition write time");
         this.rawBytes = metrics.counter("tick.rdb.eod.bytes");
+        this.deliveryFailures = metrics.counter("tick.rdb.eod.delivery.failures");
+        metrics.gauge("tick.rdb.eod.undelivered", () -> undelivered().size());
     }
 
     @Override
@@ -70,13 +84,58 @@ public final class HdbWriteDown implements EndOfDayHandler {
         rawBytes.addAndGet(w.rawBytes());
         LOG.info("end of day written [date={}, dir={}, rows={}, rawBytes={}, millis={}]", date, w.directory(),
             w.tables().stream().mapToLong(PartitionWriter.TableWritten::rows).sum(), w.rawBytes(), w.nanos() / 1_000_000);
-        try {
-            listener.onWritten(w);
-        } catch (final Exception | Error e) {
-            lastError = "partition written but the HDB was not told [date=" + date + "]: " + e;
-            throw e;
+        synchronized (undelivered) {
+            undelivered.addLast(w);
         }
-        lastError = null;
+        retryUndelivered();
+    }
+
+    /**
+     * Hands every undelivered partition, oldest first, to the listener; stops at the first failure
+     * (counted, logged, in {@link #lastError}). Returns how many are still undelivered.
+     */
+    public int retryUndelivered() {
+        synchronized (deliveryLock) {
+            while (true) {
+                final PartitionWriter.Written w;
+                synchronized (undelivered) {
+                    w = undelivered.peekFirst();
+                }
+                if (w == null) {
+                    lastError = null;
+                    return 0;
+                }
+                try {
+                    listener.onWritten(w);
+                } catch (final Exception | LinkageError e) {
+                    deliveryFailures.incrementAndGet();
+                    final String why = "partition written but the HDB was not told yet, retrying [date=" + w.date() + ", dir="
+                        + w.directory() + "]: " + e;
+                    if (!why.equals(lastError)) {
+                        LOG.warn(why);
+                    }
+                    lastError = why;
+                    return undelivered().size();
+                }
+                synchronized (undelivered) {
+                    undelivered.pollFirst();
+                }
+            }
+        }
+    }
+
+    /** A partition written earlier that the HDB may not have (found on disk at start); delivered by {@link #retryUndelivered}. */
+    public void undelivered(final PartitionWriter.Written w) {
+        synchronized (undelivered) {
+            undelivered.addLast(w);
+        }
+    }
+
+    /** Dates written and not yet delivered, oldest first. */
+    public List<LocalDate> undelivered() {
+        synchronized (undelivered) {
+            return undelivered.stream().map(PartitionWriter.Written::date).toList();
+        }
     }
 
     /** The last partition written (whether or not the HDB was then told), or null. */
@@ -84,7 +143,7 @@ public final class HdbWriteDown implements EndOfDayHandler {
         return last;
     }
 
-    /** Why the last write-down failed (the write or the HDB notification), or null when it worked. */
+    /** Why the last write or delivery to the HDB failed, or null when the last one worked. */
     public String lastError() {
         return lastError;
     }

@@ -1,5 +1,6 @@
 package io.jtick.core.replay;
 
+import io.jtick.core.auth.AccessCheck;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;
@@ -24,6 +25,11 @@ import java.io.IOException;
  * refuses ({@link ReplayException}: unknown table, bad range, no partitions, speed ≤ 0...) gets an
  * ERROR frame naming the problem, is counted ({@code tick.hdb.replay.errors{code}}), and the
  * connection is closed; no other consumer notices.
+ *
+ * <p>Access: a replay is a read. Where the port's {@link AccessCheck} asks for the API token for reads
+ * ({@code tick.api.protect-reads}, off loopback or with {@code tick.api.guard=always}), the HELLO
+ * before the REPLAY must carry it (protocol 2); otherwise the REPLAY is refused with
+ * {@code access-denied}.
  */
 final class ReplayAdapter extends SimpleChannelInboundHandler<ByteBuf> {
     private static final Logger LOG = LoggerFactory.getLogger(ReplayAdapter.class);
@@ -32,18 +38,22 @@ final class ReplayAdapter extends SimpleChannelInboundHandler<ByteBuf> {
 
     private final ReplayServer server;
     private final ReplayCounters counters;
+    private final AccessCheck access;
     private String name;
+    private String token;
     private ReplaySession session;
     private boolean failed;
 
-    private ReplayAdapter(final ReplayServer server, final ReplayCounters counters) {
+    private ReplayAdapter(final ReplayServer server, final ReplayCounters counters, final AccessCheck access) {
         this.server = server;
         this.counters = counters;
+        this.access = access;
     }
 
-    static void install(final ChannelPipeline pipeline, final ReplayServer server, final ReplayCounters counters) {
+    static void install(final ChannelPipeline pipeline, final ReplayServer server, final ReplayCounters counters,
+                        final AccessCheck access) {
         FramePipeline.install(pipeline, MAX_REQUEST_BYTES);
-        pipeline.addLast("replay", new ReplayAdapter(server, counters));
+        pipeline.addLast("replay", new ReplayAdapter(server, counters, access));
     }
 
     @Override
@@ -67,11 +77,13 @@ final class ReplayAdapter extends SimpleChannelInboundHandler<ByteBuf> {
             case MessageType.HELLO -> {
                 try {
                     final ControlFrames.Hello h = ControlFrames.readHello(frame);
-                    if (h.protocolVersion() != FrameDescriptor.VERSION) {
-                        refuse(ctx, ErrorCode.UNSUPPORTED_VERSION, "unsupported protocol version [version=" + h.protocolVersion() + "]");
+                    if (h.protocolVersion() < 1 || h.protocolVersion() > FrameDescriptor.PROTOCOL_VERSION) {
+                        refuse(ctx, ErrorCode.UNSUPPORTED_VERSION, "unsupported protocol version [version=" + h.protocolVersion()
+                            + ", supported=1.." + FrameDescriptor.PROTOCOL_VERSION + "]");
                         return;
                     }
                     name = h.name();
+                    token = h.token();
                 } catch (final RuntimeException e) {
                     refuse(ctx, ErrorCode.MALFORMED_FRAME, "malformed hello: " + e.getMessage());
                 }
@@ -79,6 +91,11 @@ final class ReplayAdapter extends SimpleChannelInboundHandler<ByteBuf> {
             case MessageType.REPLAY -> {
                 if (session != null) {
                     refuse(ctx, ErrorCode.UNEXPECTED_MESSAGE, "one replay per connection [replay=" + session.id + "]");
+                    return;
+                }
+                final String refusal = access.refusal(AccessCheck.Access.READ, token);
+                if (refusal != null) {
+                    refuse(ctx, ErrorCode.ACCESS_DENIED, refusal + (token == null ? ": send it in HELLO (protocol 2) before REPLAY" : ""));
                     return;
                 }
                 final ControlFrames.Replay request;

@@ -1,5 +1,7 @@
 package io.jtick.core.replay;
 
+import io.jtick.core.auth.AccessCheck;
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.hdb.CorruptPartitionException;
 import io.jtick.core.hdb.HistoricalDatabase;
 import io.jtick.core.metrics.TickMetrics;
@@ -21,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -63,6 +66,7 @@ public final class ReplayServer implements AutoCloseable {
     private ExecutorService readers;
     private Channel serverChannel;
     private ChannelGroup connections;
+    private AccessSettings access = AccessSettings.DEFAULT;
 
     public ReplayServer(final HistoricalDatabase hdb, final ReplaySettings settings, final TickMetrics metrics) {
         this.hdb = hdb;
@@ -71,8 +75,18 @@ public final class ReplayServer implements AutoCloseable {
         counters.gauges(active::size, streams::size);
     }
 
+    /**
+     * Who may replay (before {@link #start}): a replay is a read, so the HELLO carries the API token of
+     * these settings where reads are protected on the port's address (docs/operations.md "Access").
+     */
+    public ReplayServer access(final AccessSettings settings) {
+        this.access = settings.validate();
+        return this;
+    }
+
     /** Deletes scratch files a crash left (only {@code scratch-*} files: the directory may hold anything else) and binds the port. */
     public ReplayServer start() throws IOException {
+        final AccessCheck check = AccessCheck.forListener(access, InetAddress.getByName(settings.host()));
         if (Files.isDirectory(settings.scratchDir())) {
             try (DirectoryStream<Path> left = Files.newDirectoryStream(settings.scratchDir(), "scratch-*")) {
                 for (final Path p : left) {
@@ -101,7 +115,7 @@ public final class ReplayServer implements AutoCloseable {
                 @Override
                 protected void initChannel(final SocketChannel ch) {
                     connections.add(ch);
-                    ReplayAdapter.install(ch.pipeline(), ReplayServer.this, counters);
+                    ReplayAdapter.install(ch.pipeline(), ReplayServer.this, counters, check);
                 }
             });
         try {
@@ -115,8 +129,8 @@ public final class ReplayServer implements AutoCloseable {
             throw new IOException("cannot listen for replays [host=" + settings.host() + ", port=" + settings.port() + "]: "
                 + e.getMessage(), e);
         }
-        LOG.info("replay listening [address={}, threads={}, transport={}]", serverChannel.localAddress(), settings.threads(),
-            Transport.isEpoll() ? "epoll" : "nio");
+        LOG.info("replay listening [address={}, threads={}, transport={}, access={}]", serverChannel.localAddress(), settings.threads(),
+            Transport.isEpoll() ? "epoll" : "nio", check.describe());
         return this;
     }
 

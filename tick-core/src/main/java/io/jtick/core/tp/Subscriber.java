@@ -17,6 +17,12 @@ final class Subscriber {
     boolean live;
     boolean dirty;
     boolean closing;
+    /** Its backlog passed the alert level and has not come back under half of it since. */
+    boolean alert;
+    /** END_OF_DAY waits for this catching-up subscriber to finish the day that ended ({@code catchUp} reads that day). */
+    boolean endOfDayPending;
+    int endOfDayEpochDay;
+    long endOfDaySequence;
     long updatesSent;
     long lastSequence;
 

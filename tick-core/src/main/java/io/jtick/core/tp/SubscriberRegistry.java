@@ -1,6 +1,7 @@
 package io.jtick.core.tp;
 
 import io.jtick.core.journal.Journal;
+import io.jtick.core.journal.JournalReader;
 import io.jtick.core.kdb.KdbUpdateWriter;
 import io.jtick.core.kdb.KdbWriter;
 import io.jtick.core.schema.SchemaRegistry;
@@ -11,7 +12,9 @@ import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.socket.DuplexChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,15 +28,26 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * kdb-tick's {@code u.q}: who subscribed to what ({@code .u.w}), {@code .u.sub}, {@code .u.pub} with
  * its sym selection ({@code .u.sel}), {@code .u.del}, the end-of-day message, plus what kdb leaves to
  * the OS: flushing, the slow-subscriber policy and journal catch-up. Tickerplant thread only.
  *
- * <p>State: {@code subscribers} (each with its tables, sym filter, and journal reader while
- * catching up); {@code filters}, one shared {@link SymFilter} per distinct sym list over the symbol
- * ids in {@code syms}; {@code dirty[0..dirtyCount)}, the subscribers written since the last flush;
+ * <p>Slow subscribers, two levels: past {@code subscriberBacklogAlert} unsent bytes a subscriber is
+ * flagged, counted and logged once (the episode ends when its backlog is back under half the level);
+ * past {@code maxSubscriberBacklog} it is disconnected: its unsent backlog is dropped (all but the
+ * frame already partly on the wire), ERROR slow-subscriber is written next, and the connection closes
+ * once that is sent (or after {@link #ERROR_GRACE_MILLIS}), so a subscriber that reads again finds the
+ * error right after the data it had been sent. Journal catch-up goes at the socket's pace in every
+ * case, the end of day included: a subscriber still catching up when the day ends goes on reading that
+ * day's journal (read-only) and gets END_OF_DAY when it has it all, then the new day.
+ *
+ * <p>State: {@code subscribers} (each with its tables, sym filter, journal reader while catching up,
+ * its slow-subscriber alert flag, and an END_OF_DAY it is owed once it has read the ended day);
+ * {@code filters}, one shared {@link SymFilter} per distinct sym list over the symbol ids in {@code syms};
+ * {@code dirty[0..dirtyCount)}, the subscribers written since the last flush;
  * {@code filterScratch}/{@code filteredScratch}, the filtered copies built during one publish;
  * {@code decoder}, scratch for reading catch-up entries; {@code nextId}; {@code catchUpScheduler},
  * how to ask the thread for another catch-up turn. For kdb+ subscribers: {@code kdbWriter} and
@@ -43,6 +57,8 @@ import java.util.TreeSet;
 final class SubscriberRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(SubscriberRegistry.class);
     private static final int CATCH_UP_BYTES_PER_TURN = 4 << 20;
+    /** How long a slow subscriber's connection stays open for its ERROR frame to leave. */
+    static final long ERROR_GRACE_MILLIS = 10_000;
 
     private final TickerplantSettings settings;
     private final SchemaRegistry schemas;
@@ -123,7 +139,7 @@ final class SubscriberRegistry {
             s.catchUp = journal.readerAfter(after);
             s.lastSequence = after;
             channel.flush();
-            catchUp(s, CATCH_UP_BYTES_PER_TURN, i);
+            catchUp(s, i, journal);
         }
         LOG.info("subscriber [id={}, name={}, remote={}, tables={}, syms={}, from={}]", s.id, name, channel.remoteAddress(),
             req.tables().isEmpty() ? "all" : req.tables(), req.syms().isEmpty() ? "all" : req.syms().size(), from);
@@ -283,8 +299,30 @@ final class SubscriberRegistry {
             }
             dirty[dirtyCount++] = s;
         }
-        if (s.backlogBytes() > settings.maxSubscriberBacklog()) {
-            disconnectSlow(s);
+        final long backlog = s.backlogBytes();
+        if (backlog > settings.subscriberBacklogAlert()) {
+            slow(s, backlog);
+        }
+    }
+
+    /** The backlog passed the alert level: flag and count it once per episode; past the limit, disconnect. */
+    private void slow(final Subscriber s, final long backlog) {
+        if (!s.alert) {
+            s.alert = true;
+            counters.subscriberAlert();
+            LOG.warn("slow subscriber [id={}, name={}, backlogBytes={}, alert={}, limit={}]", s.id, s.name, backlog,
+                settings.subscriberBacklogAlert(), settings.maxSubscriberBacklog());
+        }
+        if (backlog > settings.maxSubscriberBacklog()) {
+            disconnectSlow(s, "subscriber fell behind: backlog over the limit [limit=" + settings.maxSubscriberBacklog() + "]");
+        }
+    }
+
+    /** Ends a subscriber's alert episode once its backlog is under half the alert level. */
+    private void clearAlert(final Subscriber s) {
+        if (s.alert && s.backlogBytes() <= settings.subscriberBacklogAlert() / 2) {
+            s.alert = false;
+            LOG.info("subscriber caught up [id={}, name={}, backlogBytes={}]", s.id, s.name, s.backlogBytes());
         }
     }
 
@@ -304,50 +342,74 @@ final class SubscriberRegistry {
         counters.flush.record(System.nanoTime() - t0);
     }
 
-    private void disconnectSlow(final Subscriber s) {
+    /**
+     * Disconnects a subscriber as slow: drops its unsent backlog but the frame partly on the wire,
+     * then ERROR slow-subscriber, closing once that has been written (or after the grace period).
+     */
+    private void disconnectSlow(final Subscriber s, final String reason) {
         if (s.closing) {
             return;
         }
         s.closing = true;
         counters.subscriberSlow();
         counters.error(ErrorCode.SLOW_SUBSCRIBER);
-        LOG.warn("disconnecting slow subscriber [id={}, name={}, backlogBytes={}, limit={}]", s.id, s.name, s.backlogBytes(),
-            settings.maxSubscriberBacklog());
-        if (!s.kdb) {
-            s.channel.writeAndFlush(ControlFrames.error(alloc, ErrorCode.SLOW_SUBSCRIBER,
-                "subscriber fell behind: backlog over the limit [limit=" + settings.maxSubscriberBacklog() + "]"));
-        }
-        // the error frame queues behind the backlog; a subscriber that is not reading never sees it, so close now.
-        s.channel.close();
+        final long backlog = s.backlogBytes();
+        final long dropped = OutboundBacklog.dropAllButCurrent(s.channel);
+        LOG.warn("disconnecting slow subscriber [id={}, name={}, backlogBytes={}, droppedBytes={}, limit={}]: {}", s.id, s.name, backlog,
+            dropped, settings.maxSubscriberBacklog(), reason);
+        closeCatchUp(s);
+        final Channel ch = s.channel;
+        // half-close once the error is written: the socket stays this process's until the peer has read everything
+        // (a fully closed socket left with unsent data is an orphan the kernel may give up on), then closes on its
+        // side, or the grace period ends
+        // a kdb+ client has no error message to read: it sees the end of the stream after the message on the wire
+        final ByteBuf last = s.kdb ? Unpooled.EMPTY_BUFFER : ControlFrames.error(alloc, ErrorCode.SLOW_SUBSCRIBER, reason);
+        ch.writeAndFlush(last).addListener(f -> {
+            if (ch instanceof DuplexChannel d && f.isSuccess()) {
+                d.shutdownOutput();
+            } else {
+                ch.close();
+            }
+        });
+        ch.eventLoop().schedule(() -> {
+            ch.close();
+        }, ERROR_GRACE_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    /** Continues catch-ups of {@code channel} that were waiting for its socket to drain. */
-    void onWritable(final Channel channel, final long i) {
+    /** Continues catch-ups of {@code channel} that were waiting for its socket to drain; ends an alert episode that is over. */
+    void onWritable(final Channel channel, final long i, final Journal journal) {
         for (int k = 0; k < subscribers.size(); k++) {
             final Subscriber s = subscribers.get(k);
-            if (s.channel == channel && s.catchUp != null) {
-                catchUp(s, CATCH_UP_BYTES_PER_TURN, i);
+            if (s.channel == channel) {
+                clearAlert(s);
+                if (s.catchUp != null) {
+                    catchUp(s, i, journal);
+                }
             }
         }
     }
 
     /** Runs one turn of every unfinished catch-up whose socket can take more. */
-    void catchUpTurn(final long i) {
+    void catchUpTurn(final long i, final Journal journal) {
         for (int k = 0; k < subscribers.size(); k++) {
             final Subscriber s = subscribers.get(k);
             if (s.catchUp != null && s.channel.isWritable()) {
-                catchUp(s, CATCH_UP_BYTES_PER_TURN, i);
+                catchUp(s, i, journal);
             }
         }
     }
 
-    /** Sends journal history to {@code s} up to {@code i}, at most {@code budget} bytes per turn (Long.MAX_VALUE: all of it). */
-    private void catchUp(final Subscriber s, final long budget, final long i) {
+    /**
+     * Sends journal history to {@code s} up to {@code i}, {@link #CATCH_UP_BYTES_PER_TURN} bytes per turn
+     * at most and only while its socket takes more. A subscriber reading an ended day ({@code endOfDayPending})
+     * gets END_OF_DAY when that day is done and goes on with today's {@code journal}.
+     */
+    private void catchUp(final Subscriber s, final long i, final Journal journal) {
         long sent = 0;
         while (s.catchUp != null && !s.closing) {
-            if (budget != Long.MAX_VALUE && (sent >= budget || !s.channel.isWritable())) {
+            if (sent >= CATCH_UP_BYTES_PER_TURN || !s.channel.isWritable()) {
                 s.channel.flush();
-                if (sent >= budget) {
+                if (sent >= CATCH_UP_BYTES_PER_TURN) {
                     catchUpScheduler.run();
                 }
                 return;
@@ -357,6 +419,12 @@ final class SubscriberRegistry {
             if (seq < 0) {
                 entry.release();
                 s.catchUp.close();
+                if (s.endOfDayPending) {
+                    s.endOfDayPending = false;
+                    s.channel.write(ControlFrames.endOfDay(alloc, s.endOfDayEpochDay, s.endOfDaySequence), s.channel.voidPromise());
+                    s.catchUp = journal.readerAfter(s.lastSequence);
+                    continue;
+                }
                 s.catchUp = null;
                 s.live = true;
                 s.lastSequence = i;
@@ -383,8 +451,9 @@ final class SubscriberRegistry {
             s.lastSequence = seq;
             s.channel.write(out, s.channel.voidPromise());
             s.updatesSent++;
-            if (s.backlogBytes() > settings.maxSubscriberBacklog() && budget != Long.MAX_VALUE) {
-                disconnectSlow(s);
+            final long backlog = s.backlogBytes();
+            if (backlog > settings.subscriberBacklogAlert()) {
+                slow(s, backlog);
             }
         }
     }
@@ -403,23 +472,40 @@ final class SubscriberRegistry {
         counters.subscribers(subscribers.size());
     }
 
-    /** Sends a heartbeat to every live subscriber whose socket can take it. */
+    /** Sends a heartbeat to every live subscriber whose socket can take it; ends alert episodes that are over. */
     void heartbeat(final long epochNanos) {
         for (int k = 0; k < subscribers.size(); k++) {
             final Subscriber s = subscribers.get(k);
+            clearAlert(s);
             if (s.live && !s.closing && !s.kdb && s.channel.isWritable()) {
                 s.channel.writeAndFlush(ControlFrames.heartbeat(alloc, epochNanos), s.channel.voidPromise());
             }
         }
     }
 
-    /** {@code .u.end}: finishes every catch-up up to {@code i}, then sends END_OF_DAY to every subscriber. */
-    void endOfDay(final LocalDate ended, final long i, final long j) {
+    /**
+     * {@code .u.end}: sends END_OF_DAY to every live subscriber. One still catching up goes on reading
+     * the ended day's journal (read-only, from {@code journalRoot}) at its socket's pace and gets
+     * END_OF_DAY when it has read it all; one that is still behind on an earlier day is disconnected as slow.
+     */
+    void endOfDay(final LocalDate ended, final long i, final long j, final java.nio.file.Path journalRoot) {
+        boolean catchingUp = false;
         for (int k = 0; k < subscribers.size(); k++) {
             final Subscriber s = subscribers.get(k);
-            if (s.catchUp != null) {
-                catchUp(s, Long.MAX_VALUE, i);
+            if (s.catchUp == null || s.closing) {
+                continue;
             }
+            if (s.endOfDayPending) {
+                disconnectSlow(s, "subscriber more than a day behind at end of day [day=" + ended + ", lastSequence=" + s.lastSequence
+                    + "]");
+                continue;
+            }
+            s.catchUp.close();
+            s.catchUp = JournalReader.open(journalRoot, ended, s.lastSequence);
+            s.endOfDayPending = true;
+            s.endOfDayEpochDay = (int) ended.toEpochDay();
+            s.endOfDaySequence = j;
+            catchingUp = true;
         }
         final Set<Channel> toldKdb = new HashSet<>();
         for (int k = 0; k < subscribers.size(); k++) {
@@ -427,10 +513,13 @@ final class SubscriberRegistry {
             if (s.kdb && !s.closing && toldKdb.add(s.channel)) {
                 // u.q's .u.end: once per connection, whatever it subscribed to
                 s.channel.writeAndFlush(KdbWriter.endOfDay(alloc, ended), s.channel.voidPromise());
-            } else if (!s.kdb && !s.closing) {
+            } else if (!s.kdb && !s.closing && !s.endOfDayPending) {
                 s.channel.write(ControlFrames.endOfDay(alloc, (int) ended.toEpochDay(), j), s.channel.voidPromise());
                 s.channel.flush();
             }
+        }
+        if (catchingUp) {
+            catchUpScheduler.run();
         }
         for (int k = 0; k < dirtyCount; k++) {
             dirty[k].dirty = false;
@@ -452,6 +541,11 @@ final class SubscriberRegistry {
         return subscribers.size();
     }
 
+    /** Slow-subscriber alerts so far. */
+    long alerts() {
+        return counters.subscriberAlerts();
+    }
+
     List<TickerplantStatus.SubscriberStatus> statuses(final long i) {
         final List<TickerplantStatus.SubscriberStatus> out = new ArrayList<>();
         for (final Subscriber s : subscribers) {
@@ -463,7 +557,7 @@ final class SubscriberRegistry {
             }
             out.add(new TickerplantStatus.SubscriberStatus(s.id, s.name, String.valueOf(s.channel.remoteAddress()), names,
                 s.filter == null ? List.of() : s.filter.symList(), s.state(), s.backlogBytes(), s.updatesSent,
-                s.live ? i : s.lastSequence));
+                s.live ? i : s.lastSequence, s.alert));
         }
         return out;
     }

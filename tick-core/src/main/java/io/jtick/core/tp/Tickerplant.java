@@ -42,6 +42,8 @@ import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
  *       upstream sequence among them (chained TP: what arrives again is a duplicate);</li>
  *   <li>{@code date}, {@code nextEndOfDay}: the trading day ({@code .u.d}) and the instant it ends;</li>
  *   <li>{@code u}: the subscribers ({@code .u.w}) and what publishing to them needs ({@link SubscriberRegistry});</li>
+ *   <li>{@code feeds}: each numbered feed's journalled update numbers, connection and acknowledgements
+ *       ({@link FeedRegistry}), rebuilt at start from the feed trailers of today's and the previous day's journal;</li>
  *   <li>{@code syms}: symbol ids shared by the sym filters and the timer merge;</li>
  *   <li>{@code lastError}: why the last update was refused;</li>
  *   <li>{@code counters}: every metric, today's rows and updates per table included ({@link TickerplantCounters}).</li>
@@ -56,6 +58,10 @@ import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
  * table's batch in the timer modes. In every mode nothing is published that was not journalled: an
  * update the journal refuses is refused to whoever sent it ({@link UpdateSource}), and the sequence
  * number it would have had goes to the next update that is journalled, so no number is issued twice.
+ * An update from a numbered feed carries the feed's own number: one the journal already holds (a
+ * resend after a reconnect) is dropped and counted, never published twice; the others are journalled
+ * with the feed's name and number, and {@link #acknowledgeFeeds} (and every {@code feedAckUpdates}
+ * updates) tells the feed how far the journal holds it ({@link #onFeedHello} answers where to resend from).
  * {@link #onSubscribe} ({@code .u.sub}) may replay the journal up to {@code i} on this thread before
  * the subscriber turns live, so no update slips between: no gap, no duplicate. {@link #onEndOfDay}
  * ({@code .u.end}) tells the subscribers and rolls the journal.
@@ -67,6 +73,15 @@ public final class Tickerplant implements AutoCloseable {
     public interface UpdateSource {
         /** The update was refused after {@link #onUpdate} accepted it into a timer batch; nothing of it was published. */
         void refuse(ErrorCode code, String reason);
+
+        /** The numbered feed this source said HELLO as ({@link #onFeedHello}), or null: its updates carry no number. */
+        default FeedRegistry.Feed feed() {
+            return null;
+        }
+
+        /** FEED_ACK: the journal holds this numbered feed's updates up to {@code feedSequence}. */
+        default void acknowledge(final long feedSequence) {
+        }
     }
 
     private final TickerplantSettings settings;
@@ -81,6 +96,7 @@ public final class Tickerplant implements AutoCloseable {
     private final SymbolTable syms = new SymbolTable();
     private final TickerplantCounters counters;
     private final SubscriberRegistry u;
+    private final FeedRegistry feeds = new FeedRegistry();
     private final TimerBatch[] pending;
 
     private Journal journal;
@@ -121,15 +137,21 @@ public final class Tickerplant implements AutoCloseable {
         final LocalDate today = calendar.dateOf(clock.epochNanos());
         final LocalDate latest = Journal.days(settings.journalDir()).max(LocalDate::compareTo).orElse(today);
         date = latest.isAfter(today) ? latest : today;
-        journal = journals.open(settings.journalDir(), date, Journal.lastSequenceBefore(settings.journalDir(), date), clock);
+        final long s0 = System.nanoTime();
+        Journal.days(settings.journalDir()).filter(d -> d.isBefore(date)).max(LocalDate::compareTo)
+            .ifPresent(previous -> Journal.scanFeeds(settings.journalDir(), previous, feeds::scanned));
+        Journal.scanFeeds(settings.journalDir(), date, feeds::scanned);
+        final long scanMillis = (System.nanoTime() - s0) / 1_000_000;
+        journal = journals.open(settings.journalDir(), date, Journal.lastSequenceBefore(settings.journalDir(), date), clock,
+            settings.journalMinFreeBytes());
         u.date(date);
         j = journal.lastSequence();
         i = j;
         pendingUpstream = j;
         counters.sequences(i, j);
         nextEndOfDay = calendar.endOfDayNanos(date);
-        LOG.info("tickerplant ready [name={}, date={}, sequence={}, journal={}, mode={}]", settings.name(), date, j,
-            journal.dir(), mode.id());
+        LOG.info("tickerplant ready [name={}, date={}, sequence={}, journal={}, mode={}, numberedFeeds={}, feedScanMillis={}]",
+            settings.name(), date, j, journal.dir(), mode.id(), feeds.statuses().size(), scanMillis);
     }
 
     // ------------------------------------------------------------------ .u.upd
@@ -159,18 +181,41 @@ public final class Tickerplant implements AutoCloseable {
             lastError = validator.reason();
             return code;
         }
+        final FeedRegistry.Feed feed = from == null ? null : from.feed();
+        long feedSequence = 0;
+        if (feed != null) {
+            feedSequence = frame.getLongLE(offset + SEQUENCE_OFFSET);
+            if (feedSequence <= 0) {
+                counters.error(ErrorCode.MALFORMED_FRAME);
+                lastError = "a numbered feed sent an update without its number [feed=" + feed.name + ", feedSequence=" + feedSequence + "]";
+                return ErrorCode.MALFORMED_FRAME;
+            }
+            if (feedSequence < feed.expected || feed.holds(feedSequence)) {
+                feed.duplicates++;
+                counters.feedDuplicate();
+                feed.expected = Math.max(feed.expected, feedSequence + 1);
+                return ErrorCode.NONE;
+            }
+            if (feedSequence > feed.expected) {
+                feedGap(feed, feedSequence);
+            }
+            feed.expected = feedSequence + 1;
+        }
         final int t = validator.tableIndex();
         final long now = clock.epochNanos();
         if ((frame.getUnsignedShortLE(offset + FLAGS_OFFSET) & FLAG_STAMP_TIME) != 0) {
             stampTime(frame, offset, now);
         }
         if (mode == PublishMode.TIMER_LOG_PUBLISH) {
-            pending[t].add(from, frame, offset, length);
+            pending[t].add(from, feed, frame, offset, length);
+            if (feed != null) {
+                feed.pending++;
+            }
             if (upstream) {
                 pendingUpstream = frame.getLongLE(offset + SEQUENCE_OFFSET);
             }
         } else {
-            if (!journal(frame, offset, length, upstream, now)) {
+            if (!journal(frame, offset, length, upstream, now, feed, feedSequence)) {
                 return ErrorCode.JOURNAL_FAILURE;
             }
             counters.journalled(t, frame.getIntLE(offset + ROW_COUNT_OFFSET), length);
@@ -181,7 +226,7 @@ public final class Tickerplant implements AutoCloseable {
                 i = j;
                 counters.sequences(i, j);
             } else {
-                pending[t].add(from, frame, offset, length);
+                pending[t].add(from, null, frame, offset, length);
             }
         }
         counters.upd.record(System.nanoTime() - start);
@@ -197,23 +242,45 @@ public final class Tickerplant implements AutoCloseable {
         frame.setShortLE(offset + FLAGS_OFFSET, frame.getUnsignedShortLE(offset + FLAGS_OFFSET) & ~FLAG_STAMP_TIME);
     }
 
-    /** Journals one frame as sequence j+1 (or its own, from upstream); false, counted and logged, when the journal refuses it. */
-    private boolean journal(final ByteBuf frame, final int offset, final int length, final boolean keepSequence, final long now) {
+    /** A numbered feed skipped numbers: counted, logged, and the numbers it skipped are given up. */
+    private void feedGap(final FeedRegistry.Feed feed, final long feedSequence) {
+        feed.gaps++;
+        counters.feedGap();
+        LOG.warn("numbered feed skipped updates [feed={}, expected={}, got={}]", feed.name, feed.expected, feedSequence);
+        feed.add(feed.expected, feedSequence - 1);
+    }
+
+    /**
+     * Journals one frame as sequence j+1 (or its own, from upstream), with the trailer of the numbered
+     * {@code feed} (null: none) whose update {@code feedSequence} it is; false, counted and logged,
+     * when the journal refuses it (the frame's sequence field is then not to be trusted).
+     */
+    private boolean journal(final ByteBuf frame, final int offset, final int length, final boolean keepSequence, final long now,
+                            final FeedRegistry.Feed feed, final long feedSequence) {
         final long sequence = keepSequence ? frame.getLongLE(offset + SEQUENCE_OFFSET) : j + 1;
         frame.setLongLE(offset + SEQUENCE_OFFSET, sequence);
         frame.setLongLE(offset + TP_TIME_OFFSET, now);
         final long t0 = System.nanoTime();
         try {
-            journal.append(frame, offset, length, sequence);
+            journal.append(frame, offset, length, sequence, feed == null ? null : feed.nameBytes, feedSequence);
         } catch (final RuntimeException e) {
             counters.error(ErrorCode.JOURNAL_FAILURE);
-            lastError = "journal write failed, update refused [dir=" + journal.dir() + ", sequence=" + sequence + "]: " + e;
+            lastError = "journal write failed, update refused [dir=" + journal.dir() + ", sequence=" + sequence
+                + (feed == null ? "" : ", feed=" + feed.name + ", feedSequence=" + feedSequence) + "]: " + e.getMessage();
             LOG.error(lastError);
             return false;
         }
-        counters.log.record(System.nanoTime() - t0);
+        final long t1 = System.nanoTime();
+        counters.log.record(t1 - t0);
         j = sequence;
         counters.sequences(i, j);
+        if (feed != null) {
+            feed.add(feedSequence, feedSequence);
+            feed.updates++;
+            if (++feed.unacked >= settings.feedAckUpdates()) {
+                feeds.acknowledge(feed, t1);
+            }
+        }
         return true;
     }
 
@@ -225,6 +292,34 @@ public final class Tickerplant implements AutoCloseable {
     /** Counts an error seen by the connection layer (oversized, truncated, malformed header...). */
     public void countError(final ErrorCode code) {
         counters.error(code);
+    }
+
+    // ------------------------------------------------------------------ numbered feeds
+
+    /**
+     * A numbered feed's HELLO (protocol 2): {@code from} becomes the connection of feed {@code name}
+     * (an older one is closed) and is answered at once with FEED_ACK of the feed's last journalled
+     * number, from which it resends. In timer log+publish mode what the feed has waiting for the
+     * timer is journalled first, so the answer counts it.
+     */
+    FeedRegistry.Feed onFeedHello(final UpdateSource from, final String name) {
+        if (feeds.feed(name).pending > 0) {
+            publishPending();
+            u.flush();
+        }
+        final FeedRegistry.Feed f = feeds.hello(name, from);
+        feeds.acknowledge(f, System.nanoTime());
+        return f;
+    }
+
+    /** A numbered feed's connection closed. */
+    void onFeedGone(final FeedRegistry.Feed feed, final UpdateSource from) {
+        feeds.gone(feed, from);
+    }
+
+    /** Sends FEED_ACK to every numbered feed whose progress was not acknowledged for {@code feedAckInterval} (server housekeeping). */
+    public void acknowledgeFeeds() {
+        feeds.acknowledgeDue(System.nanoTime(), settings.feedAckInterval().toNanos());
     }
 
     // ------------------------------------------------------------------ .z.ts
@@ -285,7 +380,12 @@ public final class Tickerplant implements AutoCloseable {
         int off = frames.readerIndex();
         for (int k = 0; k < batch.count(); k++) {
             final int len = frames.getIntLE(off);
-            if (!journal(frames, off, len, settings.chained(), now)) {
+            final FeedRegistry.Feed feed = batch.feed(k);
+            final long feedSequence = feed == null ? 0 : frames.getLongLE(off + SEQUENCE_OFFSET);
+            if (feed != null) {
+                feed.pending--;
+            }
+            if (!journal(frames, off, len, settings.chained(), now, feed, feedSequence)) {
                 return k;
             }
             counters.journalled(t, frames.getIntLE(off + ROW_COUNT_OFFSET), len);
@@ -300,6 +400,10 @@ public final class Tickerplant implements AutoCloseable {
         counters.errors(ErrorCode.JOURNAL_FAILURE, firstWasTried ? n - 1 : n);
         LOG.error("timer tick refused updates after a journal failure [updates={}, journalSequence={}]", n, j);
         for (int k = first; k < batch.count(); k++) {
+            final FeedRegistry.Feed feed = batch.feed(k);
+            if (feed != null && (k > first || !firstWasTried)) {
+                feed.pending--;
+            }
             final UpdateSource from = batch.source(k);
             if (from != null) {
                 from.refuse(ErrorCode.JOURNAL_FAILURE, lastError);
@@ -385,12 +489,12 @@ public final class Tickerplant implements AutoCloseable {
 
     /** Continues catch-ups that were waiting for {@code channel} to drain. */
     public void onWritable(final Channel channel) {
-        u.onWritable(channel, i);
+        u.onWritable(channel, i, journal);
     }
 
     /** Runs one turn of every unfinished catch-up (the server calls this when a turn was cut short). */
     public void catchUpTurn() {
-        u.catchUpTurn(i);
+        u.catchUpTurn(i, journal);
     }
 
     /** {@code .u.del}: a connection closed, forget its subscriptions. */
@@ -415,19 +519,19 @@ public final class Tickerplant implements AutoCloseable {
     }
 
     /**
-     * {@code .u.end}: publishes what is pending, finishes catch-ups, sends END_OF_DAY to every
-     * subscriber and rolls the journal to the next trading day.
+     * {@code .u.end}: publishes what is pending, sends END_OF_DAY to every subscriber (one still
+     * catching up gets it once it has read the whole day) and rolls the journal to the next trading day.
      */
     public void onEndOfDay() {
         if (mode != PublishMode.ZERO_LATENCY) {
             publishPending();
         }
         final LocalDate ended = date;
-        u.endOfDay(ended, i, j);
+        u.endOfDay(ended, i, j, settings.journalDir());
         journal.close();
         final LocalDate byClock = calendar.dateOf(clock.epochNanos());
         date = byClock.isAfter(ended) ? byClock : ended.plusDays(1);
-        journal = journals.open(settings.journalDir(), date, j, clock);
+        journal = journals.open(settings.journalDir(), date, j, clock, settings.journalMinFreeBytes());
         u.date(date);
         nextEndOfDay = calendar.endOfDayNanos(date);
         counters.endOfDay();
@@ -480,8 +584,8 @@ public final class Tickerplant implements AutoCloseable {
             tables.add(new TickerplantStatus.TableStatus(schemas.get(t).name(), counters.tableRows(t), counters.tableUpdates(t)));
         }
         return new TickerplantStatus(settings.name(), mode.id(), timerNanos / 1_000_000, date.toString(), i, j,
-            journal.dir().toString(), settings.broadcast(), tables, u.statuses(i), counters.feeds(), counters.errorsByTag(),
-            counters.disconnected(), upstream, nextEndOfDay);
+            journal.dir().toString(), settings.broadcast(), tables, u.statuses(i), counters.feeds(), feeds.statuses(),
+            counters.errorsByTag(), counters.disconnected(), u.alerts(), upstream, nextEndOfDay);
     }
 
     @Override

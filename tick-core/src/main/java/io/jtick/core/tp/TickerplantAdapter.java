@@ -1,5 +1,7 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.auth.AccessCheck;
+import io.jtick.core.auth.AccessCheck.Access;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;
@@ -30,25 +32,41 @@ import java.io.IOException;
  * unexpected message type gets an ERROR frame naming the problem, is counted, and the connection is
  * closed; updates accepted before it stay journalled and published. A peer that disconnects in the
  * middle of a frame is counted as {@code truncated-frame}. An update the journal refuses, at once or
- * at the next timer tick, is answered the same way ({@code journal-failure}).
+ * at the next timer tick, is answered the same way ({@code journal-failure}): a numbered feed then
+ * reconnects and resends from the number its HELLO is answered with.
+ *
+ * <p>A feed whose HELLO (protocol 2) says it numbers its updates is the tickerplant's numbered feed of
+ * that name: the HELLO is answered with FEED_ACK, its updates carry its numbers, and FEED_ACKs follow
+ * as the journal takes them.
+ *
+ * <p>Access: where the listener's {@link AccessCheck} asks for the API token (bound off loopback, or
+ * {@code tick.api.guard=always}), a feed's HELLO must carry it (a write), and a subscriber's too when
+ * reads are protected; an UPDATE or SUBSCRIBE before such a HELLO, or a HELLO without the token or
+ * with a wrong one, is refused with {@code access-denied} and the connection closed.
  */
 final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements Tickerplant.UpdateSource {
     private static final Logger LOG = LoggerFactory.getLogger(TickerplantAdapter.class);
 
     private final Tickerplant tp;
+    private final AccessCheck access;
     private ChannelHandlerContext ctx;
+    private String token;
+    private boolean mayWrite;
+    private boolean mayRead;
     private String name = "anonymous";
     private boolean feed;
     private boolean rejected;
+    private FeedRegistry.Feed numbered;
 
-    private TickerplantAdapter(final Tickerplant tp) {
+    private TickerplantAdapter(final Tickerplant tp, final AccessCheck access) {
         this.tp = tp;
+        this.access = access;
     }
 
-    /** The pipeline of one tickerplant connection: the frame splitter, then this adapter. */
-    static void install(final ChannelPipeline pipeline, final Tickerplant tp) {
+    /** The pipeline of one tickerplant connection: the frame splitter, then this adapter, checking {@code access}. */
+    static void install(final ChannelPipeline pipeline, final Tickerplant tp, final AccessCheck access) {
         FramePipeline.install(pipeline, tp.settings().maxFrameLength());
-        pipeline.addLast(new TickerplantAdapter(tp));
+        pipeline.addLast(new TickerplantAdapter(tp, access));
     }
 
     @Override
@@ -76,13 +94,12 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
                     onUpdate(frame, offset, length);
                     break;
                 case MessageType.HELLO:
-                    final ControlFrames.Hello hello = ControlFrames.readHello(frame);
-                    name = hello.name();
-                    if (hello.protocolVersion() != FrameDescriptor.VERSION) {
-                        reject(ErrorCode.UNSUPPORTED_VERSION, "unsupported protocol version [version=" + hello.protocolVersion() + "]");
-                    }
+                    onHello(ControlFrames.readHello(frame));
                     break;
                 case MessageType.SUBSCRIBE:
+                    if (!mayRead && !admit(Access.READ)) {
+                        break;
+                    }
                     final String problem = tp.onSubscribe(context.channel(), name, ControlFrames.readSubscribe(frame));
                     if (problem != null) {
                         refuse(ErrorCode.BAD_SUBSCRIPTION, problem);
@@ -100,7 +117,70 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
         }
     }
 
+    private void onHello(final ControlFrames.Hello hello) {
+        name = hello.name();
+        if (hello.protocolVersion() < 1 || hello.protocolVersion() > FrameDescriptor.PROTOCOL_VERSION) {
+            reject(ErrorCode.UNSUPPORTED_VERSION, "unsupported protocol version [version=" + hello.protocolVersion() + ", supported=1.."
+                + FrameDescriptor.PROTOCOL_VERSION + "]");
+            return;
+        }
+        token = hello.token();
+        if (!admit(hello.role() == ControlFrames.ROLE_FEED ? Access.WRITE : Access.READ)) {
+            return;
+        }
+        if (!hello.numbered()) {
+            return;
+        }
+        if (numbered != null || name.isEmpty()) {
+            reject(ErrorCode.UNEXPECTED_MESSAGE, numbered != null ? "a second hello on a numbered feed's connection [feed=" + name + "]"
+                : "a numbered feed needs a name");
+            return;
+        }
+        if (tp.settings().chained()) {
+            reject(ErrorCode.UNEXPECTED_MESSAGE, "this tickerplant is chained and takes no feeds [upstream="
+                + tp.settings().upstreamHost() + ":" + tp.settings().upstreamPort() + "]");
+            return;
+        }
+        if (!feed) {
+            feed = true;
+            tp.counters().feedConnected(true);
+        }
+        numbered = tp.onFeedHello(this, name);
+        LOG.info("numbered feed connected [remote={}, feed={}, journalled={}]", ctx.channel().remoteAddress(), name,
+            numbered.journalled);
+    }
+
+    @Override
+    public FeedRegistry.Feed feed() {
+        return numbered;
+    }
+
+    @Override
+    public void acknowledge(final long feedSequence) {
+        if (!rejected) {
+            ctx.writeAndFlush(ControlFrames.feedAck(ctx.alloc(), feedSequence), ctx.voidPromise());
+        }
+    }
+
+    /** Checks the token of the last HELLO (none before one) for {@code a}; refuses and closes when it does not pass. */
+    private boolean admit(final Access a) {
+        final String refusal = access.refusal(a, token);
+        if (refusal != null) {
+            reject(ErrorCode.ACCESS_DENIED, refusal + (token == null ? ": send it in HELLO (protocol 2)" : ""));
+            return false;
+        }
+        if (a == Access.WRITE) {
+            mayWrite = true;
+        } else {
+            mayRead = true;
+        }
+        return true;
+    }
+
     private void onUpdate(final ByteBuf frame, final int offset, final int length) {
+        if (!mayWrite && !admit(Access.WRITE)) {
+            return;
+        }
         if (!feed) {
             feed = true;
             tp.counters().feedConnected(true);
@@ -134,6 +214,9 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
     public void channelInactive(final ChannelHandlerContext context) {
         if (feed) {
             tp.counters().feedConnected(false);
+        }
+        if (numbered != null) {
+            tp.onFeedGone(numbered, this);
         }
         tp.onDisconnect(context.channel());
     }

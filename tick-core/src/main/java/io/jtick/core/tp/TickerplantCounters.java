@@ -37,6 +37,9 @@ final class TickerplantCounters {
     private final AtomicLong disconnectedAny;
     private final AtomicLong endOfDays;
     private final AtomicLong connections;
+    private final AtomicLong feedDuplicates;
+    private final AtomicLong feedGaps;
+    private final AtomicLong subscriberAlerts;
     private final AtomicLong feeds = new AtomicLong();
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong journalled = new AtomicLong();
@@ -66,6 +69,9 @@ final class TickerplantCounters {
         disconnectedAny = metrics.counter("tick.tp.subscribers.disconnected|reason=any");
         endOfDays = metrics.counter("tick.tp.eod");
         connections = metrics.counter("tick.tp.connections");
+        feedDuplicates = metrics.counter("tick.tp.feed.duplicates");
+        feedGaps = metrics.counter("tick.tp.feed.gaps");
+        subscriberAlerts = metrics.counter("tick.tp.subscriber.alerts");
         metrics.gauge("tick.tp.sequence", published::get);
         metrics.gauge("tick.tp.journal.sequence", journalled::get);
         metrics.gauge("tick.tp.subscribers", subscribers::get);
@@ -126,6 +132,25 @@ final class TickerplantCounters {
         add(endOfDays, 1);
         java.util.Arrays.fill(tableRows, 0);
         java.util.Arrays.fill(tableUpdates, 0);
+    }
+
+    /** A numbered feed resent an update the journal already held; it was dropped. */
+    void feedDuplicate() {
+        add(feedDuplicates, 1);
+    }
+
+    /** A numbered feed skipped numbers. */
+    void feedGap() {
+        add(feedGaps, 1);
+    }
+
+    /** A subscriber's backlog passed the alert level (once per episode). */
+    void subscriberAlert() {
+        add(subscriberAlerts, 1);
+    }
+
+    long subscriberAlerts() {
+        return subscriberAlerts.get();
     }
 
     void connectionOpened() {

@@ -1,5 +1,7 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.auth.AccessCheck;
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.client.TickClient;
 import io.jtick.core.client.TickListener;
 import io.jtick.core.kdb.KdbSettings;
@@ -27,6 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
@@ -54,6 +57,7 @@ public final class TickerplantServer implements AutoCloseable {
     private EventLoop loop;
     private Channel serverChannel;
     private KdbSettings kdb = KdbSettings.OFF;
+    private AccessSettings access = AccessSettings.DEFAULT;
     private Channel kdbChannel;
     private ChannelGroup connectionsOpen;
     private Tickerplant tp;
@@ -78,8 +82,19 @@ public final class TickerplantServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Who may use the feed/subscriber port (before {@link #start}): the API token of these settings,
+     * checked in HELLO where the port's address asks for it (docs/operations.md "Access"); a chained
+     * tickerplant also presents it upstream. Default: {@link AccessSettings#DEFAULT}.
+     */
+    public TickerplantServer access(final AccessSettings settings) {
+        this.access = settings.validate();
+        return this;
+    }
+
     /** Opens the journal, binds the port(s), starts the timers and (chained) the upstream subscription. */
     public TickerplantServer start() throws IOException {
+        final AccessCheck check = AccessCheck.forListener(access, InetAddress.getByName(settings.host()));
         group = Transport.newGroup(1, "tickerplant");
         loop = group.next();
         connectionsOpen = new DefaultChannelGroup("tickerplant-connections", loop);
@@ -111,7 +126,7 @@ public final class TickerplantServer implements AutoCloseable {
                 protected void initChannel(final SocketChannel ch) {
                     tp.counters().connectionOpened();
                     connectionsOpen.add(ch);
-                    TickerplantAdapter.install(ch.pipeline(), tp);
+                    TickerplantAdapter.install(ch.pipeline(), tp, check);
                 }
             });
         try {
@@ -136,8 +151,9 @@ public final class TickerplantServer implements AutoCloseable {
         if (settings.chained()) {
             startUpstream();
         }
-        LOG.info("tickerplant listening [address={}, transport={}, chained={}]", serverChannel.localAddress(),
-            Transport.isEpoll() ? "epoll" : "nio", settings.chained() ? settings.upstreamHost() + ":" + settings.upstreamPort() : "no");
+        LOG.info("tickerplant listening [address={}, transport={}, chained={}, access={}]", serverChannel.localAddress(),
+            Transport.isEpoll() ? "epoll" : "nio", settings.chained() ? settings.upstreamHost() + ":" + settings.upstreamPort() : "no",
+            check.describe());
         return this;
     }
 
@@ -216,6 +232,7 @@ public final class TickerplantServer implements AutoCloseable {
     private void housekeeping() {
         try {
             tp.checkEndOfDay();
+            tp.acknowledgeFeeds();
             final long now = System.nanoTime();
             if (now - lastHeartbeat >= settings.heartbeat().toNanos()) {
                 lastHeartbeat = now;
@@ -248,7 +265,8 @@ public final class TickerplantServer implements AutoCloseable {
 
     private void startUpstream() {
         final TickClient.Settings s = new TickClient.Settings(settings.upstreamHost(), settings.upstreamPort(),
-            settings.name() + "-chained", java.util.List.of(), java.util.List.of(), Duration.ofMillis(500), settings.maxFrameLength());
+            settings.name() + "-chained", java.util.List.of(), java.util.List.of(), Duration.ofMillis(500), settings.maxFrameLength(),
+            access.token());
         upstream = new TickClient(s, new UpstreamListener(), () -> tp.journalSequence(), group, clock);
         upstream.start();
     }

@@ -12,17 +12,25 @@ import java.util.Objects;
  * Everything a tickerplant needs to start (the core half of STYLE.md's two configuration layers;
  * tp-service binds {@code tick.tp.*} onto it). {@link #validate()} names the first bad value.
  *
- * @param upstreamHost non-null makes this a chained TP fed by the TP at upstreamHost:upstreamPort
+ * @param upstreamHost          non-null makes this a chained TP fed by the TP at upstreamHost:upstreamPort
+ * @param maxSubscriberBacklog  unsent bytes after which a subscriber is disconnected as slow
+ * @param subscriberBacklogAlert unsent bytes after which a subscriber is reported slow (counted, logged once per
+ *                              episode); at most {@code maxSubscriberBacklog}
+ * @param feedAckUpdates        a numbered feed is acknowledged after this many journalled updates...
+ * @param feedAckInterval       ...or this long after its last acknowledgement, whichever comes first
+ * @param journalMinFreeBytes   updates are refused (journal-failure) while the journal's volume has less free
+ *                              space than this, before a write into a full memory-mapped file can fail; 0 = no check
  */
 public record TickerplantSettings(String host, int port, Path journalDir, PublishMode mode, Duration timer,
                                   LocalTime eodTime, ZoneId zone, int maxFrameLength, long maxSubscriberBacklog,
                                   boolean broadcast, String upstreamHost, int upstreamPort, Duration heartbeat,
-                                  String name) {
+                                  String name, long subscriberBacklogAlert, int feedAckUpdates, Duration feedAckInterval,
+                                  long journalMinFreeBytes) {
 
     public static TickerplantSettings defaults(final Path journalDir) {
         return new TickerplantSettings("127.0.0.1", 5010, journalDir, PublishMode.ZERO_LATENCY, Duration.ofMillis(100),
             LocalTime.MIDNIGHT, ZoneId.of("UTC"), FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, 64L << 20, true, null, 5010,
-            Duration.ofSeconds(1), "tp");
+            Duration.ofSeconds(1), "tp", 16L << 20, 1000, Duration.ofMillis(100), 64L << 20);
     }
 
     public TickerplantSettings validate() {
@@ -43,8 +51,22 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
             throw new IllegalArgumentException("maxSubscriberBacklog must hold at least one frame [maxSubscriberBacklog="
                 + maxSubscriberBacklog + ", maxFrameLength=" + maxFrameLength + "]");
         }
+        if (subscriberBacklogAlert < 1 || subscriberBacklogAlert > maxSubscriberBacklog) {
+            throw new IllegalArgumentException("subscriberBacklogAlert must be 1 .. maxSubscriberBacklog [subscriberBacklogAlert="
+                + subscriberBacklogAlert + ", maxSubscriberBacklog=" + maxSubscriberBacklog + "]");
+        }
         if (heartbeat == null || heartbeat.isNegative() || heartbeat.isZero()) {
             throw new IllegalArgumentException("heartbeat must be positive [heartbeat=" + heartbeat + "]");
+        }
+        if (feedAckUpdates < 1) {
+            throw new IllegalArgumentException("feedAckUpdates must be at least 1 [feedAckUpdates=" + feedAckUpdates + "]");
+        }
+        if (feedAckInterval == null || feedAckInterval.toMillis() < 1) {
+            throw new IllegalArgumentException("feedAckInterval must be at least 1 ms [feedAckInterval=" + feedAckInterval + "]");
+        }
+        if (journalMinFreeBytes < 0) {
+            throw new IllegalArgumentException("journalMinFreeBytes must not be negative [journalMinFreeBytes=" + journalMinFreeBytes
+                + "]");
         }
         return this;
     }
@@ -55,36 +77,58 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
 
     public TickerplantSettings withPort(final int p) {
         return new TickerplantSettings(host, p, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
-            broadcast, upstreamHost, upstreamPort, heartbeat, name);
+            broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
+            journalMinFreeBytes);
     }
 
     public TickerplantSettings withMode(final PublishMode m, final Duration t) {
         return new TickerplantSettings(host, port, journalDir, m, t, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
-            broadcast, upstreamHost, upstreamPort, heartbeat, name);
+            broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
+            journalMinFreeBytes);
     }
 
     public TickerplantSettings withEndOfDay(final LocalTime t, final ZoneId z) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, t, z, maxFrameLength, maxSubscriberBacklog,
-            broadcast, upstreamHost, upstreamPort, heartbeat, name);
+            broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
+            journalMinFreeBytes);
     }
 
+    /** The disconnect level; the alert level becomes a quarter of it (at least one byte) unless it is already lower. */
     public TickerplantSettings withBacklog(final long maxBacklog) {
+        return withBacklog(Math.min(subscriberBacklogAlert, Math.max(1, maxBacklog / 4)), maxBacklog);
+    }
+
+    /** The alert and the disconnect levels of subscriber backlog. */
+    public TickerplantSettings withBacklog(final long alert, final long maxBacklog) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxBacklog,
-            broadcast, upstreamHost, upstreamPort, heartbeat, name);
+            broadcast, upstreamHost, upstreamPort, heartbeat, name, alert, feedAckUpdates, feedAckInterval, journalMinFreeBytes);
     }
 
     public TickerplantSettings withBroadcast(final boolean b) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
-            b, upstreamHost, upstreamPort, heartbeat, name);
+            b, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
+            journalMinFreeBytes);
     }
 
     public TickerplantSettings withMaxFrameLength(final int n) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, n, maxSubscriberBacklog,
-            broadcast, upstreamHost, upstreamPort, heartbeat, name);
+            broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
+            journalMinFreeBytes);
     }
 
     public TickerplantSettings withUpstream(final String h, final int p) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
-            broadcast, h, p, heartbeat, name);
+            broadcast, h, p, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval, journalMinFreeBytes);
+    }
+
+    /** When numbered feeds are acknowledged: every {@code updates} journalled updates, or {@code interval} after the last. */
+    public TickerplantSettings withFeedAcks(final int updates, final Duration interval) {
+        return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
+            broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, updates, interval, journalMinFreeBytes);
+    }
+
+    public TickerplantSettings withJournalMinFree(final long bytes) {
+        return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
+            broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval, bytes);
     }
 }

@@ -6,26 +6,32 @@ import io.netty.buffer.ByteBufAllocator;
 /**
  * The updates of one table waiting for the next timer tick: their frames back to back in one direct
  * buffer (grown as needed, reused across ticks while nobody else holds it) and, per frame, where it
- * came from so a frame the journal refuses can be refused to its sender. Tickerplant thread only.
+ * came from so a frame the journal refuses can be refused to its sender, and the numbered feed whose
+ * number it carries. Tickerplant thread only.
  */
 final class TimerBatch {
     private final ByteBufAllocator alloc;
     private ByteBuf frames;
     private Tickerplant.UpdateSource[] sources = new Tickerplant.UpdateSource[64];
+    private FeedRegistry.Feed[] feeds = new FeedRegistry.Feed[64];
     private int count;
 
     TimerBatch(final ByteBufAllocator alloc) {
         this.alloc = alloc;
     }
 
-    void add(final Tickerplant.UpdateSource source, final ByteBuf frame, final int offset, final int length) {
+    /** Adds a frame; {@code feed} is the numbered feed that sent it (its number is in the frame's sequence field), or null. */
+    void add(final Tickerplant.UpdateSource source, final FeedRegistry.Feed feed, final ByteBuf frame, final int offset,
+             final int length) {
         if (frames == null) {
             frames = alloc.directBuffer(Math.max(64 * 1024, length));
         }
         frames.writeBytes(frame, offset, length);
         if (count == sources.length) {
             sources = java.util.Arrays.copyOf(sources, count * 2);
+            feeds = java.util.Arrays.copyOf(feeds, count * 2);
         }
+        feeds[count] = feed;
         sources[count++] = source;
     }
 
@@ -40,6 +46,10 @@ final class TimerBatch {
 
     Tickerplant.UpdateSource source(final int k) {
         return sources[k];
+    }
+
+    FeedRegistry.Feed feed(final int k) {
+        return feeds[k];
     }
 
     /**
@@ -57,6 +67,7 @@ final class TimerBatch {
             }
         }
         java.util.Arrays.fill(sources, 0, count, null);
+        java.util.Arrays.fill(feeds, 0, count, null);
         count = 0;
     }
 

@@ -19,7 +19,9 @@ import static io.jtick.core.wire.FrameDescriptor.VERSION;
  * Encoders and decoders of the control frames (everything but UPDATE). These run once per
  * connection or per day, so they use plain objects. Bodies (after the 8-byte header):
  * <pre>
- * HELLO          uint8 role (1 feed, 2 subscriber), uint16 protocolVersion, str8 name
+ * HELLO          uint8 role (1 feed, 2 subscriber), uint16 protocolVersion, str8 name,
+ *                protocol 2 and later: uint8 flags ({@link FrameDescriptor#HELLO_FLAG_NUMBERED}), str8 token
+ *                (the API token, empty for none; a protocol 2 HELLO that ends after its flags has none)
  * SUBSCRIBE      int64 fromSequence (-1 live only, 0 start of today's journal, n: after n),
  *                uint16 tableCount, str8 tables..., int32 symCount, str8 syms...   (0 = all)
  * SUBSCRIBED     int64 sequence, int64 journalSequence, int32 epochDay, uint16 tableCount,
@@ -28,6 +30,7 @@ import static io.jtick.core.wire.FrameDescriptor.VERSION;
  * END_OF_DAY     int32 epochDay (the day that ended), int64 sequence
  * ERROR          int32 code, str16 message (UTF-8)
  * HEARTBEAT      int64 epochNanos
+ * FEED_ACK       int64 feedSequence (the feed's last update number journalled)
  * REPLAY         int32 fromDay, int32 toDay, int64 startNanos, int64 endNanos, uint8 pace, float64 speed,
  *                int32 batchRows, str8 zone, uint16 tableCount, str8 tables..., int32 symCount, str8 syms...
  * REPLAY_DONE    uint8 status, int64 rows, int64 frames, int64 bytes, uint16 tableCount, (str8 table, int64 rows)...,
@@ -44,7 +47,32 @@ public final class ControlFrames {
     private ControlFrames() {
     }
 
-    public record Hello(int role, int protocolVersion, String name) {
+    /**
+     * @param flags protocol 2: {@link FrameDescriptor#HELLO_FLAG_NUMBERED}; 0 for protocol 1
+     * @param token protocol 2: the API token the peer presents ({@code tick.api.token}), null for none
+     */
+    public record Hello(int role, int protocolVersion, String name, int flags, String token) {
+        /** A HELLO without flags (protocol 1). */
+        public Hello(final int role, final int protocolVersion, final String name) {
+            this(role, protocolVersion, name, 0, null);
+        }
+
+        /** A HELLO without a token. */
+        public Hello(final int role, final int protocolVersion, final String name, final int flags) {
+            this(role, protocolVersion, name, flags, null);
+        }
+
+        /** Never shows the token. */
+        @Override
+        public String toString() {
+            return "Hello[role=" + role + ", protocolVersion=" + protocolVersion + ", name=" + name + ", flags=" + flags + ", token="
+                + (token == null ? "(none)" : "(set)") + "]";
+        }
+
+        /** A feed that numbers its updates and wants FEED_ACK. */
+        public boolean numbered() {
+            return role == ROLE_FEED && protocolVersion >= 2 && (flags & FrameDescriptor.HELLO_FLAG_NUMBERED) != 0;
+        }
     }
 
     /** REPLAY pace: as fast as the consumer reads. */
@@ -141,12 +169,35 @@ public final class ControlFrames {
     public record EndOfDay(int epochDay, long sequence) {
     }
 
+    /** A protocol 1 HELLO (subscribers, feeds that do not number their updates). */
     public static ByteBuf hello(final ByteBufAllocator alloc, final int role, final String name) {
+        return hello(alloc, role, name, 1, 0);
+    }
+
+    /** A HELLO of {@code protocolVersion} without a token; {@code flags} are written from protocol 2 on. */
+    public static ByteBuf hello(final ByteBufAllocator alloc, final int role, final String name, final int protocolVersion,
+                                final int flags) {
+        return hello(alloc, role, name, protocolVersion, flags, null);
+    }
+
+    /**
+     * A HELLO of {@code protocolVersion}; {@code flags} and {@code token} (null: none) are written from
+     * protocol 2 on, so a token needs protocol 2.
+     */
+    public static ByteBuf hello(final ByteBufAllocator alloc, final int role, final String name, final int protocolVersion,
+                                final int flags, final String token) {
+        if (token != null && protocolVersion < 2) {
+            throw new IllegalArgumentException("a HELLO carries a token from protocol 2 on [protocolVersion=" + protocolVersion + "]");
+        }
         final ByteBuf b = start(alloc, MessageType.HELLO);
         try {
             b.writeByte(role);
-            b.writeShortLE(VERSION);
+            b.writeShortLE(protocolVersion);
             str8(b, name);
+            if (protocolVersion >= 2) {
+                b.writeByte(flags);
+                str8(b, token == null ? "" : token);
+            }
             return end(b);
         } catch (final RuntimeException e) {
             b.release();
@@ -313,6 +364,13 @@ public final class ControlFrames {
         return end(b);
     }
 
+    /** FEED_ACK: {@code feedSequence} is the feed's last update number the TP has journalled (read it with {@link #readSequence}). */
+    public static ByteBuf feedAck(final ByteBufAllocator alloc, final long feedSequence) {
+        final ByteBuf b = start(alloc, MessageType.FEED_ACK);
+        b.writeLongLE(feedSequence);
+        return end(b);
+    }
+
     public static ByteBuf heartbeat(final ByteBufAllocator alloc, final long epochNanos) {
         final ByteBuf b = start(alloc, MessageType.HEARTBEAT);
         b.writeLongLE(epochNanos);
@@ -324,9 +382,15 @@ public final class ControlFrames {
         return b.getUnsignedByte(offset + TYPE_OFFSET);
     }
 
+    /** A HELLO of any protocol version; flags are 0 and the token null when the frame has none (protocol 1). */
     public static Hello readHello(final ByteBuf frame) {
         final ByteBuf b = body(frame);
-        return new Hello(b.readUnsignedByte(), b.readUnsignedShortLE(), readStr8(b));
+        final int role = b.readUnsignedByte();
+        final int version = b.readUnsignedShortLE();
+        final String name = readStr8(b);
+        final int flags = version >= 2 && b.isReadable() ? b.readUnsignedByte() : 0;
+        final String token = version >= 2 && b.isReadable() ? readStr8(b) : "";
+        return new Hello(role, version, name, flags, token.isEmpty() ? null : token);
     }
 
     public static Subscribe readSubscribe(final ByteBuf frame) {
@@ -398,7 +462,7 @@ public final class ControlFrames {
     private static void str8(final ByteBuf b, final String s) {
         final byte[] bytes = s.getBytes(StandardCharsets.US_ASCII);
         if (bytes.length > 255) {
-            throw new IllegalArgumentException("name longer than 255 bytes [name=" + s + "]");
+            throw new IllegalArgumentException("string longer than 255 bytes [length=" + bytes.length + "]");
         }
         b.writeByte(bytes.length);
         b.writeBytes(bytes);

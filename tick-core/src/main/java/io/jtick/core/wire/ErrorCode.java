@@ -19,6 +19,14 @@ public enum ErrorCode {
     JOURNAL_FAILURE(11),
     SHUTTING_DOWN(12),
     TRUNCATED_FRAME(13),
+    /** A newer connection of the same numbered feed said HELLO: this one is closed (the newest wins). */
+    FEED_REPLACED(14),
+    /**
+     * The listener asks for the API token (bound off loopback, or {@code tick.api.guard=always}) and
+     * the HELLO carried none, a wrong one, or the listener has none configured; or a frame came before
+     * the HELLO that had to carry it.
+     */
+    ACCESS_DENIED(15),
     /** REPLAY asks for something the HDB cannot serve: no partition in its range, a bad range, window, speed or batch size. */
     BAD_REPLAY(20);
 

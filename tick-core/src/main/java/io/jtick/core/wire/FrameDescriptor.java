@@ -11,7 +11,8 @@ package io.jtick.core.wire;
  *   6  uint16 flags         per type
  *
  * UPDATE body
- *   8  int64  sequence      last journal sequence carried (0 from a feed; the TP sets it)
+ *   8  int64  sequence      last journal sequence carried (the TP sets it); from a feed: 0, or the
+ *                           feed's own update number when its HELLO said it numbers them
  *  16  int32  updateCount   journalled updates merged into this frame (1 unless timer-batched)
  *  20  int32  rowCount
  *  24  int64  tpTime        TP publish time, epoch ns (0 from a feed)
@@ -26,7 +27,18 @@ package io.jtick.core.wire;
  * </pre>
  */
 public final class FrameDescriptor {
+    /** Layout version of every frame (byte 4); unchanged since the first release. */
     public static final int VERSION = 1;
+
+    /**
+     * Highest protocol version a HELLO may announce. 1: the base protocol. 2 adds numbered feeds: a
+     * HELLO flags byte ({@link #HELLO_FLAG_NUMBERED}), the feed's own update number in the UPDATE
+     * sequence field, and FEED_ACK from the tickerplant. A peer that says 1 gets the base protocol.
+     */
+    public static final int PROTOCOL_VERSION = 2;
+
+    /** HELLO flag (protocol 2): this feed numbers its updates 1, 2, 3... and wants FEED_ACK. */
+    public static final int HELLO_FLAG_NUMBERED = 1;
 
     public static final int LENGTH_OFFSET = 0;
     public static final int VERSION_OFFSET = 4;

@@ -19,6 +19,11 @@ public final class MessageType {
     /** TP to subscriber: journal catch-up done; what follows is live. */
     public static final int CATCH_UP_DONE = 8;
     /**
+     * TP to a numbered feed (protocol 2): the feed's last update number the TP has journalled. The
+     * first one answers HELLO (resend from the next number); later ones acknowledge progress.
+     */
+    public static final int FEED_ACK = 9;
+    /**
      * Consumer to HDB (replay port): stream tables of a date range in time order. Replay frames take
      * codes from 16 up, so that other frame families can grow below them.
      */
@@ -47,6 +52,8 @@ public final class MessageType {
                 return "subscribed";
             case CATCH_UP_DONE:
                 return "catch-up-done";
+            case FEED_ACK:
+                return "feed-ack";
             case REPLAY:
                 return "replay";
             case REPLAY_DONE:

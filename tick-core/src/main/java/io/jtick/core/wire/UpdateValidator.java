@@ -22,6 +22,8 @@ import static io.jtick.core.wire.FrameDescriptor.align8;
  * Checks an UPDATE frame completely before anyone trusts it: lengths, version, table, every column's
  * type and size against the schema, the dictionary's bounds and every sym code. On success returns
  * {@link ErrorCode#NONE} and allocates nothing; on failure {@link #reason()} says what was wrong.
+ * {@link #validateStructure} does the same for a frame of any table, taking the column types the frame
+ * names (what a journal repair can check without the tickerplant's schema).
  */
 public final class UpdateValidator {
     private final SchemaRegistry schemas;
@@ -73,73 +75,106 @@ public final class UpdateValidator {
             return fail(ErrorCode.UNKNOWN_TABLE, "unknown table [table="
                 + buf.toString(offset + TABLE_NAME_OFFSET, nameLength, java.nio.charset.StandardCharsets.US_ASCII) + "]");
         }
+        final ErrorCode code = body(buf, offset, length, nameLength, schema);
+        if (code == ErrorCode.NONE) {
+            table = schema;
+            tableIndex = index;
+            reason = null;
+        }
+        return code;
+    }
+
+    /**
+     * Checks a frame of any table as {@link #validate} does, but against the column types the frame
+     * itself names (each a known type, the second a symbol column) instead of a schema.
+     */
+    public ErrorCode validateStructure(final ByteBuf buf, final int offset, final int length) {
+        table = null;
+        tableIndex = -1;
+        if (length < TABLE_NAME_OFFSET + 8 || buf.getIntLE(offset + LENGTH_OFFSET) != length) {
+            return fail(ErrorCode.MALFORMED_FRAME, "frame length does not match its header [length=" + length + "]");
+        }
+        if (buf.getUnsignedByte(offset + VERSION_OFFSET) != VERSION || buf.getUnsignedByte(offset + TYPE_OFFSET) != MessageType.UPDATE) {
+            return fail(ErrorCode.MALFORMED_FRAME, "not an update frame of version " + VERSION);
+        }
+        final int nameLength = buf.getUnsignedShortLE(offset + TABLE_LENGTH_OFFSET);
+        if (nameLength < 1 || nameLength > TableSchema.MAX_NAME_LENGTH || TABLE_NAME_OFFSET + align8(nameLength) > length) {
+            return fail(ErrorCode.MALFORMED_FRAME, "bad table name length [length=" + nameLength + "]");
+        }
+        final ErrorCode code = body(buf, offset, length, nameLength, null);
+        if (code == ErrorCode.NONE) {
+            reason = null;
+        }
+        return code;
+    }
+
+    /** Rows, columns, dictionary and sym codes, against {@code schema} or (null) the types the frame names. */
+    private ErrorCode body(final ByteBuf buf, final int offset, final int length, final int nameLength, final TableSchema schema) {
+        final String name = schema != null ? schema.name()
+            : buf.toString(offset + TABLE_NAME_OFFSET, nameLength, java.nio.charset.StandardCharsets.US_ASCII);
         final int rows = buf.getIntLE(offset + ROW_COUNT_OFFSET);
         if (rows < 0) {
-            return fail(ErrorCode.MALFORMED_FRAME, "negative row count [table=" + schema.name() + ", rows=" + rows + "]");
+            return fail(ErrorCode.MALFORMED_FRAME, "negative row count [table=" + name + ", rows=" + rows + "]");
         }
         final int columns = buf.getUnsignedShortLE(offset + COLUMN_COUNT_OFFSET);
-        if (columns != schema.columnCount()) {
-            return fail(ErrorCode.WRONG_COLUMNS, "column count does not match the schema [table=" + schema.name()
-                + ", columns=" + columns + ", expected=" + schema.columnCount() + "]");
+        if (schema != null ? columns != schema.columnCount() : columns < 2) {
+            return fail(ErrorCode.WRONG_COLUMNS, "column count does not match the schema [table=" + name
+                + ", columns=" + columns + ", expected=" + (schema == null ? "at least 2" : schema.columnCount()) + "]");
         }
         int pos = TABLE_NAME_OFFSET + align8(nameLength);
         int symData = -1;
         for (int c = 0; c < columns; c++) {
             if (pos + COLUMN_HEADER_LENGTH > length) {
-                return fail(ErrorCode.MALFORMED_FRAME, "frame ends inside column headers [table=" + schema.name() + ", column=" + c + "]");
+                return fail(ErrorCode.MALFORMED_FRAME, "frame ends inside column headers [table=" + name + ", column=" + c + "]");
             }
-            final ColumnType expected = schema.type(c);
             final int code = buf.getUnsignedByte(offset + pos);
-            if (code != expected.code()) {
-                final ColumnType got = ColumnType.fromCode(code);
-                return fail(ErrorCode.WRONG_TYPE, "wrong column type [table=" + schema.name() + ", column=" + schema.column(c).name()
-                    + ", type=" + (got == null ? "code " + code : got.typeName()) + ", expected=" + expected.typeName() + "]");
+            final ColumnType got = ColumnType.fromCode(code);
+            final ColumnType expected = schema != null ? schema.type(c) : c == TableSchema.SYM ? ColumnType.SYMBOL : got;
+            final String column = schema != null ? schema.column(c).name() : Integer.toString(c);
+            if (expected == null || code != expected.code()) {
+                return fail(ErrorCode.WRONG_TYPE, "wrong column type [table=" + name + ", column=" + column
+                    + ", type=" + (got == null ? "code " + code : got.typeName()) + ", expected="
+                    + (expected == null ? "a known type" : expected.typeName()) + "]");
             }
             final int bytes = buf.getIntLE(offset + pos + 4);
             if ((long) rows * expected.width() != bytes) {
-                return fail(ErrorCode.MALFORMED_FRAME, "column size does not match row count [table=" + schema.name()
-                    + ", column=" + schema.column(c).name() + ", bytes=" + bytes + ", rows=" + rows + "]");
+                return fail(ErrorCode.MALFORMED_FRAME, "column size does not match row count [table=" + name
+                    + ", column=" + column + ", bytes=" + bytes + ", rows=" + rows + "]");
             }
             if (c == TableSchema.SYM) {
                 symData = offset + pos + COLUMN_HEADER_LENGTH;
             }
             pos += COLUMN_HEADER_LENGTH + align8(bytes);
             if (pos > length) {
-                return fail(ErrorCode.MALFORMED_FRAME, "frame ends inside column data [table=" + schema.name()
-                    + ", column=" + schema.column(c).name() + "]");
+                return fail(ErrorCode.MALFORMED_FRAME, "frame ends inside column data [table=" + name + ", column=" + column + "]");
             }
         }
         final int dictOffset = buf.getIntLE(offset + DICT_OFFSET_OFFSET);
         if (dictOffset != pos || dictOffset + 4 > length) {
-            return fail(ErrorCode.MALFORMED_FRAME, "bad dictionary offset [table=" + schema.name() + ", dictOffset=" + dictOffset + "]");
+            return fail(ErrorCode.MALFORMED_FRAME, "bad dictionary offset [table=" + name + ", dictOffset=" + dictOffset + "]");
         }
         final int symCount = buf.getIntLE(offset + dictOffset);
         int p = dictOffset + 4;
         for (int i = 0; i < symCount; i++) {
             if (p >= length) {
-                return fail(ErrorCode.MALFORMED_FRAME, "frame ends inside the sym dictionary [table=" + schema.name()
-                    + ", entry=" + i + "]");
+                return fail(ErrorCode.MALFORMED_FRAME, "frame ends inside the sym dictionary [table=" + name + ", entry=" + i + "]");
             }
             final int len = buf.getUnsignedByte(offset + p);
             if (len == 0) {
-                return fail(ErrorCode.BAD_SYMBOL, "empty symbol in dictionary [table=" + schema.name() + ", entry=" + i + "]");
+                return fail(ErrorCode.BAD_SYMBOL, "empty symbol in dictionary [table=" + name + ", entry=" + i + "]");
             }
             p += 1 + len;
         }
         if (symCount < 0 || p != length) {
-            return fail(ErrorCode.MALFORMED_FRAME, "sym dictionary does not end the frame [table=" + schema.name()
-                + ", symCount=" + symCount + "]");
+            return fail(ErrorCode.MALFORMED_FRAME, "sym dictionary does not end the frame [table=" + name + ", symCount=" + symCount + "]");
         }
         for (int r = 0; r < rows; r++) {
             final int code = buf.getIntLE(symData + (r << 2));
             if (code < 0 || code >= symCount) {
-                return fail(ErrorCode.BAD_SYMBOL, "sym code outside the dictionary [table=" + schema.name() + ", row=" + r
+                return fail(ErrorCode.BAD_SYMBOL, "sym code outside the dictionary [table=" + name + ", row=" + r
                     + ", code=" + code + ", dictionary=" + symCount + "]");
             }
         }
-        table = schema;
-        tableIndex = index;
-        reason = null;
         return ErrorCode.NONE;
     }
 

@@ -72,7 +72,7 @@ class TickClientTest {
 
     private static TickClient.Settings settings(final int port) {
         return new TickClient.Settings("127.0.0.1", port, "rdb", List.of(), List.of(), Duration.ofMillis(20),
-            FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH);
+            FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, null);
     }
 
     private static ByteBuf update(final TableSchema schema, final long sequence, final String... syms) {

@@ -4,6 +4,7 @@ import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.wire.Transport;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.time.NanoClock;
+import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FramePipeline;
 import io.jtick.core.wire.MessageType;
@@ -55,13 +56,14 @@ class FeedRunnerTest {
                 @Override
                 protected void initChannel(final SocketChannel ch) {
                     child = ch;
-                    ch.config().setAutoRead(autoRead);
                     ch.pipeline().addLast(FramePipeline.frameDecoder(16 << 20));
                     ch.pipeline().addLast(new SimpleChannelInboundHandler<ByteBuf>() {
                         @Override
                         protected void channelRead0(final ChannelHandlerContext ctx, final ByteBuf frame) {
                             final int type = frame.getUnsignedByte(frame.readerIndex() + 5);
                             if (type == MessageType.HELLO) {
+                                ctx.writeAndFlush(ControlFrames.feedAck(ctx.alloc(), 0)); // a tickerplant that has nothing of this feed
+                                ctx.channel().config().setAutoRead(autoRead);
                                 return;
                             }
                             if (validator.validate(frame, frame.readerIndex(), frame.readableBytes()) != ErrorCode.NONE) {
@@ -71,6 +73,8 @@ class FeedRunnerTest {
                             }
                             rowsReceived.addAndGet(frame.getIntLE(frame.readerIndex() + 20));
                             updatesReceived.incrementAndGet();
+                            // the feed's number; acknowledged at once, as if journalled
+                            ctx.writeAndFlush(ControlFrames.feedAck(ctx.alloc(), frame.getLongLE(frame.readerIndex() + 8)));
                         }
                     });
                 }

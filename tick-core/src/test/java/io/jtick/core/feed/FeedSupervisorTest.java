@@ -63,7 +63,7 @@ class FeedSupervisorTest {
             .containsEntry("syms", 100).containsEntry("seed", 42L).containsEntry("pace", "timer");
         await("a second connection attempt", Duration.ofSeconds(10), () -> f.status().connectAttempts() >= 2);
         assertThat(f.status().state()).isEqualTo("connecting");
-        assertThat(f.status().lastError()).contains("retrying every second");
+        assertThat(f.status().lastError()).contains("retrying with backoff");
         assertThatThrownBy(() -> f.start(request(null, "quote", null, null, null)))
             .isInstanceOf(FeedSupervisor.AlreadyRunning.class).hasMessageContaining("already running [state=connecting]");
 

@@ -184,6 +184,6 @@ class JournalTest {
         assertThatThrownBy(() -> Journal.open(root, DAY, 0, NanoClock.SYSTEM))
             .isInstanceOf(JournalCorruptException.class)
             .hasMessageContaining(root.resolve(DAY.toString()).toString())
-            .hasMessageContaining("mv ");
+            .hasMessageContaining("./jtick journal repair " + DAY);
     }
 }

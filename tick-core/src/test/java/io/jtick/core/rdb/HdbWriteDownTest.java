@@ -99,21 +99,42 @@ class HdbWriteDownTest {
     }
 
     @Test
-    void shouldThrowAndSayWhyWhenTheWriteOrTheListenerFails() throws Exception {
+    void shouldKeepAPartitionTheHdbDidNotTakeAndDeliverItLaterInOrder() throws Exception {
         final RealtimeTable trade = day(5);
-        final HdbWriteDown deaf = writeDown(written -> {
-            throw new IOException("HDB down");
+        final java.util.concurrent.atomic.AtomicInteger refusals = new java.util.concurrent.atomic.AtomicInteger(3);
+        final HdbWriteDown w = writeDown(written -> {
+            if (refusals.getAndDecrement() > 0) {
+                throw new IOException("HDB down");
+            }
+            heard.add(written);
         });
-        assertThatThrownBy(() -> deaf.onEndOfDay(EPOCH_DAY, List.of(trade.segment(EPOCH_DAY)))).hasMessage("HDB down");
-        assertThat(deaf.lastError()).startsWith("partition written but the HDB was not told [date=2026-11-20]");
-        assertThat(deaf.last()).as("the partition is on disk").isNotNull();
+        w.onEndOfDay(EPOCH_DAY, List.of(trade.segment(EPOCH_DAY)));
+        assertThat(w.lastError()).as("the day is saved: no exception, the RDB may clear its memory")
+            .startsWith("partition written but the HDB was not told yet, retrying [date=2026-11-20").contains("HDB down");
+        assertThat(w.undelivered()).containsExactly(DAY);
+        w.onEndOfDay(EPOCH_DAY + 1, List.of(trade.segment(EPOCH_DAY + 1)));
+        assertThat(w.undelivered()).containsExactly(DAY, DAY.plusDays(1));
+        assertThat(heard).isEmpty();
+        assertThat(metrics.counters().get("tick.rdb.eod.delivery.failures").get()).isEqualTo(2);
 
+        assertThat(w.retryUndelivered()).as("third refusal").isEqualTo(2);
+        assertThat(w.retryUndelivered()).isZero();
+        assertThat(heard).extracting(PartitionWriter.Written::date).containsExactly(DAY, DAY.plusDays(1));
+        assertThat(w.lastError()).isNull();
+        assertThat(metrics.gauges().get("tick.rdb.eod.undelivered").getAsLong()).isZero();
+    }
+
+    @Test
+    void shouldThrowAndSayWhyWhenTheWriteFails() throws Exception {
+        final RealtimeTable trade = day(5);
+        Files.createDirectories(dir.resolve("hdb"));
         Files.writeString(dir.resolve("hdb/2026-11-21"), "not a directory");
         final HdbWriteDown w = writeDown(heard::add);
         assertThatThrownBy(() -> w.onEndOfDay(EPOCH_DAY + 1, List.of(trade.segment(EPOCH_DAY + 1))))
             .isInstanceOf(IOException.class);
         assertThat(w.lastError()).startsWith("write failed [date=2026-11-21]");
         assertThat(heard).as("not told about a failed write").isEmpty();
+        assertThat(w.undelivered()).isEmpty();
     }
 
     @Test

@@ -174,6 +174,30 @@ class ReplayServerTest {
         assertThat(ok.errors).isEmpty();
     }
 
+    @Test
+    void shouldAskForTheTokenInHelloWhereReadsAreProtectedOnThePort() throws Exception {
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(SyntheticDays.day("trade", PLAIN, 2_000, 5, 1)));
+        hdb = new HistoricalDatabase(root, metrics);
+        hdb.reload();
+        server = new ReplayServer(hdb, small(), metrics)
+            .access(new io.jtick.core.auth.AccessSettings("s3cret-token", io.jtick.core.auth.AccessSettings.Guard.ALWAYS, true)).start();
+        final ControlFrames.Replay r = request(List.of("trade"), PLAIN, PLAIN);
+        assertRefused(r, ErrorCode.ACCESS_DENIED, "the API token is required [access=read");
+        final ReplayRows.Consumer wrong = ReplayRows.replay(server.port(), "s3cret-tokem", r);
+        assertThat(wrong.errors).singleElement().asString().startsWith("access-denied: wrong API token").doesNotContain("s3cret");
+        assertThat(wrong.rows).isEmpty();
+        assertThat(server.errors(ErrorCode.ACCESS_DENIED)).isEqualTo(2);
+        final ReplayRows.Consumer ok = ReplayRows.replay(server.port(), "s3cret-token", r);
+        assertThat(ok.errors).isEmpty();
+        assertThat(ok.done.rows()).isEqualTo(2_000);
+        server.close();
+
+        server = new ReplayServer(hdb, small(), metrics)
+            .access(new io.jtick.core.auth.AccessSettings("s3cret-token", io.jtick.core.auth.AccessSettings.Guard.ALWAYS, false)).start();
+        assertThat(ReplayRows.replay(server.port(), r).done.rows()).as("a replay is a read: open unless reads are protected")
+            .isEqualTo(2_000);
+    }
+
     private void assertRefused(final ControlFrames.Replay r, final ErrorCode code, final String message) throws InterruptedException {
         final ReplayRows.Consumer c = ReplayRows.replay(server.port(), r);
         assertThat(c.errors).hasSize(1);

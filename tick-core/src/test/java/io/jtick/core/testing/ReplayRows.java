@@ -220,9 +220,14 @@ public final class ReplayRows {
 
     /** Runs one replay to its end on a client of its own and returns what it received. */
     public static Consumer replay(final int port, final ControlFrames.Replay request) throws InterruptedException {
+        return replay(port, null, request);
+    }
+
+    /** A replay whose HELLO presents {@code token} (null: none). */
+    public static Consumer replay(final int port, final String token, final ControlFrames.Replay request) throws InterruptedException {
         final Consumer c = new Consumer();
-        try (TickClient client = TickClient.replay(TickClient.Settings.of("127.0.0.1", port, "test-consumer"), request, c, null,
-            NanoClock.SYSTEM)) {
+        try (TickClient client = TickClient.replay(TickClient.Settings.of("127.0.0.1", port, "test-consumer").withToken(token), request,
+            c, null, NanoClock.SYSTEM)) {
             client.start();
             c.awaitEnd(Duration.ofSeconds(60));
         }

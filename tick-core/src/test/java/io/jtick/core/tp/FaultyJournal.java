@@ -37,18 +37,20 @@ final class FaultyJournal implements Journal {
     }
 
     static Journal.Opener opener(final Fault fault) {
-        return (root, date, previousLastSequence, clock) -> new FaultyJournal(Journal.open(root, date, previousLastSequence, clock), fault);
+        return (root, date, previousLastSequence, clock, minFree) -> new FaultyJournal(Journal.open(root, date, previousLastSequence, clock,
+            minFree), fault);
     }
 
     @Override
-    public void append(final ByteBuf frame, final int offset, final int length, final long sequence) {
+    public void append(final ByteBuf frame, final int offset, final int length, final long sequence, final byte[] feed,
+                       final long feedSequence) {
         if (fault.appendsLeft == 0) {
             throw new IllegalStateException("injected journal fault: no space left on device");
         }
         if (fault.appendsLeft > 0) {
             fault.appendsLeft--;
         }
-        real.append(frame, offset, length, sequence);
+        real.append(frame, offset, length, sequence, feed, feedSequence);
     }
 
     @Override

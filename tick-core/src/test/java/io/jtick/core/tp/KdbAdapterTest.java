@@ -171,7 +171,7 @@ class KdbAdapterTest {
     void shouldJournalAsyncAndSyncUpdatesAsNativeFramesAndAnswerEachSyncOnce() throws IOException {
         start();
         final EmbeddedChannel nativeSub = new EmbeddedChannel();
-        TickerplantAdapter.install(nativeSub.pipeline(), tp);
+        TickerplantAdapter.install(nativeSub.pipeline(), tp, TickerplantAdapterTest.OPEN);
         channels.add(nativeSub);
         nativeSub.writeInbound(ControlFrames.hello(ALLOC, ControlFrames.ROLE_SUBSCRIBER, "rdb"),
             ControlFrames.subscribe(ALLOC, -1, List.of(), List.of()));

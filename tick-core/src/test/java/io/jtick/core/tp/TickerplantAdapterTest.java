@@ -1,5 +1,7 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.auth.AccessCheck;
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,11 +58,82 @@ class TickerplantAdapterTest {
         return tp;
     }
 
+    /** The check of a listener on loopback with the default settings: open. */
+    static final AccessCheck OPEN = AccessCheck.forListener(AccessSettings.DEFAULT, InetAddress.getLoopbackAddress());
+
     private EmbeddedChannel connect() {
+        return connect(OPEN);
+    }
+
+    private EmbeddedChannel connect(final AccessCheck access) {
         final EmbeddedChannel ch = new EmbeddedChannel();
-        TickerplantAdapter.install(ch.pipeline(), tp);
+        TickerplantAdapter.install(ch.pipeline(), tp, access);
         channels.add(ch);
         return ch;
+    }
+
+    private static AccessCheck guarded(final String token, final boolean protectReads) {
+        return AccessCheck.forListener(new AccessSettings(token, AccessSettings.Guard.ALWAYS, protectReads),
+            InetAddress.getLoopbackAddress());
+    }
+
+    private static ByteBuf hello(final int role, final String name, final int flags, final String token) {
+        return ControlFrames.hello(ALLOC, role, name, FrameDescriptor.PROTOCOL_VERSION, flags, token);
+    }
+
+    /** Sends {@code frames} on a new connection checked by {@code access}; returns "code: message" of the one error frame it gets. */
+    private String refusal(final AccessCheck access, final ByteBuf... frames) {
+        final EmbeddedChannel ch = connect(access);
+        ch.writeInbound((Object[]) frames);
+        final Frames out = Frames.drain(ch);
+        assertThat(out.types()).containsExactly("error");
+        assertThat(ch.isOpen()).as("closed after the error").isFalse();
+        return out.frames().get(0).error();
+    }
+
+    @Test
+    void shouldAskAFeedForTheTokenInItsHelloWhereTheListenerIsGuardedAndLetSubscribersReadUnlessReadsAreProtected() {
+        start(s -> s.withFeedAcks(1, Duration.ofHours(1)));
+        final AccessCheck writes = guarded("s3cret-token", false);
+        final EmbeddedChannel sub = connect(writes);
+        sub.writeInbound(ControlFrames.hello(ALLOC, ControlFrames.ROLE_SUBSCRIBER, "rdb"), ControlFrames.subscribe(ALLOC, -1, List.of(),
+            List.of()));
+        assertThat(Frames.drain(sub).types()).as("reads are not protected: a protocol 1 subscriber is served")
+            .containsExactly("subscribed");
+
+        assertThat(refusal(writes, ControlFrames.hello(ALLOC, ControlFrames.ROLE_FEED, "old"), trade(1, "A")))
+            .startsWith("access-denied").contains("API token is required", "access=write", "send it in HELLO");
+        assertThat(refusal(writes, hello(ControlFrames.ROLE_FEED, "guess", 0, "s3cret-tokem"), trade(1, "A")))
+            .startsWith("access-denied").contains("wrong API token").doesNotContain("s3cret");
+        assertThat(refusal(writes, trade(1, "A"))).as("an update before any HELLO").startsWith("access-denied");
+        assertThat(refusal(writes, hello(ControlFrames.ROLE_SUBSCRIBER, "sly", 0, null), trade(1, "A")))
+            .as("a subscriber's HELLO does not make its updates reads").startsWith("access-denied").contains("access=write");
+        assertThat(errors("access-denied")).isEqualTo(4);
+        assertThat(tp.journalSequence()).as("nothing refused was journalled").isZero();
+        assertThat(Frames.drain(sub).frames()).isEmpty();
+
+        final EmbeddedChannel feed = connect(writes);
+        feed.writeInbound(hello(ControlFrames.ROLE_FEED, "md", 0, "s3cret-token"), trade(1, "A"));
+        final EmbeddedChannel numberedFeed = connect(writes);
+        numberedFeed.writeInbound(hello(ControlFrames.ROLE_FEED, "md2", FrameDescriptor.HELLO_FLAG_NUMBERED, "s3cret-token"));
+        assertThat(acks(numberedFeed)).as("HELLO answered").containsExactly(0L);
+        numberedFeed.writeInbound(numbered(1, 2, "B"));
+        assertThat(acks(numberedFeed)).containsExactly(1L);
+        assertThat(feed.isOpen()).isTrue();
+        assertThat(Frames.drain(sub).rows()).containsExactly("A/1000", "B/2000");
+
+        final AccessCheck reads = guarded("s3cret-token", true);
+        assertThat(refusal(reads, ControlFrames.hello(ALLOC, ControlFrames.ROLE_SUBSCRIBER, "rdb"), ControlFrames.subscribe(ALLOC, -1,
+            List.of(), List.of()))).startsWith("access-denied").contains("access=read");
+        final EmbeddedChannel reader = connect(reads);
+        reader.writeInbound(hello(ControlFrames.ROLE_SUBSCRIBER, "rdb", 0, "s3cret-token"), ControlFrames.subscribe(ALLOC, -1, List.of(),
+            List.of()));
+        assertThat(Frames.drain(reader).types()).containsExactly("subscribed");
+
+        assertThat(refusal(guarded(null, false), hello(ControlFrames.ROLE_FEED, "md", 0, "anything"), trade(3, "C")))
+            .startsWith("access-denied").contains("none is configured");
+        assertThat(errors("access-denied")).isEqualTo(6);
+        assertThat(tp.journalSequence()).isEqualTo(2);
     }
 
     private static ByteBuf trade(final long id, final String... syms) {
@@ -209,5 +283,61 @@ class TickerplantAdapterTest {
             .startsWith("unexpected-message").contains("chained");
         assertThat(feed.isOpen()).isFalse();
         assertThat(tp.journalSequence()).isZero();
+    }
+
+    private static ByteBuf numbered(final long number, final long id, final String... syms) {
+        final ByteBuf f = trade(id, syms);
+        f.setLongLE(FrameDescriptor.SEQUENCE_OFFSET, number);
+        return f;
+    }
+
+    /** FEED_ACK numbers the channel received. */
+    private static List<Long> acks(final EmbeddedChannel ch) {
+        final List<Long> out = new ArrayList<>();
+        for (Object o = ch.readOutbound(); o != null; o = ch.readOutbound()) {
+            final ByteBuf b = (ByteBuf) o;
+            try {
+                assertThat(ControlFrames.type(b, b.readerIndex())).isEqualTo(io.jtick.core.wire.MessageType.FEED_ACK);
+                out.add(ControlFrames.readSequence(b));
+            } finally {
+                b.release();
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void shouldAnswerANumberedFeedsHelloAcknowledgeItAndTakeProtocolOneFeedsAsBefore() {
+        start(s -> s.withFeedAcks(2, Duration.ofHours(1)));
+        final EmbeddedChannel sub = connect();
+        sub.writeInbound(ControlFrames.subscribe(ALLOC, -1, List.of(), List.of()));
+        Frames.drain(sub);
+
+        final EmbeddedChannel feed = connect();
+        feed.writeInbound(ControlFrames.hello(ALLOC, ControlFrames.ROLE_FEED, "md", FrameDescriptor.PROTOCOL_VERSION,
+            FrameDescriptor.HELLO_FLAG_NUMBERED));
+        assertThat(acks(feed)).as("HELLO answered").containsExactly(0L);
+        feed.writeInbound(numbered(1, 1, "A"), numbered(2, 2, "B"), numbered(3, 3, "C"));
+        assertThat(acks(feed)).as("every 2 journalled updates").containsExactly(2L);
+        feed.writeInbound(numbered(2, 2, "B"), numbered(4, 4, "D"));
+        assertThat(acks(feed)).containsExactly(4L);
+        assertThat(Frames.drain(sub).rows()).as("the resent 2 dropped").containsExactly("A/1000", "B/2000", "C/3000", "D/4000");
+        assertThat(metrics.counter("tick.tp.feed.duplicates").get()).isEqualTo(1);
+
+        final EmbeddedChannel old = connect();
+        old.writeInbound(ControlFrames.hello(ALLOC, ControlFrames.ROLE_FEED, "legacy"), trade(5, "E"));
+        assertThat(old.outboundMessages()).as("a protocol 1 feed gets no acknowledgement").isEmpty();
+        assertThat(Frames.drain(sub).rows()).containsExactly("E/5000");
+
+        final EmbeddedChannel again = connect();
+        again.writeInbound(ControlFrames.hello(ALLOC, ControlFrames.ROLE_FEED, "md", 2, FrameDescriptor.HELLO_FLAG_NUMBERED));
+        assertThat(acks(again)).containsExactly(4L);
+        assertThat(Frames.drain(feed).frames()).singleElement().asString().startsWith("error feed-replaced");
+        assertThat(feed.isOpen()).as("the older connection of the feed is closed").isFalse();
+
+        final EmbeddedChannel future = connect();
+        future.writeInbound(ControlFrames.hello(ALLOC, ControlFrames.ROLE_FEED, "x", 3, 0));
+        assertThat(Frames.drain(future).frames()).singleElement().asString().startsWith("error unsupported-version")
+            .contains("supported=1..2");
     }
 }

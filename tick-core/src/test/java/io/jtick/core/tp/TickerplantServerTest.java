@@ -1,5 +1,6 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.client.TickClient;
@@ -38,6 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static io.jtick.core.testing.TestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @ExtendWith(LeakCheck.class)
 class TickerplantServerTest {
@@ -314,8 +316,9 @@ class TickerplantServerTest {
             metrics);
         final Collector healthy = new Collector();
         final TickClient client = subscribe(tp.port(), healthy, List.of());
-        try (Socket stuck = new Socket("127.0.0.1", tp.port())) {
-            stuck.setReceiveBufferSize(4096);
+        try (Socket stuck = new Socket()) {
+            stuck.setReceiveBufferSize(128 * 1024); // before connecting, so the window scale fits it
+            stuck.connect(new java.net.InetSocketAddress("127.0.0.1", tp.port()));
             final ByteBuf sub = ControlFrames.subscribe(PooledByteBufAllocator.DEFAULT, -1, List.of(), List.of());
             final byte[] bytes = new byte[sub.readableBytes()];
             sub.readBytes(bytes);
@@ -323,17 +326,106 @@ class TickerplantServerTest {
             stuck.getOutputStream().write(bytes);
             stuck.getOutputStream().flush();
             await("two subscribers", WAIT, () -> client.isSubscribed() && tp.status().subscribers().size() == 2);
+            // the stuck subscriber reads again as soon as it is disconnected (within the TP's grace period for its error frame)
+            final java.util.concurrent.CompletableFuture<List<String>> read = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                await("stuck subscriber disconnected", WAIT,
+                    () -> metrics.counter("tick.tp.subscribers.disconnected|reason=slow").get() == 1);
+                try {
+                    return readToTheEnd(stuck);
+                } catch (final IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
             final FeedPublisher f = feed(tp.port());
             final String[] syms = new String[100];
             java.util.Arrays.fill(syms, "X");
             for (int id = 1; id <= 2000; id++) {
                 send(f, id, syms);
             }
+            // whole frames, in order, then the error, then the end of the stream
+            final List<String> frames = read.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(frames.get(0)).isEqualTo("subscribed");
+            assertThat(frames.get(frames.size() - 1)).as("the error is the last frame")
+                .startsWith("error slow-subscriber").contains("limit=262144");
+            assertThat(frames.size() - 2).as("it had fallen behind").isLessThan(2000);
             await("healthy subscriber has every row", WAIT, () -> healthy.rows.size() == 200_000);
-            await("stuck subscriber disconnected", WAIT, () -> metrics.counter("tick.tp.subscribers.disconnected|reason=slow").get() == 1);
-            assertThat(tp.status().subscribers()).hasSize(1);
+            assertThat(metrics.counter("tick.tp.subscriber.alerts").get()).as("alerted before").isPositive();
             check(healthy);
+            await("stuck subscriber gone", WAIT, () -> tp.status().subscribers().size() == 1);
         }
+    }
+
+    /** Every frame until the end of the stream, as type names (errors with their message); updates must run 1, 2, 3... */
+    private static List<String> readToTheEnd(final Socket socket) throws IOException {
+        socket.setSoTimeout(10_000);
+        final DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
+        final List<String> frames = new ArrayList<>();
+        long lastSequence = 0;
+        final byte[] len = new byte[4];
+        while (in.read(len, 0, 1) >= 0) {
+            in.readFully(len, 1, 3);
+            final int length = Unpooled.wrappedBuffer(len).getIntLE(0);
+            final byte[] frame = new byte[length];
+            System.arraycopy(len, 0, frame, 0, 4);
+            in.readFully(frame, 4, length - 4);
+            final ByteBuf b = Unpooled.wrappedBuffer(frame);
+            final int type = ControlFrames.type(b, 0);
+            if (type == MessageType.UPDATE) {
+                final long seq = b.getLongLE(FrameDescriptor.SEQUENCE_OFFSET);
+                assertThat(seq).as("updates in order, none cut").isEqualTo(lastSequence + 1);
+                lastSequence = seq;
+                frames.add("update");
+            } else if (type == MessageType.ERROR) {
+                final ControlFrames.Error e = ControlFrames.readError(b);
+                frames.add("error " + e.code().tag() + ": " + e.message());
+            } else {
+                frames.add(MessageType.name(type));
+            }
+        }
+        return frames;
+    }
+
+    @Test
+    void shouldLoseNoUpdateOfANumberedFeedAcrossTickerplantRestarts() throws Exception {
+        TickerplantServer tp = startTp(settings(), NanoClock.SYSTEM, new TickMetrics());
+        final int port = tp.port();
+        final Collector c = new Collector();
+        final TickClient client = subscribe(port, c, List.of());
+        await("subscribed", WAIT, client::isSubscribed);
+        final FeedPublisher f = track(new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", port, "numbered")
+            .withReconnect(Duration.ofMillis(20), Duration.ofMillis(200)), null).connect(5000));
+        final int total = 30_000;
+        final Thread sender = new Thread(() -> {
+            for (int id = 1; id <= total; id++) {
+                final ByteBuf b = f.alloc().directBuffer(256);
+                TestSupport.trade(b, TRADE, id, 1_000_000L * id, "A");
+                while (true) {
+                    b.retain();
+                    if (f.send(b)) {
+                        break;
+                    }
+                }
+                b.release();
+            }
+        }, "numbered-sender");
+        sender.start();
+        for (final int at : new int[] {total / 3, 2 * total / 3}) {
+            await("rows before the restart", WAIT, () -> c.rows.size() >= at);
+            tp.close();
+            closer.forget(tp);
+            tp = startTp(settings().withPort(port), NanoClock.SYSTEM, new TickMetrics());
+        }
+        sender.join(WAIT.toMillis());
+        await("every row", WAIT, () -> c.rows.size() >= total);
+        check(c);
+        final List<String> expected = new ArrayList<>();
+        for (int id = 1; id <= total; id++) {
+            expected.add("trade/A/" + id * 1000L);
+        }
+        assertThat(new ArrayList<>(c.rows)).as("every row exactly once, in order").isEqualTo(expected);
+        assertThat(f.awaitAcknowledged(WAIT.toNanos())).isTrue();
+        assertThat(f.stats().reconnects()).isEqualTo(2);
+        assertThat(tp.status().numberedFeeds()).singleElement().satisfies(s -> assertThat(s.journalled()).isEqualTo(total));
     }
 
     @Test
@@ -388,6 +480,45 @@ class TickerplantServerTest {
         assertThat(rawError(chained.port(), bytesOf(TestSupport.tradeFrame(TRADE, 1, "A")))).startsWith("unexpected-message");
         upstream.endOfDay();
         await("end of day through the chain", WAIT, () -> c.endOfDays.size() == 1);
+    }
+
+    @Test
+    void shouldServeOnlyFeedsAndSubscribersWhoseHelloCarriesTheTokenWhereThePortAsksForIt() throws Exception {
+        final AccessSettings access = new AccessSettings("s3cret-token", AccessSettings.Guard.ALWAYS, true);
+        final TickMetrics metrics = new TickMetrics();
+        final TickerplantServer tp = track(new TickerplantServer(settings(), SCHEMAS, NanoClock.SYSTEM, metrics).access(access).start());
+        final TickerplantServer chained = track(new TickerplantServer(TickerplantSettings.defaults(dir.resolve("chained")).withPort(0)
+            .withUpstream("127.0.0.1", tp.port()), SCHEMAS, NanoClock.SYSTEM, new TickMetrics()).access(access).start());
+        final Collector direct = new Collector();
+        final Collector viaChain = new Collector();
+        final TickClient a = track(new TickClient(TickClient.Settings.of("127.0.0.1", tp.port(), "rdb").withToken("s3cret-token"), direct,
+            direct::fromSequence, null, NanoClock.SYSTEM));
+        final TickClient b = track(new TickClient(TickClient.Settings.of("127.0.0.1", chained.port(), "rdb2").withToken("s3cret-token"),
+            viaChain, viaChain::fromSequence, null, NanoClock.SYSTEM));
+        a.start();
+        b.start();
+        await("subscribed, the chained TP upstream with the token", WAIT, () -> a.isSubscribed() && b.isSubscribed()
+            && tp.status().subscribers().size() == 2);
+        final FeedPublisher f = track(new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", tp.port(), "md").withToken("s3cret-token"),
+            null).connect(5000));
+        for (int id = 1; id <= 50; id++) {
+            send(f, id, "A");
+        }
+        await("rows at both subscribers", WAIT, () -> direct.rows.size() == 50 && viaChain.rows.size() == 50);
+
+        final FeedPublisher intruder = track(new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", tp.port(), "intruder"), null));
+        assertThatThrownBy(() -> intruder.connect(5000)).isInstanceOf(IOException.class)
+            .hasMessageContaining("access-denied").hasMessageContaining("API token is required");
+        assertThat(intruder.failure()).as("a refused feed stops: sending again cannot help").isNotNull();
+        final FeedPublisher guesser = track(new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", tp.port(), "guess")
+            .withToken("s3cret-tokem"), null));
+        assertThatThrownBy(() -> guesser.connect(5000)).isInstanceOf(IOException.class)
+            .hasMessageContaining("access-denied: wrong API token").hasMessageNotContaining("s3cret");
+        assertThat(rawError(tp.port(), bytesOf(ControlFrames.subscribe(PooledByteBufAllocator.DEFAULT, -1, List.of(), List.of()))))
+            .as("reads are protected here").startsWith("access-denied").contains("access=read");
+        assertThat(metrics.counter("tick.tp.errors|code=access-denied").get()).isEqualTo(3);
+        assertThat(tp.status().journalSequence()).isEqualTo(50);
+        assertThat(direct.rows).hasSize(50);
     }
 
     private static byte[] bytesOf(final ByteBuf b) {

@@ -376,24 +376,92 @@ class TickerplantTest {
         assertThat(journal(DAY.plusDays(1))).containsExactly("3:C/3000");
     }
 
+    /** Takes (and releases) what waits in a stalled channel's outbound buffer: "type" or "update seq", in order. */
+    private static List<String> take(final StalledChannel ch) {
+        final List<String> out = new ArrayList<>();
+        final io.netty.channel.ChannelOutboundBuffer buf = ch.unsafe().outboundBuffer();
+        while (buf.current() != null) {
+            final ByteBuf b = (ByteBuf) buf.current();
+            final int type = ControlFrames.type(b, b.readerIndex());
+            out.add(type == io.jtick.core.wire.MessageType.UPDATE
+                ? "update " + b.getLongLE(b.readerIndex() + FrameDescriptor.SEQUENCE_OFFSET) : io.jtick.core.wire.MessageType.name(type));
+            buf.remove();
+        }
+        return out;
+    }
+
     @Test
-    void shouldDisconnectASubscriberWhoseBacklogPassesTheLimitWithoutHoldingUpOthers() {
-        start(settings().withMaxFrameLength(16 * 1024).withBacklog(32 * 1024));
+    void shouldKeepAnEndOfDayCatchUpWithinTheSocketsBoundAndEndTheDayForItWhenItHasReadTheDay() {
+        now.set(nanos(DAY, LocalTime.of(16, 0)));
+        start(settings());
+        final String[] syms = new String[100];
+        java.util.Arrays.fill(syms, "X");
+        for (int id = 1; id <= 100; id++) {
+            update(null, id, syms); // ~3 KiB each: ~300 KiB of history
+        }
+        final StalledChannel slow = new StalledChannel();
+        subscribe(slow, 0, List.of(), List.of());
+        final long queued = tp.status(null).subscribers().get(0).backlogBytes();
+        assertThat(queued).as("catch-up stops at the socket's high-water mark").isLessThan(100 * 1024);
+        assertThat(tp.status(null).subscribers().get(0).state()).isEqualTo("catching-up");
+
+        tp.onEndOfDay();
+        assertThat(tp.status(null).subscribers().get(0).backlogBytes()).as("end of day does not push the rest of the day")
+            .isEqualTo(queued);
+        update(null, 101, "Y"); // the new day's first update
+        final List<String> seen = new ArrayList<>(take(slow));
+        int turns = 0;
+        while (!seen.contains("catch-up-done") && turns++ < 1000) {
+            tp.onWritable(slow);
+            tp.catchUpTurn();
+            seen.addAll(take(slow));
+        }
+        final List<String> expected = new ArrayList<>(List.of("subscribed"));
+        for (long seq = 1; seq <= 100; seq++) {
+            expected.add("update " + seq);
+        }
+        expected.add("end-of-day");
+        expected.add("update 101");
+        expected.add("catch-up-done");
+        assertThat(seen).as("the whole ended day, its end, then the new day").isEqualTo(expected);
+        assertThat(turns).as("in many turns, at the socket's pace").isGreaterThan(2);
+        slow.close();
+    }
+
+    @Test
+    void shouldDisconnectASubscriberWhoseBacklogPassesTheLimitWithoutHoldingUpOthers() throws Exception {
+        start(settings().withMaxFrameLength(16 * 1024).withBacklog(16 * 1024, 32 * 1024));
         final StalledChannel stalled = new StalledChannel();
+        stalled.freezeTime();
         subscribe(stalled, -1, List.of(), List.of());
         final EmbeddedChannel healthy = subscribe(-1, List.of());
         Frames.drain(healthy);
         final String[] syms = new String[100];
         java.util.Arrays.fill(syms, "X");
         int sent = 0;
-        while (stalled.isOpen() && sent < 1000) {
+        while (tp.status(null).subscribers().get(0).state().equals("live") && sent < 1000) {
             update(null, ++sent, syms);
             tp.flush();
         }
-        assertThat(stalled.isOpen()).as("closed by the slow-subscriber policy").isFalse();
+        assertThat(tp.status(null).subscribers().get(0).state()).as("closing by the slow-subscriber policy").isEqualTo("closing");
         assertThat(sent).as("after about 32 KiB of backlog").isBetween(8, 20);
+        assertThat(counter("tick.tp.subscriber.alerts")).as("alert level passed first, once").isEqualTo(1);
         assertThat(counter("tick.tp.subscribers.disconnected|reason=slow")).isEqualTo(1);
         assertThat(counter("tick.tp.errors|code=slow-subscriber")).isEqualTo(1);
+
+        // the backlog is dropped: what waits for the socket is the frame at its head (it may be partly on the wire; this
+        // stalled peer never took even the SUBSCRIBED answer) and, right behind it, the error
+        final List<String> queued = new ArrayList<>();
+        stalled.unsafe().outboundBuffer().forEachFlushedMessage(m -> {
+            final ByteBuf b = (ByteBuf) m;
+            queued.add(io.jtick.core.wire.MessageType.name(ControlFrames.type(b, b.readerIndex())));
+            return true;
+        });
+        assertThat(queued).containsExactly("subscribed", "error");
+        assertThat(stalled.isOpen()).as("open while the error may still leave").isTrue();
+        stalled.advanceTimeBy(SubscriberRegistry.ERROR_GRACE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        stalled.runScheduledPendingTasks();
+        assertThat(stalled.isOpen()).as("closed after the grace period").isFalse();
         tp.onDisconnect(stalled); // what the connection layer does on the loop's next turn (Netty fires channelInactive later)
         assertThat(tp.subscriberCount()).isEqualTo(1);
         assertThat(counter("tick.tp.subscribers.disconnected|reason=any")).isEqualTo(1);
@@ -403,5 +471,206 @@ class TickerplantTest {
         final Frames out = Frames.drain(healthy);
         assertThat(out.sequences()).hasSize(sent);
         assertThat(out.rows()).hasSize((sent - 1) * 100 + 1);
+    }
+
+    @Test
+    void shouldFlagASubscriberOverTheAlertLevelOncePerEpisodeAndKeepIt() {
+        start(settings().withMaxFrameLength(16 * 1024).withBacklog(8 * 1024, 1 << 20));
+        final StalledChannel stalled = new StalledChannel();
+        subscribe(stalled, -1, List.of(), List.of());
+        final String[] syms = new String[100];
+        java.util.Arrays.fill(syms, "X");
+        for (int k = 1; k <= 10; k++) {
+            update(null, k, syms);
+            tp.flush();
+        }
+        final TickerplantStatus.SubscriberStatus s = tp.status(null).subscribers().get(0);
+        assertThat(s.backlogBytes()).isGreaterThan(8 * 1024);
+        assertThat(s.alert()).isTrue();
+        assertThat(s.state()).as("under the disconnect level: kept").isEqualTo("live");
+        assertThat(tp.status(null).subscriberAlerts()).as("one episode, one alert").isEqualTo(1);
+        assertThat(counter("tick.tp.subscribers.disconnected|reason=slow")).isZero();
+
+        // the subscriber drains (its socket takes everything): the episode ends at the next heartbeat, a new one counts again
+        while (stalled.unsafe().outboundBuffer().current() != null) {
+            stalled.unsafe().outboundBuffer().remove();
+        }
+        tp.heartbeat();
+        assertThat(tp.status(null).subscribers().get(0).alert()).isFalse();
+        for (int k = 11; k <= 20; k++) {
+            update(null, k, syms);
+            tp.flush();
+        }
+        assertThat(tp.status(null).subscriberAlerts()).isEqualTo(2);
+        stalled.close();
+    }
+
+    // ------------------------------------------------------------------ numbered feeds
+
+    /** A numbered feed's connection as the tickerplant sees it: what it was told. */
+    private static final class NumberedFeed implements Tickerplant.UpdateSource {
+        final List<Long> acks = new ArrayList<>();
+        final List<String> refusals = new ArrayList<>();
+        FeedRegistry.Feed feed;
+
+        NumberedFeed hello(final Tickerplant tp, final String name) {
+            feed = tp.onFeedHello(this, name);
+            return this;
+        }
+
+        @Override
+        public void refuse(final ErrorCode code, final String reason) {
+            refusals.add(code.tag());
+        }
+
+        @Override
+        public FeedRegistry.Feed feed() {
+            return feed;
+        }
+
+        @Override
+        public void acknowledge(final long feedSequence) {
+            acks.add(feedSequence);
+        }
+    }
+
+    /** Trade update {@code id} (sizes id*1000+r), carrying the feed's number {@code number}. */
+    private ErrorCode numbered(final NumberedFeed from, final long number, final long id, final String... syms) {
+        final ByteBuf f = TestSupport.tradeFrame(TRADE, id, syms);
+        try {
+            f.setLongLE(FrameDescriptor.SEQUENCE_OFFSET, number);
+            return tp.onUpdate(from, f, f.readerIndex(), f.readableBytes());
+        } finally {
+            f.release();
+        }
+    }
+
+    /** Quote update {@code id} (bsize id*1000), carrying the feed's number. */
+    private ErrorCode numberedQuote(final NumberedFeed from, final long number, final long id) {
+        final ByteBuf f = PooledByteBufAllocator.DEFAULT.directBuffer(256);
+        try {
+            final io.jtick.core.wire.UpdateEncoder enc = new io.jtick.core.wire.UpdateEncoder();
+            enc.wrap(f, SCHEMAS.get("quote"), 1, 2);
+            enc.addSym("Q".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            enc.timestamp(0, 0, 1_000_000_000L * id);
+            enc.sym(0, 0);
+            enc.float64(2, 0, 1.0);
+            enc.float64(3, 0, 1.5);
+            enc.int64(4, 0, id * 1000);
+            enc.int64(5, 0, 1);
+            enc.finish();
+            f.setLongLE(FrameDescriptor.SEQUENCE_OFFSET, number);
+            return tp.onUpdate(from, f, f.readerIndex(), f.readableBytes());
+        } finally {
+            f.release();
+        }
+    }
+
+    /** "feed:number" of every journal entry of the day that has a feed trailer, in journal order. */
+    private List<String> feedTrailers(final LocalDate date) {
+        final List<String> out = new ArrayList<>();
+        io.jtick.core.journal.Journal.scanFeeds(dir.resolve("journal"), date, (feed, n) -> out.add(feed + ":" + n));
+        return out;
+    }
+
+    @Test
+    void shouldJournalANumberedFeedsNumbersDropWhatItResendsAndAnswerHelloWithTheLastAfterARestart() {
+        start(settings().withFeedAcks(2, Duration.ofMillis(100)));
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        final NumberedFeed feed = new NumberedFeed().hello(tp, "md-1");
+        assertThat(feed.acks).as("HELLO answered: nothing journalled yet").containsExactly(0L);
+
+        assertThat(numbered(feed, 1, 1, "A")).isEqualTo(ErrorCode.NONE);
+        assertThat(numbered(feed, 2, 2, "B")).isEqualTo(ErrorCode.NONE);
+        assertThat(numbered(feed, 3, 3, "C")).isEqualTo(ErrorCode.NONE);
+        assertThat(feed.acks).as("acknowledged every 2 journalled updates").containsExactly(0L, 2L);
+        // a resend after a reconnect: 2 and 3 are journalled already
+        assertThat(numbered(feed, 2, 2, "B")).isEqualTo(ErrorCode.NONE);
+        assertThat(numbered(feed, 3, 3, "C")).isEqualTo(ErrorCode.NONE);
+        assertThat(numbered(feed, 4, 4, "D")).isEqualTo(ErrorCode.NONE);
+        tp.flush();
+        assertThat(Frames.drain(sub).rows()).as("each once").containsExactly("A/1000", "B/2000", "C/3000", "D/4000");
+        assertThat(counter("tick.tp.feed.duplicates")).isEqualTo(2);
+        assertThat(journal(DAY)).containsExactly("1:A/1000", "2:B/2000", "3:C/3000", "4:D/4000");
+        assertThat(feedTrailers(DAY)).containsExactly("md-1:1", "md-1:2", "md-1:3", "md-1:4");
+        assertThat(tp.status(null).numberedFeeds()).singleElement().satisfies(f -> {
+            assertThat(f.name()).isEqualTo("md-1");
+            assertThat(f.connected()).isTrue();
+            assertThat(f.journalled()).isEqualTo(4);
+            assertThat(f.duplicates()).isEqualTo(2);
+        });
+
+        // the TP stops (as if killed: nothing is flushed beyond the journal) and starts again on the same journal
+        tp.close();
+        start(settings());
+        final NumberedFeed again = new NumberedFeed().hello(tp, "md-1");
+        assertThat(again.acks).as("the journal's feed trailers told it").containsExactly(4L);
+        assertThat(new NumberedFeed().hello(tp, "other").acks).containsExactly(0L);
+        assertThat(again.refusals).isEmpty();
+
+        // a feed that skips numbers: taken, counted, and what it skipped is given up
+        assertThat(numbered(again, 7, 7, "G")).isEqualTo(ErrorCode.NONE);
+        assertThat(counter("tick.tp.feed.gaps")).isEqualTo(1);
+        assertThat(numbered(again, 5, 5, "E")).as("below what it already sent on this connection").isEqualTo(ErrorCode.NONE);
+        assertThat(journal(DAY)).hasSize(5).last().isEqualTo("5:G/7000");
+        assertThat(new NumberedFeed().hello(tp, "md-1").acks).containsExactly(7L);
+        assertThat(again.refusals).as("the older connection is closed when the feed says hello again").containsExactly("feed-replaced");
+
+        // a numbered feed's update without its number is refused
+        final NumberedFeed careless = new NumberedFeed().hello(tp, "careless");
+        assertThat(numbered(careless, 0, 9, "Z")).isEqualTo(ErrorCode.MALFORMED_FRAME);
+        assertThat(tp.lastError()).contains("without its number").contains("feed=careless");
+    }
+
+    @Test
+    void shouldJournalWhatAFeedHasWaitingForTheTimerBeforeAnsweringItsHelloInTimerLogPublishMode() {
+        start(settings().withMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(100)));
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        final NumberedFeed first = new NumberedFeed().hello(tp, "md-2");
+        numbered(first, 1, 1, "A");
+        numbered(first, 2, 2, "B");
+        assertThat(journal(DAY)).as("waiting for the timer").isEmpty();
+        final NumberedFeed second = new NumberedFeed().hello(tp, "md-2");
+        assertThat(second.acks).as("journalled first, then answered").containsExactly(2L);
+        assertThat(journal(DAY)).containsExactly("1:A/1000", "2:B/2000");
+        assertThat(first.refusals).containsExactly("feed-replaced");
+        numbered(second, 1, 1, "A");
+        numbered(second, 3, 3, "C");
+        tp.onTimer();
+        assertThat(Frames.drain(sub).rows()).containsExactly("A/1000", "B/2000", "C/3000");
+    }
+
+    @Test
+    void shouldTrackNumbersJournalledOutOfOrderWhenATimerTickFailsHalfWay() {
+        // log+publish journals each table's batch in turn: trade 1 and 3, then quote 2, which fails
+        start(settings().withMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(100)));
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        final NumberedFeed feed = new NumberedFeed().hello(tp, "md-3");
+        numbered(feed, 1, 1, "A");
+        numberedQuote(feed, 2, 2);
+        numbered(feed, 3, 3, "C");
+        fault.failAfter(2);
+        tp.onTimer();
+        assertThat(feed.refusals).containsExactly("journal-failure");
+        assertThat(feedTrailers(DAY)).containsExactly("md-3:1", "md-3:3");
+        assertThat(tp.status(null).numberedFeeds().get(0).journalled()).as("all up to 1").isEqualTo(1);
+        assertThat(tp.status(null).numberedFeeds().get(0).highest()).isEqualTo(3);
+
+        // the same after a restart, from the journal alone
+        fault.heal();
+        tp.close();
+        start(settings().withMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(100)));
+        final EmbeddedChannel sub2 = subscribe(-1, List.of());
+        final NumberedFeed back = new NumberedFeed().hello(tp, "md-3");
+        assertThat(back.acks).containsExactly(1L);
+        numberedQuote(back, 2, 2);
+        numbered(back, 3, 3, "C");
+        tp.onTimer();
+        assertThat(counter("tick.tp.feed.duplicates")).as("3 was journalled before the failure").isEqualTo(1);
+        assertThat(feedTrailers(DAY)).containsExactly("md-3:1", "md-3:3", "md-3:2");
+        assertThat(Frames.drain(sub2).updates()).as("the quote only").singleElement()
+            .satisfies(u -> assertThat(u.sequence()).isEqualTo(3));
+        assertThat(tp.status(null).numberedFeeds().get(0).journalled()).isEqualTo(3);
+        Frames.drain(sub);
     }
 }

@@ -72,6 +72,58 @@ class ControlFramesTest {
     }
 
     @Test
+    void shouldCarryTheApiTokenInAProtocolTwoHelloAndNeverShowIt() {
+        final ByteBuf withToken = ControlFrames.hello(PooledByteBufAllocator.DEFAULT, ControlFrames.ROLE_SUBSCRIBER, "rdb",
+            FrameDescriptor.PROTOCOL_VERSION, 0, "s3cret-token");
+        final ByteBuf flagsOnly = ControlFrames.hello(PooledByteBufAllocator.DEFAULT, ControlFrames.ROLE_FEED, "md", 2, 1);
+        flagsOnly.writerIndex(flagsOnly.writerIndex() - 1).setIntLE(0, flagsOnly.readableBytes());
+        try {
+            final ControlFrames.Hello h = ControlFrames.readHello(withToken);
+            assertThat(h).isEqualTo(new ControlFrames.Hello(ControlFrames.ROLE_SUBSCRIBER, 2, "rdb", 0, "s3cret-token"));
+            assertThat(h.toString()).doesNotContain("s3cret").contains("token=(set)");
+            assertThat(ControlFrames.readHello(flagsOnly)).as("a protocol 2 HELLO that ends after its flags has no token")
+                .isEqualTo(new ControlFrames.Hello(ControlFrames.ROLE_FEED, 2, "md", 1, null));
+            assertThatThrownBy(() -> ControlFrames.hello(PooledByteBufAllocator.DEFAULT, ControlFrames.ROLE_FEED, "md", 1, 0, "t"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("protocol 2");
+            final String tooLong = "x".repeat(256);
+            assertThatThrownBy(() -> ControlFrames.hello(PooledByteBufAllocator.DEFAULT, ControlFrames.ROLE_FEED, "md", 2, 0, tooLong))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("longer than 255").hasMessageNotContaining("xxx");
+            assertThat(ErrorCode.fromCode(15)).isEqualTo(ErrorCode.ACCESS_DENIED);
+            assertThat(ErrorCode.ACCESS_DENIED.tag()).isEqualTo("access-denied");
+        } finally {
+            withToken.release();
+            flagsOnly.release();
+        }
+    }
+
+    @Test
+    void shouldCarryANumberedFeedsHelloFlagsAndItsAcknowledgementsAndReadProtocolOneHellosWithoutFlags() {
+        final ByteBuf v2 = ControlFrames.hello(PooledByteBufAllocator.DEFAULT, ControlFrames.ROLE_FEED, "md",
+            FrameDescriptor.PROTOCOL_VERSION, FrameDescriptor.HELLO_FLAG_NUMBERED);
+        final ByteBuf v1 = ControlFrames.hello(PooledByteBufAllocator.DEFAULT, ControlFrames.ROLE_FEED, "old");
+        final ByteBuf ack = ControlFrames.feedAck(PooledByteBufAllocator.DEFAULT, 123_456_789_012L);
+        try {
+            final ControlFrames.Hello h = ControlFrames.readHello(v2);
+            assertThat(h).isEqualTo(new ControlFrames.Hello(ControlFrames.ROLE_FEED, 2, "md", FrameDescriptor.HELLO_FLAG_NUMBERED));
+            assertThat(h.numbered()).isTrue();
+            assertThat(v2.readableBytes()).as("flags and an empty token: two bytes more than protocol 1")
+                .isEqualTo(v1.readableBytes() - 3 + 2 + 1 + 1);
+            final ControlFrames.Hello old = ControlFrames.readHello(v1);
+            assertThat(old).isEqualTo(new ControlFrames.Hello(ControlFrames.ROLE_FEED, 1, "old"));
+            assertThat(old.numbered()).isFalse();
+            assertThat(ControlFrames.type(ack, 0)).isEqualTo(MessageType.FEED_ACK);
+            assertThat(MessageType.name(MessageType.FEED_ACK)).isEqualTo("feed-ack");
+            assertThat(ControlFrames.readSequence(ack)).isEqualTo(123_456_789_012L);
+            assertThat(ErrorCode.fromCode(14)).isEqualTo(ErrorCode.FEED_REPLACED);
+            assertThat(ErrorCode.FEED_REPLACED.tag()).isEqualTo("feed-replaced");
+        } finally {
+            v2.release();
+            v1.release();
+            ack.release();
+        }
+    }
+
+    @Test
     void shouldCutLongErrorMessagesAndRefuseNamesThatDoNotFitAByte() {
         final ByteBuf err = ControlFrames.error(PooledByteBufAllocator.DEFAULT, ErrorCode.MALFORMED_FRAME, "x".repeat(10_000));
         try {
