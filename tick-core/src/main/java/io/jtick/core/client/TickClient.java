@@ -92,6 +92,8 @@ public final class TickClient implements AutoCloseable {
     private volatile Channel channel;
     private volatile boolean closed;
     private volatile boolean subscribed;
+    /** access-denied answers since the last SUBSCRIBED: each doubles the wait before reconnecting, up to 64×. */
+    private volatile int refusals;
 
     /**
      * @param group event loop to run on (the caller's, e.g. a chained TP's own thread) or null for a private one
@@ -189,10 +191,20 @@ public final class TickClient implements AutoCloseable {
         });
     }
 
+    /**
+     * After {@code reconnectDelay}; a tickerplant that refused the token ({@code access-denied}) will
+     * refuse it again until someone changes a setting, so each refusal in a row doubles the wait (at
+     * most 64 × {@code reconnectDelay}) instead of knocking every {@code reconnectDelay}.
+     */
     private void scheduleReconnect() {
         if (!closed && !group.isShuttingDown()) {
-            group.schedule(this::connect, settings.reconnectDelay().toMillis(), TimeUnit.MILLISECONDS);
+            group.schedule(this::connect, reconnectMillis(), TimeUnit.MILLISECONDS);
         }
+    }
+
+    /** The wait before the next connection attempt. */
+    long reconnectMillis() {
+        return settings.reconnectDelay().toMillis() << Math.min(refusals, 6);
     }
 
     @Override
@@ -231,6 +243,7 @@ public final class TickClient implements AutoCloseable {
                     schemas = new HashMap<>(s.schemas());
                     lastSchemas = s.schemas().values().toArray(new TableSchema[0]);
                     subscribed = true;
+                    refusals = 0;
                     listener.onSubscribed(s);
                     break;
                 case MessageType.CATCH_UP_DONE:
@@ -242,6 +255,9 @@ public final class TickClient implements AutoCloseable {
                     break;
                 case MessageType.ERROR:
                     final ControlFrames.Error e = ControlFrames.readError(frame);
+                    if (e.code() == ErrorCode.ACCESS_DENIED) {
+                        refusals++;
+                    }
                     LOG.warn("tickerplant error [client={}, code={}]: {}", settings.name(), e.code().tag(), e.message());
                     listener.onError(e.code(), e.message());
                     break;

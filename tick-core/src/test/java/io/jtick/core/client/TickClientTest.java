@@ -82,6 +82,34 @@ class TickClientTest {
     }
 
     @Test
+    void shouldPresentItsTokenAndWaitLongerAfterEachAccessDeniedUntilSubscribedAgain() throws Exception {
+        final Events events = new Events();
+        try (FakeTickerplant tp = new FakeTickerplant();
+             TickClient client = new TickClient(settings(tp.port()).withToken("s3cret-token"), events, () -> -1, null,
+                 NanoClock.SYSTEM)) {
+            client.start();
+            assertThat(client.reconnectMillis()).isEqualTo(20);
+            for (int refusal = 1; refusal <= 3; refusal++) {
+                tp.accept();
+                assertThat(ControlFrames.readHello(tp.read())).isEqualTo(new ControlFrames.Hello(ControlFrames.ROLE_SUBSCRIBER,
+                    FrameDescriptor.PROTOCOL_VERSION, "rdb", 0, "s3cret-token"));
+                tp.read();
+                tp.write(ControlFrames.error(ALLOC, ErrorCode.ACCESS_DENIED, "wrong API token [access=read, bound=127.0.0.1]"));
+                final int n = refusal;
+                await("refusal " + n + " seen", WAIT,
+                    () -> events.seen.stream().filter(e -> e.startsWith("error access-denied")).count() == n);
+                assertThat(client.reconnectMillis()).as("after %d refusals", n).isEqualTo(20L << n);
+            }
+            tp.accept();
+            tp.read();
+            tp.read();
+            tp.write(ControlFrames.subscribed(ALLOC, 0, 0, 20_000, List.of(TRADE)));
+            await("subscribed", WAIT, client::isSubscribed);
+            assertThat(client.reconnectMillis()).as("back to the configured delay").isEqualTo(20);
+        }
+    }
+
+    @Test
     void shouldSayHelloSubscribeAndHandTheListenerEveryFrameInStreamOrder() throws Exception {
         final Events events = new Events();
         try (FakeTickerplant tp = new FakeTickerplant();
