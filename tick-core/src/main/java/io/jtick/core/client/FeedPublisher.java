@@ -551,13 +551,9 @@ public final class FeedPublisher implements AutoCloseable {
             channel = ch;
         }
         ch.closeFuture().addListener(cf -> onDisconnected(ch));
-        if (settings.numbered()) {
-            ch.writeAndFlush(ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_FEED, settings.name(), FrameDescriptor.PROTOCOL_VERSION,
-                FrameDescriptor.HELLO_FLAG_NUMBERED, settings.token()));
-        } else {
-            ch.writeAndFlush(settings.token() == null ? ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_FEED, settings.name())
-                : ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_FEED, settings.name(), FrameDescriptor.PROTOCOL_VERSION, 0,
-                    settings.token()));
+        ch.writeAndFlush(ControlFrames.clientHello(ch.alloc(), ControlFrames.ROLE_FEED, settings.name(),
+            settings.numbered() ? FrameDescriptor.HELLO_FLAG_NUMBERED : 0, settings.token()));
+        if (!settings.numbered()) {
             synchronized (this) {
                 ready = true;
                 numberingKnown = true;

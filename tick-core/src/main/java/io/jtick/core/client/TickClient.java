@@ -58,7 +58,7 @@ public final class TickClient implements AutoCloseable {
 
         public static Settings of(final String host, final int port, final String name) {
             return new Settings(host, port, name, List.of(), List.of(), Duration.ofMillis(500),
-                io.jtick.core.wire.FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, null);
+                FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, null);
         }
 
         public Settings withTables(final List<String> t) {
@@ -180,9 +180,7 @@ public final class TickClient implements AutoCloseable {
                     scheduleReconnect();
                 }
             });
-            ch.write(settings.token() == null ? ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_SUBSCRIBER, settings.name())
-                : ControlFrames.hello(ch.alloc(), ControlFrames.ROLE_SUBSCRIBER, settings.name(), FrameDescriptor.PROTOCOL_VERSION, 0,
-                    settings.token()));
+            ch.write(ControlFrames.clientHello(ch.alloc(), ControlFrames.ROLE_SUBSCRIBER, settings.name(), 0, settings.token()));
             if (replay != null) {
                 ch.writeAndFlush(ControlFrames.replay(ch.alloc(), replay));
             } else {

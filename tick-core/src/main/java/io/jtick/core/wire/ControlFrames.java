@@ -174,6 +174,18 @@ public final class ControlFrames {
         return hello(alloc, role, name, 1, 0);
     }
 
+    /**
+     * The HELLO a client sends: protocol 1 when it needs nothing of protocol 2 (no flags, no token), so
+     * a tickerplant that speaks only 1 still takes it; otherwise {@link FrameDescriptor#PROTOCOL_VERSION}.
+     *
+     * @param token the API token to present, or null
+     */
+    public static ByteBuf clientHello(final ByteBufAllocator alloc, final int role, final String name, final int flags,
+                                      final String token) {
+        return flags == 0 && token == null ? hello(alloc, role, name)
+            : hello(alloc, role, name, FrameDescriptor.PROTOCOL_VERSION, flags, token);
+    }
+
     /** A HELLO of {@code protocolVersion} without a token; {@code flags} are written from protocol 2 on. */
     public static ByteBuf hello(final ByteBufAllocator alloc, final int role, final String name, final int protocolVersion,
                                 final int flags) {
