@@ -29,15 +29,7 @@ final class MeasureTables {
         final Experiment e = Experiment.parse(run.experiment());
         final StringBuilder sb = new StringBuilder();
         sb.append("jtick profiling run ").append(run.id()).append(" - ").append(e.title()).append(" (KX performance tips)\n");
-        sb.append("status ").append(run.status());
-        final RunReport.Progress p = run.progress();
-        if (p != null) {
-            sb.append("; ").append(p.rowsDone()).append(" of ").append(p.rowsTotal()).append(" entries; ")
-                .append(String.format(Locale.ROOT, "%.1f", p.elapsedSeconds())).append(" s");
-            if (p.currentRow() > 0) {
-                sb.append("; running entry ").append(p.currentRow()).append(" (").append(p.currentPhase()).append(')');
-            }
-        }
+        ResultTables.statusLine(sb, run);
         sb.append('\n');
         if (run.reason() != null) {
             sb.append("reason: ").append(run.reason()).append('\n');
@@ -52,22 +44,7 @@ final class MeasureTables {
         } else {
             io(sb, run);
         }
-        boolean header = false;
-        for (final RowResult r : run.rows()) {
-            if (r.error() != null) {
-                if (!header) {
-                    sb.append("\nproblems:\n");
-                    header = true;
-                }
-                sb.append("  entry ").append(r.index()).append(" (").append(r.status()).append("): ").append(r.error()).append('\n');
-            }
-        }
-        if (!run.notes().isEmpty()) {
-            sb.append("\nnotes:\n");
-            for (final String n : run.notes()) {
-                sb.append("  - ").append(n).append('\n');
-            }
-        }
+        ResultTables.problemsAndNotes(sb, run);
         return sb.toString();
     }
 
@@ -176,13 +153,7 @@ final class MeasureTables {
                         m.ratio() == null ? "" : m.ratio(), m.timesBetter() == null ? "" : m.timesBetter(), m.method()));
                 }
                 v.add(r.error() == null ? "" : r.error());
-                for (int i = 0; i < v.size(); i++) {
-                    if (i > 0) {
-                        sb.append(',');
-                    }
-                    sb.append(ResultTables.cell(v.get(i)));
-                }
-                sb.append('\n');
+                ResultTables.csvLine(sb, v);
             }
         }
         return sb.toString();

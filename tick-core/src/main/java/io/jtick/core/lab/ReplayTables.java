@@ -15,15 +15,7 @@ final class ReplayTables {
     static String text(final RunReport run) {
         final StringBuilder sb = new StringBuilder();
         sb.append("jtick profiling run ").append(run.id()).append(" - historical replay read throughput (TimeBase method)\n");
-        final RunReport.Progress p = run.progress();
-        sb.append("status ").append(run.status());
-        if (p != null) {
-            sb.append("; ").append(p.rowsDone()).append(" of ").append(p.rowsTotal()).append(" entries; ")
-                .append(String.format(Locale.ROOT, "%.1f", p.elapsedSeconds())).append(" s");
-            if (p.currentRow() > 0) {
-                sb.append("; running entry ").append(p.currentRow()).append(" (").append(p.currentPhase()).append(')');
-            }
-        }
+        ResultTables.statusLine(sb, run);
         sb.append('\n');
         if (run.reason() != null) {
             sb.append("reason: ").append(run.reason()).append('\n');
@@ -68,22 +60,7 @@ final class ReplayTables {
                 .append("\n  timing: ").append(env.settleRule()).append("\n  warm-up: ").append(env.warmup())
                 .append("\n  TimeBase figures: ").append(env.paperFigures()).append('\n');
         }
-        boolean header = false;
-        for (final RowResult r : run.rows()) {
-            if (r.error() != null) {
-                if (!header) {
-                    sb.append("\nproblems:\n");
-                    header = true;
-                }
-                sb.append("  entry ").append(r.index()).append(" (").append(r.status()).append("): ").append(r.error()).append('\n');
-            }
-        }
-        if (!run.notes().isEmpty()) {
-            sb.append("\nnotes:\n");
-            for (final String n : run.notes()) {
-                sb.append("  - ").append(n).append('\n');
-            }
-        }
+        ResultTables.problemsAndNotes(sb, run);
         return sb.toString();
     }
 
@@ -110,14 +87,7 @@ final class ReplayTables {
             }
             v.add(cores);
             v.add(r.error() == null ? "" : r.error());
-            for (int i = 0; i < v.size(); i++) {
-                if (i > 0) {
-                    sb.append(',');
-                }
-                final String s = String.valueOf(v.get(i));
-                sb.append(s.indexOf(',') >= 0 || s.indexOf('"') >= 0 ? '"' + s.replace("\"", "\"\"") + '"' : s);
-            }
-            sb.append('\n');
+            ResultTables.csvLine(sb, v);
         }
         return sb.toString();
     }

@@ -39,16 +39,8 @@ public final class ResultTables {
             sb.append(" (AquaQ kdb+ 3.4 broadcast study: no published figures)");
         }
         sb.append('\n');
-        final RunReport.Progress p = run.progress();
         final long settled = run.rows().stream().filter(RowResult::settled).count();
-        sb.append("status ").append(run.status());
-        if (p != null) {
-            sb.append("; ").append(p.rowsDone()).append(" of ").append(p.rowsTotal()).append(" entries; ")
-                .append(fmt1(p.elapsedSeconds())).append(" s");
-            if (p.currentRow() > 0) {
-                sb.append("; running entry ").append(p.currentRow()).append(" (").append(p.currentPhase()).append(')');
-            }
-        }
+        statusLine(sb, run);
         sb.append("; settled ").append(settled).append(" of ").append(run.rows().size());
         sb.append("; durationSeconds ").append(run.spec() == null ? "?" : run.spec().durationSeconds()).append(" per entry\n");
         if (run.reason() != null) {
@@ -138,22 +130,7 @@ public final class ResultTables {
                 .append("\n  settling: ").append(env.settleRule()).append("\n  warm-up: ").append(env.warmup())
                 .append("\n  paper figures: ").append(env.paperFigures()).append('\n');
         }
-        boolean header = false;
-        for (final RowResult r : run.rows()) {
-            if (r.error() != null) {
-                if (!header) {
-                    sb.append("\nproblems:\n");
-                    header = true;
-                }
-                sb.append("  entry ").append(r.index()).append(" (").append(r.status()).append("): ").append(r.error()).append('\n');
-            }
-        }
-        if (!run.notes().isEmpty()) {
-            sb.append("\nnotes:\n");
-            for (final String n : run.notes()) {
-                sb.append("  - ").append(n).append('\n');
-            }
-        }
+        problemsAndNotes(sb, run);
         return sb.toString();
     }
 
@@ -381,15 +358,56 @@ public final class ResultTables {
                 v.add(x == null ? "" : x);
             }
             v.add(r.error() == null ? "" : r.error());
-            for (int i = 0; i < v.size(); i++) {
-                if (i > 0) {
-                    sb.append(',');
-                }
-                sb.append(cell(v.get(i)));
-            }
-            sb.append('\n');
+            csvLine(sb, v);
         }
         return sb.toString();
+    }
+
+    /**
+     * The run's status and progress, "status done; 10 of 10 entries; 68.8 s" (and the entry running
+     * now), without the line's end: every experiment's text starts with it.
+     */
+    static void statusLine(final StringBuilder sb, final RunReport run) {
+        final RunReport.Progress p = run.progress();
+        sb.append("status ").append(run.status());
+        if (p != null) {
+            sb.append("; ").append(p.rowsDone()).append(" of ").append(p.rowsTotal()).append(" entries; ")
+                .append(fmt1(p.elapsedSeconds())).append(" s");
+            if (p.currentRow() > 0) {
+                sb.append("; running entry ").append(p.currentRow()).append(" (").append(p.currentPhase()).append(')');
+            }
+        }
+    }
+
+    /** The entries that failed, with their errors, and the run's notes: every experiment's text ends with them. */
+    static void problemsAndNotes(final StringBuilder sb, final RunReport run) {
+        boolean header = false;
+        for (final RowResult r : run.rows()) {
+            if (r.error() != null) {
+                if (!header) {
+                    sb.append("\nproblems:\n");
+                    header = true;
+                }
+                sb.append("  entry ").append(r.index()).append(" (").append(r.status()).append("): ").append(r.error()).append('\n');
+            }
+        }
+        if (!run.notes().isEmpty()) {
+            sb.append("\nnotes:\n");
+            for (final String n : run.notes()) {
+                sb.append("  - ").append(n).append('\n');
+            }
+        }
+    }
+
+    /** One CSV line of {@code values} ({@link #cell} quotes what needs it). */
+    static void csvLine(final StringBuilder sb, final List<Object> values) {
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            sb.append(cell(values.get(i)));
+        }
+        sb.append('\n');
     }
 
     static String cell(final Object o) {
