@@ -173,10 +173,15 @@ public final class HdbImport {
     }
 
     private void bad(final String message) {
-        badLines++;
-        if (samples.size() < settings.maxBadLinesKept()) {
+        if (countBad()) {
             samples.add(message);
         }
+    }
+
+    /** Counts a bad line or row; true while its message is still to be kept (the first {@code maxBadLinesKept}). */
+    private boolean countBad() {
+        badLines++;
+        return samples.size() < settings.maxBadLinesKept();
     }
 
     private void read(final ReplaySource source) throws IOException {
@@ -214,9 +219,11 @@ public final class HdbImport {
                     currentDate = d;
                     if (writtenDates.contains(d)) {
                         for (int r = from; r < to; r++) {
-                            bad("row for a date already written in this import (the input is not in date order beyond the buffer of "
-                                + settings.maxBufferedRows() + " rows) [file=" + request.path() + ", date=" + d + ", time="
-                                + Instant.ofEpochSecond(0, decoder.timestamp(r)) + "]");
+                            if (countBad()) {
+                                samples.add("row for a date already written in this import (the input is not in date order beyond the "
+                                    + "buffer of " + settings.maxBufferedRows() + " rows) [file=" + request.path() + ", date=" + d
+                                    + ", time=" + Instant.ofEpochSecond(0, decoder.timestamp(r)) + "]");
+                            }
                         }
                     } else {
                         final RealtimeTable t = open.computeIfAbsent(d, k -> new RealtimeTable(schema, symbols, 1 << 16));

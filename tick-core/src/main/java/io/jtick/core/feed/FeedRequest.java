@@ -32,15 +32,6 @@ public record FeedRequest(String source, String table, Integer r, Integer u, Int
                           Boolean stampTime, Long durationSeconds, Long maxRows, String file, List<String> symbols,
                           List<String> dates, String pace, Double speed, List<String> tables, String from, String to,
                           Boolean rowIds) {
-    /** Without {@code rowIds}. */
-    public FeedRequest(final String source, final String table, final Integer r, final Integer u, final Integer t, final Integer syms,
-                       final Integer ex, final Long seed, final Boolean stampTime, final Long durationSeconds, final Long maxRows,
-                       final String file, final List<String> symbols, final List<String> dates, final String pace, final Double speed,
-                       final List<String> tables, final String from, final String to) {
-        this(source, table, r, u, t, syms, ex, seed, stampTime, durationSeconds, maxRows, file, symbols, dates, pace, speed, tables, from,
-            to, null);
-    }
-
     /** All defaults. */
     public static FeedRequest defaults() {
         return new FeedRequest(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,

@@ -136,11 +136,6 @@ public final class HdbReplaySource implements TickSource {
         return problem;
     }
 
-    /** The HDB's REPLAY_DONE, once it came. */
-    public ControlFrames.ReplayDone result() {
-        return result;
-    }
-
     @Override
     public void close() {
         closed = true;

@@ -23,7 +23,6 @@ public abstract class ReplaySource implements TickSource {
     private boolean ended;
     private long rowsRead;
     private java.util.function.Consumer<String> badLines;
-    private long skipped;
 
     ReplaySource(final TableSchema schema) {
         this.schema = schema;
@@ -71,16 +70,11 @@ public abstract class ReplaySource implements TickSource {
 
     /**
      * Skips lines that do not parse instead of failing: each is reported to {@code handler} with its
-     * file and line ({@code not a valid integer [file=..., line=..., field=..., value=...]}) and
-     * counted in {@link #badLines()}. Without a handler the first bad line ends the source with that error.
+     * file and line ({@code not a valid integer [file=..., line=..., field=..., value=...]}). Without a
+     * handler the first bad line ends the source with that error.
      */
     public final void onBadLine(final java.util.function.Consumer<String> handler) {
         this.badLines = handler;
-    }
-
-    /** Lines skipped because they did not parse. */
-    public final long badLines() {
-        return skipped;
     }
 
     /** A line did not parse: rethrown, or reported and skipped when a handler is set. */
@@ -88,7 +82,6 @@ public abstract class ReplaySource implements TickSource {
         if (badLines == null) {
             throw e;
         }
-        skipped++;
         badLines.accept(e.getMessage());
     }
 

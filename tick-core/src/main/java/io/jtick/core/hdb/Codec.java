@@ -139,55 +139,6 @@ public enum Codec {
     }
 
     /**
-     * Decompresses {@code src[srcOff, srcOff+length)} into {@code dst[dstOff, dstOff+rawLength)}.
-     *
-     * @throws IOException when the bytes are not a valid block of exactly {@code rawLength} bytes
-     */
-    public void decompress(final byte[] src, final int srcOff, final int length, final byte[] dst, final int dstOff,
-                           final int rawLength) throws IOException {
-        final long n;
-        switch (this) {
-            case NONE:
-                if (length != rawLength) {
-                    throw new IOException("stored length differs from raw length [stored=" + length + ", raw=" + rawLength + "]");
-                }
-                System.arraycopy(src, srcOff, dst, dstOff, length);
-                return;
-            case LZ4:
-                try {
-                    n = LZ4_DECOMPRESSOR.decompress(src, srcOff, length, dst, dstOff, rawLength);
-                } catch (final RuntimeException e) {
-                    throw new IOException("lz4 block does not decode: " + e.getMessage(), e);
-                }
-                break;
-            case SNAPPY:
-                try {
-                    if (Snappy.uncompressedLength(src, srcOff, length) != rawLength) {
-                        throw new IOException("snappy block has the wrong raw length [raw=" + rawLength + "]");
-                    }
-                    n = Snappy.uncompress(src, srcOff, length, dst, dstOff);
-                } catch (final IOException e) {
-                    throw e;
-                } catch (final RuntimeException e) {
-                    throw new IOException("snappy block does not decode: " + e.getMessage(), e);
-                }
-                break;
-            case ZSTD:
-                n = Zstd.decompressByteArray(dst, dstOff, rawLength, src, srcOff, length);
-                if (Zstd.isError(n)) {
-                    throw new IOException("zstd block does not decode [error=" + Zstd.getErrorName(n) + "]");
-                }
-                break;
-            default:
-                throw new IllegalStateException("unhandled codec [codec=" + this + "]");
-        }
-        if (n != rawLength) {
-            throw new IOException("block decoded to the wrong length [codec=" + codecName + ", expected=" + rawLength
-                + ", got=" + n + "]");
-        }
-    }
-
-    /**
      * Decompresses {@code src[srcOff, srcOff+length)} (a direct buffer: the mapped file, or a block
      * read into one) into the direct buffer {@code dst} from 0, {@code rawLength} bytes, without
      * copying the stored bytes onto the heap first.

@@ -367,11 +367,6 @@ public final class PartitionWriter {
     }
 
     /**
-     * Where the block starting at row {@code start} ends: at the first sym boundary once it holds at
-     * least an eighth of {@code maxRows}, else after {@code maxRows} rows (or at the end). A one-sym
-     * read then decodes little beyond its own rows, while small syms still share a block.
-     */
-    /**
      * Raw bytes per block of a column in {@code encoding} when the table's blocks are {@code tableBlockBytes}:
      * plain columns are mapped and read in place, their blocks are only checksum units
      * ({@code tableBlockBytes}); lz4/snappy columns use at most {@link #FAST_CODEC_BLOCK_BYTES}, zstd
@@ -384,6 +379,11 @@ public final class PartitionWriter {
         return Math.min(tableBlockBytes, encoding.codec() == Codec.ZSTD ? ZSTD_BLOCK_BYTES : FAST_CODEC_BLOCK_BYTES);
     }
 
+    /**
+     * Where the block starting at row {@code start} ends: at the first sym boundary once it holds at
+     * least an eighth of {@code maxRows}, else after {@code maxRows} rows (or at the end). A one-sym
+     * read then decodes little beyond its own rows, while small syms still share a block.
+     */
     static int blockEnd(final SymRanges ranges, final int start, final int rows, final int maxRows) {
         final int max = (int) Math.min(rows, (long) start + maxRows);
         final int min = (int) Math.min(rows, (long) start + Math.max(1, maxRows / 8));

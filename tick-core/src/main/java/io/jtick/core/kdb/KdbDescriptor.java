@@ -46,14 +46,4 @@ public final class KdbDescriptor {
 
     private KdbDescriptor() {
     }
-
-    /** A message's type as a word for logs and errors. */
-    public static String messageTypeName(final int type) {
-        return switch (type) {
-            case ASYNC -> "async";
-            case SYNC -> "sync";
-            case RESPONSE -> "response";
-            default -> "unknown(" + type + ")";
-        };
-    }
 }

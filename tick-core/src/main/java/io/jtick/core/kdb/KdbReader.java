@@ -59,10 +59,6 @@ public final class KdbReader {
         return offset + HEADER_LENGTH;
     }
 
-    public int end() {
-        return end;
-    }
-
     /** The type byte of the object at {@code pos}. */
     public int type(final int pos) {
         need(pos, 1);

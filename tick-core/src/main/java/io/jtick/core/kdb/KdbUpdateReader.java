@@ -51,7 +51,6 @@ public final class KdbUpdateReader {
     private int[] entryLength = new int[256];
     private int entries;
     private int rows;
-    private int tableIndex;
     private ErrorCode code = ErrorCode.NONE;
     private String reason;
 
@@ -82,11 +81,6 @@ public final class KdbUpdateReader {
         return rows;
     }
 
-    /** Table index (in the registry) of the last frame read. */
-    public int tableIndex() {
-        return tableIndex;
-    }
-
     /**
      * The UPDATE frame for table {@code tablePos} (a symbol or string) and {@code dataPos}, a new
      * buffer the caller owns; null when the arguments do not fit the schema ({@link #code()},
@@ -103,7 +97,6 @@ public final class KdbUpdateReader {
         if (t < 0) {
             return fail(ErrorCode.UNKNOWN_TABLE, "unknown table [table=" + r.text(tablePos) + "]");
         }
-        tableIndex = t;
         final TableSchema schema = schemas.get(t);
         final int n = schema.columnCount();
         if (colPos.length < n) {

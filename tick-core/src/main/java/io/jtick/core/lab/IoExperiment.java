@@ -167,13 +167,16 @@ public final class IoExperiment {
         throws IOException {
         final int rows = (int) Math.min(Integer.MAX_VALUE - 1L, (long) fileMegabytes * 1024 * 1024 / 8);
         final Path file = dir.resolve("readtest");
-        final double[] write = new double[repeats];
+        final double[] written = new double[repeats];
+        int writes = 0;
         long bytes = 0;
-        for (int k = 0; k < repeats && !stop.getAsBoolean(); k++) {
+        for (; writes < repeats && !stop.getAsBoolean(); writes++) {
             final long t0 = System.nanoTime();
             bytes = StorageProbe.writeColumn(file, rows, true);
-            write[k] = bytes / 1e6 / ((System.nanoTime() - t0) / 1e9);
+            written[writes] = bytes / 1e6 / ((System.nanoTime() - t0) / 1e9);
         }
+        // a stop request ends the loops early: only the repeats that ran count
+        final double[] write = Arrays.copyOf(written, writes);
         final Path small = dir.resolve("opentest");
         StorageProbe.writeColumn(small, 2, true);
         final double[] open = time(repeats, ops, () -> StorageProbe.openClose(small, 2), stop);
@@ -206,12 +209,14 @@ public final class IoExperiment {
         }
         StorageProbe.readColumn(file, rows);
         final double[] cached = new double[repeats];
-        for (int k = 0; k < repeats && !stop.getAsBoolean(); k++) {
+        int reads = 0;
+        for (; reads < repeats && !stop.getAsBoolean(); reads++) {
             final long t0 = System.nanoTime();
             StorageProbe.readColumn(file, rows);
-            cached[k] = bytes / 1e6 / ((System.nanoTime() - t0) / 1e9);
+            cached[reads] = bytes / 1e6 / ((System.nanoTime() - t0) / 1e9);
         }
-        out.add(rate("local file", "read cached", cached, bytes, "the same read with the file's pages in the page cache"));
+        out.add(rate("local file", "read cached", Arrays.copyOf(cached, reads), bytes,
+            "the same read with the file's pages in the page cache"));
         out.add(rate("local file", "write", write, bytes, String.format(Locale.ROOT, "write a %d MB plain int64 column file"
             + " through the write-down's ColumnFileWriter (128 KB blocks, checksummed) and force it to disk", bytes / 1_000_000)));
     }

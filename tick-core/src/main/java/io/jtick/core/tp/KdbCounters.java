@@ -64,8 +64,4 @@ final class KdbCounters {
     void connection(final boolean opened) {
         open.addAndGet(opened ? 1 : -1);
     }
-
-    long publishedCount() {
-        return published.get();
-    }
 }

@@ -42,7 +42,7 @@ class FeedSupervisorTest {
 
     private static FeedRequest request(final String source, final String table, final Integer r, final String pace, final String file) {
         return new FeedRequest(source, table, r, null, null, null, null, null, null, null, null, file, null, null, pace, null, null, null,
-            null);
+            null, null);
     }
 
     @Test
