@@ -98,18 +98,7 @@ public class HdbWriteBenchmark {
 
     @Benchmark
     public long syncedSequentialWrite(final Bytes bytes) throws IOException {
-        final java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocateDirect(1 << 20);
-        final Path file = root.resolve("sequential-" + runs++);
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.CREATE_NEW,
-            java.nio.file.StandardOpenOption.WRITE)) {
-            for (long done = 0; done < rawBytes; done += buf.capacity()) {
-                buf.clear().limit((int) Math.min(buf.capacity(), rawBytes - done));
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-            }
-            ch.force(true);
-        }
+        WriteDownBenchmark.writeSynced(root.resolve("sequential-" + runs++), rawBytes);
         bytes.rawBytes += rawBytes;
         return rawBytes;
     }

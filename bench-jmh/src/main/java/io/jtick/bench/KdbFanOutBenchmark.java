@@ -11,7 +11,6 @@ import io.jtick.core.wire.UpdateEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -116,23 +115,16 @@ public class KdbFanOutBenchmark {
         final ErrorCode code = tp.onUpdate(null, frame, 0, frameLength);
         tp.flush();
         for (final EmbeddedChannel ch : channels) {
-            drain(ch);
+            ch.releaseOutbound();
         }
         encodes.kdbMessages += published.get() - before;
         return code;
     }
 
-    private static void drain(final EmbeddedChannel ch) {
-        Object m;
-        while ((m = ch.readOutbound()) != null) {
-            ReferenceCountUtil.release(m);
-        }
-    }
-
     @TearDown(Level.Iteration)
     public void close() throws IOException {
         for (final EmbeddedChannel ch : channels) {
-            drain(ch);
+            ch.releaseOutbound();
             ch.finishAndReleaseAll();
         }
         tp.close();

@@ -2,6 +2,7 @@ package io.jtick.bench;
 
 import io.jtick.core.hdb.HistoricalDatabase;
 import io.jtick.core.lab.LoopbackProbe;
+import io.jtick.core.lab.ProfilingRun;
 import io.jtick.core.lab.ReplayDays;
 import io.jtick.core.lab.ReplayMeasure;
 import io.jtick.core.metrics.TickMetrics;
@@ -174,15 +175,6 @@ public final class ReplayBenchmark {
         return ReplayMeasure.run(port, requests, expected, rows, 600_000);
     }
 
-    /** The 1-minute load average (/proc/loadavg), or -1 where there is none: a shared machine's figures need it beside them. */
-    static double loadAverage() {
-        try {
-            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
-        } catch (final IOException | RuntimeException e) {
-            return -1;
-        }
-    }
-
     static String table(final Options o, final List<Line> lines) {
         final StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "jtick replay read throughput: %,d rows x %d syms, one stream, %d cores, %d replay threads,"
@@ -205,8 +197,8 @@ public final class ReplayBenchmark {
         }
         sb.append(String.format(Locale.ROOT, "runs (rows/s): %s%n", lines.stream().map(l -> l.encoding() + " x" + l.consumers() + " "
             + l.allRuns().stream().map(v -> String.format(Locale.ROOT, "%.2fM", v / 1e6)).toList()).toList()));
-        sb.append(String.format(Locale.ROOT, "load average (1 min) at the end: %.2f on %d cores; cpu ns/row = (replay server + consumer"
-            + " threads' CPU time) / rows: what one row costs whatever else the machine runs%n", loadAverage(),
+        sb.append(String.format(Locale.ROOT, "load average (1, 5, 15 min) at the end: %s on %d cores; cpu ns/row = (replay server"
+            + " + consumer threads' CPU time) / rows: what one row costs whatever else the machine runs%n", ProfilingRun.loadAverage(),
             Runtime.getRuntime().availableProcessors()));
         sb.append("loopback rows/s = loopback bytes/s (same connections and threads, one 256 KiB buffer written again and again)"
             + " / bytes per row of the replay's frames\n");

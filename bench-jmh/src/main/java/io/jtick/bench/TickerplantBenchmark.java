@@ -12,7 +12,6 @@ import io.jtick.core.wire.UpdateEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -97,7 +96,7 @@ public class TickerplantBenchmark {
             if (problem != null) {
                 throw new IllegalStateException(problem);
             }
-            drain(channels[k]);
+            channels[k].releaseOutbound();
         }
         sinceFlush = 0;
     }
@@ -109,25 +108,18 @@ public class TickerplantBenchmark {
             sinceFlush = 0;
             tp.flush();
             for (final EmbeddedChannel ch : channels) {
-                drain(ch);
+                ch.releaseOutbound();
             }
         }
         rows.rows += r;
         return code;
     }
 
-    private static void drain(final EmbeddedChannel ch) {
-        Object m;
-        while ((m = ch.readOutbound()) != null) {
-            ReferenceCountUtil.release(m);
-        }
-    }
-
     @TearDown(Level.Iteration)
     public void close() throws IOException {
         tp.flush();
         for (final EmbeddedChannel ch : channels) {
-            drain(ch);
+            ch.releaseOutbound();
             ch.finishAndReleaseAll();
         }
         tp.close();

@@ -43,7 +43,6 @@ public final class ProcessStack implements AutoCloseable {
         }
     }
 
-    private final Path dir;
     private final int tpTcp;
     private final ServiceProcess tp;
     private final ServiceProcess rdb;
@@ -51,7 +50,6 @@ public final class ProcessStack implements AutoCloseable {
     private final ServiceProcess feed;
 
     private ProcessStack(final Path repo, final Path dir, final Options o) throws IOException {
-        this.dir = dir;
         this.tpTcp = freePort();
         final String version = version(repo);
         final Path logs = dir.resolve("log");
@@ -131,10 +129,6 @@ public final class ProcessStack implements AutoCloseable {
 
     public ServiceProcess feed() {
         return feed;
-    }
-
-    public Path dir() {
-        return dir;
     }
 
     /** {@code kill -9} the service, start it again with the same settings, wait until it is healthy. */

@@ -73,15 +73,6 @@ public final class ServiceProcess implements AutoCloseable {
         return httpPort;
     }
 
-    public Path log() {
-        return log;
-    }
-
-    /** Times started, the first included. */
-    public int starts() {
-        return starts;
-    }
-
     public long pid() {
         return process.pid();
     }

@@ -1,5 +1,6 @@
 package io.jtick.soak;
 
+import io.jtick.core.hdb.PartitionStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -194,12 +195,7 @@ public final class Soak {
     /** The soak's journal is gigabytes: it goes unless --keep; the logs stay. */
     private static void deleteJournalAndData(final Path dir) throws IOException {
         for (final String sub : List.of("journal", "hdb", "rdb-eod", "runs")) {
-            final Path p = dir.resolve(sub);
-            if (Files.exists(p)) {
-                try (var walk = Files.walk(p)) {
-                    walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-                }
-            }
+            PartitionStore.deleteRecursively(dir.resolve(sub));
         }
     }
 

@@ -1,17 +1,15 @@
 package io.jtick.bench.pipeline;
 
+import io.jtick.core.lab.ProfilingRun;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.time.NanoClock;
 import org.HdrHistogram.Histogram;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -211,9 +209,9 @@ public final class PipelineBenchmark {
             System.exit(2);
             return;
         }
-        final String loadStart = loadAverage();
+        final String loadStart = ProfilingRun.loadAverage();
         final List<RunResult> results = run(o, res -> System.out.print(PipelineReport.run(res)));
-        final String loadEnd = loadAverage();
+        final String loadEnd = ProfilingRun.loadAverage();
         System.out.print(PipelineReport.summary(o, results, loadStart, loadEnd));
         System.out.println(PipelineReport.json(o, results, loadStart, loadEnd));
         if (results.stream().anyMatch(res -> !res.ok())) {
@@ -340,16 +338,6 @@ public final class PipelineBenchmark {
             final long[] rows = receivers.stream().mapToLong(Receiver::rows).toArray();
             return new RunResult(system.name(), subscribers, phase, repeat, 0, 0, null, rows, 0, false, List.of(), Map.of(),
                 e.getClass().getSimpleName() + ": " + e.getMessage());
-        }
-    }
-
-    /** {@code /proc/loadavg}'s first three fields, or "n/a". */
-    static String loadAverage() {
-        try {
-            final String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-            return String.format(Locale.ROOT, "%s %s %s", f[0], f[1], f[2]);
-        } catch (final IOException | RuntimeException e) {
-            return "n/a";
         }
     }
 }

@@ -164,8 +164,8 @@ public final class ProfilingRun {
                     + " their figures are what was measured, raise durationSeconds for steadier ones");
             }
             if (replay != null) {
-                note(String.format(Locale.ROOT, "load average (1 min) at the end of the run: %s on %d cores: the machine's other work"
-                    + " takes its share of the cores the replay and its consumers share; srvcpu + conscpu is what they got",
+                note(String.format(Locale.ROOT, "load average (1, 5, 15 min) at the end of the run: %s on %d cores: the machine's"
+                    + " other work takes its share of the cores the replay and its consumers share; srvcpu + conscpu is what they got",
                     loadAverage(), Runtime.getRuntime().availableProcessors()));
                 note("each entry is one replay of the whole day by every consumer (durationSeconds does not apply); the independent"
                     + " streams are the day's syms dealt out to the consumers, so together they read one day; TimeBase's independent"
@@ -182,10 +182,14 @@ public final class ProfilingRun {
         }
     }
 
-    /** The 1-minute load average from /proc/loadavg, or "unknown". */
-    private static String loadAverage() {
+    /**
+     * The machine's load averages over 1, 5 and 15 minutes ({@code /proc/loadavg}'s first three fields,
+     * "0.42 0.61 1.03"), or "unknown": figures measured on a shared machine need it beside them.
+     */
+    public static String loadAverage() {
         try {
-            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+            final String[] f = java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
         } catch (final java.io.IOException | RuntimeException e) {
             return "unknown";
         }
