@@ -15,12 +15,15 @@ import static io.jtick.core.kdb.KdbDescriptor.UNCOMPRESSED_LENGTH_OFFSET;
  * flag byte and eight items; flag bit k set makes item k a back reference of three bytes or fewer
  * (a one-byte hash of the two bytes to copy, then how many more bytes follow them, 0..255), clear
  * makes it one literal byte. Both sides keep the same table, XOR of two adjacent bytes → where that
- * pair last started, updated as bytes are produced except inside a copied run. Not on the hot path:
- * a message is compressed only when over 2000 bytes and going to another host.
+ * pair last started, updated as bytes are produced except inside a copied run. q compresses every
+ * message over 2000 bytes it sends to another host, so a remote feed's batches arrive compressed:
+ * an instance (one per connection's decoder) keeps its work arrays, grown to the largest message
+ * seen, and allocates only the output buffer per message. An instance is not thread-safe.
  */
 public final class KdbCompression {
-    private KdbCompression() {
-    }
+    private final int[] lastAt = new int[256];
+    private byte[] src = new byte[0];
+    private byte[] dst = new byte[0];
 
     /**
      * The uncompressed copy of the compressed message at {@code offset} ({@code length} bytes, header
@@ -30,8 +33,8 @@ public final class KdbCompression {
      * @throws IllegalArgumentException naming the problem when the message is not valid compressed
      *                                  data or its uncompressed length is over {@code maxLength}
      */
-    public static ByteBuf uncompress(final ByteBuf msg, final int offset, final int length, final ByteBufAllocator alloc,
-                                     final int maxLength) {
+    public ByteBuf uncompress(final ByteBuf msg, final int offset, final int length, final ByteBufAllocator alloc,
+                              final int maxLength) {
         final boolean le = msg.getByte(offset + BYTE_ORDER_OFFSET) == 1;
         if (length < UNCOMPRESSED_LENGTH_OFFSET + 4) {
             throw new IllegalArgumentException("compressed message too short [length=" + length + "]");
@@ -40,14 +43,18 @@ public final class KdbCompression {
         if (full <= HEADER_LENGTH || full > maxLength) {
             throw new IllegalArgumentException("uncompressed length out of range [length=" + full + ", limit=" + maxLength + "]");
         }
-        final byte[] src = new byte[length];
-        msg.getBytes(offset, src);
-        final byte[] dst = new byte[full];
-        expand(src, UNCOMPRESSED_LENGTH_OFFSET + 4, length, dst);
+        if (src.length < length) {
+            src = new byte[length];
+        }
+        if (dst.length < full) {
+            dst = new byte[full];
+        }
+        msg.getBytes(offset, src, 0, length);
+        expand(UNCOMPRESSED_LENGTH_OFFSET + 4, length, full);
         System.arraycopy(src, 0, dst, 0, HEADER_LENGTH);
         dst[COMPRESSED_OFFSET] = 0;
         final ByteBuf out = alloc.directBuffer(full);
-        out.writeBytes(dst);
+        out.writeBytes(dst, 0, full);
         if (le) {
             out.setIntLE(LENGTH_OFFSET, full);
         } else {
@@ -56,15 +63,18 @@ public final class KdbCompression {
         return out;
     }
 
-    /** Fills {@code dst[8..]} from the compressed items in {@code src[from, end)}. */
-    private static void expand(final byte[] src, final int from, final int end, final byte[] dst) {
-        final int[] lastAt = new int[256];
+    /** Fills {@code dst[8, full)} from the compressed items in {@code src[from, end)}. */
+    private void expand(final int from, final int end, final int full) {
+        final byte[] src = this.src;
+        final byte[] dst = this.dst;
+        final int[] lastAt = this.lastAt;
+        java.util.Arrays.fill(lastAt, 0);
         int in = from;
         int out = HEADER_LENGTH;
         int hashed = HEADER_LENGTH;
         int flags = 0;
         int bit = 0;
-        while (out < dst.length) {
+        while (out < full) {
             if (bit == 0) {
                 flags = next(src, in++, end);
                 bit = 1;
@@ -72,7 +82,7 @@ public final class KdbCompression {
             if ((flags & bit) != 0) {
                 final int from2 = lastAt[next(src, in++, end)];
                 final int run = 2 + next(src, in++, end);
-                if (from2 < HEADER_LENGTH || out + run > dst.length) {
+                if (from2 < HEADER_LENGTH || out + run > full) {
                     throw new IllegalArgumentException("bad back reference in compressed message [at=" + (in - 2) + "]");
                 }
                 for (int k = 0; k < run; k++) {

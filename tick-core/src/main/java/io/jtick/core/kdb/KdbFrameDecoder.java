@@ -42,6 +42,7 @@ public final class KdbFrameDecoder extends ByteToMessageDecoder {
     private enum State { HANDSHAKE, MESSAGES, DISCARD }
 
     private final int maxLength;
+    private final KdbCompression compression = new KdbCompression();
     private State state = State.HANDSHAKE;
 
     /** Messages over {@code maxLength} bytes, compressed or once uncompressed, are refused. */
@@ -78,7 +79,7 @@ public final class KdbFrameDecoder extends ByteToMessageDecoder {
                 continue;
             }
             try {
-                out.add(KdbCompression.uncompress(in, at, length, ctx.alloc(), maxLength));
+                out.add(compression.uncompress(in, at, length, ctx.alloc(), maxLength));
                 in.skipBytes(length);
             } catch (final IllegalArgumentException e) {
                 final boolean tooLong = e.getMessage().startsWith("uncompressed length");
