@@ -150,12 +150,6 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerpla
     // ------------------------------------------------------------------ .u.upd
 
     private void onUpdate(final boolean sync, final int table, final int data) {
-        final TickerplantSettings s = tp.settings();
-        if (s.chained()) {
-            fail(sync, ErrorCode.UNEXPECTED_MESSAGE, "this tickerplant is chained and takes no feeds [upstream="
-                + s.upstreamHost() + ":" + s.upstreamPort() + "]", false, false);
-            return;
-        }
         if (!feed) {
             feed = true;
             tp.counters().feedConnected(true);

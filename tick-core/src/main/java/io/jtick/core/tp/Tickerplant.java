@@ -174,6 +174,11 @@ public final class Tickerplant implements AutoCloseable {
     }
 
     private ErrorCode update(final UpdateSource from, final ByteBuf frame, final int offset, final int length, final boolean upstream) {
+        if (!upstream && settings.chained()) {
+            counters.error(ErrorCode.UNEXPECTED_MESSAGE);
+            lastError = takesNoFeeds();
+            return ErrorCode.UNEXPECTED_MESSAGE;
+        }
         final long start = System.nanoTime();
         final ErrorCode code = validator.validate(frame, offset, length);
         if (code != ErrorCode.NONE) {
@@ -302,6 +307,12 @@ public final class Tickerplant implements AutoCloseable {
      * number, from which it resends. In timer log+publish mode what the feed has waiting for the
      * timer is journalled first, so the answer counts it.
      */
+    /** Null, or, for a chained tickerplant, why it refuses a feed (its updates come from upstream only). */
+    String takesNoFeeds() {
+        return settings.chained() ? "this tickerplant is chained and takes no feeds [upstream=" + settings.upstreamHost() + ":"
+            + settings.upstreamPort() + "]" : null;
+    }
+
     FeedRegistry.Feed onFeedHello(final UpdateSource from, final String name) {
         if (feeds.feed(name).pending > 0) {
             publishPending();

@@ -136,15 +136,12 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
                 : "a numbered feed needs a name");
             return;
         }
-        if (tp.settings().chained()) {
-            reject(ErrorCode.UNEXPECTED_MESSAGE, "this tickerplant is chained and takes no feeds [upstream="
-                + tp.settings().upstreamHost() + ":" + tp.settings().upstreamPort() + "]");
+        final String noFeeds = tp.takesNoFeeds();
+        if (noFeeds != null) {
+            reject(ErrorCode.UNEXPECTED_MESSAGE, noFeeds);
             return;
         }
-        if (!feed) {
-            feed = true;
-            tp.counters().feedConnected(true);
-        }
+        asFeed();
         numbered = tp.onFeedHello(this, name);
         LOG.info("numbered feed connected [remote={}, feed={}, journalled={}]", ctx.channel().remoteAddress(), name,
             numbered.journalled);
@@ -181,19 +178,18 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
         if (!mayWrite && !admit(Access.WRITE)) {
             return;
         }
-        if (!feed) {
-            feed = true;
-            tp.counters().feedConnected(true);
-        }
-        final TickerplantSettings s = tp.settings();
-        if (s.chained()) {
-            reject(ErrorCode.UNEXPECTED_MESSAGE, "this tickerplant is chained and takes no feeds [upstream="
-                + s.upstreamHost() + ":" + s.upstreamPort() + "]");
-            return;
-        }
+        asFeed();
         final ErrorCode code = tp.onUpdate(this, frame, offset, length);
         if (code != ErrorCode.NONE) {
             refuse(code, tp.lastError());
+        }
+    }
+
+    /** This connection is a feed: counted in the TP's connected feeds once. */
+    private void asFeed() {
+        if (!feed) {
+            feed = true;
+            tp.counters().feedConnected(true);
         }
     }
 
