@@ -4,6 +4,7 @@ import io.jtick.core.auth.AccessCheck;
 import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.client.TickClient;
 import io.jtick.core.client.TickListener;
+import io.jtick.core.kdb.KdbAccess;
 import io.jtick.core.kdb.KdbSettings;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
@@ -17,6 +18,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
@@ -35,13 +37,15 @@ import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * Runs a {@link Tickerplant} on one Netty event-loop thread (its agent): the listening socket for
  * feeds and subscribers, every connection ({@link TickerplantAdapter}, which also holds the bad-input
  * policy), the publish timer, end-of-day checks, heartbeats and, for a chained TP, the upstream
- * subscription all run there, and so does the kdb+ port when one is configured ({@link #kdb}, {@link KdbListener}).
+ * subscription all run there, and so does the kdb+ port when one is configured ({@link #kdb},
+ * {@link KdbAdapter}, logins by {@link KdbAccess}).
  * Other threads (REST, metrics) read or change the tickerplant's state
  * through {@link #call}, {@link #status}, {@link #setMode} and {@link #endOfDay}, which run on that
  * thread; {@link #tickerplant()} hands out the object itself for what never changes (settings, schemas).
@@ -112,6 +116,34 @@ public final class TickerplantServer implements AutoCloseable {
         }
         tp.catchUpScheduler(this::scheduleCatchUp);
         tp.counters().backlogGauge(this::totalBacklog);
+        try {
+            serverChannel = listen("feeds and subscribers", settings.port(), p -> TickerplantAdapter.install(p, tp, check));
+            if (kdb.enabled()) {
+                final KdbAccess logins = KdbAccess.of(kdb, InetAddress.getByName(settings.host()));
+                kdbChannel = listen("kdb+ clients", kdb.port(), p -> KdbAdapter.install(p, tp, logins));
+                LOG.info("kdb+ port listening [address={}, logins={}]", kdbChannel.localAddress(), logins.describe());
+            }
+        } catch (final IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+        scheduleTimer(tp.timerNanos());
+        housekeeping = loop.scheduleAtFixedRate(this::housekeeping, 50, 50, TimeUnit.MILLISECONDS);
+        if (settings.chained()) {
+            startUpstream();
+        }
+        LOG.info("tickerplant listening [address={}, transport={}, chained={}, access={}]", serverChannel.localAddress(),
+            Transport.isEpoll() ? "epoll" : "nio", settings.chained() ? settings.upstreamHost() + ":" + settings.upstreamPort() : "no",
+            check.describe());
+        return this;
+    }
+
+    /**
+     * Binds one of the tickerplant's ports on {@code tick.tp.host}: the same socket options for both
+     * (the native and the kdb+ one), each connection counted and closed with the TP, its pipeline from
+     * {@code install}.
+     */
+    private Channel listen(final String what, final int port, final Consumer<ChannelPipeline> install) throws IOException {
         final ServerBootstrap b = new ServerBootstrap()
             .group(group)
             .channel(Transport.serverChannel())
@@ -126,35 +158,18 @@ public final class TickerplantServer implements AutoCloseable {
                 protected void initChannel(final SocketChannel ch) {
                     tp.counters().connectionOpened();
                     connectionsOpen.add(ch);
-                    TickerplantAdapter.install(ch.pipeline(), tp, check);
+                    install.accept(ch.pipeline());
                 }
             });
         try {
-            serverChannel = b.bind(settings.host(), settings.port()).sync().channel();
+            return b.bind(settings.host(), port).sync().channel();
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(e);
         } catch (final Exception e) {
-            close();
-            throw new IOException("cannot listen [host=" + settings.host() + ", port=" + settings.port() + "]: " + e.getMessage(), e);
+            throw new IOException("cannot listen for " + what + " [host=" + settings.host() + ", port=" + port + "]: " + e.getMessage(),
+                e);
         }
-        if (kdb.enabled()) {
-            try {
-                kdbChannel = KdbListener.bind(group, tp, settings.host(), kdb, connectionsOpen);
-            } catch (final IOException | RuntimeException e) {
-                close();
-                throw e;
-            }
-        }
-        scheduleTimer(tp.timerNanos());
-        housekeeping = loop.scheduleAtFixedRate(this::housekeeping, 50, 50, TimeUnit.MILLISECONDS);
-        if (settings.chained()) {
-            startUpstream();
-        }
-        LOG.info("tickerplant listening [address={}, transport={}, chained={}, access={}]", serverChannel.localAddress(),
-            Transport.isEpoll() ? "epoll" : "nio", settings.chained() ? settings.upstreamHost() + ":" + settings.upstreamPort() : "no",
-            check.describe());
-        return this;
     }
 
     public int port() {

@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The kdb+ port of a real {@link TickerplantServer} over loopback sockets. */
 @ExtendWith(LeakCheck.class)
-class KdbListenerTest {
+class KdbPortTest {
     @TempDir
     Path dir;
 
