@@ -163,9 +163,9 @@ public record HdbProperties(
             final Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", t.name());
             m.put("maxAgeDays", t.maxAgeDays());
-            m.put("encoding", plainAlias(t.encoding()));
-            m.put("types", plainAliases(t.types()));
-            m.put("columns", plainAliases(t.columns()));
+            m.put("encoding", t.encoding());
+            m.put("types", t.types());
+            m.put("columns", t.columns());
             config.add(m);
         }
         try {
@@ -173,19 +173,6 @@ public record HdbProperties(
         } catch (final IllegalArgumentException e) {
             throw new IllegalArgumentException("bad tier policy [key=tick.hdb.tiers]: " + e.getMessage(), e);
         }
-    }
-
-    /** {@code plain} is accepted for the codec {@code none} (values stored as-is, memory-mapped). */
-    static String plainAlias(final String encoding) {
-        return encoding != null && "plain".equalsIgnoreCase(encoding.trim()) ? "none" : encoding;
-    }
-
-    private static Map<String, Object> plainAliases(final Map<String, String> encodings) {
-        final Map<String, Object> out = new LinkedHashMap<>();
-        if (encodings != null) {
-            encodings.forEach((k, v) -> out.put(k, plainAlias(v)));
-        }
-        return out;
     }
 
     /** Block size in bytes, checked. */

@@ -100,7 +100,7 @@ final class ImportRunner implements DisposableBean {
         } catch (final DateTimeException e) {
             throw bad("unknown zone [zone=" + b.zone() + "]");
         }
-        if (b.encoding() != null && !b.encoding().isBlank() && !"plain".equalsIgnoreCase(b.encoding().trim())) {
+        if (b.encoding() != null && !b.encoding().isBlank()) {
             try {
                 ColumnEncoding.parse(b.encoding().trim());
             } catch (final IllegalArgumentException e) {

@@ -111,7 +111,7 @@ public record RdbProperties(
             final String e = encoding.trim();
             final ColumnEncoding parsed;
             try {
-                parsed = ColumnEncoding.parse("plain".equalsIgnoreCase(e) ? "none" : e);
+                parsed = ColumnEncoding.parse(e);
             } catch (final IllegalArgumentException bad) {
                 throw new IllegalArgumentException("bad encoding [key=tick.rdb.hdb.encoding, value=" + encoding + "]: " + bad.getMessage(),
                     bad);

@@ -280,7 +280,7 @@ public final class HdbImport {
         String encoding;
         if (request.encoding() != null && !request.encoding().isBlank()) {
             final String e = request.encoding().trim().toLowerCase(Locale.ROOT);
-            policy = "plain".equals(e) || "none".equals(e) ? EncodingPolicy.PLAIN : EncodingPolicy.uniform(ColumnEncoding.parse(e));
+            policy = EncodingPolicy.uniform(ColumnEncoding.parse(e));
             encoding = e;
         } else {
             final TierPolicy.Tier tier = settings.tiers().tierFor(date, settings.today());

@@ -66,12 +66,15 @@ public enum Codec {
 
     /** Codec by name (case-insensitive). */
     public static Codec fromName(final String name) {
+        if ("plain".equalsIgnoreCase(name)) {
+            return NONE; // the users' word for values stored as they are (memory-mapped)
+        }
         for (final Codec c : values()) {
             if (c.codecName.equalsIgnoreCase(name)) {
                 return c;
             }
         }
-        throw new IllegalArgumentException("unknown codec [codec=" + name + ", known=none|lz4|snappy|zstd]");
+        throw new IllegalArgumentException("unknown codec [codec=" + name + ", known=none (plain)|lz4|snappy|zstd]");
     }
 
     /** Level used when an encoding names none. */

@@ -191,12 +191,10 @@ public record LabParams(String table, int r, int u, int t, int ex, String mode, 
             throw new IllegalArgumentException("unknown replay data, expected " + String.join(" or ", REPLAY_DATA) + " [data=" + data
                 + "]");
         }
-        if (!"plain".equals(encoding)) {
-            try {
-                ColumnEncoding.parse(encoding);
-            } catch (final IllegalArgumentException e) {
-                throw new IllegalArgumentException("bad encoding [encoding=" + encoding + "]: " + e.getMessage(), e);
-            }
+        try {
+            ColumnEncoding.parse(encoding);
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("bad encoding [encoding=" + encoding + "]: " + e.getMessage(), e);
         }
         final PublishMode m = publishMode();
         if (targetRowsPerSecond() > MAX_ROWS_PER_SECOND) {

@@ -74,8 +74,7 @@ public final class ReplayDays {
     /** Writes {@code day} as partition {@code date} under {@code root} in {@code encoding} (plain, lz4, auto/zstd:3...). */
     public static PartitionWriter.Written write(final Path root, final LocalDate date, final MemorySegment day, final String encoding)
         throws IOException {
-        final EncodingPolicy policy = "plain".equalsIgnoreCase(encoding) || "none".equalsIgnoreCase(encoding) ? EncodingPolicy.PLAIN
-            : EncodingPolicy.uniform(ColumnEncoding.parse(encoding));
+        final EncodingPolicy policy = EncodingPolicy.uniform(ColumnEncoding.parse(encoding));
         return new PartitionWriter(root, policy).write(date, List.of(day));
     }
 }
