@@ -110,10 +110,10 @@ final class DayTable {
             int a = ranges.from(code);
             int b = ranges.to(code);
             if (fromNanos != Long.MIN_VALUE) {
-                a = lowerBound(time, a, b, fromNanos);
+                a = time.lowerBound(a, b, fromNanos);
             }
             if (toNanos != Long.MAX_VALUE) {
-                b = lowerBound(time, a, b, toNanos);
+                b = time.lowerBound(a, b, toNanos);
             }
             if (b > a) {
                 codes[n] = code;
@@ -123,21 +123,6 @@ final class DayTable {
             }
         }
         return new DayTable(tableIndex, partition, Arrays.copyOf(codes, n), Arrays.copyOf(lo, n), Arrays.copyOf(hi, n));
-    }
-
-    /** First row of {@code [from, to)} whose time is at least {@code t} (time is non-decreasing there). */
-    static int lowerBound(final ColumnFile time, final int from, final int to, final long t) {
-        int a = from;
-        int b = to;
-        while (a < b) {
-            final int mid = (a + b) >>> 1;
-            if (time.getLong(mid) < t) {
-                a = mid + 1;
-            } else {
-                b = mid;
-            }
-        }
-        return a;
     }
 
     LocalDate date() {
