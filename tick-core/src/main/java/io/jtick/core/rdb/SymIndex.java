@@ -87,7 +87,7 @@ final class SymIndex {
         if (sym >= next.length) {
             grow(sym);
         }
-        long b = bytes;
+        long b = 0; // bytes this adds (newSlab counts its own), published once at the end
         final Postings[] lists = bySym;
         Postings p = lists[sym];
         if (p == null) {
@@ -120,7 +120,7 @@ final class SymIndex {
         int[] chain = p.blocks;
         if (p.blockCount == chain.length) {
             chain = Arrays.copyOf(chain, chain.length << 1);
-            b += arrayBytes(chain.length);
+            b += arrayBytes(chain.length) - arrayBytes(chain.length >> 1);
         }
         chain[p.blockCount++] = (slab << SLAB_SHIFT | at) + 1;
         p.blocks = chain;
@@ -129,7 +129,7 @@ final class SymIndex {
         curSlab[sym] = s;
         next[sym] = at + 1;
         end[sym] = at + size;
-        bytes = b;
+        bytes += b;
     }
 
     private int newSlab() {
@@ -139,7 +139,7 @@ final class SymIndex {
         int[][] all = slabs;
         if (slabCount == all.length) {
             all = Arrays.copyOf(all, all.length << 1);
-            bytes += arrayBytes(all.length);
+            bytes += arrayBytes(all.length) - arrayBytes(all.length >> 1);
         }
         all[slabCount] = new int[SLAB_INTS];
         slabs = all;
@@ -147,15 +147,16 @@ final class SymIndex {
     }
 
     private void grow(final int sym) {
-        int cap = next.length;
+        final int old = next.length;
+        int cap = old;
         while (cap <= sym) {
             cap <<= 1;
         }
         curSlab = Arrays.copyOf(curSlab, cap);
         next = Arrays.copyOf(next, cap);
         end = Arrays.copyOf(end, cap);
-        bytes += 4 * arrayBytes(cap);
         bySym = Arrays.copyOf(bySym, cap);
+        bytes += 4 * (arrayBytes(cap) - arrayBytes(old)); // four arrays replaced by bigger ones
     }
 
     /** Any thread (a figure of a moment ago): heap bytes the index holds. */
