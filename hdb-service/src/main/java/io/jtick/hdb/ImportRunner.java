@@ -17,7 +17,6 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -84,9 +83,11 @@ final class ImportRunner implements DisposableBean {
         } catch (final IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
-        final String table = b.table() == null ? "trade" : b.table().trim().toLowerCase(Locale.ROOT);
-        if (!"trade".equals(table) && !"quote".equals(table)) {
-            throw bad("unknown table, expected trade or quote [table=" + b.table() + "]");
+        final String table;
+        try {
+            table = FileSources.table(b.table() == null ? "trade" : b.table());
+        } catch (final IllegalArgumentException e) {
+            throw bad(e.getMessage());
         }
         final Path dataDir = properties.imports().dataPath().toAbsolutePath().normalize();
         final Path path = (b.file() == null || b.file().isBlank() ? FileSources.defaultPath(dataDir, source, table)

@@ -95,9 +95,7 @@ public final class ImportCli {
         if (source == null) {
             throw new IllegalArgumentException("which source?\n" + USAGE);
         }
-        if (!"trade".equals(table) && !"quote".equals(table)) {
-            throw new IllegalArgumentException("unknown table, expected trade or quote [table=" + table + "]");
-        }
+        table = FileSources.table(table);
         final Path path = file != null ? Path.of(file) : FileSources.defaultPath(dataDir, source, table);
         return new Parsed(new HdbImport.Request(source, table, path, symbols, dates, zone, encoding, strict), root, today);
     }

@@ -40,15 +40,21 @@ public final class FileSources {
      */
     public static ReplaySource open(final String source, final String table, final Path path, final List<String> symbols,
                                     final List<String> dates, final int ex) throws IOException {
-        if (!"trade".equals(table) && !"quote".equals(table)) {
-            throw new IllegalArgumentException("unknown table, expected trade or quote [table=" + table + "]");
-        }
-        final boolean trade = "trade".equals(table);
+        final boolean trade = "trade".equals(table(table));
         return switch (name(source)) {
             case "taq" -> trade ? TaqSource.trades(path, ex) : TaqSource.quotes(path, ex);
             case "algoseek" -> AlgoSeekSource.open(path, table, symbols, dates, ex);
             default -> LobsterSource.open(path, table, ex);
         };
+    }
+
+    /** The table a file source reads, lower case, checked: trade or quote. */
+    public static String table(final String table) {
+        final String t = table == null ? "" : table.trim().toLowerCase(Locale.ROOT);
+        if (!"trade".equals(t) && !"quote".equals(t)) {
+            throw new IllegalArgumentException("unknown table, expected trade or quote [table=" + table + "]");
+        }
+        return t;
     }
 
     /** The source name, lower case, checked. */
