@@ -10,6 +10,7 @@ import io.jtick.core.time.TradingCalendar;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.UpdateDecoder;
+import io.jtick.core.wire.UpdateEncoder;
 import io.jtick.core.wire.UpdateValidator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -44,7 +45,7 @@ import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
  *   <li>{@code u}: the subscribers ({@code .u.w}) and what publishing to them needs ({@link SubscriberRegistry});</li>
  *   <li>{@code feeds}: each numbered feed's journalled update numbers, connection and acknowledgements
  *       ({@link FeedRegistry}), rebuilt at start from the feed trailers of today's and the previous day's journal;</li>
- *   <li>{@code syms}: symbol ids shared by the sym filters and the timer merge;</li>
+ *   <li>{@code syms}: symbol ids shared by the sym filters and the timer batches;</li>
  *   <li>{@code lastError}: why the last update was refused;</li>
  *   <li>{@code counters}: every metric, today's rows and updates per table included ({@link TickerplantCounters}).</li>
  * </ul>
@@ -93,6 +94,7 @@ public final class Tickerplant implements AutoCloseable {
     private final UpdateValidator validator;
     private final UpdateRewriter rewriter;
     private final UpdateDecoder stamper = new UpdateDecoder();
+    private final UpdateEncoder batchEncoder = new UpdateEncoder();
     private final SymbolTable syms = new SymbolTable();
     private final TickerplantCounters counters;
     private final SubscriberRegistry u;
@@ -129,7 +131,7 @@ public final class Tickerplant implements AutoCloseable {
         this.u = new SubscriberRegistry(settings, schemas, alloc, syms, rewriter, counters);
         this.pending = new TimerBatch[schemas.size()];
         for (int t = 0; t < pending.length; t++) {
-            pending[t] = new TimerBatch(alloc);
+            pending[t] = new TimerBatch(alloc, schemas.get(t), syms);
         }
         this.mode = settings.mode();
         this.timerNanos = settings.timer().toNanos();
@@ -422,21 +424,12 @@ public final class Tickerplant implements AutoCloseable {
         }
     }
 
-    /** Publishes the first {@code count} frames of a batch, merged into one update when there are several. */
+    /** Publishes the first {@code count} frames of a batch as one update (merged as they arrived). */
     private void publishBatch(final int t, final TimerBatch batch, final int count, final long now) {
-        final ByteBuf frames = batch.frames();
-        final TableSchema schema = schemas.get(t);
         final long p0 = System.nanoTime();
-        if (count == 1) {
-            final int off = frames.readerIndex();
-            frames.setLongLE(off + TP_TIME_OFFSET, now);
-            u.publish(frames, off, frames.getIntLE(off), t, schema);
-        } else {
-            final ByteBuf merged = rewriter.merge(frames, count, schema, alloc);
-            merged.setLongLE(merged.readerIndex() + TP_TIME_OFFSET, now);
-            u.publish(merged, merged.readerIndex(), merged.readableBytes(), t, schema);
-            merged.release();
-        }
+        final ByteBuf merged = batch.merged(count, batchEncoder);
+        merged.setLongLE(merged.readerIndex() + TP_TIME_OFFSET, now);
+        u.publish(merged, merged.readerIndex(), merged.readableBytes(), t, schemas.get(t));
         counters.pub.record(System.nanoTime() - p0);
     }
 

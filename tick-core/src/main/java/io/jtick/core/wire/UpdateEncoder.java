@@ -37,7 +37,6 @@ public final class UpdateEncoder {
     private int dictOffset;
     private int dictCount;
     private int dictWrite;
-    private byte[][] dictEntries = new byte[64][];
 
     /** Bytes a frame of this schema, row count, and dictionary byte total (sum of sym lengths + 1 each) takes. */
     public static int frameLength(final TableSchema schema, final int rowCount, final int dictBytes) {
@@ -159,10 +158,6 @@ public final class UpdateEncoder {
         buffer.setByte(dictWrite, sym.length);
         buffer.setBytes(dictWrite + 1, sym);
         dictWrite += 1 + sym.length;
-        if (dictCount == dictEntries.length) {
-            dictEntries = java.util.Arrays.copyOf(dictEntries, dictCount * 2);
-        }
-        dictEntries[dictCount] = sym;
         return dictCount++;
     }
 
@@ -173,6 +168,19 @@ public final class UpdateEncoder {
         buffer.setBytes(dictWrite + 1, src, offset, length);
         dictWrite += 1 + length;
         return dictCount++;
+    }
+
+    /**
+     * Adds {@code count} dictionary entries already in wire form ({@code bytes} bytes at {@code offset}
+     * of {@code src}: a length byte, then the sym, per entry) in one copy; returns the first one's code.
+     */
+    public int addDictionary(final ByteBuf src, final int offset, final int bytes, final int count) {
+        buffer.ensureWritable(dictWrite + bytes - buffer.writerIndex());
+        buffer.setBytes(dictWrite, src, offset, bytes);
+        dictWrite += bytes;
+        final int first = dictCount;
+        dictCount += count;
+        return first;
     }
 
     /** Number of syms added to the dictionary so far. */

@@ -12,8 +12,9 @@ import java.util.List;
 /** What a tickerplant wrote to an embedded channel, decoded (and released). */
 record Frames(List<Frame> frames) {
 
-    /** One frame: its type name and what matters of it ({@code rows} as "sym/size"). */
-    record Frame(String type, long sequence, int updateCount, long tpTime, List<String> rows, String error, int epochDay) {
+    /** One frame: its type name and what matters of it ({@code rows} as "sym/size", an update's sym dictionary in order). */
+    record Frame(String type, long sequence, int updateCount, long tpTime, List<String> rows, List<String> dictionary, String error,
+                 int epochDay) {
         @Override
         public String toString() {
             return type + (type.equals("update") ? " " + sequence + " x" + updateCount + " " + rows : "")
@@ -36,21 +37,25 @@ record Frames(List<Frame> frames) {
                         for (int r = 0; r < d.rowCount(); r++) {
                             rows.add(d.symString(d.symCode(r)) + "/" + d.int64(3, r));
                         }
-                        out.add(new Frame("update", d.sequence(), d.updateCount(), d.tpTime(), rows, null, 0));
+                        final List<String> dictionary = new ArrayList<>();
+                        for (int c = 0; c < d.symCount(); c++) {
+                            dictionary.add(d.symString(c));
+                        }
+                        out.add(new Frame("update", d.sequence(), d.updateCount(), d.tpTime(), rows, dictionary, null, 0));
                     }
                     case MessageType.ERROR -> {
                         final ControlFrames.Error e = ControlFrames.readError(b);
-                        out.add(new Frame("error", 0, 0, 0, List.of(), e.code().tag() + ": " + e.message(), 0));
+                        out.add(new Frame("error", 0, 0, 0, List.of(), List.of(), e.code().tag() + ": " + e.message(), 0));
                     }
                     case MessageType.END_OF_DAY -> {
                         final ControlFrames.EndOfDay e = ControlFrames.readEndOfDay(b);
-                        out.add(new Frame("end-of-day", e.sequence(), 0, 0, List.of(), null, e.epochDay()));
+                        out.add(new Frame("end-of-day", e.sequence(), 0, 0, List.of(), List.of(), null, e.epochDay()));
                     }
                     case MessageType.CATCH_UP_DONE -> out.add(new Frame("catch-up-done", ControlFrames.readSequence(b), 0, 0, List.of(),
-                        null, 0));
-                    case MessageType.SUBSCRIBED -> out.add(new Frame("subscribed", ControlFrames.readSubscribed(b).sequence(), 0, 0,
                         List.of(), null, 0));
-                    default -> out.add(new Frame(MessageType.name(type), 0, 0, 0, List.of(), null, 0));
+                    case MessageType.SUBSCRIBED -> out.add(new Frame("subscribed", ControlFrames.readSubscribed(b).sequence(), 0, 0,
+                        List.of(), List.of(), null, 0));
+                    default -> out.add(new Frame(MessageType.name(type), 0, 0, 0, List.of(), List.of(), null, 0));
                 }
             } finally {
                 b.release();

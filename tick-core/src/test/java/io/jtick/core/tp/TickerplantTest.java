@@ -209,12 +209,41 @@ class TickerplantTest {
         assertThat(out.updates().get(0).updateCount()).isEqualTo(3);
         assertThat(out.updates().get(0).tpTime()).as("stamped when published").isEqualTo(now.get());
         assertThat(out.rows()).containsExactly("A/1000", "B/1001", "C/2000", "A/3000");
+        assertThat(out.updates().get(0).dictionary()).as("one entry per sym, in order of arrival").containsExactly("A", "B", "C");
         assertThat(tp.sequence()).isEqualTo(3);
         assertThat(metrics.latency("tick.tp.timer", "").count()).isEqualTo(1);
 
         tp.onTimer();
         assertThat(Frames.drain(sub).frames()).as("nothing pending, nothing sent").isEmpty();
         assertThat(metrics.latency("tick.tp.timer", "").count()).isEqualTo(1);
+
+        update(null, 4, "D");
+        update(null, 5, "C", "D");
+        tp.onTimer();
+        final Frames next = Frames.drain(sub);
+        assertThat(next.updates()).singleElement().satisfies(u -> {
+            assertThat(u.rows()).as("the next tick starts empty").containsExactly("D/4000", "C/5000", "D/5001");
+            assertThat(u.dictionary()).containsExactly("D", "C");
+            assertThat(u.sequence()).isEqualTo(5);
+            assertThat(u.updateCount()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void shouldNotOverwriteAMergedUpdateASubscriberStillHolds() {
+        start(settings().withMode(PublishMode.TIMER_PUBLISH, Duration.ofMillis(100)));
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        Frames.drain(sub);
+        update(null, 1, "A", "B");
+        tp.onTimer();
+        update(null, 2, "C");
+        tp.onTimer();
+        update(null, 3, "D", "E", "F");
+        tp.onTimer();
+        final Frames out = Frames.drain(sub);
+        assertThat(out.updates()).extracting(Frames.Frame::rows)
+            .containsExactly(List.of("A/1000", "B/1001"), List.of("C/2000"), List.of("D/3000", "E/3001", "F/3002"));
+        assertThat(out.sequences()).containsExactly(1L, 2L, 3L);
     }
 
     @Test
@@ -309,6 +338,7 @@ class TickerplantTest {
             assertThat(u.sequence()).isEqualTo(2);
             assertThat(u.updateCount()).isEqualTo(2);
             assertThat(u.rows()).containsExactly("A/1000", "B/2000");
+            assertThat(u.dictionary()).as("only the published updates' syms").containsExactly("A", "B");
         });
         assertThat(toA).containsExactly("journal-failure");
         assertThat(toB).containsExactly("journal-failure");
