@@ -40,7 +40,8 @@ import java.util.concurrent.TimeUnit;
  * slept 100 ms (as it does between ticks) and after it spun 100 ms without sleeping (so the CPU was
  * never given up: what is left is what the rest of the machine evicted meanwhile). Beside it,
  * {@link #copy} copies a buffer of the merged update's size after the same idle time: what coming
- * back to memory the CPU no longer holds costs without any tickerplant code.
+ * back to memory the CPU no longer holds costs without any tickerplant code; {@link #update} is one
+ * 100-row update arriving after the same idle time (Table 1's r=100 every 10 ms: its tplog).
  *
  * <p>Run: {@code ./jtick bench TimerFlush}. The subscriber is an {@link EmbeddedChannel} (no socket
  * write), the journal a real Chronicle Queue in a temp directory.
@@ -66,6 +67,8 @@ public class TimerFlushBenchmark {
     public int updates;
 
     private ByteBuf[] frames;
+    /** A 100-row update (Table 1's r=100, sent every 10 ms there), for {@link #update}. */
+    private ByteBuf hundredRows;
     private Path dir;
     private Tickerplant tp;
     private EmbeddedChannel subscriber;
@@ -83,6 +86,8 @@ public class TimerFlushBenchmark {
             frames[k] = PooledByteBufAllocator.DEFAULT.directBuffer(TradeFrames.maxLength(schema, 1, syms));
             TradeFrames.encode(new UpdateEncoder(), frames[k], schema, 1, k, syms, System.currentTimeMillis() * 1_000_000L, 0);
         }
+        hundredRows = PooledByteBufAllocator.DEFAULT.directBuffer(TradeFrames.maxLength(schema, 100, syms));
+        TradeFrames.encode(new UpdateEncoder(), hundredRows, schema, 100, 0, syms, System.currentTimeMillis() * 1_000_000L, 0);
         dir = Files.createTempDirectory("jtick-timer-bench");
         tp = new Tickerplant(TickerplantSettings.defaults(dir).withPort(0).withMode(PublishMode.parse(mode), Duration.ofMillis(100)),
             SchemaRegistry.builtIn(0), NanoClock.SYSTEM, PooledByteBufAllocator.DEFAULT, new TickMetrics());
@@ -137,6 +142,12 @@ public class TimerFlushBenchmark {
         return copyTo;
     }
 
+    /** One 100-row update arriving after the idle time: validated, journalled, added to the batch (Table 1's tplog). */
+    @Benchmark
+    public void update() {
+        tp.onUpdate(null, hundredRows, hundredRows.readerIndex(), hundredRows.readableBytes());
+    }
+
     @TearDown(Level.Trial)
     public void close() throws IOException {
         subscriber.finishAndReleaseAll();
@@ -144,6 +155,7 @@ public class TimerFlushBenchmark {
         for (final ByteBuf f : frames) {
             f.release();
         }
+        hundredRows.release();
         TickerplantBenchmark.deleteTree(dir);
     }
 }
