@@ -333,14 +333,24 @@ final class ChronicleJournal implements Journal {
             LOG.debug("closing the failed appender: {}", e.toString());
         }
         retired.add(queue);
-        final SingleChronicleQueue fresh = builder(dir).timeProvider(timeProvider(clock)).build();
+        final SingleChronicleQueue fresh;
+        try {
+            fresh = builder(dir).timeProvider(timeProvider(clock)).build();
+        } catch (final RuntimeException | InternalError e) {
+            throw new IllegalStateException("journal cannot be reopened after a failed write [dir=" + dir + "]: " + e, e);
+        }
         final long[] ends;
         try {
             ends = readEnds(fresh, dir);
             appender = fresh.createAppender();
-        } catch (final RuntimeException e) {
-            fresh.close();
-            throw new IllegalStateException("journal cannot be reopened after a failed write [dir=" + dir + "]: " + e.getMessage(), e);
+        } catch (final RuntimeException | InternalError e) {
+            // a full volume can fault (SIGBUS) on the mapped file while its ends are read, as on a write
+            try {
+                fresh.close();
+            } catch (final RuntimeException | InternalError again) {
+                e.addSuppressed(again);
+            }
+            throw new IllegalStateException("journal cannot be reopened after a failed write [dir=" + dir + "]: " + e, e);
         }
         queue = fresh;
         if (ends != null && ends[1] != lastSequence) {
