@@ -47,10 +47,11 @@ import java.util.concurrent.locks.LockSupport;
  * what it has not read stays unacknowledged.
  *
  * <p>Errors: an ERROR frame is counted and kept ({@link #lastError}); journal-failure (the TP could
- * not journal an update, it closes the connection) and feed-replaced are followed by a reconnect and a
- * resend; any other code means the tickerplant will never take what this feed sends (a bad frame, an
- * unknown table, a chained TP, an unsupported version), so the publisher stops: it does not reconnect
- * and {@code send} returns false ({@link #failure}).
+ * not journal an update, it closes the connection), internal-error (the TP failed on its side) and
+ * feed-replaced are followed by a reconnect and a resend; any other code means the tickerplant will
+ * never take what this feed sends (a bad frame, an unknown table, a chained TP, an unsupported
+ * version), so the publisher stops: it does not reconnect and {@code send} returns false
+ * ({@link #failure}).
  *
  * <p>With {@link Settings#numbered} false it is a protocol 1 feed: no numbers, no buffer, no resend;
  * {@code send} returns false when not connected or when the socket is over its high-water mark, and
@@ -679,7 +680,8 @@ public final class FeedPublisher implements AutoCloseable {
         lastError = e.code().tag() + ": " + e.message();
         errors++; // after lastError: whoever sees the count sees the message
         final ErrorCode c = e.code();
-        final boolean transientError = c == ErrorCode.JOURNAL_FAILURE || c == ErrorCode.FEED_REPLACED || c == ErrorCode.SHUTTING_DOWN;
+        final boolean transientError = c == ErrorCode.JOURNAL_FAILURE || c == ErrorCode.FEED_REPLACED || c == ErrorCode.SHUTTING_DOWN
+            || c == ErrorCode.INTERNAL_ERROR;
         if (settings.numbered() && transientError) {
             LOG.warn("tickerplant refused feed input, will reconnect and resend [feed={}, code={}]: {}", settings.name(), c.tag(),
                 e.message());

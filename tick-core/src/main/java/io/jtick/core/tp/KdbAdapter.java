@@ -358,7 +358,7 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerpla
             context.close();
         } else {
             LOG.error("unexpected error on kdb+ connection [remote={}, name={}]", context.channel().remoteAddress(), name, cause);
-            fail(false, ErrorCode.MALFORMED_FRAME, "internal error handling this connection: " + cause, false, true);
+            fail(false, ErrorCode.INTERNAL_ERROR, "internal error handling this connection: " + cause, false, true);
         }
     }
 }

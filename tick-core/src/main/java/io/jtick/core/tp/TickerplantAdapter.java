@@ -233,7 +233,7 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
             context.close();
         } else {
             LOG.error("unexpected error on connection [remote={}, name={}]", context.channel().remoteAddress(), name, cause);
-            reject(ErrorCode.MALFORMED_FRAME, "internal error handling this connection: " + cause);
+            reject(ErrorCode.INTERNAL_ERROR, "internal error handling this connection: " + cause);
         }
     }
 

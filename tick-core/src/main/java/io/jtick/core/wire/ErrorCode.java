@@ -27,6 +27,12 @@ public enum ErrorCode {
      * the HELLO that had to carry it.
      */
     ACCESS_DENIED(15),
+    /**
+     * The server failed while handling this connection's input for a reason of its own (a fault it
+     * did not expect), not because of what the client sent: nothing of the unfinished update was
+     * published; a numbered feed reconnects and resends.
+     */
+    INTERNAL_ERROR(16),
     /** REPLAY asks for something the HDB cannot serve: no partition in its range, a bad range, window, speed or batch size. */
     BAD_REPLAY(20);
 

@@ -179,7 +179,7 @@ class FeedPublisherTest {
     }
 
     @Test
-    void shouldStopForGoodOnAnErrorItCannotFixAndReconnectAfterAJournalFailure() throws Exception {
+    void shouldStopForGoodOnAnErrorItCannotFixAndReconnectAfterAJournalFailureOrAnInternalError() throws Exception {
         try (FakeTickerplant tp = new FakeTickerplant(); FeedPublisher feed = new FeedPublisher(settings(tp.port(), "feed-6"), null)) {
             connect(feed, tp, 0);
             assertThat(feed.send(trades(feed, 1, 1))).isTrue();
@@ -191,10 +191,16 @@ class FeedPublisherTest {
             assertThat(feed.lastError()).isEqualTo("journal-failure: disk full [sequence=1]");
             assertThat(feed.failure()).isNull();
 
+            tp.write(ControlFrames.error(PooledByteBufAllocator.DEFAULT, ErrorCode.INTERNAL_ERROR, "internal error [cause=bug]"));
+            tp.closeConnection();
+            answerHello(tp, "feed-6", 0);
+            assertThat(readUpdate(tp)[0]).as("resent after the TP's own fault").isEqualTo(1);
+            assertThat(feed.failure()).isNull();
+
             tp.write(ControlFrames.error(PooledByteBufAllocator.DEFAULT, ErrorCode.UNKNOWN_TABLE, "unknown table [table=x]"));
             await("stopped", WAIT, feed::isClosed);
             assertThat(feed.failure()).isEqualTo("unknown-table: unknown table [table=x]");
-            assertThat(feed.errorsReceived()).isEqualTo(2);
+            assertThat(feed.errorsReceived()).isEqualTo(3);
             final ByteBuf late = trades(feed, 2, 1);
             assertThat(feed.send(late)).isFalse();
             assertThat(late.refCnt()).as("released by send").isZero();

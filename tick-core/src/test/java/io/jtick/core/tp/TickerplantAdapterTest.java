@@ -234,6 +234,26 @@ class TickerplantAdapterTest {
     }
 
     @Test
+    void shouldAnswerAFaultOfItsOwnWithInternalErrorAndKeepServingOthers() {
+        start(s -> s);
+        final EmbeddedChannel feed = connect();
+        feed.writeInbound(trade(1, "A"));
+        Frames.drain(feed);
+        feed.pipeline().fireExceptionCaught(new IllegalStateException("a bug in the tickerplant"));
+        final Frames out = Frames.drain(feed);
+        assertThat(out.types()).containsExactly("error");
+        assertThat(out.frames().get(0).error()).startsWith("internal-error").contains("a bug in the tickerplant");
+        assertThat(feed.isOpen()).isFalse();
+        assertThat(errors("internal-error")).isEqualTo(1);
+        assertThat(errors("malformed-frame")).as("not blamed on the client").isZero();
+
+        final EmbeddedChannel next = connect();
+        next.writeInbound(trade(2, "B"));
+        assertThat(Frames.drain(next).frames()).isEmpty();
+        assertThat(tp.journalSequence()).isEqualTo(2);
+    }
+
+    @Test
     void shouldRefuseAnUpdateTheJournalCannotTakeAtOnceInZeroLatencyMode() {
         start(s -> s);
         final EmbeddedChannel feed = connect();
