@@ -72,6 +72,59 @@ class FramePipelineTest {
     }
 
     @Test
+    void shouldCutFramesRightAcrossManyReadsWhileEveryFrameIsStillHeld() {
+        final long n = 500;
+        final long[] all = new long[(int) n];
+        for (int k = 0; k < n; k++) {
+            all[k] = k + 1;
+        }
+        final ByteBuf stream = frames(all);
+        final List<ByteBuf> held = new ArrayList<>();
+        final List<Long> seen = new ArrayList<>();
+        for (int at = 0; at < stream.readableBytes(); at += 37) {
+            ch.writeInbound(stream.retainedSlice(at, Math.min(37, stream.readableBytes() - at)));
+            for (ByteBuf f = ch.readInbound(); f != null; f = ch.readInbound()) {
+                held.add(f);
+            }
+        }
+        for (final ByteBuf f : held) {
+            seen.add(ControlFrames.readSequence(f));
+            f.release();
+        }
+        stream.release();
+        assertThat(seen).hasSize((int) n).isSorted().first().isEqualTo(1L);
+        assertThat(seen.get(seen.size() - 1)).isEqualTo(n);
+    }
+
+    @Test
+    void shouldJoinWhatIsLeftAndTheNextReadInOneBufferOfTheirSize() {
+        final ByteBuf previous = PooledByteBufAllocator.DEFAULT.directBuffer(64).writeBytes(new byte[] {1, 2, 3, 4, 5, 6, 7});
+        previous.readerIndex(4);
+        final ByteBuf held = previous.retainedSlice(0, 4);
+        final ByteBuf next = PooledByteBufAllocator.DEFAULT.directBuffer(16).writeBytes(new byte[] {8, 9});
+        final ByteBuf joined = FramePipeline.JOIN.cumulate(PooledByteBufAllocator.DEFAULT, previous, next);
+        try {
+            assertThat(joined.capacity()).as("what was left (3) and the read (2), not a grown copy of the old buffer").isEqualTo(5);
+            final byte[] bytes = new byte[joined.readableBytes()];
+            joined.getBytes(joined.readerIndex(), bytes);
+            assertThat(bytes).containsExactly(5, 6, 7, 8, 9);
+            assertThat(next.refCnt()).isZero();
+            assertThat(held.getByte(3)).as("a frame still held keeps the old buffer").isEqualTo((byte) 4);
+        } finally {
+            held.release();
+            joined.release();
+        }
+        assertThat(previous.refCnt()).isZero();
+
+        final ByteBuf empty = PooledByteBufAllocator.DEFAULT.directBuffer(8);
+        final ByteBuf aligned = PooledByteBufAllocator.DEFAULT.directBuffer(8).writeLong(42);
+        assertThat(FramePipeline.JOIN.cumulate(PooledByteBufAllocator.DEFAULT, empty, aligned))
+            .as("a read on a frame boundary is used as is").isSameAs(aligned);
+        assertThat(empty.refCnt()).isZero();
+        aligned.release();
+    }
+
+    @Test
     void shouldReportAFrameOverTheLimitAsSoonAsItsLengthIsRead() {
         ch.writeInbound(PooledByteBufAllocator.DEFAULT.buffer().writeIntLE(1 << 20).writeZero(4));
         assertThat(errors).singleElement().isInstanceOf(TooLongFrameException.class);
