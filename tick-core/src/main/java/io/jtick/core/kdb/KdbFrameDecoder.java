@@ -1,6 +1,7 @@
 package io.jtick.core.kdb;
 
 import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.FramePipeline;
 import io.jtick.core.wire.TruncatedFrameException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -48,6 +49,7 @@ public final class KdbFrameDecoder extends ByteToMessageDecoder {
     /** Messages over {@code maxLength} bytes, compressed or once uncompressed, are refused. */
     public KdbFrameDecoder(final int maxLength) {
         this.maxLength = maxLength;
+        setCumulator(FramePipeline.JOIN);
     }
 
     @Override

@@ -28,9 +28,11 @@ public final class FramePipeline {
 
     /**
      * Joins what is left of the previous read (the start of a frame) and the next read in one pooled
-     * buffer of their size; a read that starts on a frame boundary is used as it is.
+     * buffer of their size; a read that starts on a frame boundary is used as it is. The kdb+ splitter
+     * uses it too.
      */
-    static final ByteToMessageDecoder.Cumulator JOIN = (final ByteBufAllocator alloc, final ByteBuf cumulation, final ByteBuf in) -> {
+    public static final ByteToMessageDecoder.Cumulator JOIN = (final ByteBufAllocator alloc, final ByteBuf cumulation,
+                                                               final ByteBuf in) -> {
         if (!cumulation.isReadable() && in.isContiguous()) {
             cumulation.release();
             return in;
