@@ -214,7 +214,7 @@ public final class Tickerplant implements AutoCloseable {
             stampTime(frame, offset, now);
         }
         if (mode == PublishMode.TIMER_LOG_PUBLISH) {
-            pending[t].add(from, feed, frame, offset, length);
+            pending[t].add(from, feed, frame, offset, length, true);
             if (feed != null) {
                 feed.pending++;
             }
@@ -233,7 +233,7 @@ public final class Tickerplant implements AutoCloseable {
                 i = j;
                 counters.sequences(i, j);
             } else {
-                pending[t].add(from, null, frame, offset, length);
+                pending[t].add(from, null, frame, offset, length, false);
             }
         }
         counters.upd.record(System.nanoTime() - start);
@@ -401,6 +401,7 @@ public final class Tickerplant implements AutoCloseable {
             if (!journal(frames, off, len, settings.chained(), now, feed, feedSequence)) {
                 return k;
             }
+            batch.journalled(k, j);
             counters.journalled(t, frames.getIntLE(off + ROW_COUNT_OFFSET), len);
             off += len;
         }

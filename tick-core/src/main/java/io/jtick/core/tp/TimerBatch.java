@@ -13,10 +13,11 @@ import static io.jtick.core.wire.FrameDescriptor.SEQUENCE_OFFSET;
  * The updates of one table waiting for the next timer tick, merged as they arrive, as kdb+'s
  * {@code .u.upd} inserts into the TP's table in the timer modes: each column's values appended to
  * that column's buffer and the sym codes mapped into one batch dictionary at {@link #add}, so the
- * timer only copies whole columns into the frame it publishes ({@link #merged}). The frames are kept
- * back to back too, for the journal in timer log+publish mode, and, per frame, where it came from
- * (so a frame the journal refuses can be refused to its sender) and the numbered feed whose number it
- * carries. Buffers grow as needed and are reused across ticks. Tickerplant thread only.
+ * timer only copies whole columns into the frame it publishes ({@link #merged}). In timer
+ * log+publish mode the frames are kept back to back too, for the journal at the timer. Per frame: its
+ * journal sequence, where it came from (so a frame the journal refuses can be refused to its sender)
+ * and the numbered feed whose number it carries. Buffers grow as needed and are reused across ticks.
+ * Tickerplant thread only.
  */
 final class TimerBatch {
     private final ByteBufAllocator alloc;
@@ -36,8 +37,8 @@ final class TimerBatch {
     private int[] remap = new int[256];
     private Tickerplant.UpdateSource[] sources = new Tickerplant.UpdateSource[64];
     private FeedRegistry.Feed[] feeds = new FeedRegistry.Feed[64];
-    /** Per frame k: its offset in {@code frames}, and the rows, dictionary entries and bytes and update count of frames 0..k. */
-    private int[] frameOffset = new int[64];
+    /** Per frame k: its journal sequence, and the rows, dictionary entries and bytes and update count of frames 0..k. */
+    private long[] sequence = new long[64];
     private int[] rowsThrough = new int[64];
     private int[] dictThrough = new int[64];
     private int[] dictBytesThrough = new int[64];
@@ -53,20 +54,27 @@ final class TimerBatch {
     }
 
     /**
-     * Adds a validated frame of this batch's table: copied for the journal and merged into the batch's
-     * columns. {@code feed} is the numbered feed that sent it (its number is in the frame's sequence
-     * field), or null.
+     * Adds a validated frame of this batch's table, merged into the batch's columns. {@code feed} is the
+     * numbered feed that sent it (its number is in the frame's sequence field), or null. A frame to be
+     * journalled at the timer ({@code journalLater}: timer log+publish) is also copied for
+     * {@link #frames}, and its sequence is set by {@link #journalled}; otherwise the frame's sequence
+     * field already holds its journal sequence.
      */
     void add(final Tickerplant.UpdateSource source, final FeedRegistry.Feed feed, final ByteBuf frame, final int offset,
-             final int length) {
-        if (frames == null) {
-            allocate(length);
+             final int length, final boolean journalLater) {
+        if (dictionary == null) {
+            allocate();
         }
         if (count == sources.length) {
             grow();
         }
-        frameOffset[count] = frames.writerIndex();
-        frames.writeBytes(frame, offset, length);
+        if (journalLater) {
+            if (frames == null) {
+                frames = alloc.directBuffer(Math.max(64 * 1024, length));
+            }
+            frames.writeBytes(frame, offset, length);
+        }
+        sequence[count] = frame.getLongLE(offset + SEQUENCE_OFFSET);
         src.wrap(frame, offset);
         final int rows = src.rowCount();
         final int dict = src.symCount();
@@ -115,9 +123,14 @@ final class TimerBatch {
         return count;
     }
 
-    /** The frames, from the reader index, each starting with its int32 length. */
+    /** The frames added with {@code journalLater}, from the reader index, each starting with its int32 length. */
     ByteBuf frames() {
         return frames;
+    }
+
+    /** Frame {@code k} was journalled as {@code journalSequence}. */
+    void journalled(final int k, final long journalSequence) {
+        sequence[k] = journalSequence;
     }
 
     Tickerplant.UpdateSource source(final int k) {
@@ -148,7 +161,7 @@ final class TimerBatch {
             out = alloc.directBuffer(UpdateEncoder.frameLength(schema, rows, dictBytes));
         }
         enc.wrapForFill(out.clear(), schema, rows, dictBytes);
-        enc.sequence(frames.getLongLE(frameOffset[n - 1] + SEQUENCE_OFFSET)).updateCount(updatesThrough[n - 1]).feedTime(firstFeedTime);
+        enc.sequence(sequence[n - 1]).updateCount(updatesThrough[n - 1]).feedTime(firstFeedTime);
         for (int col = 0; col < columns.length; col++) {
             out.setBytes(enc.dataOffset(col), columns[col], 0, rows * schema.type(col).width());
         }
@@ -161,6 +174,8 @@ final class TimerBatch {
     void clear() {
         if (frames != null) {
             frames.clear();
+        }
+        if (dictionary != null) {
             dictionary.clear();
             for (final ByteBuf c : columns) {
                 c.clear();
@@ -179,12 +194,14 @@ final class TimerBatch {
         clear();
         if (frames != null) {
             frames.release();
+            frames = null;
+        }
+        if (dictionary != null) {
             dictionary.release();
             for (int col = 0; col < columns.length; col++) {
                 columns[col].release();
                 columns[col] = null;
             }
-            frames = null;
             dictionary = null;
         }
         if (out != null) {
@@ -193,8 +210,7 @@ final class TimerBatch {
         }
     }
 
-    private void allocate(final int length) {
-        frames = alloc.directBuffer(Math.max(64 * 1024, length));
+    private void allocate() {
         dictionary = alloc.directBuffer(4 * 1024);
         for (int col = 0; col < columns.length; col++) {
             columns[col] = alloc.directBuffer(1024 * schema.type(col).width());
@@ -205,7 +221,7 @@ final class TimerBatch {
         final int n = count * 2;
         sources = java.util.Arrays.copyOf(sources, n);
         feeds = java.util.Arrays.copyOf(feeds, n);
-        frameOffset = java.util.Arrays.copyOf(frameOffset, n);
+        sequence = java.util.Arrays.copyOf(sequence, n);
         rowsThrough = java.util.Arrays.copyOf(rowsThrough, n);
         dictThrough = java.util.Arrays.copyOf(dictThrough, n);
         dictBytesThrough = java.util.Arrays.copyOf(dictBytesThrough, n);
