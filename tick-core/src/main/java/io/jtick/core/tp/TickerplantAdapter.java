@@ -83,9 +83,9 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
             }
             final int offset = frame.readerIndex();
             final int length = frame.readableBytes();
-            final String headerProblem = UpdateValidator.checkHeader(frame, offset, length);
+            final UpdateValidator.HeaderProblem headerProblem = UpdateValidator.checkHeader(frame, offset, length);
             if (headerProblem != null) {
-                reject(ErrorCode.MALFORMED_FRAME, headerProblem);
+                reject(headerProblem.code(), headerProblem.reason());
                 return;
             }
             final int type = ControlFrames.type(frame, offset);

@@ -178,13 +178,18 @@ public final class UpdateValidator {
         return ErrorCode.NONE;
     }
 
-    /** Checks only the common header of any frame: length and version. */
-    public static String checkHeader(final ByteBuf buf, final int offset, final int length) {
+    /** What is wrong with a frame's common header, and the code to answer it with. */
+    public record HeaderProblem(ErrorCode code, String reason) {
+    }
+
+    /** Checks only the common header of any frame: length and version; null when both are right. */
+    public static HeaderProblem checkHeader(final ByteBuf buf, final int offset, final int length) {
         if (length < HEADER_LENGTH || buf.getIntLE(offset + LENGTH_OFFSET) != length) {
-            return "frame length does not match its header [length=" + length + "]";
+            return new HeaderProblem(ErrorCode.MALFORMED_FRAME, "frame length does not match its header [length=" + length + "]");
         }
         if (buf.getUnsignedByte(offset + VERSION_OFFSET) != VERSION) {
-            return "unsupported frame version [version=" + buf.getUnsignedByte(offset + VERSION_OFFSET) + "]";
+            return new HeaderProblem(ErrorCode.UNSUPPORTED_VERSION, "unsupported frame version [version="
+                + buf.getUnsignedByte(offset + VERSION_OFFSET) + ", supported=" + VERSION + "]");
         }
         return null;
     }

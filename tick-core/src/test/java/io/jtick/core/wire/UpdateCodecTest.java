@@ -142,7 +142,17 @@ class UpdateCodecTest {
         assertThat(v.reason()).contains("column=price", "expected=float64");
         assertThat(check(v, bytes, b -> b.setIntLE(FrameDescriptor.DICT_OFFSET_OFFSET, 8), bytes.length))
             .isEqualTo(ErrorCode.MALFORMED_FRAME);
-        assertThat(UpdateValidator.checkHeader(Unpooled.wrappedBuffer(bytes), 0, 4)).contains("length");
+        assertThat(UpdateValidator.checkHeader(Unpooled.wrappedBuffer(bytes), 0, 4)).satisfies(p -> {
+            assertThat(p.code()).isEqualTo(ErrorCode.MALFORMED_FRAME);
+            assertThat(p.reason()).contains("length");
+        });
+        final ByteBuf future = Unpooled.wrappedBuffer(bytes.clone());
+        future.setByte(FrameDescriptor.VERSION_OFFSET, 9);
+        assertThat(UpdateValidator.checkHeader(future, 0, bytes.length)).satisfies(p -> {
+            assertThat(p.code()).isEqualTo(ErrorCode.UNSUPPORTED_VERSION);
+            assertThat(p.reason()).contains("version=9");
+        });
+        assertThat(UpdateValidator.checkHeader(Unpooled.wrappedBuffer(bytes), 0, bytes.length)).isNull();
     }
 
     private static ErrorCode check(final UpdateValidator v, final byte[] good, final java.util.function.Consumer<ByteBuf> corrupt,
