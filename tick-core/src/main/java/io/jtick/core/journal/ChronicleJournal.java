@@ -151,9 +151,7 @@ final class ChronicleJournal implements Journal {
         final int type = bytes.readUnsignedByte(pos + FrameDescriptor.TYPE_OFFSET);
         final long sequence = bytes.readLong(pos + FrameDescriptor.SEQUENCE_OFFSET);
         final boolean lengthFits = length >= FrameDescriptor.TABLE_NAME_OFFSET && length <= remaining;
-        final boolean trailerFits = lengthFits && (remaining == length
-            || remaining > length + Journal.FEED_TRAILER_HEADER && bytes.readUnsignedByte(pos + length + 8) > 0
-            && remaining == length + Journal.FEED_TRAILER_HEADER + bytes.readUnsignedByte(pos + length + 8));
+        final boolean trailerFits = lengthFits && (remaining == length || readTrailer(bytes, pos + length, pos + remaining, null));
         if (!trailerFits || version != FrameDescriptor.VERSION
             || type != MessageType.UPDATE || sequence <= 0) {
             return "journal entry is not a valid update frame [length=" + length + ", entryBytes=" + remaining
@@ -161,6 +159,69 @@ final class ChronicleJournal implements Journal {
         }
         return null;
     }
+
+    /** One run of a feed trailer as {@link #readTrailer} finds it: the name is {@code n} bytes at {@code nameAt}. */
+    @FunctionalInterface
+    private interface TrailerRun {
+        void run(Bytes<?> b, long nameAt, int n, long first, long last);
+    }
+
+    /**
+     * Reads the feed trailer in [at, end) of an entry (either form, see {@link Journal}), reporting each
+     * run to {@code out} (null: only checks); false, with nothing reported, when it is not exactly one
+     * valid trailer.
+     */
+    private static boolean readTrailer(final Bytes<?> b, final long at, final long end, final TrailerRun out) {
+        if (end - at < 8) {
+            return false;
+        }
+        final long head = b.readLong(at);
+        if (head > 0) {
+            if (end - at < 10) {
+                return false;
+            }
+            final int n = b.readUnsignedByte(at + 8);
+            if (n == 0 || end != at + 9 + n) {
+                return false;
+            }
+            if (out != null) {
+                out.run(b, at + 9, n, head, head);
+            }
+            return true;
+        }
+        if (head == 0 || head < -(end - at) / RUN_HEADER) {
+            return false;
+        }
+        final long runs = -head;
+        long p = at + 8;
+        for (long r = 0; r < runs; r++) {
+            if (end - p < RUN_HEADER + 1) {
+                return false;
+            }
+            final long first = b.readLong(p);
+            final long last = b.readLong(p + 8);
+            final int n = b.readUnsignedByte(p + 16);
+            if (first <= 0 || last < first || n == 0 || end - p < RUN_HEADER + n) {
+                return false;
+            }
+            p += RUN_HEADER + n;
+        }
+        if (p != end) {
+            return false;
+        }
+        if (out != null) {
+            p = at + 8;
+            for (long r = 0; r < runs; r++) {
+                final int n = b.readUnsignedByte(p + 16);
+                out.run(b, p + RUN_HEADER, n, b.readLong(p), b.readLong(p + 8));
+                p += RUN_HEADER + n;
+            }
+        }
+        return true;
+    }
+
+    /** Bytes of a run of the runs form before its name: {@code int64 first, int64 last, uint8 nameLength}. */
+    private static final int RUN_HEADER = 17;
 
     private static JournalCorruptException corrupt(final String what, final Path dir) {
         final Path root = dir.getParent();
@@ -172,9 +233,19 @@ final class ChronicleJournal implements Journal {
 
     /** Feed trailers of every entry of the day in {@code dir}, read read-only (see {@link Journal#scanFeeds}). */
     static void scanFeeds(final Path dir, final Journal.FeedEntry out) {
+        final byte[][] lastName = {new byte[0]};
+        final String[] lastString = {""};
+        final TrailerRun report = (b, nameAt, n, first, last) -> {
+            if (!sameName(b, nameAt, lastName[0], n)) {
+                lastName[0] = new byte[n];
+                for (int i = 0; i < n; i++) {
+                    lastName[0][i] = b.readByte(nameAt + i);
+                }
+                lastString[0] = new String(lastName[0], java.nio.charset.StandardCharsets.US_ASCII);
+            }
+            out.journalled(lastString[0], first, last);
+        };
         try (SingleChronicleQueue q = builder(dir).readOnly(true).build(); ExcerptTailer tailer = q.createTailer()) {
-            byte[] lastName = new byte[0];
-            String lastString = "";
             while (true) {
                 try (DocumentContext dc = tailer.readingDocument()) {
                     if (!dc.isPresent()) {
@@ -187,22 +258,9 @@ final class ChronicleJournal implements Journal {
                         continue;
                     }
                     final int length = b.readInt(pos);
-                    if (length <= 0 || remaining <= length + Journal.FEED_TRAILER_HEADER) {
-                        continue;
+                    if (length > 0 && remaining > length) {
+                        readTrailer(b, pos + length, pos + remaining, report);
                     }
-                    final long feedSequence = b.readLong(pos + length);
-                    final int n = b.readUnsignedByte(pos + length + 8);
-                    if (remaining != length + Journal.FEED_TRAILER_HEADER + n) {
-                        continue;
-                    }
-                    if (!sameName(b, pos + length + Journal.FEED_TRAILER_HEADER, lastName, n)) {
-                        lastName = new byte[n];
-                        for (int i = 0; i < n; i++) {
-                            lastName[i] = b.readByte(pos + length + Journal.FEED_TRAILER_HEADER + i);
-                        }
-                        lastString = new String(lastName, java.nio.charset.StandardCharsets.US_ASCII);
-                    }
-                    out.journalled(lastString, feedSequence);
                 }
             }
         } catch (final RuntimeException e) {
@@ -226,14 +284,18 @@ final class ChronicleJournal implements Journal {
     }
 
     @Override
-    public void append(final ByteBuf frame, final int offset, final int length, final long sequence, final byte[] feed,
-                       final long feedSequence) {
+    public void append(final ByteBuf frame, final int offset, final int length, final long sequence, final FeedRuns feeds) {
         if (offset < 0 || length < 0 || offset + length > frame.capacity()) {
             throw new IndexOutOfBoundsException("frame bytes outside the buffer [offset=" + offset + ", length=" + length
                 + ", capacity=" + frame.capacity() + "]");
         }
-        if (feed != null && (feed.length == 0 || feed.length > 255)) {
-            throw new IllegalArgumentException("feed name must be 1..255 bytes [length=" + feed.length + "]");
+        final int runs = feeds == null ? 0 : feeds.size();
+        for (int r = 0; r < runs; r++) {
+            final int n = feeds.name(r).length;
+            if (n == 0 || n > 255 || feeds.first(r) <= 0 || feeds.last(r) < feeds.first(r)) {
+                throw new IllegalArgumentException("feed run must have a name of 1..255 bytes and numbers 0 < first <= last [nameLength="
+                    + n + ", first=" + feeds.first(r) + ", last=" + feeds.last(r) + "]");
+            }
         }
         if (broken) {
             reopen();
@@ -256,10 +318,18 @@ final class ChronicleJournal implements Journal {
                 frame.getBytes(offset, copy);
                 bytes.write(copy);
             }
-            if (feed != null) {
-                bytes.writeLong(feedSequence);
-                bytes.writeUnsignedByte(feed.length);
-                bytes.write(feed);
+            if (runs == 1 && feeds.first(0) == feeds.last(0)) {
+                bytes.writeLong(feeds.first(0));
+                bytes.writeUnsignedByte(feeds.name(0).length);
+                bytes.write(feeds.name(0));
+            } else if (runs > 0) {
+                bytes.writeLong(-runs);
+                for (int r = 0; r < runs; r++) {
+                    bytes.writeLong(feeds.first(r));
+                    bytes.writeLong(feeds.last(r));
+                    bytes.writeUnsignedByte(feeds.name(r).length);
+                    bytes.write(feeds.name(r));
+                }
             }
         } catch (final RuntimeException | InternalError e) {
             try {

@@ -12,11 +12,17 @@ import java.util.stream.Stream;
 
 /**
  * One trading day's journal as the tickerplant writes it: {@code <root>/<yyyy-MM-dd>/}, a Chronicle
- * Queue holding one entry per update, each entry the exact frame bytes that were published
- * (sequence stamped), followed, for an update from a numbered feed, by the feed's trailer:
- * {@code int64 feedSequence, uint8 nameLength, name} (ASCII). Readers hand out the frame only; the
- * trailer is what lets a restarted tickerplant tell each feed the last update it holds
- * ({@link #scanFeeds}). Sequences run on across days. {@link #open} gives the writer, owned by the
+ * Queue holding one entry per published update, each entry the exact frame bytes that were
+ * published (sequence stamped): one feed update, or in timer log+publish mode one table's timer
+ * batch merged into one update. When the entry holds numbered feeds' updates, a feed trailer
+ * follows the frame ({@link FeedRuns}), in one of two forms:
+ * <ul>
+ *   <li>one number: {@code int64 feedSequence (> 0), uint8 nameLength, name} (ASCII);</li>
+ *   <li>runs: {@code int64 -runCount (< 0)}, then per run {@code int64 first, int64 last, uint8
+ *       nameLength, name}: the feed's numbers first..last are all in the entry.</li>
+ * </ul>
+ * Readers hand out the frame only; the trailer is what lets a restarted tickerplant tell each feed
+ * the last update it holds ({@link #scanFeeds}). Sequences run on across days. {@link #open} gives the writer, owned by the
  * thread that appends (the tickerplant's); readers of a day that is not being written use
  * {@link JournalReader#open}, which opens the queue read-only.
  *
@@ -25,13 +31,10 @@ import java.util.stream.Stream;
  */
 public interface Journal extends AutoCloseable {
 
-    /** Bytes of a feed trailer before the name: {@code int64 feedSequence, uint8 nameLength}. */
-    int FEED_TRAILER_HEADER = 9;
-
-    /** What {@link #scanFeeds} reports: one numbered feed's update, in journal order. */
+    /** What {@link #scanFeeds} reports: numbered feed {@code feed}'s updates first..last, entry by entry in journal order. */
     @FunctionalInterface
     interface FeedEntry {
-        void journalled(String feed, long feedSequence);
+        void journalled(String feed, long first, long last);
     }
 
     /** How the tickerplant opens a day's journal ({@code Journal::open} outside tests). */
@@ -103,14 +106,14 @@ public interface Journal extends AutoCloseable {
      * {@link #lastSequence()} is unchanged.
      */
     default void append(final ByteBuf frame, final int offset, final int length, final long sequence) {
-        append(frame, offset, length, sequence, null, 0);
+        append(frame, offset, length, sequence, null);
     }
 
     /**
-     * {@link #append(ByteBuf, int, int, long)} with the trailer of a numbered feed: its name
-     * ({@code feed}, 1..255 ASCII bytes; null for none) and its own number for this update.
+     * {@link #append(ByteBuf, int, int, long)} with the feed trailer of the numbered feeds' updates
+     * the frame holds ({@code feeds}; null or empty for none; names of 1..255 ASCII bytes).
      */
-    void append(ByteBuf frame, int offset, int length, long sequence, byte[] feed, long feedSequence);
+    void append(ByteBuf frame, int offset, int length, long sequence, FeedRuns feeds);
 
     /** A reader positioned after the entry with {@code sequence} (0 or less: from the first entry); same thread as appends. */
     JournalReader readerAfter(long sequence);

@@ -17,8 +17,8 @@ import java.util.Map;
  *
  * <p>A feed's journalled numbers are kept as {@code journalled} (every number up to it is in the
  * journal, or the feed gave it up) plus, rarely, ranges above it ({@code aboveLo/aboveHi}): in timer
- * log+publish mode each table's batch is journalled in turn, so a crash or a journal failure in the
- * middle of a tick can leave a feed's later update journalled and an earlier one not. HELLO is
+ * log+publish mode each table's batch is journalled in turn as one entry, so a crash or a journal
+ * failure in the middle of a tick can leave a feed's later update journalled and an earlier one not. HELLO is
  * answered with {@code journalled}; a resent update already journalled (at or below it, or in a
  * range above it) is dropped and counted.
  */
@@ -138,14 +138,13 @@ final class FeedRegistry {
         return feeds.computeIfAbsent(name, Feed::new);
     }
 
-    /** A start-up scan found {@code n} of feed {@code name} in the journal (journal order). */
-    void scanned(final String name, final long n) {
+    /** A start-up scan found numbers {@code first..last} of feed {@code name} in the journal (journal order). */
+    void scanned(final String name, final long first, final long last) {
         final Feed f = feeds.get(name);
         if (f == null) {
-            final Feed fresh = feed(name);
-            fresh.journalled = n;
+            feed(name).journalled = last;
         } else {
-            f.add(n, n);
+            f.add(first, last);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.journal.FeedRuns;
 import io.jtick.core.journal.Journal;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
@@ -55,10 +56,11 @@ import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
  * <p>{@link #onUpdate} ({@code .u.upd}) validates an update, journals the feed's bytes (sequence and
  * TP time stamped in place) and publishes one retained slice of them to every subscriber that takes
  * all syms of its table (serialize once); subscribers with a sym list get a filtered copy built
- * once per distinct list. {@link #onTimer} ({@code .z.ts}) journals (log+publish) and publishes each
- * table's batch in the timer modes. In every mode nothing is published that was not journalled: an
- * update the journal refuses is refused to whoever sent it ({@link UpdateSource}), and the sequence
- * number it would have had goes to the next update that is journalled, so no number is issued twice.
+ * once per distinct list. In the timer modes {@link #onTimer} ({@code .z.ts}) publishes each
+ * table's batch merged into one update, in timer log+publish journalling it first as one entry.
+ * In every mode nothing is published that was not journalled: an update the journal refuses is
+ * refused to whoever sent it ({@link UpdateSource}), and the sequence number it would have had goes
+ * to the next update that is journalled, so no number is issued twice.
  * An update from a numbered feed carries the feed's own number: one the journal already holds (a
  * resend after a reconnect) is dropped and counted, never published twice; the others are journalled
  * with the feed's name and number, and {@link #acknowledgeFeeds} (and every {@code feedAckUpdates}
@@ -99,6 +101,7 @@ public final class Tickerplant implements AutoCloseable {
     private final TickerplantCounters counters;
     private final SubscriberRegistry u;
     private final FeedRegistry feeds = new FeedRegistry();
+    private final FeedRuns oneFeed = new FeedRuns();
     private final TimerBatch[] pending;
 
     private Journal journal;
@@ -213,8 +216,13 @@ public final class Tickerplant implements AutoCloseable {
         if ((frame.getUnsignedShortLE(offset + FLAGS_OFFSET) & FLAG_STAMP_TIME) != 0) {
             stampTime(frame, offset, now);
         }
+        if (mode != PublishMode.ZERO_LATENCY && pending[t].count() > 0 && pending[t].bytesWith(length) > settings.maxFrameLength()) {
+            // the batch would outgrow one frame: the timer ticks early
+            publishPending();
+            u.flush();
+        }
         if (mode == PublishMode.TIMER_LOG_PUBLISH) {
-            pending[t].add(from, feed, frame, offset, length, true);
+            pending[t].add(from, feed, frame, offset, length);
             if (feed != null) {
                 feed.pending++;
             }
@@ -222,10 +230,14 @@ public final class Tickerplant implements AutoCloseable {
                 pendingUpstream = frame.getLongLE(offset + SEQUENCE_OFFSET);
             }
         } else {
-            if (!journal(frame, offset, length, upstream, now, feed, feedSequence)) {
+            final long sequence = upstream ? frame.getLongLE(offset + SEQUENCE_OFFSET) : j + 1;
+            if (!journal(frame, offset, length, sequence, now, feed == null ? null : oneFeed.clear().add(feed.nameBytes, feedSequence))) {
                 return ErrorCode.JOURNAL_FAILURE;
             }
-            counters.journalled(t, frame.getIntLE(offset + ROW_COUNT_OFFSET), length);
+            counters.journalled(t, frame.getIntLE(offset + ROW_COUNT_OFFSET), length, 1);
+            if (feed != null) {
+                feedJournalled(feed, feedSequence, System.nanoTime());
+            }
             if (mode == PublishMode.ZERO_LATENCY) {
                 final long p0 = System.nanoTime();
                 u.publish(frame, offset, length, t, validator.table());
@@ -233,7 +245,7 @@ public final class Tickerplant implements AutoCloseable {
                 i = j;
                 counters.sequences(i, j);
             } else {
-                pending[t].add(from, null, frame, offset, length, false);
+                pending[t].add(from, null, frame, offset, length);
             }
         }
         counters.upd.record(System.nanoTime() - start);
@@ -258,37 +270,53 @@ public final class Tickerplant implements AutoCloseable {
     }
 
     /**
-     * Journals one frame as sequence j+1 (or its own, from upstream), with the trailer of the numbered
-     * {@code feed} (null: none) whose update {@code feedSequence} it is; false, counted and logged,
-     * when the journal refuses it (the frame's sequence field is then not to be trusted).
+     * Journals one frame as {@code sequence} (j+1, or its own from upstream) with the trailer of the
+     * numbered feeds' updates it holds ({@code feedRuns}, null: none); false, counted and logged, when
+     * the journal refuses it (the frame's sequence field is then not to be trusted).
      */
-    private boolean journal(final ByteBuf frame, final int offset, final int length, final boolean keepSequence, final long now,
-                            final FeedRegistry.Feed feed, final long feedSequence) {
-        final long sequence = keepSequence ? frame.getLongLE(offset + SEQUENCE_OFFSET) : j + 1;
+    private boolean journal(final ByteBuf frame, final int offset, final int length, final long sequence, final long now,
+                            final FeedRuns feedRuns) {
         frame.setLongLE(offset + SEQUENCE_OFFSET, sequence);
         frame.setLongLE(offset + TP_TIME_OFFSET, now);
         final long t0 = System.nanoTime();
         try {
-            journal.append(frame, offset, length, sequence, feed == null ? null : feed.nameBytes, feedSequence);
+            journal.append(frame, offset, length, sequence, feedRuns);
         } catch (final RuntimeException e) {
             counters.error(ErrorCode.JOURNAL_FAILURE);
-            lastError = "journal write failed, update refused [dir=" + journal.dir() + ", sequence=" + sequence
-                + (feed == null ? "" : ", feed=" + feed.name + ", feedSequence=" + feedSequence) + "]: " + e.getMessage();
+            lastError = "journal write failed, update refused [dir=" + journal.dir() + ", sequence=" + sequence + describe(feedRuns)
+                + "]: " + e.getMessage();
             LOG.error(lastError);
             return false;
         }
-        final long t1 = System.nanoTime();
-        counters.log.record(t1 - t0);
+        counters.log.record(System.nanoTime() - t0);
         j = sequence;
         counters.sequences(i, j);
-        if (feed != null) {
-            feed.add(feedSequence, feedSequence);
-            feed.updates++;
-            if (++feed.unacked >= settings.feedAckUpdates()) {
-                feeds.acknowledge(feed, t1);
+        return true;
+    }
+
+    /** ", feed=…, feedSequence=…" of the first runs, for an error message. */
+    private static String describe(final FeedRuns feedRuns) {
+        if (feedRuns == null || feedRuns.size() == 0) {
+            return "";
+        }
+        final StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < Math.min(3, feedRuns.size()); r++) {
+            sb.append(", feed=").append(new String(feedRuns.name(r), java.nio.charset.StandardCharsets.US_ASCII))
+                .append(", feedSequence=").append(feedRuns.first(r));
+            if (feedRuns.last(r) != feedRuns.first(r)) {
+                sb.append("..").append(feedRuns.last(r));
             }
         }
-        return true;
+        return feedRuns.size() > 3 ? sb.append(", feedRuns=").append(feedRuns.size()).toString() : sb.toString();
+    }
+
+    /** Update {@code feedSequence} of the numbered {@code feed} is journalled: acknowledged every {@code feedAckUpdates}. */
+    private void feedJournalled(final FeedRegistry.Feed feed, final long feedSequence, final long nowNanos) {
+        feed.add(feedSequence, feedSequence);
+        feed.updates++;
+        if (++feed.unacked >= settings.feedAckUpdates()) {
+            feeds.acknowledge(feed, nowNanos);
+        }
     }
 
     /** Why the last update was refused. */
@@ -351,9 +379,10 @@ public final class Tickerplant implements AutoCloseable {
     }
 
     /**
-     * Journals (log+publish) and publishes what is pending; true when there was something. After a
-     * journal failure nothing more is journalled this tick: the failed update and every later one are
-     * refused to their senders, and only what was journalled before it is published.
+     * Journals (log+publish) and publishes what is pending; true when there was something. In timer
+     * log+publish each table's batch is journalled as one entry, all or nothing: after a journal
+     * failure nothing more is journalled this tick, the refused batches are refused to their senders,
+     * and only the tables journalled before it are published.
      */
     private boolean publishPending() {
         final long now = clock.epochNanos();
@@ -361,21 +390,28 @@ public final class Tickerplant implements AutoCloseable {
         boolean failed = false;
         for (int t = 0; t < pending.length; t++) {
             final TimerBatch batch = pending[t];
-            final int count = batch.count();
-            if (count == 0) {
+            if (batch.count() == 0) {
                 continue;
             }
             any = true;
-            int journalled = count;
             if (mode == PublishMode.TIMER_LOG_PUBLISH) {
-                journalled = failed ? 0 : journalBatch(t, batch, now);
-                if (journalled < count) {
-                    refuse(batch, journalled, !failed);
-                    failed = true;
+                for (int k = 0; k < batch.count(); k++) {
+                    if (batch.feed(k) != null) {
+                        batch.feed(k).pending--;
+                    }
                 }
-            }
-            if (journalled > 0) {
-                publishBatch(t, batch, journalled, now);
+                final ByteBuf merged = failed ? null : batch.merged(batchEncoder);
+                if (merged == null || !journalBatch(t, batch, merged, now)) {
+                    refuse(batch, merged != null);
+                    failed = true;
+                    batch.clear();
+                    continue;
+                }
+                publishBatch(t, merged);
+            } else {
+                final ByteBuf merged = batch.merged(batchEncoder);
+                merged.setLongLE(merged.readerIndex() + TP_TIME_OFFSET, now);
+                publishBatch(t, merged);
             }
             batch.clear();
         }
@@ -387,37 +423,32 @@ public final class Tickerplant implements AutoCloseable {
         return any;
     }
 
-    /** Journals the frames of one batch in order; returns how many were journalled before the journal refused one. */
-    private int journalBatch(final int t, final TimerBatch batch, final long now) {
-        final ByteBuf frames = batch.frames();
-        int off = frames.readerIndex();
-        for (int k = 0; k < batch.count(); k++) {
-            final int len = frames.getIntLE(off);
-            final FeedRegistry.Feed feed = batch.feed(k);
-            final long feedSequence = feed == null ? 0 : frames.getLongLE(off + SEQUENCE_OFFSET);
-            if (feed != null) {
-                feed.pending--;
-            }
-            if (!journal(frames, off, len, settings.chained(), now, feed, feedSequence)) {
-                return k;
-            }
-            batch.journalled(k, j);
-            counters.journalled(t, frames.getIntLE(off + ROW_COUNT_OFFSET), len);
-            off += len;
+    /**
+     * Journals one batch, merged into one update ({@code merged}), as one entry, its feed trailer holding every numbered feed's
+     * numbers in it (a chained TP keeps the last upstream sequence); false when the journal refused it.
+     */
+    private boolean journalBatch(final int t, final TimerBatch batch, final ByteBuf merged, final long now) {
+        final long sequence = settings.chained() ? batch.lastSequence() : j + 1;
+        if (!journal(merged, merged.readerIndex(), merged.readableBytes(), sequence, now, batch.feedRuns())) {
+            return false;
         }
-        return batch.count();
+        counters.journalled(t, batch.rows(), merged.readableBytes(), batch.count());
+        final long t1 = System.nanoTime();
+        for (int k = 0; k < batch.count(); k++) {
+            final FeedRegistry.Feed feed = batch.feed(k);
+            if (feed != null) {
+                feedJournalled(feed, batch.sequence(k), t1);
+            }
+        }
+        return true;
     }
 
-    /** Refuses the frames of {@code batch} from {@code first} on; the first of them was counted by {@link #journal} if it was tried. */
-    private void refuse(final TimerBatch batch, final int first, final boolean firstWasTried) {
-        final int n = batch.count() - first;
-        counters.errors(ErrorCode.JOURNAL_FAILURE, firstWasTried ? n - 1 : n);
+    /** Refuses every frame of {@code batch} to its sender; the batch was counted once by {@link #journal} if it was tried. */
+    private void refuse(final TimerBatch batch, final boolean tried) {
+        final int n = batch.count();
+        counters.errors(ErrorCode.JOURNAL_FAILURE, tried ? n - 1 : n);
         LOG.error("timer tick refused updates after a journal failure [updates={}, journalSequence={}]", n, j);
-        for (int k = first; k < batch.count(); k++) {
-            final FeedRegistry.Feed feed = batch.feed(k);
-            if (feed != null && (k > first || !firstWasTried)) {
-                feed.pending--;
-            }
+        for (int k = 0; k < n; k++) {
             final UpdateSource from = batch.source(k);
             if (from != null) {
                 from.refuse(ErrorCode.JOURNAL_FAILURE, lastError);
@@ -425,11 +456,9 @@ public final class Tickerplant implements AutoCloseable {
         }
     }
 
-    /** Publishes the first {@code count} frames of a batch as one update (merged as they arrived). */
-    private void publishBatch(final int t, final TimerBatch batch, final int count, final long now) {
+    /** Publishes a batch merged into one update (journalled, or in timer publish with the TP time set). */
+    private void publishBatch(final int t, final ByteBuf merged) {
         final long p0 = System.nanoTime();
-        final ByteBuf merged = batch.merged(count, batchEncoder);
-        merged.setLongLE(merged.readerIndex() + TP_TIME_OFFSET, now);
         u.publish(merged, merged.readerIndex(), merged.readableBytes(), t, schemas.get(t));
         counters.pub.record(System.nanoTime() - p0);
     }

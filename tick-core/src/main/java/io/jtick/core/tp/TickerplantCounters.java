@@ -86,12 +86,12 @@ final class TickerplantCounters {
         metrics.gauge("tick.tp.subscriber.backlog.bytes", backlogBytes);
     }
 
-    /** An update of table {@code t} was journalled. */
-    void journalled(final int t, final int rowCount, final int frameBytes) {
+    /** {@code updateCount} updates of table {@code t} were journalled (more than one: a timer batch merged into one entry). */
+    void journalled(final int t, final int rowCount, final int frameBytes, final int updateCount) {
         tableRows[t] += rowCount;
-        tableUpdates[t]++;
+        tableUpdates[t] += updateCount;
         add(rows, rowCount);
-        add(updates, 1);
+        add(updates, updateCount);
         add(bytes, frameBytes);
     }
 

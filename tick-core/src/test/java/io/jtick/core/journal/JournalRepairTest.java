@@ -48,7 +48,7 @@ class JournalRepairTest {
                 final ByteBuf f = TestSupport.tradeFrame(TRADE, s, "A", "B");
                 try {
                     f.setLongLE(FrameDescriptor.SEQUENCE_OFFSET, s);
-                    j.append(f, 0, f.readableBytes(), s, s % 2 == 0 ? FEED : null, s / 2);
+                    j.append(f, 0, f.readableBytes(), s, s % 2 == 0 ? new FeedRuns().add(FEED, s / 2) : null);
                 } finally {
                     f.release();
                 }
@@ -125,7 +125,7 @@ class JournalRepairTest {
         assertThat(Journal.days(root)).as("the moved day is not a journal day").containsExactly(DAY);
         assertThat(sequences()).isEqualTo(range(1, lastValid));
         final List<String> trailers = new ArrayList<>();
-        Journal.scanFeeds(root, DAY, (feed, n) -> trailers.add(feed + ":" + n));
+        Journal.scanFeeds(root, DAY, (feed, first, last) -> trailers.add(feed + ":" + first + (last == first ? "" : ".." + last)));
         assertThat(trailers).as("feed trailers kept").hasSize((int) lastValid / 2).last().isEqualTo("md-1:" + lastValid / 2);
         try (Journal j = Journal.open(root, DAY, 0, NanoClock.SYSTEM)) {
             assertThat(j.lastSequence()).as("the tickerplant numbers on after the last valid entry").isEqualTo(lastValid);

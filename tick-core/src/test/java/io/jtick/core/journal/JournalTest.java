@@ -186,4 +186,49 @@ class JournalTest {
             .hasMessageContaining(root.resolve(DAY.toString()).toString())
             .hasMessageContaining("./jtick journal repair " + DAY);
     }
+
+    @Test
+    void shouldKeepEachEntrysFeedRunsForTheStartUpScanAndHandOutTheFrameOnly() {
+        final byte[] md1 = "md-1".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        final byte[] md2 = "md-2".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        final int frameLength;
+        try (Journal j = Journal.open(root, DAY, 0, NanoClock.SYSTEM)) {
+            final ByteBuf f = TestSupport.tradeFrame(TRADE, 1, "A", "B");
+            try {
+                frameLength = f.readableBytes();
+                f.setLongLE(FrameDescriptor.SEQUENCE_OFFSET, 1);
+                j.append(f, 0, frameLength, 1, new FeedRuns().add(md1, 7));
+                // a timer batch merged into one entry: md-1's 8..10 with md-2's 3..4 between, then md-1's 12 after a gap
+                final FeedRuns runs = new FeedRuns().add(md1, 8).add(md2, 3).add(md1, 9).add(md2, 4).add(md1, 10).add(md1, 12);
+                assertThat(runs.size()).as("8..10, 3..4, 12").isEqualTo(3);
+                f.setLongLE(FrameDescriptor.SEQUENCE_OFFSET, 2);
+                j.append(f, 0, frameLength, 2, runs);
+                f.setLongLE(FrameDescriptor.SEQUENCE_OFFSET, 3);
+                j.append(f, 0, frameLength, 3, new FeedRuns());
+                f.setLongLE(FrameDescriptor.SEQUENCE_OFFSET, 4);
+                assertThatThrownBy(() -> j.append(f, 0, frameLength, 4, new FeedRuns().add(new byte[0], 1)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1..255");
+                assertThat(j.lastSequence()).isEqualTo(3);
+            } finally {
+                f.release();
+            }
+        }
+        final java.util.List<String> scanned = new java.util.ArrayList<>();
+        Journal.scanFeeds(root, DAY, (feed, first, last) -> scanned.add(feed + ":" + first + ".." + last));
+        assertThat(scanned).containsExactly("md-1:7..7", "md-1:8..10", "md-2:3..4", "md-1:12..12");
+        try (Journal j = Journal.open(root, DAY, 0, NanoClock.SYSTEM); JournalReader r = j.readerAfter(0)) {
+            final ByteBuf dst = PooledByteBufAllocator.DEFAULT.directBuffer();
+            try {
+                assertThat(r.next(dst, Long.MAX_VALUE)).isEqualTo(1);
+                assertThat(r.next(dst, Long.MAX_VALUE)).isEqualTo(2);
+                assertThat(r.next(dst, Long.MAX_VALUE)).isEqualTo(3);
+                assertThat(dst.readableBytes()).as("frames only, no trailers").isEqualTo(3 * frameLength);
+            } finally {
+                dst.release();
+            }
+        }
+        final JournalRepair.Report report = JournalRepair.check(root, DAY);
+        assertThat(report.problem()).as("every trailer form is a valid entry").isNull();
+        assertThat(report.kept()).isEqualTo(3);
+    }
 }

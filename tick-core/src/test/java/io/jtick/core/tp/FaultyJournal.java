@@ -1,5 +1,6 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.journal.FeedRuns;
 import io.jtick.core.journal.Journal;
 import io.jtick.core.journal.JournalReader;
 import io.netty.buffer.ByteBuf;
@@ -42,15 +43,14 @@ final class FaultyJournal implements Journal {
     }
 
     @Override
-    public void append(final ByteBuf frame, final int offset, final int length, final long sequence, final byte[] feed,
-                       final long feedSequence) {
+    public void append(final ByteBuf frame, final int offset, final int length, final long sequence, final FeedRuns feeds) {
         if (fault.appendsLeft == 0) {
             throw new IllegalStateException("injected journal fault: no space left on device");
         }
         if (fault.appendsLeft > 0) {
             fault.appendsLeft--;
         }
-        real.append(frame, offset, length, sequence, feed, feedSequence);
+        real.append(frame, offset, length, sequence, feeds);
     }
 
     @Override

@@ -258,12 +258,50 @@ class TickerplantTest {
         assertThat(counter("tick.tp.rows")).as("rows count when journalled").isZero();
 
         tp.onTimer();
-        assertThat(journal(DAY)).containsExactly("1:A/1000", "2:B/2000");
+        assertThat(journal(DAY)).as("the batch is one entry, the update it publishes").containsExactly("1:A/1000,B/2000");
         final Frames out = Frames.drain(sub);
-        assertThat(out.sequences()).containsExactly(2L);
+        assertThat(out.sequences()).containsExactly(1L);
         assertThat(out.rows()).containsExactly("A/1000", "B/2000");
-        assertThat(tp.sequence()).isEqualTo(2);
+        assertThat(tp.sequence()).isEqualTo(1);
         assertThat(counter("tick.tp.rows")).isEqualTo(2);
+        assertThat(counter("tick.tp.updates")).as("updates count as the feeds sent them").isEqualTo(2);
+
+        update(null, 3, "C");
+        tp.onTimer();
+        assertThat(Frames.drain(sub).sequences()).containsExactly(2L);
+        assertThat(journal(DAY)).containsExactly("1:A/1000,B/2000", "2:C/3000");
+        assertThat(Frames.drain(subscribe(0, List.of())).updates()).as("catch-up serves the merged entries")
+            .extracting(Frames.Frame::rows).containsExactly(List.of("A/1000", "B/2000"), List.of("C/3000"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = PublishMode.class, names = {"TIMER_PUBLISH", "TIMER_LOG_PUBLISH"})
+    void shouldTickEarlyWhenATimerBatchWouldOutgrowOneFrame(final PublishMode mode) {
+        start(settings().withMaxFrameLength(1024).withMode(mode, Duration.ofSeconds(1)));
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        Frames.drain(sub);
+        for (int id = 1; id <= 20; id++) {
+            update(null, id, "S" + id);
+        }
+        tp.flush();
+        final List<Integer> sizes = new ArrayList<>();
+        final List<String> rows = new ArrayList<>();
+        final UpdateDecoder d = new UpdateDecoder();
+        for (Object o = sub.readOutbound(); o != null; o = sub.readOutbound()) {
+            final ByteBuf b = (ByteBuf) o;
+            sizes.add(b.readableBytes());
+            d.wrap(b, b.readerIndex());
+            for (int r = 0; r < d.rowCount(); r++) {
+                rows.add(d.symString(d.symCode(r)));
+            }
+            b.release();
+        }
+        assertThat(sizes).as("published before the timer, each within the frame limit").hasSizeGreaterThan(1)
+            .allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(1024));
+        tp.onTimer();
+        rows.addAll(Frames.drain(sub).rows().stream().map(r -> r.substring(0, r.indexOf('/'))).toList());
+        assertThat(rows).as("every row once, in order").containsExactlyElementsOf(
+            java.util.stream.IntStream.rangeClosed(1, 20).mapToObj(i -> "S" + i).toList());
     }
 
     @Test
@@ -319,36 +357,35 @@ class TickerplantTest {
     }
 
     @Test
-    void shouldPublishTheJournalledPartOfATimerTickAndRefuseTheRestToTheirSenders() {
+    void shouldJournalEachTablesTimerBatchAllOrNothingPublishTheJournalledTablesAndRefuseTheRestToTheirSenders() {
         start(settings().withMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(100)));
         final EmbeddedChannel sub = subscribe(-1, List.of());
-        final List<String> toA = new ArrayList<>();
-        final List<String> toB = new ArrayList<>();
-        final Tickerplant.UpdateSource a = (code, reason) -> toA.add(code.tag());
-        final Tickerplant.UpdateSource b = (code, reason) -> toB.add(code.tag());
-        update(a, 1, "A");
-        update(b, 2, "B");
-        update(a, 3, "C");
-        update(b, 4, "D");
-        fault.failAfter(2);
+        final NumberedFeed a = new NumberedFeed();
+        final NumberedFeed b = new NumberedFeed();
+        numbered(a, 0, 1, "A");
+        numberedQuote(b, 0, 2);
+        numbered(b, 0, 3, "C");
+        numberedQuote(a, 0, 4);
+        fault.failAfter(1);
         tp.onTimer();
 
         final Frames out = Frames.drain(sub);
-        assertThat(out.updates()).singleElement().satisfies(u -> {
-            assertThat(u.sequence()).isEqualTo(2);
+        assertThat(out.updates()).as("the trade batch only").singleElement().satisfies(u -> {
+            assertThat(u.sequence()).isEqualTo(1);
             assertThat(u.updateCount()).isEqualTo(2);
-            assertThat(u.rows()).containsExactly("A/1000", "B/2000");
-            assertThat(u.dictionary()).as("only the published updates' syms").containsExactly("A", "B");
+            assertThat(u.rows()).containsExactly("A/1000", "C/3000");
+            assertThat(u.dictionary()).containsExactly("A", "C");
         });
-        assertThat(toA).containsExactly("journal-failure");
-        assertThat(toB).containsExactly("journal-failure");
-        assertThat(counter("tick.tp.errors|code=journal-failure")).isEqualTo(2);
-        assertThat(journal(DAY)).containsExactly("1:A/1000", "2:B/2000");
+        assertThat(a.refusals).as("its quote").containsExactly("journal-failure");
+        assertThat(b.refusals).containsExactly("journal-failure");
+        assertThat(counter("tick.tp.errors|code=journal-failure")).as("each refused update").isEqualTo(2);
+        assertThat(journal(DAY)).containsExactly("1:A/1000,C/3000");
 
         fault.heal();
-        update(a, 5, "E");
+        update(null, 5, "E");
         tp.onTimer();
-        assertThat(Frames.drain(sub).sequences()).containsExactly(3L);
+        assertThat(Frames.drain(sub).sequences()).containsExactly(2L);
+        assertThat(journal(DAY)).containsExactly("1:A/1000,C/3000", "2:E/5000");
     }
 
     @Test
@@ -599,7 +636,8 @@ class TickerplantTest {
     /** "feed:number" of every journal entry of the day that has a feed trailer, in journal order. */
     private List<String> feedTrailers(final LocalDate date) {
         final List<String> out = new ArrayList<>();
-        io.jtick.core.journal.Journal.scanFeeds(dir.resolve("journal"), date, (feed, n) -> out.add(feed + ":" + n));
+        io.jtick.core.journal.Journal.scanFeeds(dir.resolve("journal"), date,
+            (feed, first, last) -> out.add(feed + ":" + first + (last == first ? "" : ".." + last)));
         return out;
     }
 
@@ -662,7 +700,8 @@ class TickerplantTest {
         assertThat(journal(DAY)).as("waiting for the timer").isEmpty();
         final NumberedFeed second = new NumberedFeed().hello(tp, "md-2");
         assertThat(second.acks).as("journalled first, then answered").containsExactly(2L);
-        assertThat(journal(DAY)).containsExactly("1:A/1000", "2:B/2000");
+        assertThat(journal(DAY)).containsExactly("1:A/1000,B/2000");
+        assertThat(feedTrailers(DAY)).containsExactly("md-2:1..2");
         assertThat(first.refusals).containsExactly("feed-replaced");
         numbered(second, 1, 1, "A");
         numbered(second, 3, 3, "C");
@@ -672,17 +711,17 @@ class TickerplantTest {
 
     @Test
     void shouldTrackNumbersJournalledOutOfOrderWhenATimerTickFailsHalfWay() {
-        // log+publish journals each table's batch in turn: trade 1 and 3, then quote 2, which fails
+        // log+publish journals each table's batch in turn as one entry: trade 1 and 3, then quote 2, which fails
         start(settings().withMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(100)));
         final EmbeddedChannel sub = subscribe(-1, List.of());
         final NumberedFeed feed = new NumberedFeed().hello(tp, "md-3");
         numbered(feed, 1, 1, "A");
         numberedQuote(feed, 2, 2);
         numbered(feed, 3, 3, "C");
-        fault.failAfter(2);
+        fault.failAfter(1);
         tp.onTimer();
         assertThat(feed.refusals).containsExactly("journal-failure");
-        assertThat(feedTrailers(DAY)).containsExactly("md-3:1", "md-3:3");
+        assertThat(feedTrailers(DAY)).as("one entry, two runs: 2 is not in it").containsExactly("md-3:1", "md-3:3");
         assertThat(tp.status(null).numberedFeeds().get(0).journalled()).as("all up to 1").isEqualTo(1);
         assertThat(tp.status(null).numberedFeeds().get(0).highest()).isEqualTo(3);
 
@@ -699,7 +738,7 @@ class TickerplantTest {
         assertThat(counter("tick.tp.feed.duplicates")).as("3 was journalled before the failure").isEqualTo(1);
         assertThat(feedTrailers(DAY)).containsExactly("md-3:1", "md-3:3", "md-3:2");
         assertThat(Frames.drain(sub2).updates()).as("the quote only").singleElement()
-            .satisfies(u -> assertThat(u.sequence()).isEqualTo(3));
+            .satisfies(u -> assertThat(u.sequence()).isEqualTo(2));
         assertThat(tp.status(null).numberedFeeds().get(0).journalled()).isEqualTo(3);
         Frames.drain(sub);
     }
