@@ -1,5 +1,6 @@
 package io.jtick.bench;
 
+import io.jtick.core.journal.Journal;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
@@ -8,6 +9,7 @@ import io.jtick.core.tp.Tickerplant;
 import io.jtick.core.tp.TickerplantSettings;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.UpdateEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -30,6 +32,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -41,7 +44,9 @@ import java.util.concurrent.TimeUnit;
  * never given up: what is left is what the rest of the machine evicted meanwhile). Beside it,
  * {@link #copy} copies a buffer of the merged update's size after the same idle time: what coming
  * back to memory the CPU no longer holds costs without any tickerplant code; {@link #update} is one
- * 100-row update arriving after the same idle time (Table 1's r=100 every 10 ms: its tplog).
+ * 100-row update arriving after the same idle time (Table 1's r=100 every 10 ms: its tplog);
+ * {@link #journalAppend} appends one update of the merged update's size (1000 rows) to a journal of
+ * its own after the same idle time: the journal's part of a timer log+publish tick.
  *
  * <p>Run: {@code ./jtick bench TimerFlush}. The subscriber is an {@link EmbeddedChannel} (no socket
  * write), the journal a real Chronicle Queue in a temp directory.
@@ -72,6 +77,9 @@ public class TimerFlushBenchmark {
     private Path dir;
     private Tickerplant tp;
     private EmbeddedChannel subscriber;
+    private Journal appendJournal;
+    private ByteBuf thousandRows;
+    private long appendSequence;
     private byte[] copyFrom;
     private byte[] copyTo;
     /** Keeps the spin's arithmetic alive. */
@@ -89,6 +97,9 @@ public class TimerFlushBenchmark {
         hundredRows = PooledByteBufAllocator.DEFAULT.directBuffer(TradeFrames.maxLength(schema, 100, syms));
         TradeFrames.encode(new UpdateEncoder(), hundredRows, schema, 100, 0, syms, System.currentTimeMillis() * 1_000_000L, 0);
         dir = Files.createTempDirectory("jtick-timer-bench");
+        thousandRows = PooledByteBufAllocator.DEFAULT.directBuffer(TradeFrames.maxLength(schema, updates, syms));
+        TradeFrames.encode(new UpdateEncoder(), thousandRows, schema, updates, 0, syms, System.currentTimeMillis() * 1_000_000L, 0);
+        appendJournal = Journal.open(dir.resolve("append"), LocalDate.now(), 0, NanoClock.SYSTEM);
         tp = new Tickerplant(TickerplantSettings.defaults(dir).withPort(0).withMode(PublishMode.parse(mode), Duration.ofMillis(100)),
             SchemaRegistry.builtIn(0), NanoClock.SYSTEM, PooledByteBufAllocator.DEFAULT, new TickMetrics());
         subscriber = new EmbeddedChannel();
@@ -148,8 +159,17 @@ public class TimerFlushBenchmark {
         tp.onUpdate(null, hundredRows, hundredRows.readerIndex(), hundredRows.readableBytes());
     }
 
+    /** One journal append of an update of the merged update's size, after the idle time. */
+    @Benchmark
+    public void journalAppend() {
+        thousandRows.setLongLE(thousandRows.readerIndex() + FrameDescriptor.SEQUENCE_OFFSET, ++appendSequence);
+        appendJournal.append(thousandRows, thousandRows.readerIndex(), thousandRows.readableBytes(), appendSequence);
+    }
+
     @TearDown(Level.Trial)
     public void close() throws IOException {
+        appendJournal.close();
+        thousandRows.release();
         subscriber.finishAndReleaseAll();
         tp.close();
         for (final ByteBuf f : frames) {
