@@ -13,7 +13,10 @@ package io.jtick.core.lab;
  * @param tpTiming       estimated share of {@code tp} that is the timing code: values recorded × cost of one
  * @param rdbTiming      the same for the first subscriber
  * @param timingNanos    measured cost of one timing (two {@code System.nanoTime()} and a histogram record), ns
+ * @param tpCpuWait      mean µs the tickerplant thread waited for a CPU each time it was given one (Linux
+ *                       schedstat run-queue wait / times scheduled); null where unknown
+ * @param rdbCpuWait     the same for the first subscriber's thread
  */
 public record CpuUsage(double tp, double rdb, double rdbLast, double rdbAll, double feed, double sampler, double tpTiming,
-                       double rdbTiming, double timingNanos) {
+                       double rdbTiming, double timingNanos, Double tpCpuWait, Double rdbCpuWait) {
 }

@@ -67,6 +67,7 @@ final class Lab implements AutoCloseable {
     private Path journalDir;
     private TickerplantServer server;
     private long tpThread = -1;
+    private long tpTid = -1;
     private EventLoopGroup feedGroup;
     private FeedPublisher publisher;
     private FeedRunner runner;
@@ -93,6 +94,7 @@ final class Lab implements AutoCloseable {
             .withMode(params.publishMode(), Duration.ofMillis(params.timerMillis())).withBroadcast(params.broadcast());
         server = new TickerplantServer(settings, schemas, clock, tpMetrics).start();
         tpThread = server.call(t -> Thread.currentThread().getId());
+        tpTid = server.call(t -> SchedStat.currentTid());
         final TableSchema schema = params.schema();
         final long capRows = Math.max(10_000, memoryBudget() / ((long) params.subscribers() * (schema.rowWidth() + 4)));
         final int capacity = (int) Math.max(1024, Math.min(capRows, Math.min(expectedRows, Integer.MAX_VALUE - 16)));
@@ -176,6 +178,11 @@ final class Lab implements AutoCloseable {
         return server;
     }
 
+    /** The tickerplant thread's kernel thread id (-1: unknown), for {@link SchedStat}. */
+    long tpTid() {
+        return tpTid;
+    }
+
     long tpThread() {
         return tpThread;
     }
@@ -229,8 +236,13 @@ final class Lab implements AutoCloseable {
     }
 
     static long threadOf(final EventLoopGroup group) throws IOException {
+        return call(group, () -> Thread.currentThread().getId());
+    }
+
+    /** What {@code what} answers on the group's (one) event-loop thread. */
+    private static long call(final EventLoopGroup group, final java.util.concurrent.Callable<Long> what) throws IOException {
         try {
-            return group.next().submit(() -> Thread.currentThread().getId()).get(10, TimeUnit.SECONDS);
+            return group.next().submit(what).get(10, TimeUnit.SECONDS);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(e);
@@ -269,6 +281,7 @@ final class Lab implements AutoCloseable {
         private final long capRows;
         private long sinceClear;
         long threadId = -1;
+        long tid = -1;
         volatile long rows;
         volatile long clears;
         volatile boolean disconnected;
@@ -287,6 +300,7 @@ final class Lab implements AutoCloseable {
 
         void start() throws IOException {
             threadId = threadOf(group);
+            tid = call(group, SchedStat::currentTid);
             client.start();
         }
 

@@ -241,6 +241,8 @@ final class LabRunner {
         long[] cpu1;
         long sampler0;
         long sampler1;
+        long[][] sched0;
+        long[][] sched1;
         Histogram prevUpd;
         Histogram prevRecv;
         final Map<String, Figure> figures = new LinkedHashMap<>();
@@ -252,6 +254,7 @@ final class LabRunner {
             lab.resetLatencies();
             tpRows0 = lab.tpRows();
             cpu0 = cpuTimes(lab);
+            sched0 = schedStats(lab);
             sampler0 = threads.getCurrentThreadCpuTime();
             start = System.nanoTime();
         }
@@ -274,6 +277,7 @@ final class LabRunner {
         void finish(final Lab lab) {
             stopNanos = System.nanoTime();
             cpu1 = cpuTimes(lab);
+            sched1 = schedStats(lab);
             sampler1 = threads.getCurrentThreadCpuTime();
             tpRows1 = lab.tpRows();
             for (final String f : TP_FIGURES) {
@@ -316,7 +320,8 @@ final class LabRunner {
             final double tpTiming = tpCounts * timingNanos / wall * 100;
             final double rdbTiming = rdbCounts * timingNanos / wall * 100;
             final CpuUsage cpu = new CpuUsage(round(tp), round(rdb), round(rdbLast), round(rdbAll), round(feed), round(sampler),
-                round(tpTiming), round(rdbTiming), round(timingNanos));
+                round(tpTiming), round(rdbTiming), round(timingNanos), SchedStat.waitMicrosPerRun(sched0[0], sched1[0]),
+                SchedStat.waitMicrosPerRun(sched0[1], sched1[1]));
             final long rowsSent = f.rowsSent();
             final long journalled = lab.tpRows();
             final long minRecv = minRows(lab);
@@ -347,6 +352,11 @@ final class LabRunner {
             t[n + 1] = cpu(lab.feedThread());
             t[n + 2] = cpu(lab.feedIoThread());
             return t;
+        }
+
+        /** Scheduler statistics of the tickerplant thread and the first subscriber's. */
+        private long[][] schedStats(final Lab lab) {
+            return new long[][] {SchedStat.read(lab.tpTid()), SchedStat.read(lab.subs.get(0).tid)};
         }
 
         private long cpu(final long threadId) {

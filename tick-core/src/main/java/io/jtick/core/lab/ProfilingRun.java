@@ -310,7 +310,8 @@ public final class ProfilingRun {
             String.format(Locale.ROOT, "per-thread CPU time (ThreadMXBean.getThreadCpuTime) of each role's threads over the measuring"
                 + " wall time, in %% of one core. Overhead: timing code stays in (the paper removed it before measuring CPU); one"
                 + " timing measured at %.1f ns, so tpTiming/rdbTiming = values recorded x %.1f ns / wall time; the measuring thread"
-                + " itself is reported as sampler", timingNanos, timingNanos),
+                + " itself is reported as sampler. Wait for a CPU (tp, first rdb): Linux schedstat run-queue wait over the times"
+                + " the thread was given a CPU while measuring, in us", timingNanos, timingNanos),
             SettleRule.DEFAULT.describe(window),
             "JIT: " + settings.jitWarmupMillis() + " ms of full-speed throwaway labs (r=1 zero latency, r=100 timer publish) before the"
                 + " first entry; each entry then runs a warm-up of a quarter of durationSeconds (at most 1 s) that no figure includes",

@@ -157,17 +157,24 @@ public final class ResultTables {
         if (run.rows().isEmpty()) {
             return;
         }
-        sb.append("\ncpu, % of one core (timing = estimated share of it that is our timing code):\n");
+        sb.append("\ncpu, % of one core (timing = estimated share of it that is our timing code; wait = mean us the thread waited"
+            + " for a CPU each time it got one):\n");
         for (final RowResult r : run.rows()) {
             final CpuUsage c = r.cpu();
             if (c == null) {
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "  entry %d: tp %.1f (timing %.2f)  rdb first %.1f (timing %.2f) last %.1f all %.1f"
-                    + "  feed %.1f  sampler %.2f  | rows sent %d, journalled %d, received min %d max %d, %.0f bytes/update%n",
-                r.index(), c.tp(), c.tpTiming(), c.rdb(), c.rdbTiming(), c.rdbLast(), c.rdbAll(), c.feed(), c.sampler(), r.rowsSent(),
+            sb.append(String.format(Locale.ROOT, "  entry %d: tp %.1f (timing %.2f, wait %s)  rdb first %.1f (timing %.2f, wait %s)"
+                    + " last %.1f all %.1f  feed %.1f  sampler %.2f  | rows sent %d, journalled %d, received min %d max %d,"
+                    + " %.0f bytes/update%n",
+                r.index(), c.tp(), c.tpTiming(), waitText(c.tpCpuWait()), c.rdb(), c.rdbTiming(), waitText(c.rdbCpuWait()), c.rdbLast(),
+                c.rdbAll(), c.feed(), c.sampler(), r.rowsSent(),
                 r.rowsJournalled(), r.rowsReceivedMin(), r.rowsReceivedMax(), r.messageBytes()));
         }
+    }
+
+    private static String waitText(final Double micros) {
+        return micros == null ? "-" : String.format(Locale.ROOT, "%.1f us", micros);
     }
 
     /** Which paper column sits under our figure column. */
@@ -305,7 +312,7 @@ public final class ResultTables {
             h.add(f + "_max_us");
         }
         h.addAll(List.of("tpcpu", "rdbcpu", "rdbcpu_last", "rdbcpu_all", "feedcpu", "samplercpu", "tpcpu_timing", "rdbcpu_timing",
-            "timing_ns", "paper_ref"));
+            "timing_ns", "tp_cpu_wait_us", "rdb_cpu_wait_us", "paper_ref"));
         for (final String f : PaperFigures.FIGURES) {
             h.add("paper_" + f);
         }
@@ -343,10 +350,12 @@ public final class ResultTables {
             }
             final CpuUsage c = r.cpu();
             if (c == null) {
-                v.addAll(java.util.Arrays.asList("", "", "", "", "", "", "", "", ""));
+                v.addAll(java.util.Arrays.asList("", "", "", "", "", "", "", "", "", "", ""));
             } else {
                 v.addAll(List.of(c.tp(), c.rdb(), c.rdbLast(), c.rdbAll(), c.feed(), c.sampler(), c.tpTiming(), c.rdbTiming(),
                     c.timingNanos()));
+                v.add(c.tpCpuWait() == null ? "" : c.tpCpuWait());
+                v.add(c.rdbCpuWait() == null ? "" : c.rdbCpuWait());
             }
             v.add(r.paperRef() == null ? "" : r.paperRef());
             for (final String f : PaperFigures.FIGURES) {

@@ -57,6 +57,10 @@ class ProfilingRunTest {
             assertThat(r.cpu().rdb()).isPositive();
             assertThat(r.cpu().rdbAll()).isGreaterThanOrEqualTo(r.cpu().rdb());
             assertThat(r.cpu().timingNanos()).isPositive();
+            if (java.nio.file.Files.exists(java.nio.file.Path.of("/proc/thread-self"))) {
+                assertThat(r.cpu().tpCpuWait()).as("Linux schedstat: the TP thread's wait for a CPU").isNotNull().isNotNegative();
+                assertThat(r.cpu().rdbCpuWait()).isNotNull().isNotNegative();
+            }
             assertThat(r.windows()).isNotEmpty();
         }
         assertThat(report.rows().get(0).figures()).doesNotContainKey("tptimer");

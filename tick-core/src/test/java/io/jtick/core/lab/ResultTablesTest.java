@@ -25,7 +25,7 @@ class ResultTablesTest {
         f.put("rdbrecv_last", new Figure(1000, rdbrecv, 90, 200, 900));
         f.put("rdbupd_last", new Figure(1000, 1.2, 3, 6, 40));
         return new RowResult(index, p, RunReport.DONE, null, true, 3.0, 1, 4.0, 40_000, 4000, 40_000, 40_000, 40_000, true,
-            p.targetRowsPerSecond(), 9_990, 120, 1, 0, f, new CpuUsage(15.5, 6, 6, 6, 4, 0.1, 0.5, 0.2, 30), null, null, null,
+            p.targetRowsPerSecond(), 9_990, 120, 1, 0, f, new CpuUsage(15.5, 6, 6, 6, 4, 0.1, 0.5, 0.2, 30, 12.5, null), null, null, null,
             List.of(new Window(1, 1000, 1000, 12.0, rdbrecv)), null);
     }
 
@@ -59,6 +59,8 @@ class ResultTablesTest {
         assertThat(lines.get(first + 1).trim()).startsWith("paper").contains("14", "71", "31");
         assertThat(lines.get(first + 2)).contains("ratio", "0.50");
         assertThat(text).contains("entry 1: Table 1 (r=1, u=10, t=1", "tails", "tplog 21.0/35.0/140 n=1000", "notes:", "a note");
+        assertThat(text).as("the wait for a CPU per wake-up, or - where unknown").contains("tp 15.5 (timing 0.50, wait 12.5 us)",
+            "rdb first 6.0 (timing 0.20, wait -)");
     }
 
     @Test
@@ -71,7 +73,7 @@ class ResultTablesTest {
         assertThat(lines.get(1).split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1)).hasSize(columns);
         assertThat(lines.get(2).split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1)).hasSize(columns);
         assertThat(lines.get(1)).startsWith("r-test,rows-per-update,1,done,trade,1,10,1,0,zero-latency,100,1,true,100,10000.0")
-            .contains(",14.0,", ",0.5,");
+            .contains(",14.0,", ",0.5,", ",30.0,12.5,,");
     }
 
     @Test
