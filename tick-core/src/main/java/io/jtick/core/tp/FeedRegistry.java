@@ -90,10 +90,18 @@ final class FeedRegistry {
             aboveHi[at] = hi;
             ranges++;
             merge();
+        }
+
+        /**
+         * Gives up the lowest holes while more than {@link #MAX_RANGES} ranges are above
+         * {@code journalled}; called after each change that is complete (not between the entries of
+         * one timer tick, nor during the start-up scan, whose holes the next entries fill).
+         */
+        void trim() {
             if (ranges > MAX_RANGES) {
                 LOG.error("feed has too many holes in its journalled numbers; giving up the lowest [feed={}, journalled={}, next={}]",
-                    name, journalled, aboveLo[0]);
-                journalled = aboveLo[0] - 1;
+                    name, journalled, aboveLo[ranges - MAX_RANGES - 1]);
+                journalled = aboveLo[ranges - MAX_RANGES - 1] - 1;
                 absorb();
             }
         }
@@ -138,13 +146,21 @@ final class FeedRegistry {
         return feeds.computeIfAbsent(name, Feed::new);
     }
 
-    /** A start-up scan found numbers {@code first..last} of feed {@code name} in the journal (journal order). */
+    /**
+     * A start-up scan found numbers {@code first..last} of feed {@code name} in the journal (journal
+     * order). A feed first seen here holds nothing below its first run: when a crash came between
+     * two entries of one timer tick, its lower numbers may be in the entry that was never written.
+     * A continuing feed's HELLO is then answered lower than its last number, and what it resends
+     * below the first run counts as skipped.
+     */
     void scanned(final String name, final long first, final long last) {
-        final Feed f = feeds.get(name);
-        if (f == null) {
-            feed(name).journalled = last;
-        } else {
-            f.add(first, last);
+        feed(name).add(first, last);
+    }
+
+    /** The start-up scan is done: every feed's holes are trimmed ({@link Feed#trim}). */
+    void scanDone() {
+        for (final Feed f : feeds.values()) {
+            f.trim();
         }
     }
 

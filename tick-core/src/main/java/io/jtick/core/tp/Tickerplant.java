@@ -40,8 +40,10 @@ import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
  *       zero-latency mode and after every timer tick;</li>
  *   <li>{@code mode}, {@code timerNanos}: zero-latency, timer publish or timer log+publish, and the tick;</li>
  *   <li>{@code pending[t]}: table t's updates waiting for the timer ({@link TimerBatch}), already
- *       journalled in timer publish, not yet in timer log+publish; {@code pendingUpstream}: the highest
- *       upstream sequence among them (chained TP: what arrives again is a duplicate);</li>
+ *       journalled in timer publish, not yet in timer log+publish (which a chained TP refuses, so an
+ *       upstream update is always journalled when it arrives);</li>
+ *   <li>{@code tickFeeds}, {@code tickNumbers}: in timer log+publish, the numbered feeds' updates the
+ *       tick being journalled holds, registered with {@code feeds} when it is done;</li>
  *   <li>{@code date}, {@code nextEndOfDay}: the trading day ({@code .u.d}) and the instant it ends;</li>
  *   <li>{@code u}: the subscribers ({@code .u.w}) and what publishing to them needs ({@link SubscriberRegistry});</li>
  *   <li>{@code feeds}: each numbered feed's journalled update numbers, connection and acknowledgements
@@ -102,6 +104,11 @@ public final class Tickerplant implements AutoCloseable {
     private final SubscriberRegistry u;
     private final FeedRegistry feeds = new FeedRegistry();
     private final FeedRuns oneFeed = new FeedRuns();
+    /** Timer log+publish: the numbered feeds' updates journalled this tick (feed, number), registered once the tick is done. */
+    private FeedRegistry.Feed[] tickFeeds = new FeedRegistry.Feed[64];
+    private long[] tickNumbers = new long[64];
+    private long[] scratch = new long[64];
+    private int tickCount;
     private final TimerBatch[] pending;
 
     private Journal journal;
@@ -109,7 +116,6 @@ public final class Tickerplant implements AutoCloseable {
     private long j;
     private PublishMode mode;
     private long timerNanos;
-    private long pendingUpstream;
     private LocalDate date;
     private long nextEndOfDay;
     private String lastError;
@@ -146,13 +152,13 @@ public final class Tickerplant implements AutoCloseable {
         Journal.days(settings.journalDir()).filter(d -> d.isBefore(date)).max(LocalDate::compareTo)
             .ifPresent(previous -> Journal.scanFeeds(settings.journalDir(), previous, feeds::scanned));
         Journal.scanFeeds(settings.journalDir(), date, feeds::scanned);
+        feeds.scanDone();
         final long scanMillis = (System.nanoTime() - s0) / 1_000_000;
         journal = journals.open(settings.journalDir(), date, Journal.lastSequenceBefore(settings.journalDir(), date), clock,
             settings.journalMinFreeBytes());
         u.date(date);
         j = journal.lastSequence();
         i = j;
-        pendingUpstream = j;
         counters.sequences(i, j);
         nextEndOfDay = calendar.endOfDayNanos(date);
         LOG.info("tickerplant ready [name={}, date={}, sequence={}, journal={}, mode={}, numberedFeeds={}, feedScanMillis={}]",
@@ -172,7 +178,7 @@ public final class Tickerplant implements AutoCloseable {
 
     /** An update from the upstream TP (chained): keeps the upstream sequence; duplicates are dropped. */
     public ErrorCode onUpstreamUpdate(final UpdateSource from, final ByteBuf frame, final int offset, final int length) {
-        if (frame.getLongLE(offset + SEQUENCE_OFFSET) <= Math.max(j, pendingUpstream)) {
+        if (frame.getLongLE(offset + SEQUENCE_OFFSET) <= j) {
             return ErrorCode.NONE;
         }
         return update(from, frame, offset, length, true);
@@ -226,9 +232,6 @@ public final class Tickerplant implements AutoCloseable {
             if (feed != null) {
                 feed.pending++;
             }
-            if (upstream) {
-                pendingUpstream = frame.getLongLE(offset + SEQUENCE_OFFSET);
-            }
         } else {
             final long sequence = upstream ? frame.getLongLE(offset + SEQUENCE_OFFSET) : j + 1;
             if (!journal(frame, offset, length, sequence, now, feed == null ? null : oneFeed.clear().add(feed.nameBytes, feedSequence))) {
@@ -267,6 +270,7 @@ public final class Tickerplant implements AutoCloseable {
         counters.feedGap();
         LOG.warn("numbered feed skipped updates [feed={}, expected={}, got={}]", feed.name, feed.expected, feedSequence);
         feed.add(feed.expected, feedSequence - 1);
+        feed.trim();
     }
 
     /**
@@ -313,6 +317,7 @@ public final class Tickerplant implements AutoCloseable {
     /** Update {@code feedSequence} of the numbered {@code feed} is journalled: acknowledged every {@code feedAckUpdates}. */
     private void feedJournalled(final FeedRegistry.Feed feed, final long feedSequence, final long nowNanos) {
         feed.add(feedSequence, feedSequence);
+        feed.trim();
         feed.updates++;
         if (++feed.unacked >= settings.feedAckUpdates()) {
             feeds.acknowledge(feed, nowNanos);
@@ -415,29 +420,75 @@ public final class Tickerplant implements AutoCloseable {
             }
             batch.clear();
         }
-        if (failed) {
-            pendingUpstream = j;
-        }
+        feedsJournalled();
         i = j;
         counters.sequences(i, j);
         return any;
     }
 
     /**
-     * Journals one batch, merged into one update ({@code merged}), as one entry, its feed trailer holding every numbered feed's
-     * numbers in it (a chained TP keeps the last upstream sequence); false when the journal refused it.
+     * Registers the numbered feeds' updates journalled this tick, each feed's numbers in order (its
+     * updates to different tables went into different entries), then acknowledges the feeds due: so
+     * the registry never holds a transient hole between two of the tick's entries.
+     */
+    private void feedsJournalled() {
+        if (tickCount == 0) {
+            return;
+        }
+        final long now = System.nanoTime();
+        for (int a = 0; a < tickCount; a++) {
+            final FeedRegistry.Feed f = tickFeeds[a];
+            if (f == null) {
+                continue;
+            }
+            int m = 0;
+            for (int b = a; b < tickCount; b++) {
+                if (tickFeeds[b] == f) {
+                    if (m == scratch.length) {
+                        scratch = java.util.Arrays.copyOf(scratch, m * 2);
+                    }
+                    scratch[m++] = tickNumbers[b];
+                    tickFeeds[b] = null;
+                }
+            }
+            java.util.Arrays.sort(scratch, 0, m);
+            for (int r = 0; r < m;) {
+                int e = r;
+                while (e + 1 < m && scratch[e + 1] == scratch[e] + 1) {
+                    e++;
+                }
+                f.add(scratch[r], scratch[e]);
+                r = e + 1;
+            }
+            f.trim();
+            f.updates += m;
+            f.unacked += m;
+            if (f.unacked >= settings.feedAckUpdates()) {
+                feeds.acknowledge(f, now);
+            }
+        }
+        tickCount = 0;
+    }
+
+    /**
+     * Journals one batch, merged into one update ({@code merged}), as one entry, its feed trailer
+     * holding every numbered feed's numbers in it (registered at the end of the tick,
+     * {@link #feedsJournalled}); false when the journal refused it.
      */
     private boolean journalBatch(final int t, final TimerBatch batch, final ByteBuf merged, final long now) {
-        final long sequence = settings.chained() ? batch.lastSequence() : j + 1;
-        if (!journal(merged, merged.readerIndex(), merged.readableBytes(), sequence, now, batch.feedRuns())) {
+        if (!journal(merged, merged.readerIndex(), merged.readableBytes(), j + 1, now, batch.feedRuns())) {
             return false;
         }
         counters.journalled(t, batch.rows(), merged.readableBytes(), batch.count());
-        final long t1 = System.nanoTime();
         for (int k = 0; k < batch.count(); k++) {
             final FeedRegistry.Feed feed = batch.feed(k);
             if (feed != null) {
-                feedJournalled(feed, batch.sequence(k), t1);
+                if (tickCount == tickFeeds.length) {
+                    tickFeeds = java.util.Arrays.copyOf(tickFeeds, tickCount * 2);
+                    tickNumbers = java.util.Arrays.copyOf(tickNumbers, tickCount * 2);
+                }
+                tickFeeds[tickCount] = feed;
+                tickNumbers[tickCount++] = batch.sequence(k);
             }
         }
         return true;
@@ -468,8 +519,14 @@ public final class Tickerplant implements AutoCloseable {
         u.flush();
     }
 
-    /** Switches publish mode at run time; what is pending under the old mode is published first. */
+    /**
+     * Switches publish mode at run time; what is pending under the old mode is published first. A
+     * chained TP refuses timer log+publish ({@link TickerplantSettings#validate}).
+     */
     public void setMode(final PublishMode newMode, final long newTimerNanos) {
+        if (settings.chained() && newMode == PublishMode.TIMER_LOG_PUBLISH) {
+            throw new IllegalArgumentException(TickerplantSettings.CHAINED_LOG_PUBLISH);
+        }
         if (mode != PublishMode.ZERO_LATENCY) {
             publishPending();
             u.flush();

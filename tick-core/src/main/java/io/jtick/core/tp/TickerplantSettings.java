@@ -33,9 +33,17 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
             Duration.ofSeconds(1), "tp", 16L << 20, 1000, Duration.ofMillis(100), 64L << 20);
     }
 
+    /** Why a chained TP refuses timer log+publish. */
+    static final String CHAINED_LOG_PUBLISH = "a chained tickerplant cannot run timer-log-publish: it journals the upstream's"
+        + " updates under the upstream's sequence numbers, which merged batches of several tables cannot keep in order; use"
+        + " timer-publish (journalled as they arrive, published on the timer)";
+
     public TickerplantSettings validate() {
         Objects.requireNonNull(journalDir, "journalDir");
         Objects.requireNonNull(mode, "mode");
+        if (chained() && mode == PublishMode.TIMER_LOG_PUBLISH) {
+            throw new IllegalArgumentException(CHAINED_LOG_PUBLISH);
+        }
         Objects.requireNonNull(eodTime, "eodTime");
         Objects.requireNonNull(zone, "zone");
         if (port < 0 || port > 65535) {

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The tickerplant on its own, no sockets: driven directly on the test thread with a clock the test
@@ -741,5 +742,44 @@ class TickerplantTest {
             .satisfies(u -> assertThat(u.sequence()).isEqualTo(2));
         assertThat(tp.status(null).numberedFeeds().get(0).journalled()).isEqualTo(3);
         Frames.drain(sub);
+    }
+
+    @Test
+    void shouldNotClaimAFirstSeenFeedsLowerNumberAfterACrashBetweenTheEntriesOfOneTick() {
+        // a feed seen for the first time: #1 a quote, #2 a trade; the trade entry is written, the TP dies before the quote's
+        start(settings().withMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(100)));
+        final NumberedFeed feed = new NumberedFeed().hello(tp, "md-4");
+        numberedQuote(feed, 1, 1);
+        numbered(feed, 2, 2, "B");
+        fault.failAfter(1);
+        tp.onTimer();
+        assertThat(feedTrailers(DAY)).containsExactly("md-4:2");
+
+        fault.heal();
+        tp.close();
+        start(settings().withMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(100)));
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        final NumberedFeed back = new NumberedFeed().hello(tp, "md-4");
+        assertThat(back.acks).as("1 is not in the journal: the feed resends from it").containsExactly(0L);
+        numberedQuote(back, 1, 1);
+        numbered(back, 2, 2, "B");
+        tp.onTimer();
+        assertThat(Frames.drain(sub).updates()).as("the quote, once; the trade was journalled already").singleElement()
+            .satisfies(u -> assertThat(u.rows()).singleElement().asString().startsWith("Q/"));
+        assertThat(counter("tick.tp.feed.duplicates")).isEqualTo(1);
+        assertThat(tp.status(null).numberedFeeds().get(0).journalled()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldRefuseTimerLogPublishOnAChainedTickerplant() {
+        assertThatThrownBy(() -> settings().withUpstream("127.0.0.1", 5010)
+            .withMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(100)).validate())
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("chained").hasMessageContaining("timer-publish");
+        start(settings().withUpstream("127.0.0.1", 5010));
+        assertThatThrownBy(() -> tp.setMode(PublishMode.TIMER_LOG_PUBLISH, 100_000_000L))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("chained");
+        assertThat(tp.mode()).isEqualTo(PublishMode.ZERO_LATENCY);
+        tp.setMode(PublishMode.TIMER_PUBLISH, 100_000_000L);
+        assertThat(tp.mode()).isEqualTo(PublishMode.TIMER_PUBLISH);
     }
 }
