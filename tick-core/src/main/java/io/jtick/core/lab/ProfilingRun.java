@@ -313,7 +313,8 @@ public final class ProfilingRun {
                 + " itself is reported as sampler. Wait for a CPU (tp, first rdb): Linux schedstat run-queue wait over the times"
                 + " the thread was given a CPU while measuring, in us", timingNanos, timingNanos),
             SettleRule.DEFAULT.describe(window),
-            "JIT: " + settings.jitWarmupMillis() + " ms of full-speed throwaway labs (r=1 zero latency, r=100 timer publish) before the"
+            "JIT: " + settings.jitWarmupMillis() + " ms of full-speed throwaway labs (r=1 zero latency, r=100 timer publish and r=1"
+                + " timer log+publish, both on a 1 ms timer) before the"
                 + " first entry; each entry then runs a warm-up of a quarter of durationSeconds (at most 1 s) that no figure includes",
             settings.paper().available() ? settings.paper().source() + " (" + settings.paper().size() + " rows)"
                 : settings.paper().source());
