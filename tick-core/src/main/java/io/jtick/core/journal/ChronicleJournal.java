@@ -55,6 +55,9 @@ final class ChronicleJournal implements Journal {
     private long bytesSinceSpaceCheck;
     private long lastSpaceCheckNanos;
     private boolean spaceShort;
+    /** Position after the last entry written, and up to where {@link #pretouch} has touched the pages (0: nothing yet). */
+    private long endPosition;
+    private long touchedUntil;
 
     private ChronicleJournal(final Path dir, final LocalDate date, final SingleChronicleQueue queue, final long firstSequence,
                              final long lastSequence, final NanoClock clock, final long minFreeBytes) {
@@ -318,6 +321,7 @@ final class ChronicleJournal implements Journal {
                 frame.getBytes(offset, copy);
                 bytes.write(copy);
             }
+            endPosition = bytes.writePosition();
             if (runs == 1 && feeds.first(0) == feeds.last(0)) {
                 bytes.writeLong(feeds.first(0));
                 bytes.writeUnsignedByte(feeds.name(0).length);
@@ -331,6 +335,7 @@ final class ChronicleJournal implements Journal {
                     bytes.write(feeds.name(r));
                 }
             }
+            endPosition = bytes.writePosition();
         } catch (final RuntimeException | InternalError e) {
             try {
                 dc.rollbackOnClose();
@@ -423,6 +428,8 @@ final class ChronicleJournal implements Journal {
             throw new IllegalStateException("journal cannot be reopened after a failed write [dir=" + dir + "]: " + e, e);
         }
         queue = fresh;
+        touchedUntil = 0;
+        endPosition = 0;
         if (ends != null && ends[1] != lastSequence) {
             LOG.error("after a failed write the journal ends at another sequence than written [dir={}, expected={}, found={}]", dir,
                 lastSequence, ends[1]);
@@ -431,6 +438,39 @@ final class ChronicleJournal implements Journal {
         broken = false;
         LOG.info("journal reopened after a failed write [dir={}, lastSequence={}]", dir, lastSequence);
     }
+
+    /**
+     * Touches pages ahead inside a writing document that is rolled back: each page gets a zero byte
+     * where the file holds zeros anyway, past the document's header, and the rollback leaves the
+     * queue as it was (what Chronicle's enterprise pretoucher does from its own thread).
+     */
+    @Override
+    public int pretouch(final int maxPages) {
+        if (broken || maxPages <= 0 || endPosition > 0 && touchedUntil >= endPosition + PRETOUCH_BYTES - PAGE) {
+            return 0;
+        }
+        int touched = 0;
+        try (DocumentContext dc = appender.writingDocument()) {
+            final Bytes<?> b = dc.wire().bytes();
+            final long pos = b.writePosition();
+            final long limit = Math.min(b.realCapacity(), pos + PRETOUCH_BYTES);
+            long p = Math.max((pos & -PAGE) + PAGE, touchedUntil);
+            while (p < limit && touched < maxPages) {
+                b.writeByte(p, (byte) 0);
+                p += PAGE;
+                touched++;
+            }
+            touchedUntil = p;
+            endPosition = Math.max(endPosition, pos);
+            dc.rollbackOnClose();
+        } catch (final RuntimeException | InternalError e) {
+            LOG.debug("journal pretouch failed [dir={}]: {}", dir, e.toString());
+            touchedUntil = 0;
+        }
+        return touched;
+    }
+
+    private static final long PAGE = 4096;
 
     @Override
     public JournalReader readerAfter(final long sequence) {

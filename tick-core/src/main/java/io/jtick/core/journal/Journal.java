@@ -115,6 +115,20 @@ public interface Journal extends AutoCloseable {
      */
     void append(ByteBuf frame, int offset, int length, long sequence, FeedRuns feeds);
 
+    /**
+     * Touches up to {@code maxPages} pages of the journal's file ahead of where the next entry goes
+     * (up to {@link #PRETOUCH_BYTES} ahead), so that the appends that follow do not take their page
+     * faults: the first write to a page of a memory-mapped file costs a fault, ~5-10 µs here, and a
+     * 35 KB entry spans nine pages. The tickerplant calls it between updates (housekeeping, every
+     * 50 ms); it writes nothing a reader can see. Returns the pages touched; never throws.
+     */
+    default int pretouch(int maxPages) {
+        return 0;
+    }
+
+    /** How far ahead of the next entry {@link #pretouch} keeps the pages touched. */
+    long PRETOUCH_BYTES = 1L << 20;
+
     /** A reader positioned after the entry with {@code sequence} (0 or less: from the first entry); same thread as appends. */
     JournalReader readerAfter(long sequence);
 

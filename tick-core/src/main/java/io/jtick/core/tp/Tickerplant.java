@@ -593,6 +593,14 @@ public final class Tickerplant implements AutoCloseable {
         u.remove(channel);
     }
 
+    /** Touches journal pages ahead of the next entry, a few at a time (server housekeeping, between updates). */
+    public void pretouchJournal() {
+        journal.pretouch(PRETOUCH_PAGES);
+    }
+
+    /** Pages {@link #pretouchJournal} touches at most per call: ~100 µs of page faults, 3.2 MB/s at one call per 50 ms. */
+    private static final int PRETOUCH_PAGES = 16;
+
     /** Sends a heartbeat to every live subscriber. */
     public void heartbeat() {
         u.heartbeat(clock.epochNanos());

@@ -231,4 +231,32 @@ class JournalTest {
         assertThat(report.problem()).as("every trailer form is a valid entry").isNull();
         assertThat(report.kept()).isEqualTo(3);
     }
+
+    @Test
+    void shouldPretouchPagesAheadWithoutChangingWhatTheJournalHolds() {
+        try (Journal j = Journal.open(root, DAY, 0, NanoClock.SYSTEM)) {
+            assertThat(j.pretouch(16)).as("pages ahead of the first entry").isEqualTo(16);
+            append(j, 1);
+            int total = 0;
+            for (int k = 0; k < 100; k++) {
+                total += j.pretouch(16);
+            }
+            assertThat(total).as("stops once 1 MB ahead is touched").isLessThanOrEqualTo((int) (Journal.PRETOUCH_BYTES / 4096));
+            assertThat(j.pretouch(16)).isZero();
+            for (long s = 2; s <= 200; s++) {
+                append(j, s);
+                j.pretouch(4);
+            }
+            assertThat(j.lastSequence()).isEqualTo(200);
+        }
+        try (Journal j = Journal.open(root, DAY, 0, NanoClock.SYSTEM); JournalReader r = j.readerAfter(0)) {
+            assertThat(j.lastSequence()).isEqualTo(200);
+            for (long s = 1; s <= 200; s++) {
+                assertThat(firstSequence(r)).isEqualTo(s);
+            }
+            assertThat(firstSequence(r)).isEqualTo(JournalReader.END);
+        }
+        assertThat(JournalRepair.check(root, DAY).problem()).isNull();
+        assertThat(JournalRepair.check(root, DAY).kept()).isEqualTo(200);
+    }
 }

@@ -54,6 +54,11 @@ final class FaultyJournal implements Journal {
     }
 
     @Override
+    public int pretouch(final int maxPages) {
+        return real.pretouch(maxPages);
+    }
+
+    @Override
     public JournalReader readerAfter(final long sequence) {
         return real.readerAfter(sequence);
     }
