@@ -71,7 +71,7 @@ final class ChronicleJournal implements Journal {
         this.minFreeBytes = minFreeBytes;
         FileStore fs = null;
         try {
-            fs = minFreeBytes > 0 ? Files.getFileStore(dir) : null;
+            fs = Files.getFileStore(dir);
         } catch (final IOException e) {
             LOG.warn("cannot watch the journal volume's free space [dir={}]: {}", dir, e.toString());
         }
@@ -303,7 +303,7 @@ final class ChronicleJournal implements Journal {
         if (broken) {
             reopen();
         }
-        if (store != null) {
+        if (store != null && minFreeBytes > 0) {
             checkSpace(length);
         }
         final DocumentContext dc;
@@ -446,11 +446,29 @@ final class ChronicleJournal implements Journal {
      */
     @Override
     public int pretouch(final int maxPages) {
-        if (broken || maxPages <= 0 || endPosition > 0 && touchedUntil >= endPosition + PRETOUCH_BYTES - PAGE) {
+        if (broken || spaceShort || store == null || maxPages <= 0
+            || endPosition > 0 && touchedUntil >= endPosition + PRETOUCH_BYTES - PAGE) {
+            return 0;
+        }
+        try {
+            // a page touched on a full volume faults, and the JVM may report that fault later in other code: touch only with room
+            if (store.getUsableSpace() < minFreeBytes + PRETOUCH_ROOM) {
+                return 0;
+            }
+        } catch (final IOException e) {
             return 0;
         }
         int touched = 0;
-        try (DocumentContext dc = appender.writingDocument()) {
+        final DocumentContext dc;
+        try {
+            dc = appender.writingDocument();
+        } catch (final RuntimeException | InternalError e) {
+            LOG.warn("journal pretouch could not start; the journal reopens at the next append [dir={}]: {}", dir, failed(e, 0).toString());
+            return 0;
+        }
+        // rolled back whatever happens: a fault while touching (a full volume) must not commit the document
+        dc.rollbackOnClose();
+        try {
             final Bytes<?> b = dc.wire().bytes();
             final long pos = b.writePosition();
             final long limit = Math.min(b.realCapacity(), pos + PRETOUCH_BYTES);
@@ -462,15 +480,28 @@ final class ChronicleJournal implements Journal {
             }
             touchedUntil = p;
             endPosition = Math.max(endPosition, pos);
-            dc.rollbackOnClose();
         } catch (final RuntimeException | InternalError e) {
-            LOG.debug("journal pretouch failed [dir={}]: {}", dir, e.toString());
             touchedUntil = 0;
+            try {
+                dc.close();
+            } catch (final RuntimeException | InternalError again) {
+                e.addSuppressed(again);
+            }
+            LOG.warn("journal pretouch failed; the journal reopens at the next append [dir={}]: {}", dir, failed(e, 0).toString());
+            return touched;
+        }
+        try {
+            dc.close();
+        } catch (final RuntimeException | InternalError e) {
+            touchedUntil = 0;
+            LOG.warn("journal pretouch failed; the journal reopens at the next append [dir={}]: {}", dir, failed(e, 0).toString());
         }
         return touched;
     }
 
     private static final long PAGE = 4096;
+    /** Free space the volume must have (above the guard's minimum) for {@link #pretouch} to touch anything. */
+    private static final long PRETOUCH_ROOM = 16 * PRETOUCH_BYTES;
 
     @Override
     public JournalReader readerAfter(final long sequence) {

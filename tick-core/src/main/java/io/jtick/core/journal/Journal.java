@@ -120,7 +120,9 @@ public interface Journal extends AutoCloseable {
      * (up to {@link #PRETOUCH_BYTES} ahead), so that the appends that follow do not take their page
      * faults: the first write to a page of a memory-mapped file costs a fault, ~5-10 µs here, and a
      * 35 KB entry spans nine pages. The tickerplant calls it between updates (housekeeping, every
-     * 50 ms); it writes nothing a reader can see. Returns the pages touched; never throws.
+     * 50 ms); it writes nothing a reader can see, and touches nothing unless the volume has 16 MB
+     * free above the free-space guard (a page touched on a full volume faults, and the JVM may
+     * report that fault later, in other code). Returns the pages touched; never throws.
      */
     default int pretouch(int maxPages) {
         return 0;
