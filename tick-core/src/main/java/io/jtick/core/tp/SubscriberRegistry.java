@@ -81,12 +81,12 @@ final class SubscriberRegistry {
     private Runnable catchUpScheduler = () -> { };
 
     SubscriberRegistry(final TickerplantSettings settings, final SchemaRegistry schemas, final ByteBufAllocator alloc,
-                       final SymbolTable syms, final UpdateRewriter rewriter, final TickerplantCounters counters) {
+                       final SymbolTable syms, final TickerplantCounters counters) {
         this.settings = settings;
         this.schemas = schemas;
         this.alloc = alloc;
         this.syms = syms;
-        this.rewriter = rewriter;
+        this.rewriter = new UpdateRewriter(syms);
         this.counters = counters;
     }
 

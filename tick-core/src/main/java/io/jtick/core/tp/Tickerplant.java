@@ -53,7 +53,7 @@ import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
  *   <li>{@code counters}: every metric, today's rows and updates per table included ({@link TickerplantCounters}).</li>
  * </ul>
  * The rest is fixed at construction (settings, schemas, clock, allocator, calendar, journal opener)
- * or reused scratch (validator, rewriter, the decoder that stamps times).
+ * or reused scratch (validator, the decoder that stamps times, the timer batches' encoder).
  *
  * <p>{@link #onUpdate} ({@code .u.upd}) validates an update, journals the feed's bytes (sequence and
  * TP time stamped in place) and publishes one retained slice of them to every subscriber that takes
@@ -96,7 +96,6 @@ public final class Tickerplant implements AutoCloseable {
     private final TradingCalendar calendar;
     private final Journal.Opener journals;
     private final UpdateValidator validator;
-    private final UpdateRewriter rewriter;
     private final UpdateDecoder stamper = new UpdateDecoder();
     private final UpdateEncoder batchEncoder = new UpdateEncoder();
     private final SymbolTable syms = new SymbolTable();
@@ -135,9 +134,8 @@ public final class Tickerplant implements AutoCloseable {
         this.journals = journals;
         this.calendar = new TradingCalendar(settings.eodTime(), settings.zone());
         this.validator = new UpdateValidator(schemas);
-        this.rewriter = new UpdateRewriter(syms);
         this.counters = new TickerplantCounters(metrics, schemas.size());
-        this.u = new SubscriberRegistry(settings, schemas, alloc, syms, rewriter, counters);
+        this.u = new SubscriberRegistry(settings, schemas, alloc, syms, counters);
         this.pending = new TimerBatch[schemas.size()];
         for (int t = 0; t < pending.length; t++) {
             pending[t] = new TimerBatch(alloc, schemas.get(t), syms);

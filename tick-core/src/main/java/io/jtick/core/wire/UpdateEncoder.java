@@ -172,15 +172,13 @@ public final class UpdateEncoder {
 
     /**
      * Adds {@code count} dictionary entries already in wire form ({@code bytes} bytes at {@code offset}
-     * of {@code src}: a length byte, then the sym, per entry) in one copy; returns the first one's code.
+     * of {@code src}: a length byte, then the sym, per entry) in one copy.
      */
-    public int addDictionary(final ByteBuf src, final int offset, final int bytes, final int count) {
+    public void addDictionary(final ByteBuf src, final int offset, final int bytes, final int count) {
         buffer.ensureWritable(dictWrite + bytes - buffer.writerIndex());
         buffer.setBytes(dictWrite, src, offset, bytes);
         dictWrite += bytes;
-        final int first = dictCount;
         dictCount += count;
-        return first;
     }
 
     /** Number of syms added to the dictionary so far. */
