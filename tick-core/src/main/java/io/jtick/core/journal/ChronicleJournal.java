@@ -192,22 +192,22 @@ final class ChronicleJournal implements Journal {
             }
             return true;
         }
-        if (head == 0 || head < -(end - at) / RUN_HEADER) {
+        if (head == 0 || head < -(end - at) / FeedRuns.RUN_HEADER) {
             return false;
         }
         final long runs = -head;
         long p = at + 8;
         for (long r = 0; r < runs; r++) {
-            if (end - p < RUN_HEADER + 1) {
+            if (end - p < FeedRuns.RUN_HEADER + 1) {
                 return false;
             }
             final long first = b.readLong(p);
             final long last = b.readLong(p + 8);
             final int n = b.readUnsignedByte(p + 16);
-            if (first <= 0 || last < first || n == 0 || end - p < RUN_HEADER + n) {
+            if (first <= 0 || last < first || n == 0 || end - p < FeedRuns.RUN_HEADER + n) {
                 return false;
             }
-            p += RUN_HEADER + n;
+            p += FeedRuns.RUN_HEADER + n;
         }
         if (p != end) {
             return false;
@@ -216,15 +216,13 @@ final class ChronicleJournal implements Journal {
             p = at + 8;
             for (long r = 0; r < runs; r++) {
                 final int n = b.readUnsignedByte(p + 16);
-                out.run(b, p + RUN_HEADER, n, b.readLong(p), b.readLong(p + 8));
-                p += RUN_HEADER + n;
+                out.run(b, p + FeedRuns.RUN_HEADER, n, b.readLong(p), b.readLong(p + 8));
+                p += FeedRuns.RUN_HEADER + n;
             }
         }
         return true;
     }
 
-    /** Bytes of a run of the runs form before its name: {@code int64 first, int64 last, uint8 nameLength}. */
-    private static final int RUN_HEADER = 17;
 
     private static JournalCorruptException corrupt(final String what, final Path dir) {
         final Path root = dir.getParent();
@@ -321,7 +319,6 @@ final class ChronicleJournal implements Journal {
                 frame.getBytes(offset, copy);
                 bytes.write(copy);
             }
-            endPosition = bytes.writePosition();
             if (runs == 1 && feeds.first(0) == feeds.last(0)) {
                 bytes.writeLong(feeds.first(0));
                 bytes.writeUnsignedByte(feeds.name(0).length);
@@ -459,16 +456,9 @@ final class ChronicleJournal implements Journal {
             return 0;
         }
         int touched = 0;
-        final DocumentContext dc;
-        try {
-            dc = appender.writingDocument();
-        } catch (final RuntimeException | InternalError e) {
-            LOG.warn("journal pretouch could not start; the journal reopens at the next append [dir={}]: {}", dir, failed(e, 0).toString());
-            return 0;
-        }
-        // rolled back whatever happens: a fault while touching (a full volume) must not commit the document
-        dc.rollbackOnClose();
-        try {
+        try (DocumentContext dc = appender.writingDocument()) {
+            // rolled back whatever happens: a fault while touching (a full volume) must not commit the document
+            dc.rollbackOnClose();
             final Bytes<?> b = dc.wire().bytes();
             final long pos = b.writePosition();
             final long limit = Math.min(b.realCapacity(), pos + PRETOUCH_BYTES);
@@ -480,18 +470,6 @@ final class ChronicleJournal implements Journal {
             }
             touchedUntil = p;
             endPosition = Math.max(endPosition, pos);
-        } catch (final RuntimeException | InternalError e) {
-            touchedUntil = 0;
-            try {
-                dc.close();
-            } catch (final RuntimeException | InternalError again) {
-                e.addSuppressed(again);
-            }
-            LOG.warn("journal pretouch failed; the journal reopens at the next append [dir={}]: {}", dir, failed(e, 0).toString());
-            return touched;
-        }
-        try {
-            dc.close();
         } catch (final RuntimeException | InternalError e) {
             touchedUntil = 0;
             LOG.warn("journal pretouch failed; the journal reopens at the next append [dir={}]: {}", dir, failed(e, 0).toString());

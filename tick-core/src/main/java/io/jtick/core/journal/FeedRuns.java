@@ -11,15 +11,22 @@ import java.util.Arrays;
  * ({@link Journal#scanFeeds}). Reused by its writer: {@link #clear}, then {@link #add}.
  */
 public final class FeedRuns {
+    /** Bytes of one run of the runs form before its name: {@code int64 first, int64 last, uint8 nameLength}. */
+    static final int RUN_HEADER = 17;
+    /** The most bytes a trailer of one more run adds: its header and the longest name. */
+    public static final int MAX_RUN_BYTES = RUN_HEADER + 255;
+
     private byte[][] names = new byte[4][];
     private long[] first = new long[4];
     private long[] last = new long[4];
     private int size;
+    private long runBytes;
 
     /** Forgets every run. */
     public FeedRuns clear() {
         Arrays.fill(names, 0, size, null);
         size = 0;
+        runBytes = 0;
         return this;
     }
 
@@ -45,7 +52,13 @@ public final class FeedRuns {
         names[size] = name;
         first[size] = n;
         last[size++] = n;
+        runBytes += RUN_HEADER + name.length;
         return this;
+    }
+
+    /** Bytes of the trailer these runs are journalled as, at most (the runs form; one number takes fewer). */
+    public long trailerBytes() {
+        return size == 0 ? 0 : 8 + runBytes;
     }
 
     public int size() {

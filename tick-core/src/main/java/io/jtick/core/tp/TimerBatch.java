@@ -44,7 +44,6 @@ final class TimerBatch {
     private int dictCount;
     private int updates;
     private long frameBytes;
-    private long trailerBytes;
     private long firstFeedTime;
     private int count;
 
@@ -70,11 +69,7 @@ final class TimerBatch {
         final long seq = frame.getLongLE(offset + SEQUENCE_OFFSET);
         sequence[count] = seq;
         if (feed != null) {
-            final int before = runs.size();
             runs.add(feed.nameBytes, seq);
-            if (runs.size() > before) {
-                trailerBytes += 17 + feed.nameBytes.length;
-            }
         }
         src.wrap(frame, offset);
         final int n = src.rowCount();
@@ -127,7 +122,7 @@ final class TimerBatch {
      * {@code length} bytes more is added (a merged update is never longer than its frames together).
      */
     long bytesWith(final int length) {
-        return frameBytes + length + 8 + trailerBytes + 17 + 255;
+        return frameBytes + length + Math.max(8, runs.trailerBytes()) + FeedRuns.MAX_RUN_BYTES;
     }
 
     /** The sequence field of the last frame added. */
@@ -199,7 +194,6 @@ final class TimerBatch {
         dictCount = 0;
         updates = 0;
         frameBytes = 0;
-        trailerBytes = 0;
         if (++stamp == 0) {
             java.util.Arrays.fill(stampOfId, 0);
             stamp = 1;
