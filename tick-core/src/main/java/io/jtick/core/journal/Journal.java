@@ -119,8 +119,8 @@ public interface Journal extends AutoCloseable {
      * Touches up to {@code maxPages} pages of the journal's file ahead of where the next entry goes
      * (up to {@link #PRETOUCH_BYTES} ahead), so that the appends that follow do not take their page
      * faults: the first write to a page of a memory-mapped file costs a fault, ~5-10 µs here, and a
-     * 35 KB entry spans nine pages. The tickerplant calls it after each timer log+publish tick, for
-     * the next tick's entry; it writes nothing a reader can see, and touches nothing unless the volume has 16 MB
+     * 35 KB entry spans nine pages. The tickerplant calls it between updates in zero-latency mode and
+     * after each timer log+publish tick; it writes nothing a reader can see, and touches nothing unless the volume has 16 MB
      * free above the free-space guard (a page touched on a full volume faults, and the JVM may
      * report that fault later, in other code). Returns the pages touched; never throws.
      */

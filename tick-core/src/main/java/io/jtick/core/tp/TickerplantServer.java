@@ -248,6 +248,7 @@ public final class TickerplantServer implements AutoCloseable {
         try {
             tp.checkEndOfDay();
             tp.acknowledgeFeeds();
+            tp.pretouchJournal();
             final long now = System.nanoTime();
             if (now - lastHeartbeat >= settings.heartbeat().toNanos()) {
                 lastHeartbeat = now;
