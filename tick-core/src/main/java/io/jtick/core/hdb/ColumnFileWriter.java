@@ -114,10 +114,74 @@ final class ColumnFileWriter implements AutoCloseable {
             index = bigger;
         }
         index.putLong(position).putInt(length).putInt((int) crc.getValue()).putInt((int) rowsWritten).putInt(rows);
+        summarize(type, rawBuffer, rows, index);
         writeFully(ByteBuffer.wrap(out, 0, length), position);
         position += length;
         rowsWritten += rows;
         blocksWritten++;
+    }
+
+    /**
+     * Appends the block summary of the first {@code rows} values of {@code block} to {@code index}:
+     * first, last, min and max, each the value's bits sign-extended to 8 bytes (a float's bits as
+     * an int, a double's as a long); min and max by the type's order (signed integers, floats by
+     * value with NaN ignored: a block of only NaN has NaN for both).
+     */
+    static void summarize(final ColumnType type, final UnsafeBuffer block, final int rows, final ByteBuffer index) {
+        final int w = type.width();
+        final long first = bits(block, w, 0);
+        final long last = bits(block, w, rows - 1);
+        long min = first;
+        long max = first;
+        switch (type) {
+            case FLOAT64 -> {
+                double lo = Double.NaN;
+                double hi = Double.NaN;
+                for (int i = 0; i < rows; i++) {
+                    final double v = block.getDouble(i * 8);
+                    if (v < lo || lo != lo) {
+                        lo = v;
+                    }
+                    if (v > hi || hi != hi) {
+                        hi = v;
+                    }
+                }
+                min = Double.doubleToRawLongBits(lo);
+                max = Double.doubleToRawLongBits(hi);
+            }
+            case FLOAT32 -> {
+                float lo = Float.NaN;
+                float hi = Float.NaN;
+                for (int i = 0; i < rows; i++) {
+                    final float v = block.getFloat(i * 4);
+                    if (v < lo || lo != lo) {
+                        lo = v;
+                    }
+                    if (v > hi || hi != hi) {
+                        hi = v;
+                    }
+                }
+                min = Float.floatToRawIntBits(lo);
+                max = Float.floatToRawIntBits(hi);
+            }
+            default -> {
+                for (int i = 1; i < rows; i++) {
+                    final long v = bits(block, w, i);
+                    min = Math.min(min, v);
+                    max = Math.max(max, v);
+                }
+            }
+        }
+        index.putLong(first).putLong(last).putLong(min).putLong(max);
+    }
+
+    private static long bits(final UnsafeBuffer block, final int width, final int i) {
+        return switch (width) {
+            case 8 -> block.getLong(i * 8);
+            case 4 -> block.getInt(i * 4);
+            case 2 -> block.getShort(i * 2);
+            default -> block.getByte(i);
+        };
     }
 
     /** Writes the index and header and forces the file; returns the bytes stored for values. */
