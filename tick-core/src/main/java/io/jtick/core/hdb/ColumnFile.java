@@ -19,7 +19,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
 
 import static io.jtick.core.hdb.ColumnFileDescriptor.HEADER_LENGTH;
-import static io.jtick.core.hdb.ColumnFileDescriptor.INDEX_ENTRY_LENGTH;
 
 /**
  * Read access to one column file (layout in {@link ColumnFileDescriptor}). Thread-safe.
@@ -40,6 +39,11 @@ import static io.jtick.core.hdb.ColumnFileDescriptor.INDEX_ENTRY_LENGTH;
 public final class ColumnFile implements AutoCloseable {
     private static final AtomicLong IDS = new AtomicLong();
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+    private static final int SUMMARY_FIELDS = 4;
+    private static final int FIRST = 0;
+    private static final int LAST = 1;
+    private static final int MIN = 2;
+    private static final int MAX = 3;
 
     private final long id = IDS.incrementAndGet();
     private final Path path;
@@ -56,6 +60,12 @@ public final class ColumnFile implements AutoCloseable {
     private final int[] blockCrcs;
     /** First row of each block, plus rowCount at the end. */
     private final int[] blockFirstRow;
+    /**
+     * Per block (version 2 files): first, last, min and max value, the value's bits sign-extended
+     * to a long ({@link ColumnFileWriter#summarize}); from the checksummed index. Null for version 1.
+     */
+    private final long[] summary;
+    private final int version;
     /** True when every block but the last holds blockRows rows (row → block by division). */
     private final boolean uniform;
     private final FileChannel channel;
@@ -69,7 +79,10 @@ public final class ColumnFile implements AutoCloseable {
 
     private ColumnFile(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final int blockCount,
                        final int rowCount, final long storedBytes, final long fileBytes, final long[] offsets, final int[] lengths,
-                       final int[] crcs, final int[] firstRows, final FileChannel channel, final MappedByteBuffer mapped) {
+                       final int[] crcs, final int[] firstRows, final long[] summary, final int version, final FileChannel channel,
+                       final MappedByteBuffer mapped) {
+        this.summary = summary;
+        this.version = version;
         this.path = path;
         this.type = type;
         this.encoding = encoding;
@@ -119,10 +132,11 @@ public final class ColumnFile implements AutoCloseable {
                 throw new CorruptPartitionException(path, -1, "header checksum mismatch");
             }
             final int version = header.getInt(ColumnFileDescriptor.VERSION_OFFSET);
-            if (version != ColumnFileDescriptor.VERSION) {
+            if (version < ColumnFileDescriptor.MIN_VERSION || version > ColumnFileDescriptor.VERSION) {
                 throw new CorruptPartitionException(path, -1, "unsupported column file version [version=" + version
-                    + ", supported=" + ColumnFileDescriptor.VERSION + "]");
+                    + ", supported=" + ColumnFileDescriptor.MIN_VERSION + ".." + ColumnFileDescriptor.VERSION + "]");
             }
+            final int entryLength = ColumnFileDescriptor.indexEntryLength(version);
             final ColumnType type = ColumnType.fromCode(header.get(ColumnFileDescriptor.TYPE_OFFSET));
             final Transform transform = Transform.fromCode(header.get(ColumnFileDescriptor.TRANSFORM_OFFSET));
             final Codec codec = Codec.fromCode(header.get(ColumnFileDescriptor.CODEC_OFFSET));
@@ -147,7 +161,7 @@ public final class ColumnFile implements AutoCloseable {
             if (blockRows <= 0 || blockRows > Integer.MAX_VALUE / type.width() || rows < 0 || rows > Integer.MAX_VALUE
                 || blockCount < (rows + blockRows - 1) / blockRows || blockCount > Math.max(rows, 0)
                 || indexOffset != HEADER_LENGTH + stored
-                || indexOffset + (long) blockCount * INDEX_ENTRY_LENGTH + 4 != size) {
+                || indexOffset + (long) blockCount * entryLength + 4 != size) {
                 throw new CorruptPartitionException(path, -1, "header does not match the file [rows=" + rows + ", blocks=" + blockCount
                     + ", indexOffset=" + indexOffset + ", bytes=" + size + "]");
             }
@@ -155,25 +169,29 @@ public final class ColumnFile implements AutoCloseable {
                 throw new CorruptPartitionException(path, -1, "row count differs from the table metadata [file=" + rows
                     + ", meta=" + expectedRows + "]");
             }
-            final ByteBuffer index = ByteBuffer.allocate(blockCount * INDEX_ENTRY_LENGTH + 4).order(ByteOrder.LITTLE_ENDIAN);
+            final ByteBuffer index = ByteBuffer.allocate(blockCount * entryLength + 4).order(ByteOrder.LITTLE_ENDIAN);
             readFully(channel, index, indexOffset);
             crc.reset();
-            crc.update(index.array(), 0, blockCount * INDEX_ENTRY_LENGTH);
-            if ((int) crc.getValue() != index.getInt(blockCount * INDEX_ENTRY_LENGTH)) {
+            crc.update(index.array(), 0, blockCount * entryLength);
+            if ((int) crc.getValue() != index.getInt(blockCount * entryLength)) {
                 throw new CorruptPartitionException(path, -1, "block index checksum mismatch");
             }
             final long[] offsets = new long[blockCount];
             final int[] lengths = new int[blockCount];
             final int[] crcs = new int[blockCount];
             final int[] firstRows = new int[blockCount + 1];
+            final long[] summary = version >= 2 ? new long[blockCount * SUMMARY_FIELDS] : null;
             long expectedOffset = HEADER_LENGTH;
             int expectedRow = 0;
             for (int b = 0; b < blockCount; b++) {
-                offsets[b] = index.getLong(b * INDEX_ENTRY_LENGTH);
-                lengths[b] = index.getInt(b * INDEX_ENTRY_LENGTH + 8);
-                crcs[b] = index.getInt(b * INDEX_ENTRY_LENGTH + 12);
-                firstRows[b] = index.getInt(b * INDEX_ENTRY_LENGTH + 16);
-                final int blockRowCount = index.getInt(b * INDEX_ENTRY_LENGTH + 20);
+                offsets[b] = index.getLong(b * entryLength);
+                lengths[b] = index.getInt(b * entryLength + 8);
+                crcs[b] = index.getInt(b * entryLength + 12);
+                firstRows[b] = index.getInt(b * entryLength + 16);
+                final int blockRowCount = index.getInt(b * entryLength + 20);
+                for (int k = 0; summary != null && k < SUMMARY_FIELDS; k++) {
+                    summary[b * SUMMARY_FIELDS + k] = index.getLong(b * entryLength + ColumnFileDescriptor.SUMMARY_OFFSET + 8 * k);
+                }
                 final int rawLength = blockRowCount * type.width();
                 if (firstRows[b] != expectedRow || blockRowCount <= 0 || blockRowCount > blockRows) {
                     throw new CorruptPartitionException(path, b, "block index rows out of place [firstRow=" + firstRows[b]
@@ -199,7 +217,7 @@ public final class ColumnFile implements AutoCloseable {
             final MappedByteBuffer map = rows > 0 && indexOffset <= Integer.MAX_VALUE
                 ? channel.map(FileChannel.MapMode.READ_ONLY, 0, indexOffset) : null;
             return new ColumnFile(path, type, encoding, blockRows, blockCount, (int) rows, stored, size, offsets, lengths, crcs,
-                firstRows, channel, map);
+                firstRows, summary, version, channel, map);
         } catch (final IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -335,9 +353,15 @@ public final class ColumnFile implements AutoCloseable {
                 }
             } else if (holder == null && !cachedWhole()) {
                 // a part block for a reader that keeps no holder: this thread's own (sequential readers decode each block once)
-                final DecodedBlock own = SCRATCH.get().held;
-                load(block, own);
-                UnsafeApi.copyMemory(own.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+                // (or the shared cache's copy when a point read or binary search just decoded it)
+                final DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
+                if (e != null) {
+                    UnsafeApi.copyMemory(e.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+                } else {
+                    final DecodedBlock own = SCRATCH.get().held;
+                    load(block, own);
+                    UnsafeApi.copyMemory(own.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+                }
             } else if (holder == null || !holder.scanning() || cachedWhole()) {
                 final DecodedBlockCache.Entry e = cached(block);
                 UnsafeApi.copyMemory(e.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
@@ -461,7 +485,9 @@ public final class ColumnFile implements AutoCloseable {
     /**
      * First row in {@code [from, to)} whose value (a long kind, non-decreasing over the range) is at
      * least {@code t}, or {@code to}. A plain file checksums the range's blocks once and probes the
-     * map; an encoded one probes through the shared cache.
+     * map; an encoded one finds the block in its block index (version 2: each block's first and last
+     * value) and probes within that one block through the shared cache (version 1: every probe
+     * through the cache).
      */
     public int lowerBound(final int from, final int to, final long t) {
         if (from < 0 || to > rowCount || from > to) {
@@ -477,6 +503,32 @@ public final class ColumnFile implements AutoCloseable {
         int lo = from;
         int hi = to;
         if (plain == null) {
+            checkOpen();
+            if (summary != null) {
+                // the block index narrows the search to one block: blocks that end within the range
+                // have their last value in it, non-decreasing from block to block
+                final int firstBlock = blockOf(from);
+                final int lastBlock = blockOf(to - 1);
+                final int whole = blockFirstRow[lastBlock + 1] <= to ? lastBlock + 1 : lastBlock;
+                int a = firstBlock;
+                int z = whole;
+                while (a < z) {
+                    final int mid = (a + z) >>> 1;
+                    if (summary[mid * SUMMARY_FIELDS + LAST] < t) {
+                        a = mid + 1;
+                    } else {
+                        z = mid;
+                    }
+                }
+                if (a > lastBlock) {
+                    return to;
+                }
+                lo = Math.max(from, blockFirstRow[a]);
+                hi = Math.min(to, blockFirstRow[a + 1]);
+                if (lo == blockFirstRow[a] && summary[a * SUMMARY_FIELDS + FIRST] >= t) {
+                    return lo;
+                }
+            }
             while (lo < hi) {
                 final int mid = (lo + hi) >>> 1;
                 if (getLong(mid) < t) {
@@ -513,6 +565,10 @@ public final class ColumnFile implements AutoCloseable {
         if (plain != null) {
             return plain.getLong(plainIndex(row), ByteOrder.LITTLE_ENDIAN);
         }
+        final int s = summarySlot(row);
+        if (s >= 0) {
+            return summary[s];
+        }
         final DecodedBlockCache.Entry e = cachedRow(row);
         return UnsafeApi.getLong(e.values, valuesBase + (long) (row - e.firstRow) * width);
     }
@@ -520,6 +576,10 @@ public final class ColumnFile implements AutoCloseable {
     public double getDouble(final int row) {
         if (plain != null) {
             return plain.getDouble(plainIndex(row), ByteOrder.LITTLE_ENDIAN);
+        }
+        final int s = summarySlot(row);
+        if (s >= 0) {
+            return Double.longBitsToDouble(summary[s]);
         }
         final DecodedBlockCache.Entry e = cachedRow(row);
         return UnsafeApi.getDouble(e.values, valuesBase + (long) (row - e.firstRow) * width);
@@ -529,6 +589,10 @@ public final class ColumnFile implements AutoCloseable {
         if (plain != null) {
             return plain.getInt(plainIndex(row), ByteOrder.LITTLE_ENDIAN);
         }
+        final int s = summarySlot(row);
+        if (s >= 0) {
+            return (int) summary[s];
+        }
         final DecodedBlockCache.Entry e = cachedRow(row);
         return UnsafeApi.getInt(e.values, valuesBase + (long) (row - e.firstRow) * width);
     }
@@ -536,6 +600,10 @@ public final class ColumnFile implements AutoCloseable {
     public float getFloat(final int row) {
         if (plain != null) {
             return plain.getFloat(plainIndex(row), ByteOrder.LITTLE_ENDIAN);
+        }
+        final int s = summarySlot(row);
+        if (s >= 0) {
+            return Float.intBitsToFloat((int) summary[s]);
         }
         final DecodedBlockCache.Entry e = cachedRow(row);
         return UnsafeApi.getFloat(e.values, valuesBase + (long) (row - e.firstRow) * width);
@@ -545,6 +613,10 @@ public final class ColumnFile implements AutoCloseable {
         if (plain != null) {
             return plain.getShort(plainIndex(row), ByteOrder.LITTLE_ENDIAN);
         }
+        final int s = summarySlot(row);
+        if (s >= 0) {
+            return (short) summary[s];
+        }
         final DecodedBlockCache.Entry e = cachedRow(row);
         return UnsafeApi.getShort(e.values, valuesBase + (long) (row - e.firstRow) * width);
     }
@@ -553,8 +625,45 @@ public final class ColumnFile implements AutoCloseable {
         if (plain != null) {
             return plain.getByte(plainIndex(row));
         }
+        final int s = summarySlot(row);
+        if (s >= 0) {
+            return (byte) summary[s];
+        }
         final DecodedBlockCache.Entry e = cachedRow(row);
         return UnsafeApi.getByte(e.values, valuesBase + (long) (row - e.firstRow) * width);
+    }
+
+    /**
+     * Where the index's block summary holds {@code row}'s value (the first or last row of its block,
+     * version 2), or -1: such a value is read without decoding the block.
+     */
+    private int summarySlot(final int row) {
+        if (summary == null) {
+            return -1;
+        }
+        checkOpen();
+        checkRow(row);
+        final int b = blockOf(row);
+        if (row == blockFirstRow[b + 1] - 1) {
+            return b * SUMMARY_FIELDS + LAST;
+        }
+        return row == blockFirstRow[b] ? b * SUMMARY_FIELDS + FIRST : -1;
+    }
+
+    /** The column file format version (docs/storage-format.md): 2 has block summaries in the index. */
+    public int version() {
+        return version;
+    }
+
+    /**
+     * Block {@code block}'s first, last, smallest or largest value ({@code field} 0..3) as its bits
+     * sign-extended to a long (a double's raw bits, a float's as an int); version 2 files only.
+     */
+    long blockSummary(final int block, final int field) {
+        if (summary == null) {
+            throw new IllegalStateException("no block summary in a version 1 file [file=" + path + "]");
+        }
+        return summary[block * SUMMARY_FIELDS + field];
     }
 
     private int plainIndex(final int row) {

@@ -36,6 +36,7 @@ final class ColumnFileWriter implements AutoCloseable {
     private final byte[] stored;
     private ByteBuffer index;
     private final CRC32C crc = new CRC32C();
+    private final long[] summary = new long[4];
     private long position = HEADER_LENGTH;
     private long rowsWritten;
     private int blocksWritten;
@@ -108,6 +109,7 @@ final class ColumnFileWriter implements AutoCloseable {
         crc.reset();
         crc.update(out, 0, length);
         index(position, length, (int) crc.getValue(), rows);
+        summarize(type, rawBuffer, rows, index);
         writeFully(ByteBuffer.wrap(out, 0, length), position);
         position += length;
     }
@@ -129,10 +131,12 @@ final class ColumnFileWriter implements AutoCloseable {
     /**
      * Plain files only, once every row has been written with {@link #writeValuesAt}: indexes the
      * value region as blocks of {@code blockSizes[0..blockCount)} rows whose CRC32C the caller
-     * computed ({@code blockCrcs}), then writes the index and header and forces the file as
-     * {@link #finish()} does. Returns the bytes stored for values.
+     * computed ({@code blockCrcs}), with their summaries ({@code blockSummaries}, four a block as
+     * {@link #summarize(ColumnType, UnsafeBuffer, int, long[], int)} gives them), then writes the
+     * index and header and forces the file as {@link #finish()} does. Returns the bytes stored for
+     * values.
      */
-    long finishPlain(final int[] blockSizes, final int[] blockCrcs, final int blockCount) throws IOException {
+    long finishPlain(final int[] blockSizes, final int[] blockCrcs, final long[] blockSummaries, final int blockCount) throws IOException {
         long row = 0;
         for (int b = 0; b < blockCount; b++) {
             final int rows = blockSizes[b];
@@ -140,6 +144,9 @@ final class ColumnFileWriter implements AutoCloseable {
                 throw new IllegalStateException("bad block [file=" + path + ", block=" + b + ", rows=" + rows + "]");
             }
             index(HEADER_LENGTH + row * width, rows * width, blockCrcs[b], rows);
+            for (int k = 0; k < 4; k++) {
+                index.putLong(blockSummaries[4 * b + k]);
+            }
             row += rows;
         }
         position = HEADER_LENGTH + row * width;
@@ -156,6 +163,120 @@ final class ColumnFileWriter implements AutoCloseable {
         index.putLong(offset).putInt(length).putInt(checksum).putInt((int) rowsWritten).putInt(rows);
         rowsWritten += rows;
         blocksWritten++;
+    }
+
+    /**
+     * Appends the block summary of the first {@code rows} values of {@code block} to {@code index}
+     * (see {@link #summarize(ColumnType, UnsafeBuffer, int, long[], int)}).
+     */
+    private void summarize(final ColumnType type, final UnsafeBuffer block, final int rows, final ByteBuffer index) {
+        summarize(type, block, rows, summary, 0);
+        index.putLong(summary[0]).putLong(summary[1]).putLong(summary[2]).putLong(summary[3]);
+    }
+
+    /**
+     * The block summary of the first {@code rows} values of {@code block}, into {@code out[at..at+4)}:
+     * first, last, min and max, each the value's bits sign-extended to 8 bytes (a float's bits as
+     * an int, a double's as a long); min and max by the type's order (signed integers, floats by
+     * value with NaN ignored: a block of only NaN has NaN for both).
+     */
+    static void summarize(final ColumnType type, final UnsafeBuffer block, final int rows, final long[] out, final int at) {
+        final int w = type.width();
+        final long first = bits(block, w, 0);
+        final long last = bits(block, w, rows - 1);
+        long min = first;
+        long max = first;
+        switch (type) {
+            case FLOAT64 -> {
+                double lo = Double.NaN;
+                double hi = Double.NaN;
+                for (int i = 0; i < rows; i++) {
+                    final double v = block.getDouble(i * 8);
+                    if (v < lo || lo != lo) {
+                        lo = v;
+                    }
+                    if (v > hi || hi != hi) {
+                        hi = v;
+                    }
+                }
+                min = Double.doubleToRawLongBits(lo);
+                max = Double.doubleToRawLongBits(hi);
+            }
+            case FLOAT32 -> {
+                float lo = Float.NaN;
+                float hi = Float.NaN;
+                for (int i = 0; i < rows; i++) {
+                    final float v = block.getFloat(i * 4);
+                    if (v < lo || lo != lo) {
+                        lo = v;
+                    }
+                    if (v > hi || hi != hi) {
+                        hi = v;
+                    }
+                }
+                min = Float.floatToRawIntBits(lo);
+                max = Float.floatToRawIntBits(hi);
+            }
+            default -> {
+                for (int i = 1; i < rows; i++) {
+                    final long v = bits(block, w, i);
+                    min = Math.min(min, v);
+                    max = Math.max(max, v);
+                }
+            }
+        }
+        out[at] = first;
+        out[at + 1] = last;
+        out[at + 2] = min;
+        out[at + 3] = max;
+    }
+
+    /**
+     * Folds the summary {@code part[p..p+4)} of the rows that follow those summarized in
+     * {@code acc[a..a+4)} into it: the first value stays, the last is the part's, min and max by the
+     * type's order as {@link #summarize(ColumnType, UnsafeBuffer, int, long[], int)} takes them.
+     */
+    static void foldSummary(final ColumnType type, final long[] acc, final int a, final long[] part, final int p) {
+        acc[a + 1] = part[p + 1];
+        switch (type) {
+            case FLOAT64 -> {
+                final double lo = Double.longBitsToDouble(acc[a + 2]);
+                final double hi = Double.longBitsToDouble(acc[a + 3]);
+                final double plo = Double.longBitsToDouble(part[p + 2]);
+                final double phi = Double.longBitsToDouble(part[p + 3]);
+                if (plo < lo || lo != lo) {
+                    acc[a + 2] = part[p + 2];
+                }
+                if (phi > hi || hi != hi) {
+                    acc[a + 3] = part[p + 3];
+                }
+            }
+            case FLOAT32 -> {
+                final float lo = Float.intBitsToFloat((int) acc[a + 2]);
+                final float hi = Float.intBitsToFloat((int) acc[a + 3]);
+                final float plo = Float.intBitsToFloat((int) part[p + 2]);
+                final float phi = Float.intBitsToFloat((int) part[p + 3]);
+                if (plo < lo || lo != lo) {
+                    acc[a + 2] = part[p + 2];
+                }
+                if (phi > hi || hi != hi) {
+                    acc[a + 3] = part[p + 3];
+                }
+            }
+            default -> {
+                acc[a + 2] = Math.min(acc[a + 2], part[p + 2]);
+                acc[a + 3] = Math.max(acc[a + 3], part[p + 3]);
+            }
+        }
+    }
+
+    private static long bits(final UnsafeBuffer block, final int width, final int i) {
+        return switch (width) {
+            case 8 -> block.getLong(i * 8);
+            case 4 -> block.getInt(i * 4);
+            case 2 -> block.getShort(i * 2);
+            default -> block.getByte(i);
+        };
     }
 
     /** Writes the index and header and forces the file; returns the bytes stored for values. */

@@ -1,5 +1,6 @@
 package io.jtick.core.hdb;
 
+import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.RowSink;
@@ -273,11 +274,14 @@ public final class PartitionTable implements TableSegment {
         return columns[TableSchema.TIME].lowerBound(lo, hi, t);
     }
 
-    /** A plain column is searched in the map (its blocks in the range checksummed once), an encoded one through its decoded blocks. */
+    /**
+     * A plain column is searched in the map (its blocks in the range checksummed once), an encoded
+     * long column in its block index, then within one decoded block ({@link ColumnFile#lowerBound}).
+     */
     @Override
     public int lowerBound(final int column, final int from, final int to, final long t, final ColumnChunk probe) {
         final ColumnFile f = columns[column];
-        if (f.mapped()) {
+        if (f.mapped() || f.type() == ColumnType.TIMESTAMP || f.type() == ColumnType.INT64) {
             return f.lowerBound(from, to, t);
         }
         return TableSegment.super.lowerBound(column, from, to, t, probe);

@@ -380,24 +380,45 @@ public final class PartitionWriter {
     }
 
     /**
-     * Where the block starting at row {@code start} ends: at the first sym boundary once it holds at
-     * least an eighth of {@code maxRows}, else after {@code maxRows} rows (or at the end). A one-sym
-     * read then decodes little beyond its own rows, while small syms still share a block.
+     * Where the block starting at row {@code start} ends: every sym's last row ends a block, so its
+     * last value is in the block index (storage format version 2) and a one-sym read decodes only its
+     * own blocks. A sym longer than what is left of a block gets blocks of equal size (at most
+     * {@code maxRows}) that end at its end; shorter syms share a block, cut at the first sym end
+     * once the block holds an eighth of {@code maxRows}, or else at the last sym end that fits.
      */
     static int blockEnd(final SymRanges ranges, final int start, final int rows, final int maxRows) {
         final int max = (int) Math.min(rows, (long) start + maxRows);
         final int min = (int) Math.min(rows, (long) start + Math.max(1, maxRows / 8));
+        final int sym = firstEndingAtOrAfter(ranges, start + 1);
+        if (sym == ranges.count()) {
+            return max;
+        }
+        final int symEnd = Math.min(rows, ranges.to(sym));
+        if (symEnd > max) {
+            final long left = symEnd - start;
+            final long blocks = (left + maxRows - 1) / maxRows;
+            return (int) (start + (left + blocks - 1) / blocks);
+        }
+        final int j = firstEndingAtOrAfter(ranges, min);
+        if (j < ranges.count() && ranges.to(j) <= max) {
+            return ranges.to(j);
+        }
+        return j > sym ? ranges.to(j - 1) : symEnd;
+    }
+
+    /** The first sym whose rows end at or after {@code row} (syms in row order), or the sym count. */
+    private static int firstEndingAtOrAfter(final SymRanges ranges, final int row) {
         int lo = 0;
         int hi = ranges.count();
         while (lo < hi) {
             final int mid = (lo + hi) >>> 1;
-            if (ranges.to(mid) < min) {
+            if (ranges.to(mid) < row) {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
-        return lo < ranges.count() && ranges.to(lo) <= max ? ranges.to(lo) : max;
+        return lo;
     }
 
     /** Forces a written table's column files, sym ranges, meta and directory to disk. */

@@ -50,7 +50,9 @@ final class PlainColumnScatter {
         final UnsafeBuffer values = new UnsafeBuffer(staged);
         final ByteBuffer run = staged.duplicate();
         final CRC32C crc = new CRC32C();
-        final Checksums sums = new Checksums(blocks, ranges);
+        final Checksums sums = new Checksums(type, blocks, ranges);
+        final UnsafeBuffer piece = new UnsafeBuffer(0, 0);
+        final long[] pieceSummary = new long[4];
         final int[] rank = new int[stage];
         final int[] count = new int[syms];
         final int[] next = new int[syms];
@@ -94,7 +96,9 @@ final class PlainColumnScatter {
                     run.limit(to * width).position(from * width);
                     crc.reset();
                     crc.update(run);
-                    sums.add(sym, row, to - from, (int) crc.getValue(), (long) (to - from) * width);
+                    piece.wrap(values, from * width, (to - from) * width);
+                    ColumnFileWriter.summarize(type, piece, to - from, pieceSummary, 0);
+                    sums.add(sym, row, to - from, (int) crc.getValue(), (long) (to - from) * width, pieceSummary);
                     row += to - from;
                     from = to;
                 }
@@ -103,7 +107,8 @@ final class PlainColumnScatter {
                 done[sym] += cnt;
             }
         }
-        return w.finishPlain(blocks.sizes(), sums.blockCrcs(), blocks.count());
+        sums.fold();
+        return w.finishPlain(blocks.sizes(), sums.blockCrcs, sums.blockSummaries, blocks.count());
     }
 
     /** The file's blocks: where each starts, in rows (cut as {@link PartitionWriter#blockEnd} cuts them). */
@@ -151,36 +156,50 @@ final class PlainColumnScatter {
     }
 
     /**
-     * The blocks' CRC32C from the pieces written: a sym's pieces come in file order and are folded
-     * as they come ({@link Crc32cCombine}) until the sym leaves a block; a block several syms share
-     * is folded from their parts, in sym order, at the end.
+     * The blocks' CRC32C and summaries from the pieces written: a sym's pieces come in file order
+     * and are folded as they come ({@link Crc32cCombine}, {@link ColumnFileWriter#foldSummary})
+     * until the sym leaves a block; a block several syms share is folded from their parts, in sym
+     * order, by {@link #fold}.
      */
     private static final class Checksums {
+        private final ColumnType type;
         private final Blocks blocks;
         private final int[] crc;
         private final long[] bytes;
         private final int[] firstRow;
+        private final long[] summary;
         private long[] parts = new long[64];
         private int[] partCrc = new int[64];
         private long[] partBytes = new long[64];
+        private long[] partSummary = new long[4 * 64];
         private int partCount;
+        /** Set by {@link #fold}: each block's CRC32C, and its summary (four values a block). */
+        int[] blockCrcs;
+        long[] blockSummaries;
 
-        Checksums(final Blocks blocks, final SymRanges ranges) {
+        Checksums(final ColumnType type, final Blocks blocks, final SymRanges ranges) {
+            this.type = type;
             this.blocks = blocks;
             this.crc = new int[ranges.count()];
             this.bytes = new long[ranges.count()];
             this.firstRow = new int[ranges.count()];
+            this.summary = new long[4 * ranges.count()];
         }
 
-        /** {@code rows} rows of {@code sym} from output row {@code row}, within one block: checksum {@code c} over {@code length} bytes. */
-        void add(final int sym, final int row, final int rows, final int c, final long length) {
+        /**
+         * {@code rows} rows of {@code sym} from output row {@code row}, within one block: checksum
+         * {@code c} over {@code length} bytes, summary {@code s[0..4)}.
+         */
+        void add(final int sym, final int row, final int rows, final int c, final long length, final long[] s) {
             if (bytes[sym] == 0) {
                 firstRow[sym] = row;
                 crc[sym] = c;
                 bytes[sym] = length;
+                System.arraycopy(s, 0, summary, 4 * sym, 4);
             } else {
                 crc[sym] = Crc32cCombine.combine(crc[sym], c, length);
                 bytes[sym] += length;
+                ColumnFileWriter.foldSummary(type, summary, 4 * sym, s, 0);
             }
             if (row + rows == blocks.end(blocks.of(row))) {
                 close(sym);
@@ -192,7 +211,9 @@ final class PlainColumnScatter {
                 parts = Arrays.copyOf(parts, partCount << 1);
                 partCrc = Arrays.copyOf(partCrc, partCount << 1);
                 partBytes = Arrays.copyOf(partBytes, partCount << 1);
+                partSummary = Arrays.copyOf(partSummary, partCount << 3);
             }
+            System.arraycopy(summary, 4 * sym, partSummary, 4 * partCount, 4);
             parts[partCount] = ((long) firstRow[sym] << 32) | partCount;
             partCrc[partCount] = crc[sym];
             partBytes[partCount] = bytes[sym];
@@ -200,7 +221,7 @@ final class PlainColumnScatter {
             bytes[sym] = 0;
         }
 
-        int[] blockCrcs() {
+        void fold() {
             for (int sym = 0; sym < bytes.length; sym++) {
                 if (bytes[sym] > 0) {
                     close(sym);
@@ -209,14 +230,22 @@ final class PlainColumnScatter {
             final long[] order = Arrays.copyOf(parts, partCount);
             Arrays.sort(order);
             final int[] out = new int[blocks.count()];
+            final long[] sums = new long[4 * blocks.count()];
             final boolean[] started = new boolean[blocks.count()];
             for (final long key : order) {
                 final int i = (int) key;
                 final int b = blocks.of((int) (key >>> 32));
-                out[b] = started[b] ? Crc32cCombine.combine(out[b], partCrc[i], partBytes[i]) : partCrc[i];
+                if (started[b]) {
+                    out[b] = Crc32cCombine.combine(out[b], partCrc[i], partBytes[i]);
+                    ColumnFileWriter.foldSummary(type, sums, 4 * b, partSummary, 4 * i);
+                } else {
+                    out[b] = partCrc[i];
+                    System.arraycopy(partSummary, 4 * i, sums, 4 * b, 4);
+                }
                 started[b] = true;
             }
-            return out;
+            blockCrcs = out;
+            blockSummaries = sums;
         }
     }
 

@@ -31,8 +31,10 @@ import java.util.Map;
  * @param columns   per column: encoding and sizes, in schema order
  */
 public record TableMeta(TableSchema table, LocalDate date, int rows, int blockBytes, List<ColumnMeta> columns) {
-    /** Storage format version (docs/storage-format.md). */
-    public static final int FORMAT = 1;
+    /** Storage format version the writer writes (docs/storage-format.md). */
+    public static final int FORMAT = 2;
+    /** The oldest storage format readers accept (version 1: column files without block summaries). */
+    public static final int MIN_FORMAT = 1;
     static final String FILE = ".meta";
 
     /** One column's stored form. */
@@ -74,9 +76,9 @@ public record TableMeta(TableSchema table, LocalDate date, int rows, int blockBy
         try {
             final Map<?, ?> doc = (Map<?, ?>) parsed;
             final int format = ((Number) doc.get("format")).intValue();
-            if (format != FORMAT) {
+            if (format < MIN_FORMAT || format > FORMAT) {
                 throw new CorruptPartitionException(file, -1, "unsupported storage format [format=" + format + ", supported="
-                    + FORMAT + "]");
+                    + MIN_FORMAT + ".." + FORMAT + "]");
             }
             final String name = (String) doc.get("table");
             final List<ColumnDef> defs = new ArrayList<>();

@@ -170,6 +170,173 @@ class ColumnFileTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("summarised")
+    void shouldKeepEachBlocksFirstLastMinAndMaxInTheIndex(final ColumnType type) throws IOException {
+        final int blockRows = BLOCK_BYTES / type.width();
+        final int rows = 3 * blockRows + 7;
+        final byte[] values = values(type, rows, 17 + type.ordinal());
+        final ByteBuffer buffer = ByteBuffer.wrap(values).order(ByteOrder.LITTLE_ENDIAN);
+        final Path file = dir.resolve("summary-" + type);
+        write(file, type, ColumnEncoding.parse("lz4"), blockRows, values);
+        try (ColumnFile f = ColumnFile.open(file, type, rows)) {
+            assertThat(f.version()).isEqualTo(2);
+            for (int b = 0; b < f.blockCount(); b++) {
+                final int first = f.firstRow(b);
+                final int last = first + f.rowsIn(b) - 1;
+                assertThat(f.blockSummary(b, 0)).as("first of block %s", b).isEqualTo(bits(type, values, first));
+                assertThat(f.blockSummary(b, 1)).as("last of block %s", b).isEqualTo(bits(type, values, last));
+                double min = Double.POSITIVE_INFINITY;
+                double max = Double.NEGATIVE_INFINITY;
+                for (int r = first; r <= last; r++) {
+                    final double v = ((Number) cell(buffer, type, r)).doubleValue();
+                    min = Math.min(min, v);
+                    max = Math.max(max, v);
+                }
+                assertThat(summaryNumber(type, f.blockSummary(b, 2))).as("min of block %s", b).isEqualTo(min);
+                assertThat(summaryNumber(type, f.blockSummary(b, 3))).as("max of block %s", b).isEqualTo(max);
+            }
+            for (int r = 0; r < rows; r++) {
+                assertThat(cell(f, type, r)).as("row %s (block edges come from the index)", r).isEqualTo(cell(buffer, type, r));
+            }
+        }
+    }
+
+    static Stream<ColumnType> summarised() {
+        return Stream.of(ColumnType.TIMESTAMP, ColumnType.FLOAT64, ColumnType.FLOAT32, ColumnType.INT32, ColumnType.INT16,
+            ColumnType.BYTE);
+    }
+
+    @Test
+    void shouldFindTheBlockOfALowerBoundInTheIndexForAnyRange() throws IOException {
+        final int blockRows = BLOCK_BYTES / 8;
+        final int rows = 9 * blockRows + 13;
+        final ByteBuffer b = ByteBuffer.allocate(rows * 8).order(ByteOrder.LITTLE_ENDIAN);
+        final SplittableRandom random = new SplittableRandom(5);
+        long t = 1_000;
+        for (int r = 0; r < rows; r++) {
+            t += random.nextInt(3);
+            b.putLong(t);
+        }
+        final long[] times = new long[rows];
+        b.flip().asLongBuffer().get(times);
+        for (final String encoding : List.of("lz4", "delta+shuffle/zstd:3")) {
+            final Path file = dir.resolve("bounds-" + encoding.replace('/', '_').replace(':', '_'));
+            write(file, ColumnType.TIMESTAMP, ColumnEncoding.parse(encoding), blockRows, b.array());
+            final Path v1 = dir.resolve("bounds-v1-" + encoding.replace('/', '_').replace(':', '_'));
+            java.nio.file.Files.copy(file, v1);
+            toVersionOne(v1);
+            try (ColumnFile f = ColumnFile.open(file, ColumnType.TIMESTAMP, rows);
+                 ColumnFile old = ColumnFile.open(v1, ColumnType.TIMESTAMP, rows)) {
+                assertThat(old.version()).isEqualTo(1);
+                final int[][] ranges = {{0, rows}, {5, blockRows}, {blockRows, 2 * blockRows}, {blockRows - 3, 4 * blockRows + 2},
+                    {3 * blockRows + 1, 3 * blockRows + 9}, {rows - 20, rows}, {7, 8}, {0, 0}};
+                for (final int[] range : ranges) {
+                    for (long at = times[0] - 2; at <= times[rows - 1] + 2; at += Math.max(1, (times[rows - 1] - times[0]) / 300)) {
+                        int expected = range[0];
+                        while (expected < range[1] && times[expected] < at) {
+                            expected++;
+                        }
+                        assertThat(f.lowerBound(range[0], range[1], at)).as("%s [%s, %s) t=%s", encoding, range[0], range[1], at)
+                            .isEqualTo(expected).isEqualTo(old.lowerBound(range[0], range[1], at));
+                    }
+                    for (int r = range[0]; r < range[1]; r++) {
+                        assertThat(f.lowerBound(range[0], range[1], times[r])).isLessThanOrEqualTo(r);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldReadVersionOneFilesAndStillNameTheirCorruptBlock() throws IOException {
+        for (final String encoding : List.of("none", "lz4", "delta+shuffle/zstd:3")) {
+            final int blockRows = BLOCK_BYTES / 8;
+            final byte[] values = values(ColumnType.INT64, blockRows * 3 + 5, 23);
+            final Path file = dir.resolve("v1-" + encoding.replace('/', '_').replace(':', '_'));
+            write(file, ColumnType.INT64, ColumnEncoding.parse(encoding), blockRows, values);
+            toVersionOne(file);
+            final long blockOneOffset;
+            try (ColumnFile f = ColumnFile.open(file, ColumnType.INT64, blockRows * 3 + 5)) {
+                assertThat(f.version()).isEqualTo(1);
+                assertThatThrownBy(() -> f.blockSummary(0, 0)).isInstanceOf(IllegalStateException.class);
+                final long[] all = new long[blockRows * 3 + 5];
+                f.read(0, all.length, all, 0);
+                for (int r = 0; r < all.length; r++) {
+                    final long v = ByteBuffer.wrap(values).order(ByteOrder.LITTLE_ENDIAN).getLong(r * 8);
+                    assertThat(all[r]).isEqualTo(v);
+                    assertThat(f.getLong(r)).isEqualTo(v);
+                }
+                blockOneOffset = f.blockOffset(1) + 5;
+            }
+            flipByte(file, blockOneOffset);
+            try (ColumnFile f = ColumnFile.open(file, ColumnType.INT64, -1)) {
+                assertThatThrownBy(() -> f.getLong(blockRows * 2 - 1)).as(encoding).isInstanceOf(UncheckedIOException.class)
+                    .cause().isInstanceOf(CorruptPartitionException.class)
+                    .hasMessageContaining("file=" + file).hasMessageContaining("block=1");
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseACorruptBlockSummary() throws IOException {
+        final byte[] values = values(ColumnType.INT64, 300, 9);
+        final Path file = dir.resolve("summary-corrupt");
+        write(file, ColumnType.INT64, ColumnEncoding.parse("lz4"), 64, values);
+        final long indexOffset;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            final ByteBuffer header = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
+            ch.read(header, 0);
+            indexOffset = header.getLong(32);
+        }
+        flipByte(file, indexOffset + 56 + 24 + 8 + 3);   // block 1's last value
+        assertThatThrownBy(() -> ColumnFile.open(file, ColumnType.INT64, 300))
+            .isInstanceOf(CorruptPartitionException.class).hasMessageContaining("block index checksum mismatch")
+            .hasMessageContaining("file=" + file);
+    }
+
+    /**
+     * Rewrites a column file in the version 1 layout (index entries without the block summary),
+     * as writers before version 2 wrote it: header version 1, both checksums recomputed.
+     */
+    static void toVersionOne(final Path file) throws IOException {
+        final ByteBuffer f = ByteBuffer.wrap(java.nio.file.Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+        final int blocks = f.getInt(20);
+        final int indexOffset = (int) f.getLong(32);
+        assertThat(f.getInt(8)).as("a version 2 file").isEqualTo(2);
+        final ByteBuffer out = ByteBuffer.allocate(indexOffset + blocks * 24 + 4).order(ByteOrder.LITTLE_ENDIAN);
+        out.put(f.array(), 0, indexOffset);
+        for (int b = 0; b < blocks; b++) {
+            out.put(f.array(), indexOffset + b * 56, 24);
+        }
+        final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(out.array(), indexOffset, blocks * 24);
+        out.putInt((int) crc.getValue());
+        out.putInt(8, 1);
+        crc.reset();
+        crc.update(out.array(), 0, 60);
+        out.putInt(60, (int) crc.getValue());
+        java.nio.file.Files.write(file, out.array());
+    }
+
+    private static long bits(final ColumnType type, final byte[] values, final int row) {
+        final ByteBuffer b = ByteBuffer.wrap(values).order(ByteOrder.LITTLE_ENDIAN);
+        return switch (type.width()) {
+            case 8 -> b.getLong(row * 8);
+            case 4 -> b.getInt(row * 4);
+            case 2 -> b.getShort(row * 2);
+            default -> b.get(row);
+        };
+    }
+
+    private static double summaryNumber(final ColumnType type, final long bits) {
+        return switch (type) {
+            case FLOAT64 -> Double.longBitsToDouble(bits);
+            case FLOAT32 -> Float.intBitsToFloat((int) bits);
+            default -> bits;
+        };
+    }
+
     @Test
     void shouldRefuseCorruptHeaderOrIndex() throws IOException {
         final byte[] values = values(ColumnType.FLOAT64, 200, 3);

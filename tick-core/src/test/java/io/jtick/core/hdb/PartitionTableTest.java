@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
@@ -100,6 +102,53 @@ class PartitionTableTest {
                         assertThat(t.lowerBound(TableSchema.TIME, from, to, at, probe)).as("%s sym %s time %s", encoding, k, at)
                             .isEqualTo(expected).isEqualTo(t.lowerBound(from, to, at));
                     }
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldReadAPartitionWrittenInTheVersionOneLayout() throws IOException {
+        for (final String encoding : List.of("none", "auto/lz4", "delta+shuffle/zstd:3")) {
+            PartitionStore.deleteRecursively(root);
+            final Path current = write(encoding);
+            final Path old = root.resolve("v1/quote");
+            Files.createDirectories(old);
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(current)) {
+                for (final Path f : files) {
+                    Files.copy(f, old.resolve(f.getFileName()));
+                }
+            }
+            final Path meta = old.resolve(TableMeta.FILE);
+            final String yaml = Files.readString(meta);
+            assertThat(yaml).contains("format: 2");
+            Files.writeString(meta, yaml.replace("format: 2", "format: 1"));
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(old, f -> !f.getFileName().toString().startsWith("."))) {
+                for (final Path f : files) {
+                    ColumnFileTest.toVersionOne(f);
+                }
+            }
+            try (PartitionTable v2 = PartitionTable.open(current); PartitionTable v1 = PartitionTable.open(old)) {
+                assertThat(v1.column(TableSchema.TIME).version()).isEqualTo(1);
+                assertThat(v2.column(TableSchema.TIME).version()).isEqualTo(2);
+                assertThat(v1.rowCount()).isEqualTo(v2.rowCount());
+                for (int c = 0; c < v2.schema().columnCount(); c++) {
+                    final ColumnChunk a = new ColumnChunk();
+                    final ColumnChunk b = new ColumnChunk();
+                    v1.read(c, 0, v1.rowCount(), a);
+                    v2.read(c, 0, v2.rowCount(), b);
+                    for (int r = 0; r < v2.rowCount(); r++) {
+                        assertThat(value(v1, c, a, r)).as("%s column %s row %s", encoding, c, r).isEqualTo(value(v2, c, b, r))
+                            .isEqualTo(Cells.number(v1, c, r)).isEqualTo(Cells.number(v2, c, r));
+                    }
+                }
+                final ColumnChunk probe = new ColumnChunk();
+                for (int k = 0; k < v2.syms().count(); k += 4) {
+                    final int from = v2.syms().from(k);
+                    final int to = v2.syms().to(k);
+                    final long mid = v2.column(TableSchema.TIME).getLong((from + to) / 2);
+                    assertThat(v1.lowerBound(TableSchema.TIME, from, to, mid, probe)).as("%s sym %s", encoding, k)
+                        .isEqualTo(v2.lowerBound(TableSchema.TIME, from, to, mid, probe));
                 }
             }
         }

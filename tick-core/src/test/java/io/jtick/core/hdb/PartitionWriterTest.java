@@ -77,6 +77,50 @@ class PartitionWriterTest {
     }
 
     @Test
+    void shouldEndEverySymAtABlockEndSoItsLastValueIsInTheIndex() throws IOException {
+        final MemorySegment quote = SyntheticDays.day("quote", DAY, 60_000, 29, 3);
+        new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("lz4")), 4096, 2, PartitionWriter.WriteHook.NONE)
+            .write(DAY, List.of(quote));
+        try (PartitionTable t = PartitionTable.open(root.resolve("2026-11-20/quote"))) {
+            for (int c = 0; c < t.schema().columnCount(); c++) {
+                final ColumnFile f = t.column(c);
+                final java.util.Set<Integer> blockEnds = new java.util.HashSet<>();
+                final java.util.Set<Integer> blockStarts = new java.util.HashSet<>();
+                for (int b = 0; b < f.blockCount(); b++) {
+                    assertThat(f.rowsIn(b)).isPositive().isLessThanOrEqualTo(f.blockRows());
+                    blockStarts.add(f.firstRow(b));
+                    blockEnds.add(f.firstRow(b) + f.rowsIn(b));
+                }
+                int multiBlock = 0;
+                for (int k = 0; k < t.syms().count(); k++) {
+                    assertThat(blockEnds).as("column %s sym %s ends a block", c, k).contains(t.syms().to(k));
+                    final int rows = t.syms().to(k) - t.syms().from(k);
+                    if (rows > f.blockRows()) {
+                        multiBlock++;
+                        assertThat(blockStarts).as("column %s sym %s of several blocks starts one", c, k).contains(t.syms().from(k));
+                        final int b = f.blockOf(t.syms().to(k) - 1);
+                        assertThat(f.rowsIn(b)).as("its blocks are of equal size, none a sliver").isGreaterThanOrEqualTo(f.blockRows() / 2);
+                    }
+                    final int last = t.syms().to(k) - 1;
+                    final double fromIndex = switch (f.type()) {
+                        case TIMESTAMP, INT64 -> f.getLong(last);
+                        case FLOAT64 -> f.getDouble(last);
+                        case SYMBOL, INT32 -> f.getInt(last);
+                        case FLOAT32 -> f.getFloat(last);
+                        case INT16 -> f.getShort(last);
+                        default -> f.getByte(last);
+                    };
+                    assertThat(fromIndex).as("column %s sym %s last value from the index vs decoded", c, k)
+                        .isEqualTo(Cells.number(t, c, last));
+                }
+                if (f.type().width() == 8) {
+                    assertThat(multiBlock).as("the data has syms longer than a block").isPositive();
+                }
+            }
+        }
+    }
+
+    @Test
     void shouldSortEachSymByTimeKeepingArrivalOrderAmongEqualTimes() throws IOException {
         final java.util.Random rnd = new java.util.Random(5);
         final MemorySegment.Builder b = MemorySegment.builder(TableSchema.trade(0), (int) DAY.toEpochDay());
