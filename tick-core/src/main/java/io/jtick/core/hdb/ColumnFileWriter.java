@@ -1,6 +1,7 @@
 package io.jtick.core.hdb;
 
 import io.jtick.core.schema.ColumnType;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -182,51 +183,96 @@ final class ColumnFileWriter implements AutoCloseable {
      */
     static void summarize(final ColumnType type, final UnsafeBuffer block, final int rows, final long[] out, final int at) {
         final int w = type.width();
-        final long first = bits(block, w, 0);
-        final long last = bits(block, w, rows - 1);
-        long min = first;
-        long max = first;
+        if (rows < 1 || (long) rows * w > block.capacity()) {
+            throw new IndexOutOfBoundsException("summary outside the block [rows=" + rows + ", bytes=" + block.capacity() + "]");
+        }
+        final byte[] array = block.byteArray();
+        final long base = block.addressOffset();
+        long min;
+        long max;
+        // one loop per width over raw memory, so that each compiles to a plain reduction (this runs over every value written)
         switch (type) {
             case FLOAT64 -> {
-                double lo = Double.NaN;
-                double hi = Double.NaN;
+                double lo = Double.POSITIVE_INFINITY;
+                double hi = Double.NEGATIVE_INFINITY;
                 for (int i = 0; i < rows; i++) {
-                    final double v = block.getDouble(i * 8);
-                    if (v < lo || lo != lo) {
-                        lo = v;
-                    }
-                    if (v > hi || hi != hi) {
-                        hi = v;
-                    }
+                    final double v = UnsafeApi.getDouble(array, base + ((long) i << 3));
+                    lo = v < lo ? v : lo;
+                    hi = v > hi ? v : hi;
+                }
+                if (lo > hi) { // no value compared: only NaN
+                    lo = Double.NaN;
+                    hi = Double.NaN;
                 }
                 min = Double.doubleToRawLongBits(lo);
                 max = Double.doubleToRawLongBits(hi);
             }
             case FLOAT32 -> {
-                float lo = Float.NaN;
-                float hi = Float.NaN;
+                float lo = Float.POSITIVE_INFINITY;
+                float hi = Float.NEGATIVE_INFINITY;
                 for (int i = 0; i < rows; i++) {
-                    final float v = block.getFloat(i * 4);
-                    if (v < lo || lo != lo) {
-                        lo = v;
-                    }
-                    if (v > hi || hi != hi) {
-                        hi = v;
-                    }
+                    final float v = UnsafeApi.getFloat(array, base + ((long) i << 2));
+                    lo = v < lo ? v : lo;
+                    hi = v > hi ? v : hi;
+                }
+                if (lo > hi) {
+                    lo = Float.NaN;
+                    hi = Float.NaN;
                 }
                 min = Float.floatToRawIntBits(lo);
                 max = Float.floatToRawIntBits(hi);
             }
             default -> {
-                for (int i = 1; i < rows; i++) {
-                    final long v = bits(block, w, i);
-                    min = Math.min(min, v);
-                    max = Math.max(max, v);
+                switch (w) {
+                    case 8 -> {
+                        long lo = Long.MAX_VALUE;
+                        long hi = Long.MIN_VALUE;
+                        for (int i = 0; i < rows; i++) {
+                            final long v = UnsafeApi.getLong(array, base + ((long) i << 3));
+                            lo = Math.min(lo, v);
+                            hi = Math.max(hi, v);
+                        }
+                        min = lo;
+                        max = hi;
+                    }
+                    case 4 -> {
+                        int lo = Integer.MAX_VALUE;
+                        int hi = Integer.MIN_VALUE;
+                        for (int i = 0; i < rows; i++) {
+                            final int v = UnsafeApi.getInt(array, base + ((long) i << 2));
+                            lo = Math.min(lo, v);
+                            hi = Math.max(hi, v);
+                        }
+                        min = lo;
+                        max = hi;
+                    }
+                    case 2 -> {
+                        int lo = Short.MAX_VALUE;
+                        int hi = Short.MIN_VALUE;
+                        for (int i = 0; i < rows; i++) {
+                            final int v = UnsafeApi.getShort(array, base + ((long) i << 1));
+                            lo = Math.min(lo, v);
+                            hi = Math.max(hi, v);
+                        }
+                        min = lo;
+                        max = hi;
+                    }
+                    default -> {
+                        int lo = Byte.MAX_VALUE;
+                        int hi = Byte.MIN_VALUE;
+                        for (int i = 0; i < rows; i++) {
+                            final int v = UnsafeApi.getByte(array, base + i);
+                            lo = Math.min(lo, v);
+                            hi = Math.max(hi, v);
+                        }
+                        min = lo;
+                        max = hi;
+                    }
                 }
             }
         }
-        out[at] = first;
-        out[at + 1] = last;
+        out[at] = bits(block, w, 0);
+        out[at + 1] = bits(block, w, rows - 1);
         out[at + 2] = min;
         out[at + 3] = max;
     }

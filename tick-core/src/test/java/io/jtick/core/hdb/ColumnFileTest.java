@@ -202,6 +202,33 @@ class ColumnFileTest {
         }
     }
 
+    @Test
+    void shouldLeaveNaNOutOfABlocksMinAndMaxAndGiveNaNForABlockOfOnlyNaN() throws IOException {
+        // blocks of 4: [NaN, 3, NaN, -1], [NaN x 4], [+inf, +inf, 2, NaN]
+        final double[] v = {Double.NaN, 3, Double.NaN, -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+            Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, 2, Double.NaN};
+        for (final ColumnType type : new ColumnType[] {ColumnType.FLOAT64, ColumnType.FLOAT32}) {
+            final ByteBuffer b = ByteBuffer.allocate(v.length * type.width()).order(ByteOrder.LITTLE_ENDIAN);
+            for (final double x : v) {
+                if (type == ColumnType.FLOAT64) {
+                    b.putDouble(x);
+                } else {
+                    b.putFloat((float) x);
+                }
+            }
+            final Path file = dir.resolve("summary-nan-" + type);
+            write(file, type, ColumnEncoding.PLAIN, 4, b.array());
+            try (ColumnFile f = ColumnFile.open(file, type, v.length)) {
+                assertThat(summaryNumber(type, f.blockSummary(0, 2))).as("%s min", type).isEqualTo(-1.0);
+                assertThat(summaryNumber(type, f.blockSummary(0, 3))).as("%s max", type).isEqualTo(3.0);
+                assertThat(summaryNumber(type, f.blockSummary(1, 2))).as("%s min of NaN", type).isNaN();
+                assertThat(summaryNumber(type, f.blockSummary(1, 3))).as("%s max of NaN", type).isNaN();
+                assertThat(summaryNumber(type, f.blockSummary(2, 2))).as("%s min with inf", type).isEqualTo(2.0);
+                assertThat(summaryNumber(type, f.blockSummary(2, 3))).as("%s max with inf", type).isEqualTo(Double.POSITIVE_INFINITY);
+            }
+        }
+    }
+
     static Stream<ColumnType> summarised() {
         return Stream.of(ColumnType.TIMESTAMP, ColumnType.FLOAT64, ColumnType.FLOAT32, ColumnType.INT32, ColumnType.INT16,
             ColumnType.BYTE);
