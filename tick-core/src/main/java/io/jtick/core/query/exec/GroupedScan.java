@@ -16,7 +16,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The grouped stage of an {@link Execution}: the bound segments' candidate rows scanned batch by
@@ -25,8 +26,18 @@ import java.util.concurrent.ForkJoinPool;
  * groups written as a result table, sorted and limited.
  */
 final class GroupedScan {
-    /** Threads for the other slices of a split scan (CPU-bound tasks that never wait on each other). */
-    private static final Executor POOL = ForkJoinPool.commonPool();
+    private static final AtomicInteger SLICE_THREADS = new AtomicInteger();
+    /**
+     * Threads for the other slices of a split scan (CPU-bound tasks that never wait on each other):
+     * one per CPU, made once. Not the common fork-join pool: with two CPUs its parallelism is 1 and
+     * {@link CompletableFuture} then starts a new thread for every task, so each split query paid a
+     * thread start and began with cold thread-local decode buffers.
+     */
+    private static final Executor POOL = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()), r -> {
+        final Thread t = new Thread(r, "jtick-query-slice-" + SLICE_THREADS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+    });
     /** Grouped scans of at least this many rows are split across threads. */
     static final long PARALLEL_MIN_ROWS = 1 << 18;
 
