@@ -77,7 +77,7 @@ class HdbController {
         + "\"storedBytes\":82471,\"sizePct\":34.03,\"writeMillis\":15.5,\"writeRatio\":1.83}],\"queries\":[{\"query\":"
         + "\"scan-sum-numeric\",\"encoding\":\"lz4\",\"hotMillis\":0.31,\"hotRatio\":3.3,\"coldMillis\":\"NaN\","
         + "\"coldRatio\":\"NaN\"}],\"coldMeasured\":false,\"coldMethod\":\"not asked for\",\"method\":\"write: encode + write "
-        + "to page cache, no fsync, best of 1; query: median of 1 after one warm-up; block 131072 B raw\"}";
+        + "to page cache, no fsync, best of 1; query: median of 1 after 10 warm-up rounds of every query; block 131072 B raw\"}";
     private static final String STATUS_EXAMPLE = "{\"root\":\"/srv/jtick/var/hdb\",\"partitions\":1,\"tables\":2,\"firstDate\":"
         + "\"2026-11-20\",\"lastDate\":\"2026-11-20\",\"rows\":30290,\"bytesOnDisk\":880478,\"today\":\"2026-11-26\",\"tiers\":"
         + "[{\"name\":\"hot\",\"maxAgeDays\":5,\"encoding\":\"none\",\"types\":{},\"columns\":{}},{\"name\":\"cold\","

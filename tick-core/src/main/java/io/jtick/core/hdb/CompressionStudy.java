@@ -26,8 +26,9 @@ import java.util.Locale;
  * <p>Method: each column's raw values are read into memory once; write time is encode + write to
  * the page cache (no fsync), best of {@code runs}. For the query set the whole table is written
  * with the encoding (the sym column stays plain: parted columns are not compressed; a transform
- * that does not apply to a type is dropped), then each query runs once to warm and {@code runs}
- * times measured (median), after a JIT warm-up of ten rounds on the plain copy; the decoded-block
+ * that does not apply to a type is dropped), then each query runs {@code runs} times measured
+ * (median), after a JIT warm-up of ten rounds of every query on that copy (each encoding's decoders
+ * are compiled before it is timed, as plain's reads are); the decoded-block
  * cache ({@link DecodedBlockCache}) is emptied before every run, so each run decodes what it reads.
  * Queries: one sym's rows, all columns; a full scan summing every numeric column; 100 syms over a
  * 10% time window, two columns; the last value of every sym (one random block per sym).
@@ -174,16 +175,14 @@ public final class CompressionStudy {
             final double[] hotCpu = new double[QUERIES.length];
             final double[] coldTimes = new double[QUERIES.length];
             try (PartitionTable t = PartitionTable.open(dir)) {
-                if (requested == ColumnEncoding.PLAIN) {
-                    // JIT warm-up before the first measurement, so the baseline is not timed in the interpreter
-                    for (int round = 0; round < 10; round++) {
-                        for (int q = 0; q < QUERIES.length; q++) {
-                            runQuery(t, q);
-                        }
+                // JIT warm-up of every encoding, not only plain: a query set timed first (one sym's rows)
+                // otherwise ran an encoding's decoders in the interpreter
+                for (int round = 0; round < WARM_UP_ROUNDS; round++) {
+                    for (int q = 0; q < QUERIES.length; q++) {
+                        runQuery(t, q);
                     }
                 }
                 for (int q = 0; q < QUERIES.length; q++) {
-                    runQuery(t, q);
                     final double[] times = new double[runs];
                     final double[] cpu = new double[runs];
                     for (int run = 0; run < runs; run++) {
@@ -227,12 +226,13 @@ public final class CompressionStudy {
         return new Result(source.date(), source.name(), rows, all.stream().map(ColumnEncoding::toString).toList(), List.copyOf(columnRows),
             List.copyOf(queryRows), coldOk, cold ? PageCache.METHOD + ", files unmapped first"
                 : "not asked for", "write: encode + write to page cache, no fsync, best of " + runs + "; query: median of " + runs
-                + " after one warm-up; blocks of " + source.meta().blockBytes() + " B raw plain, "
+                + " after " + WARM_UP_ROUNDS + " warm-up rounds of every query; blocks of " + source.meta().blockBytes() + " B raw plain, "
                 + PartitionWriter.blockBytes(ColumnEncoding.parse("lz4"), source.meta().blockBytes()) + " B lz4/snappy, "
                 + PartitionWriter.blockBytes(ColumnEncoding.parse("zstd"), source.meta().blockBytes()) + " B zstd");
     }
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final int WARM_UP_ROUNDS = 10;
     private static final String[] QUERIES = {"one-sym-all-columns", "scan-sum-numeric", "100-syms-10pct-window", "last-per-sym"};
 
     /** Runs query {@code q}; returns a checksum so the work cannot be optimised away. */
