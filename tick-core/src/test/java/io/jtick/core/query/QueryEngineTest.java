@@ -293,6 +293,106 @@ class QueryEngineTest {
             .map(t -> List.<Object>of(t.sym(), t.time(), t.price(), t.size(), (long) t.cond())).toList());
     }
 
+    @Test
+    void shouldWaitForEverySliceOfASplitScanBeforeReportingOneThatFailed() throws Exception {
+        // the caller closes the segments once the query returns: a slice still reading then would read a closed (unmapped) file
+        final List<Trade> many = TestTables.trades(9, 400_000, DAY2);
+        final TableSegment trades = TestTables.tradeSegment(many, DAY2, false);
+        final java.util.concurrent.CountDownLatch failed = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.atomic.AtomicInteger lateReads = new java.util.concurrent.atomic.AtomicInteger();
+        final TableSegment failing = new TableSegment() {
+            @Override
+            public io.jtick.core.schema.TableSchema schema() {
+                return trades.schema();
+            }
+
+            @Override
+            public int epochDay() {
+                return trades.epochDay();
+            }
+
+            @Override
+            public int rowCount() {
+                return trades.rowCount();
+            }
+
+            @Override
+            public boolean timeSorted() {
+                return trades.timeSorted();
+            }
+
+            @Override
+            public boolean symParted() {
+                return trades.symParted();
+            }
+
+            @Override
+            public int symId(final String sym) {
+                return trades.symId(sym);
+            }
+
+            @Override
+            public String symName(final int symId) {
+                return trades.symName(symId);
+            }
+
+            @Override
+            public int symIdLimit() {
+                return trades.symIdLimit();
+            }
+
+            @Override
+            public void symRows(final int symId, final io.jtick.core.table.RowSink sink) {
+                trades.symRows(symId, sink);
+            }
+
+            @Override
+            public void read(final int column, final int from, final int length, final io.jtick.core.table.ColumnChunk chunk) {
+                if (from == 0) {
+                    failed.countDown();
+                    throw new IllegalStateException("boom in the first slice");
+                }
+                if (from >= 300_000) {
+                    try {
+                        // the last slice holds on until the test has seen the query still waiting for it
+                        assertThat(release.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                    } catch (final InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    lateReads.incrementAndGet();
+                }
+                trades.read(column, from, length, chunk);
+            }
+
+            @Override
+            public void read(final int column, final int[] rows, final int at, final int length,
+                             final io.jtick.core.table.ColumnChunk chunk) {
+                trades.read(column, rows, at, length, chunk);
+            }
+        };
+        final QuerySource src = new MemorySource().table(TestTables.TRADE).add(failing);
+        final QueryEngine split = new QueryEngine(new io.jtick.core.metrics.TickMetrics(), QueryLimits.DEFAULT, 3);
+        final java.util.concurrent.CompletableFuture<Throwable> outcome = new java.util.concurrent.CompletableFuture<>();
+        final Thread caller = new Thread(() -> {
+            try {
+                split.query("{\"table\":\"trade\",\"select\":{\"v\":{\"wavg\":[\"size\",\"price\"]}},\"by\":\"sym\"}", src);
+                outcome.complete(null);
+            } catch (final Throwable t) {
+                outcome.complete(t);
+            }
+        });
+        caller.start();
+        assertThat(failed.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("the first slice failed").isTrue();
+        // with the slice still held, the query must not have returned (it returned at once before the fix)
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> outcome.get(300, java.util.concurrent.TimeUnit.MILLISECONDS))
+            .isInstanceOf(java.util.concurrent.TimeoutException.class);
+        release.countDown();
+        final Throwable t = outcome.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(t).isInstanceOf(IllegalStateException.class).hasMessageContaining("boom in the first slice");
+        assertThat(lateReads.get()).as("the held slice went on reading before the query returned").isPositive();
+    }
+
     @ParameterizedTest
     @EnumSource(Layout.class)
     void shouldAnswerAlikeWhetherSplitAcrossThreadsOrNot(final Layout layout) {

@@ -117,18 +117,35 @@ final class GroupedScan {
             final long skip = k * per;
             others.add(CompletableFuture.supplyAsync(() -> scanSlice(bounds, capacity, skip, per), POOL));
         }
-        final Groups first = scanSlice(bounds, capacity, 0, per);
+        // every slice is waited for, even when one fails: the caller closes the segments (and may
+        // unmap their files) once this returns, so no slice may still be reading them then
+        Groups first = null;
+        Throwable failure = null;
+        try {
+            first = scanSlice(bounds, capacity, 0, per);
+        } catch (final RuntimeException | Error e) {
+            failure = e;
+        }
         for (final CompletableFuture<Groups> f : others) {
-            final Groups g;
             try {
-                g = f.join();
-            } catch (final CompletionException e) {
-                if (e.getCause() instanceof RuntimeException re) {
-                    throw re;
+                final Groups g = f.join();
+                if (failure == null) {
+                    first.merge(g);
                 }
-                throw e;
+            } catch (final CompletionException e) {
+                if (failure == null) {
+                    failure = e.getCause() != null ? e.getCause() : e;
+                }
             }
-            first.merge(g);
+        }
+        if (failure instanceof RuntimeException re) {
+            throw re;
+        }
+        if (failure instanceof Error err) {
+            throw err;
+        }
+        if (failure != null) {
+            throw new CompletionException(failure);
         }
         return first;
     }
