@@ -31,7 +31,8 @@ import java.util.Locale;
  * are compiled before it is timed, as plain's reads are); the decoded-block
  * cache ({@link DecodedBlockCache}) is emptied before every run, so each run decodes what it reads.
  * Queries: one sym's rows, all columns; a full scan summing every numeric column; 100 syms over a
- * 10% time window, two columns; the last value of every sym (one random block per sym).
+ * 10% time window, two columns; the last value of every sym (since storage format 2 every sym's
+ * last row ends a block, so this is answered from the block index and decodes no block).
  */
 public final class CompressionStudy {
     /** The KX study's codecs and levels, plus jtick's per-column transform choice on lz4 and zstd. */
