@@ -48,6 +48,27 @@ class PlainColumnScatterTest {
         }
     }
 
+    @Test
+    void shouldSummarizeBlocksAsTheBlockWriterDoesWithNaNSignedZerosAndInfinities() throws IOException {
+        // the scatter folds each block's summary from pieces: a piece of only NaN, -0.0 against 0.0 and
+        // infinities must fold to what summarizing the whole block gives (the gathered file's index)
+        final String[] syms = {"NAN", "ZERO", "INF", "MIX", "LAST"};
+        final MemorySegment.Builder b = MemorySegment.builder(TableSchema.quote(0), (int) DAY.toEpochDay());
+        final long open = DAY.toEpochDay() * 86_400_000_000_000L + 34_200_000_000_000L;
+        for (int r = 0; r < 3_000; r++) {
+            final int s = r % syms.length;
+            final double bid = switch (s) {
+                case 0 -> Double.NaN;
+                case 1 -> (r / syms.length) % 2 == 0 ? 0.0 : -0.0;
+                case 2 -> r % 7 == 0 ? Double.POSITIVE_INFINITY : r % 11 == 0 ? Double.NEGATIVE_INFINITY : r;
+                case 3 -> r % 3 == 0 ? Double.NaN : -r;
+                default -> r * 0.5;
+            };
+            b.row(open + r * 1_000L, syms[s], bid, r % 13 == 0 ? Double.NaN : bid + 1, (long) r, (long) -r);
+        }
+        check(b.build());
+    }
+
     private void check(final MemorySegment quote) throws IOException {
         final PartitionWriter.SortOrder order = PartitionWriter.SortOrder.of(quote);
         assertThat(order.identity()).isFalse();
