@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static io.jtick.core.wire.FrameDescriptor.FLAGS_OFFSET;
@@ -315,9 +316,15 @@ public final class Tickerplant implements AutoCloseable {
     /** Update {@code feedSequence} of the numbered {@code feed} is journalled: acknowledged every {@code feedAckUpdates}. */
     private void feedJournalled(final FeedRegistry.Feed feed, final long feedSequence, final long nowNanos) {
         feed.add(feedSequence, feedSequence);
+        feedUpdatesJournalled(feed, 1, nowNanos);
+    }
+
+    /** {@code count} updates of {@code feed}, already added to its numbers, are journalled: trims, counts, acknowledges when due. */
+    private void feedUpdatesJournalled(final FeedRegistry.Feed feed, final int count, final long nowNanos) {
         feed.trim();
-        feed.updates++;
-        if (++feed.unacked >= settings.feedAckUpdates()) {
+        feed.updates += count;
+        feed.unacked += count;
+        if (feed.unacked >= settings.feedAckUpdates()) {
             feeds.acknowledge(feed, nowNanos);
         }
     }
@@ -446,13 +453,13 @@ public final class Tickerplant implements AutoCloseable {
             for (int b = a; b < tickCount; b++) {
                 if (tickFeeds[b] == f) {
                     if (m == scratch.length) {
-                        scratch = java.util.Arrays.copyOf(scratch, m * 2);
+                        scratch = Arrays.copyOf(scratch, m * 2);
                     }
                     scratch[m++] = tickNumbers[b];
                     tickFeeds[b] = null;
                 }
             }
-            java.util.Arrays.sort(scratch, 0, m);
+            Arrays.sort(scratch, 0, m);
             for (int r = 0; r < m;) {
                 int e = r;
                 while (e + 1 < m && scratch[e + 1] == scratch[e] + 1) {
@@ -461,12 +468,7 @@ public final class Tickerplant implements AutoCloseable {
                 f.add(scratch[r], scratch[e]);
                 r = e + 1;
             }
-            f.trim();
-            f.updates += m;
-            f.unacked += m;
-            if (f.unacked >= settings.feedAckUpdates()) {
-                feeds.acknowledge(f, now);
-            }
+            feedUpdatesJournalled(f, m, now);
         }
         tickCount = 0;
     }
@@ -485,8 +487,8 @@ public final class Tickerplant implements AutoCloseable {
             final FeedRegistry.Feed feed = batch.feed(k);
             if (feed != null) {
                 if (tickCount == tickFeeds.length) {
-                    tickFeeds = java.util.Arrays.copyOf(tickFeeds, tickCount * 2);
-                    tickNumbers = java.util.Arrays.copyOf(tickNumbers, tickCount * 2);
+                    tickFeeds = Arrays.copyOf(tickFeeds, tickCount * 2);
+                    tickNumbers = Arrays.copyOf(tickNumbers, tickCount * 2);
                 }
                 tickFeeds[tickCount] = feed;
                 tickNumbers[tickCount++] = batch.sequence(k);
