@@ -117,8 +117,8 @@ final class GroupedScan {
             final long skip = k * per;
             others.add(CompletableFuture.supplyAsync(() -> scanSlice(bounds, capacity, skip, per), POOL));
         }
-        // every slice is waited for, even when one fails: the caller closes the segments (and may
-        // unmap their files) once this returns, so no slice may still be reading them then
+        // every slice is waited for before anything can throw: the caller closes the segments (and
+        // may unmap their files) once this returns, so no slice may still be reading them then
         Groups first = null;
         Throwable failure = null;
         try {
@@ -126,12 +126,10 @@ final class GroupedScan {
         } catch (final RuntimeException | Error e) {
             failure = e;
         }
+        final List<Groups> rest = new ArrayList<>(others.size());
         for (final CompletableFuture<Groups> f : others) {
             try {
-                final Groups g = f.join();
-                if (failure == null) {
-                    first.merge(g);
-                }
+                rest.add(f.join());
             } catch (final CompletionException e) {
                 if (failure == null) {
                     failure = e.getCause() != null ? e.getCause() : e;
@@ -146,6 +144,9 @@ final class GroupedScan {
         }
         if (failure != null) {
             throw new CompletionException(failure);
+        }
+        for (final Groups g : rest) {
+            first.merge(g);
         }
         return first;
     }
