@@ -53,11 +53,6 @@ public enum Codec {
         }
     }
 
-    /** Which lz4-java implementation the lz4 codec uses (JNI or Java). */
-    public static String lz4Implementation() {
-        return LZ4_FACTORY.toString();
-    }
-
     Codec(final int code, final String codecName) {
         this.code = code;
         this.codecName = codecName;

@@ -42,8 +42,6 @@ public final class ColumnFile implements AutoCloseable {
     private static final int SUMMARY_FIELDS = 4;
     private static final int FIRST = 0;
     private static final int LAST = 1;
-    private static final int MIN = 2;
-    private static final int MAX = 3;
 
     private final long id = IDS.incrementAndGet();
     private final Path path;
