@@ -159,11 +159,10 @@ public final class RealtimeTable {
             final int from = row & ColumnStore.MASK;
             final int to = Math.min(from + (end - row), ColumnStore.CHUNK_ROWS);
             final int[] s = (int[]) sym[k];
-            for (int i = from, r = row; i < to; i++, r++) {
-                final int id = ids[s[i]];
-                s[i] = id;
-                index.add(id, r);
+            for (int i = from; i < to; i++) {
+                s[i] = ids[s[i]];
             }
+            index.addAll(s, from, to, row);
             if (sorted) {
                 final long[] t = (long[]) time[k];
                 for (int i = from; i < to; i++) {

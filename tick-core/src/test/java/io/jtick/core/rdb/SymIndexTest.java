@@ -39,6 +39,10 @@ class SymIndexTest {
         return c;
     }
 
+    private static void add(final SymIndex index, final int sym, final int row) {
+        index.addAll(new int[] {sym}, 0, 1, row);
+    }
+
     @Test
     void shouldGiveEachSymsRowsInOrderAcrossBlocksAndSlabs() {
         final Random rnd = new Random(3);
@@ -49,8 +53,15 @@ class SymIndexTest {
         for (int r = 0; r < n; r++) {
             // sym 0 takes about half the rows: its chain runs through several full-size slabs
             symOf[r] = rnd.nextBoolean() ? 0 : 1 + rnd.nextInt(syms - 1);
-            index.add(symOf[r], r);
         }
+        // added in runs of 1 to 5000 rows, so that runs cross new blocks, new syms and the arrays' growth
+        final int[] copy = symOf.clone();
+        for (int r = 0; r < n;) {
+            final int len = Math.min(n - r, 1 + rnd.nextInt(5000));
+            index.addAll(copy, r, r + len, r);
+            r += len;
+        }
+        assertThat(copy).as("the sym ids are only read").isEqualTo(symOf);
         for (final int limit : new int[] {n, n - 1, 12_345, 1}) {
             for (int s = 0; s < syms; s++) {
                 final List<Integer> expected = new ArrayList<>();
@@ -70,7 +81,7 @@ class SymIndexTest {
     void shouldHandARunOfConsecutiveRowsAsOneRangeAndAListOtherwise() {
         final SymIndex index = new SymIndex(16);
         for (int r = 0; r < 10_000; r++) {
-            index.add(r < 9_000 ? 1 : 2 + (r & 1), r);
+            add(index, r < 9_000 ? 1 : 2 + (r & 1), r);
         }
         final Collected run = rows(index, 1, 10_000, 1);
         assertThat(run.rows).hasSize(9_000);
@@ -84,8 +95,8 @@ class SymIndexTest {
     @Test
     void shouldNotHandOutRowZeroOfAnotherSymFromAnEmptyFirstEntry() {
         final SymIndex index = new SymIndex(16);
-        index.add(5, 0);
-        index.add(6, 1);
+        add(index, 5, 0);
+        add(index, 6, 1);
         assertThat(rows(index, 5, 2, 5).rows).containsExactly(0);
         // a reader whose row 0 holds another sym must not take a (not yet visible) zero entry for a row
         assertThat(rows(index, 5, 2, 6).rows).isEmpty();
@@ -99,7 +110,7 @@ class SymIndexTest {
         final int n = 2_000_000;
         final SymIndex index = new SymIndex(syms);
         for (int r = 0; r < n; r++) {
-            index.add(r % syms, r);
+            add(index, r % syms, r);
         }
         final long open = (long) syms * SymIndex.MAX_BLOCK * 4;
         assertThat(index.bytes()).isGreaterThanOrEqualTo(4L * n).isLessThanOrEqualTo(4L * n + open + 2 * (long) SymIndex.SLAB_INTS * 4);
