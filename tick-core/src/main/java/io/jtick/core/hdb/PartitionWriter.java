@@ -22,10 +22,13 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Writes tables as a date partition ({@code .Q.dpft}): each table sorted by sym then time, with a
@@ -36,11 +39,13 @@ import java.util.concurrent.Future;
  * rows (or ranges when the rows already are in order), a chunk at a time.
  *
  * <p>Atomic: the tables are written under {@code <root>/.tmp-<date>-<id>/}, every file and directory
- * fsynced, then the directory is renamed to {@code <root>/<date>} (one atomic rename). When the
- * date already exists (an end of day redone, a tier re-encode), each table is swapped in on its
- * own: the old directory is renamed to {@code <date>/.old-<table>-<id>}, the new one renamed into
- * place, the old one deleted. {@link PartitionStore#recover} finishes or undoes a swap a crash
- * interrupted. A failed write deletes its temporary directory and leaves what was visible as it was.
+ * fsynced (each file by a thread of its own as soon as it is complete, so the disk writes one
+ * column back while the writer threads build the next), then the directory is renamed to
+ * {@code <root>/<date>} (one atomic rename). When the date already exists (an end of day redone,
+ * a tier re-encode), each table is swapped in on its own: the old directory is renamed to
+ * {@code <date>/.old-<table>-<id>}, the new one renamed into place, the old one deleted.
+ * {@link PartitionStore#recover} finishes or undoes a swap a crash interrupted. A failed write
+ * deletes its temporary directory and leaves what was visible as it was.
  */
 public final class PartitionWriter {
     /** Default raw bytes per block (kdb's logical block size 2^17). */
@@ -126,16 +131,21 @@ public final class PartitionWriter {
         Files.createDirectory(tmp);
         final List<TableWritten> written = new ArrayList<>();
         final Path target = root.resolve(date.toString());
-        try {
+        try (Syncer sync = new Syncer(); Workers workers = new Workers(parallelism)) {
+            final List<PendingTable> pending = new ArrayList<>();
             for (final TableSegment t : tables) {
                 final Path dir = tmp.resolve(t.schema().name());
                 if (Files.exists(dir)) {
                     throw new IllegalArgumentException("table given twice [table=" + t.schema().name() + "]");
                 }
-                written.add(writeTable(dir, date, t, false));
+                pending.add(startTable(dir, date, t, workers, sync));
             }
+            for (final PendingTable p : pending) {
+                written.add(p.finish());
+            }
+            sync.await();
             for (final TableSegment t : tables) {
-                forceTable(tmp.resolve(t.schema().name()), t.schema());
+                fsync(tmp.resolve(t.schema().name()));
             }
             fsync(tmp);
             if (!Files.exists(target)) {
@@ -170,8 +180,10 @@ public final class PartitionWriter {
         final String id = UUID.randomUUID().toString().substring(0, 8);
         final Path tmp = root.resolve(PartitionStore.TMP_PREFIX + source.date() + "-" + id);
         Files.createDirectories(tmp);
-        try {
-            final TableWritten w = writeTable(tmp.resolve(source.name()), source.date(), source, true);
+        try (Syncer sync = new Syncer(); Workers workers = new Workers(parallelism)) {
+            final TableWritten w = startTable(tmp.resolve(source.name()), source.date(), source, workers, sync).finish();
+            sync.await();
+            fsync(tmp.resolve(source.name()));
             fsync(tmp);
             swapIn(tmp.resolve(source.name()), root.resolve(source.date().toString()), source.name(), id);
             PartitionStore.deleteRecursively(tmp);
@@ -202,45 +214,109 @@ public final class PartitionWriter {
     }
 
     /**
-     * Writes one table's directory; with {@code force} its files and the directory are forced to
-     * disk before it returns, else the caller forces them ({@link #forceTable}) once it has written
-     * the rest: files are forced after they are all written, not each as it is done, so the kernel
-     * writes one table back while the next is being built and no writer thread waits on a flush.
+     * Starts one table's directory: sorts the table on the calling thread, then hands its columns
+     * to {@code workers} (widest first) and returns; {@link PendingTable#finish} waits for them and
+     * writes the sym ranges and the meta. The next table is sorted while this one's columns are
+     * written, and the workers go from one table's columns to the next without waiting. Each file
+     * goes to {@code sync} as it is complete; the caller awaits {@code sync} and forces the
+     * directory. No writer thread waits on a flush.
      */
-    private TableWritten writeTable(final Path dir, final LocalDate date, final TableSegment table, final boolean force)
-        throws IOException {
+    private PendingTable startTable(final Path dir, final LocalDate date, final TableSegment table, final Workers workers,
+                                    final Syncer sync) throws IOException {
         final long start = System.nanoTime();
         Files.createDirectory(dir);
         final TableSchema schema = table.schema();
         final SortOrder order = SortOrder.of(table);
-        final int rows = table.rowCount();
-        final TableMeta.ColumnMeta[] metas = new TableMeta.ColumnMeta[schema.columnCount()];
         final List<Integer> work = new ArrayList<>();
         for (int c = 0; c < schema.columnCount(); c++) {
             work.add(c);
         }
         work.sort(Comparator.comparingInt((Integer c) -> -schema.type(c).width()));
-        if (parallelism == 1 || schema.columnCount() == 1) {
-            for (final int c : work) {
-                metas[c] = writeColumn(dir, table, order, c);
+        final List<Future<TableMeta.ColumnMeta>> futures = new ArrayList<>();
+        for (final int c : work) {
+            futures.add(workers.submit(() -> writeColumn(dir, table, order, c, sync)));
+        }
+        return new PendingTable(dir, date, table, order, work, futures, sync, start);
+    }
+
+    /** A table whose columns are being written ({@link #startTable}). */
+    private final class PendingTable {
+        private final Path dir;
+        private final LocalDate date;
+        private final TableSegment table;
+        private final SortOrder order;
+        private final List<Integer> work;
+        private final List<Future<TableMeta.ColumnMeta>> futures;
+        private final Syncer sync;
+        private final long start;
+
+        PendingTable(final Path dir, final LocalDate date, final TableSegment table, final SortOrder order, final List<Integer> work,
+                     final List<Future<TableMeta.ColumnMeta>> futures, final Syncer sync, final long start) {
+            this.dir = dir;
+            this.date = date;
+            this.table = table;
+            this.order = order;
+            this.work = work;
+            this.futures = futures;
+            this.sync = sync;
+            this.start = start;
+        }
+
+        /** Waits for the table's columns, then writes its sym ranges and meta. */
+        TableWritten finish() throws IOException {
+            final TableSchema schema = table.schema();
+            final TableMeta.ColumnMeta[] metas = new TableMeta.ColumnMeta[schema.columnCount()];
+            for (int i = 0; i < work.size(); i++) {
+                metas[work.get(i)] = Workers.await(futures.get(i), schema.name());
             }
-        } else {
-            final ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, schema.columnCount()), r -> {
+            order.ranges().write(dir.resolve(SymRanges.FILE));
+            sync.file(dir.resolve(SymRanges.FILE));
+            final TableMeta meta = new TableMeta(schema, date, table.rowCount(), blockBytes, List.of(metas));
+            meta.write(dir.resolve(TableMeta.FILE));
+            sync.file(dir.resolve(TableMeta.FILE));
+            long raw = 0;
+            long stored = 0;
+            for (final TableMeta.ColumnMeta m : metas) {
+                raw += m.rawBytes();
+                stored += m.storedBytes();
+            }
+            return new TableWritten(schema.name(), table.rowCount(), raw, stored, System.nanoTime() - start);
+        }
+    }
+
+    /**
+     * The column writer threads of one write ({@code parallelism} of them, shared by its tables);
+     * with a parallelism of 1 each column is written on the calling thread as it is submitted.
+     * Closing stops the threads and waits for them, so that a failed write deletes its temporary
+     * directory only once no column is being written into it.
+     */
+    private static final class Workers implements AutoCloseable {
+        private final ExecutorService pool;
+
+        Workers(final int threads) {
+            pool = threads <= 1 ? null : Executors.newFixedThreadPool(threads, r -> {
                 final Thread t = new Thread(r, "jtick-partition-writer");
                 t.setDaemon(true);
                 return t;
             });
+        }
+
+        Future<TableMeta.ColumnMeta> submit(final Callable<TableMeta.ColumnMeta> column) {
+            if (pool == null) {
+                final FutureTask<TableMeta.ColumnMeta> now = new FutureTask<>(column);
+                now.run();
+                return now;
+            }
+            return pool.submit(column);
+        }
+
+        /** The column's meta, or what its writer threw. */
+        static TableMeta.ColumnMeta await(final Future<TableMeta.ColumnMeta> column, final String table) throws IOException {
             try {
-                final List<Future<TableMeta.ColumnMeta>> futures = new ArrayList<>();
-                for (final int c : work) {
-                    futures.add(pool.submit(() -> writeColumn(dir, table, order, c)));
-                }
-                for (int i = 0; i < work.size(); i++) {
-                    metas[work.get(i)] = futures.get(i).get();
-                }
+                return column.get();
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IOException("interrupted while writing [table=" + schema.name() + "]", e);
+                throw new IOException("interrupted while writing [table=" + table + "]", e);
             } catch (final ExecutionException e) {
                 final Throwable cause = e.getCause();
                 if (cause instanceof IOException io) {
@@ -253,26 +329,35 @@ public final class PartitionWriter {
                     throw err;
                 }
                 throw new IOException(cause);
-            } finally {
-                pool.shutdownNow();
             }
         }
-        order.ranges().write(dir.resolve(SymRanges.FILE));
-        final TableMeta meta = new TableMeta(schema, date, rows, blockBytes, List.of(metas));
-        meta.write(dir.resolve(TableMeta.FILE));
-        if (force) {
-            forceTable(dir, schema);
+
+        @Override
+        public void close() {
+            if (pool != null) {
+                pool.shutdownNow();
+                awaitStopped(pool);
+            }
         }
-        long raw = 0;
-        long stored = 0;
-        for (final TableMeta.ColumnMeta m : metas) {
-            raw += m.rawBytes();
-            stored += m.storedBytes();
-        }
-        return new TableWritten(schema.name(), rows, raw, stored, System.nanoTime() - start);
     }
 
-    private TableMeta.ColumnMeta writeColumn(final Path dir, final TableSegment table, final SortOrder order, final int c)
+    /** Waits (up to a minute) for a pool that was told to stop; an interrupt ends the wait early and is kept. */
+    private static void awaitStopped(final ExecutorService pool) {
+        try {
+            pool.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private TableMeta.ColumnMeta writeColumn(final Path dir, final TableSegment table, final SortOrder order, final int c,
+                                             final Syncer sync) throws IOException {
+        final TableMeta.ColumnMeta meta = writeColumnFile(dir, table, order, c);
+        sync.file(dir.resolve(meta.name()));
+        return meta;
+    }
+
+    private TableMeta.ColumnMeta writeColumnFile(final Path dir, final TableSegment table, final SortOrder order, final int c)
         throws IOException {
         final ColumnDef def = table.schema().column(c);
         final ColumnType type = def.type();
@@ -421,14 +506,52 @@ public final class PartitionWriter {
         return lo;
     }
 
-    /** Forces a written table's column files, sym ranges, meta and directory to disk. */
-    private static void forceTable(final Path dir, final TableSchema schema) throws IOException {
-        for (int c = 0; c < schema.columnCount(); c++) {
-            fsyncFile(dir.resolve(schema.column(c).name()));
+    /**
+     * Forces complete files to disk on a thread of its own, in the order they were handed over,
+     * while the writer threads go on; {@link #await} returns once every file handed over so far is
+     * on disk and reports the first failure. Closing drops the files not yet forced and waits for
+     * the one being forced (a write that failed does not force the rest of its files).
+     */
+    private static final class Syncer implements AutoCloseable {
+        private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+            final Thread t = new Thread(r, "jtick-partition-sync");
+            t.setDaemon(true);
+            return t;
+        });
+        private final List<Future<?>> pending = new ArrayList<>();
+
+        synchronized void file(final Path file) {
+            pending.add(thread.submit(() -> {
+                fsyncFile(file);
+                return null;
+            }));
         }
-        fsyncFile(dir.resolve(SymRanges.FILE));
-        fsyncFile(dir.resolve(TableMeta.FILE));
-        fsync(dir);
+
+        void await() throws IOException {
+            final List<Future<?>> all;
+            synchronized (this) {
+                all = List.copyOf(pending);
+            }
+            for (final Future<?> f : all) {
+                try {
+                    f.get();
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while forcing the partition's files to disk", e);
+                } catch (final ExecutionException e) {
+                    if (e.getCause() instanceof IOException io) {
+                        throw io;
+                    }
+                    throw new IOException(e.getCause());
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            thread.shutdownNow();
+            awaitStopped(thread);
+        }
     }
 
     static void fsync(final Path dir) throws IOException {
