@@ -224,6 +224,7 @@ public final class PipelineBenchmark {
         final SchemaRegistry schemas = SchemaRegistry.builtIn(o.ex());
         final List<RunResult> out = new ArrayList<>();
         KafkaBroker broker = null;
+        java.nio.file.Files.createDirectories(o.dir());
         try {
             if (o.systems().contains("kafka")) {
                 broker = KafkaBroker.start(o.dir());
