@@ -6,6 +6,7 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.time.NanoClock;
 import org.HdrHistogram.Histogram;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -224,7 +225,9 @@ public final class PipelineBenchmark {
         final SchemaRegistry schemas = SchemaRegistry.builtIn(o.ex());
         final List<RunResult> out = new ArrayList<>();
         KafkaBroker broker = null;
-        java.nio.file.Files.createDirectories(o.dir());
+        if (o.dir() != null) {
+            Files.createDirectories(o.dir());
+        }
         try {
             if (o.systems().contains("kafka")) {
                 broker = KafkaBroker.start(o.dir());
