@@ -22,12 +22,11 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,8 +38,8 @@ import java.util.concurrent.TimeUnit;
  * rows (or ranges when the rows already are in order), a chunk at a time.
  *
  * <p>Atomic: the tables are written under {@code <root>/.tmp-<date>-<id>/}, every file and directory
- * fsynced (each file by a thread of its own as soon as it is complete, so the disk writes one
- * column back while the writer threads build the next), then the directory is renamed to
+ * fsynced (each file by one sync thread as soon as it is complete, so the disk writes one column
+ * back while the writer threads build the next), then the directory is renamed to
  * {@code <root>/<date>} (one atomic rename). When the date already exists (an end of day redone,
  * a tier re-encode), each table is swapped in on its own: the old directory is renamed to
  * {@code <date>/.old-<table>-<id>}, the new one renamed into place, the old one deleted.
@@ -74,7 +73,10 @@ public final class PartitionWriter {
         void afterColumn(Path file) throws IOException;
     }
 
-    /** What one table's write produced. */
+    /**
+     * What one table's write produced; {@code nanos} runs from the start of its sort to its meta
+     * being written (the tables of one write overlap: the next is sorted while one is written).
+     */
     public record TableWritten(String table, int rows, long rawBytes, long storedBytes, long nanos) {
     }
 
@@ -132,22 +134,24 @@ public final class PartitionWriter {
         final List<TableWritten> written = new ArrayList<>();
         final Path target = root.resolve(date.toString());
         try (Syncer sync = new Syncer(); Workers workers = new Workers(parallelism)) {
-            final List<PendingTable> pending = new ArrayList<>();
+            // one table ahead: the next table is sorted while this one's columns are written, and a
+            // finished table's sort order is dropped before the one after is sorted
+            PendingTable ahead = null;
             for (final TableSegment t : tables) {
                 final Path dir = tmp.resolve(t.schema().name());
                 if (Files.exists(dir)) {
                     throw new IllegalArgumentException("table given twice [table=" + t.schema().name() + "]");
                 }
-                pending.add(startTable(dir, date, t, workers, sync));
+                final PendingTable next = startTable(dir, date, t, workers, sync);
+                if (ahead != null) {
+                    written.add(ahead.finish());
+                }
+                ahead = next;
             }
-            for (final PendingTable p : pending) {
-                written.add(p.finish());
+            if (ahead != null) {
+                written.add(ahead.finish());
             }
-            sync.await();
-            for (final TableSegment t : tables) {
-                fsync(tmp.resolve(t.schema().name()));
-            }
-            fsync(tmp);
+            forceAll(sync, tmp, written);
             if (!Files.exists(target)) {
                 try {
                     Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
@@ -182,9 +186,7 @@ public final class PartitionWriter {
         Files.createDirectories(tmp);
         try (Syncer sync = new Syncer(); Workers workers = new Workers(parallelism)) {
             final TableWritten w = startTable(tmp.resolve(source.name()), source.date(), source, workers, sync).finish();
-            sync.await();
-            fsync(tmp.resolve(source.name()));
-            fsync(tmp);
+            forceAll(sync, tmp, List.of(w));
             swapIn(tmp.resolve(source.name()), root.resolve(source.date().toString()), source.name(), id);
             PartitionStore.deleteRecursively(tmp);
             return w;
@@ -196,6 +198,15 @@ public final class PartitionWriter {
             }
             throw e;
         }
+    }
+
+    /** Waits until every file handed to {@code sync} is on disk, then forces each table's directory and {@code tmp}. */
+    private static void forceAll(final Syncer sync, final Path tmp, final List<TableWritten> tables) throws IOException {
+        sync.await();
+        for (final TableWritten t : tables) {
+            fsync(tmp.resolve(t.table()));
+        }
+        fsync(tmp);
     }
 
     static void swapIn(final Path fresh, final Path dateDir, final String table, final String id) throws IOException {
@@ -216,8 +227,9 @@ public final class PartitionWriter {
     /**
      * Starts one table's directory: sorts the table on the calling thread, then hands its columns
      * to {@code workers} (widest first) and returns; {@link PendingTable#finish} waits for them and
-     * writes the sym ranges and the meta. The next table is sorted while this one's columns are
-     * written, and the workers go from one table's columns to the next without waiting. Each file
+     * writes the sym ranges and the meta. Started one table ahead, the next table is sorted while
+     * this one's columns are written, and the workers go from one table's columns to the next
+     * without waiting. Each file
      * goes to {@code sync} as it is complete; the caller awaits {@code sync} and forces the
      * directory. No writer thread waits on a flush.
      */
@@ -284,6 +296,12 @@ public final class PartitionWriter {
         }
     }
 
+    /** One column's write, returning its meta. */
+    @FunctionalInterface
+    private interface ColumnTask {
+        TableMeta.ColumnMeta write() throws IOException;
+    }
+
     /**
      * The column writer threads of one write ({@code parallelism} of them, shared by its tables);
      * with a parallelism of 1 each column is written on the calling thread as it is submitted.
@@ -301,13 +319,12 @@ public final class PartitionWriter {
             });
         }
 
-        Future<TableMeta.ColumnMeta> submit(final Callable<TableMeta.ColumnMeta> column) {
+        /** Writes the column on a worker, or at once on the calling thread (which then gets its failure first-hand). */
+        Future<TableMeta.ColumnMeta> submit(final ColumnTask column) throws IOException {
             if (pool == null) {
-                final FutureTask<TableMeta.ColumnMeta> now = new FutureTask<>(column);
-                now.run();
-                return now;
+                return CompletableFuture.completedFuture(column.write());
             }
-            return pool.submit(column);
+            return pool.submit(column::write);
         }
 
         /** The column's meta, or what its writer threw. */
@@ -341,11 +358,23 @@ public final class PartitionWriter {
         }
     }
 
-    /** Waits (up to a minute) for a pool that was told to stop; an interrupt ends the wait early and is kept. */
+    /**
+     * Waits for a pool that was told to stop until its threads have ended: an interrupt of the
+     * caller does not cut the wait short (it is kept for the caller), so that nothing still writes
+     * into a directory the caller is about to delete.
+     */
     private static void awaitStopped(final ExecutorService pool) {
-        try {
-            pool.awaitTermination(1, TimeUnit.MINUTES);
-        } catch (final InterruptedException e) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (pool.awaitTermination(1, TimeUnit.MINUTES)) {
+                    break;
+                }
+            } catch (final InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
     }
@@ -509,8 +538,9 @@ public final class PartitionWriter {
     /**
      * Forces complete files to disk on a thread of its own, in the order they were handed over,
      * while the writer threads go on; {@link #await} returns once every file handed over so far is
-     * on disk and reports the first failure. Closing drops the files not yet forced and waits for
-     * the one being forced (a write that failed does not force the rest of its files).
+     * on disk and reports the first failure. Closing drops the files not yet forced, interrupts the
+     * one being forced and waits for the thread to end (a write that failed does not force the rest
+     * of its files).
      */
     private static final class Syncer implements AutoCloseable {
         private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {

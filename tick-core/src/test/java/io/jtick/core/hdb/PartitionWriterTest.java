@@ -202,20 +202,25 @@ class PartitionWriterTest {
     void shouldLeaveNothingWhenAColumnFailsWhileTheNextTableIsBeingWritten() throws IOException {
         final MemorySegment trade = SyntheticDays.day("trade", DAY, 20_000, 10, 1);
         final MemorySegment quote = SyntheticDays.day("quote", DAY, 20_000, 10, 2);
-        for (final int failAt : new int[] {1, 3, 9}) {
-            final AtomicInteger columns = new AtomicInteger();
-            final PartitionWriter failing = new PartitionWriter(root, EncodingPolicy.PLAIN, 4096, 2, file -> {
-                if (columns.incrementAndGet() == failAt) {
-                    throw new IOException("disk full (injected)");
+        for (final int threads : new int[] {1, 2}) {
+            for (final int failAt : new int[] {1, 3, 9}) {
+                final AtomicInteger columns = new AtomicInteger();
+                final PartitionWriter failing = new PartitionWriter(root, EncodingPolicy.PLAIN, 4096, threads, file -> {
+                    if (columns.incrementAndGet() == failAt) {
+                        throw new IOException("disk full (injected)");
+                    }
+                });
+                assertThatThrownBy(() -> failing.write(DAY, List.of(trade, quote))).as("%d thread(s), failing column %d", threads, failAt)
+                    .hasMessageContaining("disk full (injected)");
+                try (Stream<Path> left = Files.list(root)) {
+                    assertThat(left).as("nothing left, %d thread(s), failing column %d", threads, failAt).isEmpty();
                 }
-            });
-            assertThatThrownBy(() -> failing.write(DAY, List.of(trade, quote))).as("failing column %d", failAt)
-                .hasMessageContaining("disk full (injected)");
-            try (Stream<Path> left = Files.list(root)) {
-                assertThat(left).as("no partition and no temporary directory left, failing column %d", failAt).isEmpty();
+                if (threads == 1) {
+                    assertThat(columns.get()).as("one thread stops at the failing column").isEqualTo(failAt);
+                }
             }
         }
-        // the same writer without the failure writes both tables, every file complete
+        // two threads without the failure write both tables, every file complete
         new PartitionWriter(root, EncodingPolicy.PLAIN, 4096, 2, PartitionWriter.WriteHook.NONE).write(DAY, List.of(trade, quote));
         for (final String name : new String[] {"trade", "quote"}) {
             try (PartitionTable t = PartitionTable.open(root.resolve("2026-11-20").resolve(name))) {
