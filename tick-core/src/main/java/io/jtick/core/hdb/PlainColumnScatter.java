@@ -15,7 +15,7 @@ import java.util.zip.CRC32C;
 
 /**
  * Writes a plain column of a partition in arrival order rather than in partition order: the
- * segment's rows are read a stage at a time ({@value #STAGE_ROWS} rows, sequentially), counting
+ * segment's rows are read a stage at a time ({@link #STAGE_BYTES} of values, sequentially), counting
  * sorted by sym rank into a staging buffer, and each sym's run of the stage is written where it
  * belongs in the file (the sym's first row plus the rows of it already written). Gathering the
  * rows in partition order instead reads one value per cache line from all over the table (the
@@ -25,10 +25,13 @@ import java.util.zip.CRC32C;
  */
 final class PlainColumnScatter {
     /**
-     * Rows staged at a time (32 MB for an 8-byte column, freed when the column is written): a sym's
-     * run of a stage is one positional write, so the stage sets how many writes a column takes
-     * (4M rows and 1000 syms: runs of 32 KB; 1M rows gave 8 KB runs and a write-down 5-10 % slower).
+     * Bytes of values staged at a time (a direct buffer, freed when the column is written): a sym's
+     * run of a stage is one positional write, so the stage sets how many writes a column takes.
+     * 16 MB is 2M rows of an 8-byte column, runs of 16 KB with 1000 syms; 8 MB stages (8 KB runs)
+     * made the write-down 5-10 % slower, 64 MB ones no faster. Each writer thread holds one.
      */
+    static final int STAGE_BYTES = 16 << 20;
+    /** Most rows staged at a time, whatever the width (the stage's sym ranks are an {@code int} each, on the heap). */
     static final int STAGE_ROWS = 1 << 22;
 
     private PlainColumnScatter() {
@@ -37,7 +40,7 @@ final class PlainColumnScatter {
     /** Writes column {@code c} of {@code table} through {@code w} (a plain file) and finishes it; returns the bytes stored. */
     static long write(final ColumnFileWriter w, final TableSegment table, final int c, final PartitionWriter.SortOrder order,
                       final int blockBytes) throws IOException {
-        return write(w, table, c, order, blockBytes, STAGE_ROWS);
+        return write(w, table, c, order, blockBytes, Math.min(STAGE_ROWS, STAGE_BYTES / table.schema().type(c).width()));
     }
 
     /** As {@link #write(ColumnFileWriter, TableSegment, int, PartitionWriter.SortOrder, int)}, {@code stageRows} at a time. */
