@@ -17,8 +17,9 @@ import java.util.Arrays;
  * <p>Adding a row reads the symbol's next entry and block end, which sit side by side in one
  * writer array, and stores the row: one scattered store per row, the floor of a per-row index.
  * {@link #addAll} adds an update's rows in one loop that leaves the writer's arrays in registers
- * (about 3.5 ns per row here with 1000 symbols; a separate next, end and slab array per symbol,
- * added row by row, took 4-5 ns, and a separate array per symbol 7-8 ns).
+ * (about 3.5 ns per row here with 1000 symbols; three writer arrays indexed by symbol (slab, next
+ * entry, block end), added to row by row, took 4-5 ns, and a separate postings array per symbol
+ * 7-8 ns).
  *
  * <p>Publication: the writer stores entries before the table publishes its row count; a reader
  * that read the count {@code n} first sees at least the entries of rows {@code < n}. Arrays
