@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -224,15 +227,18 @@ class FeedPublisherTest {
 
     @Test
     void shouldNameTheTickerplantItCannotReachAndKeepTrying() throws Exception {
-        final int port;
-        try (FakeTickerplant gone = new FakeTickerplant()) {
-            port = gone.port();
-        }
-        try (FeedPublisher feed = new FeedPublisher(settings(port, "feed-8"), null)) {
-            assertThatThrownBy(() -> feed.connect(500)).isInstanceOf(IOException.class)
-                .hasMessageContaining("host=127.0.0.1").hasMessageContaining("port=" + port);
-            assertThat(feed.isConnected()).isFalse();
-            await("a few attempts, with backoff", WAIT, () -> feed.stats().connectAttempts() >= 3);
+        // a port bound but not listening: connects to it are refused, and it cannot be handed to the
+        // feed's own socket as its local port (a port merely released could be, and a connect to
+        // itself then succeeds: TCP's simultaneous open)
+        try (Socket reserved = new Socket()) {
+            reserved.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            final int port = reserved.getLocalPort();
+            try (FeedPublisher feed = new FeedPublisher(settings(port, "feed-8"), null)) {
+                assertThatThrownBy(() -> feed.connect(500)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("host=127.0.0.1").hasMessageContaining("port=" + port);
+                assertThat(feed.isConnected()).isFalse();
+                await("a few attempts, with backoff", WAIT, () -> feed.stats().connectAttempts() >= 3);
+            }
         }
     }
 }
