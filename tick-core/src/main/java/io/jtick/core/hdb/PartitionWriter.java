@@ -5,6 +5,7 @@ import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.TableSegment;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -312,11 +313,7 @@ public final class PartitionWriter {
         private final ExecutorService pool;
 
         Workers(final int threads) {
-            pool = threads <= 1 ? null : Executors.newFixedThreadPool(threads, r -> {
-                final Thread t = new Thread(r, "jtick-partition-writer");
-                t.setDaemon(true);
-                return t;
-            });
+            pool = threads <= 1 ? null : Executors.newFixedThreadPool(threads, new DefaultThreadFactory("jtick-partition-writer", true));
         }
 
         /** Writes the column on a worker, or at once on the calling thread (which then gets its failure first-hand). */
@@ -543,11 +540,7 @@ public final class PartitionWriter {
      * of its files).
      */
     private static final class Syncer implements AutoCloseable {
-        private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-            final Thread t = new Thread(r, "jtick-partition-sync");
-            t.setDaemon(true);
-            return t;
-        });
+        private final ExecutorService thread = Executors.newSingleThreadExecutor(new DefaultThreadFactory("jtick-partition-sync", true));
         private final List<Future<?>> pending = new ArrayList<>();
 
         synchronized void file(final Path file) {

@@ -10,6 +10,7 @@ import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.TableSegment;
+import io.netty.util.concurrent.DefaultThreadFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The grouped stage of an {@link Execution}: the bound segments' candidate rows scanned batch by
@@ -26,18 +26,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * groups written as a result table, sorted and limited.
  */
 final class GroupedScan {
-    private static final AtomicInteger SLICE_THREADS = new AtomicInteger();
     /**
      * Threads for the other slices of a split scan (CPU-bound tasks that never wait on each other):
      * one per CPU, made once. Not the common fork-join pool: with two CPUs its parallelism is 1 and
      * {@link CompletableFuture} then starts a new thread for every task, so each split query paid a
      * thread start and began with cold thread-local decode buffers.
      */
-    private static final Executor POOL = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()), r -> {
-        final Thread t = new Thread(r, "jtick-query-slice-" + SLICE_THREADS.incrementAndGet());
-        t.setDaemon(true);
-        return t;
-    });
+    private static final Executor POOL = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()),
+        new DefaultThreadFactory("jtick-query-slice", true));
     /** Grouped scans of at least this many rows are split across threads. */
     static final long PARALLEL_MIN_ROWS = 1 << 18;
 
