@@ -214,8 +214,10 @@ public final class SplitQuery {
                 // the count of non-null values: x*0+1 is null (skipped by sum) exactly where x is
                 return List.of(Map.of("sum", json(x)), Map.of("sum", Map.of("+", List.of(Map.of("*", List.of(json(x), 0L)), 1L))));
             case WAVG: {
+                // the weights of non-null values only, as the one-pass wavg: w+v*0 is null exactly where v is
                 final Node v = a.args().get(1);
-                return List.of(Map.of("sum", Map.of("*", List.of(json(x), json(v)))), Map.of("sum", json(x)));
+                return List.of(Map.of("sum", Map.of("*", List.of(json(x), json(v)))),
+                    Map.of("sum", Map.of("+", List.of(json(x), Map.of("*", List.of(json(v), 0L))))));
             }
             default:
                 return List.of(Map.of(a.kind().label(), json(x)));

@@ -1,6 +1,7 @@
 package io.jtick.core.feed;
 
 import io.jtick.core.client.FeedPublisher;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.wire.Transport;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.time.NanoClock;
@@ -28,10 +29,12 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@ExtendWith(LeakCheck.class)
 class FeedRunnerTest {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 

@@ -1,7 +1,9 @@
 package io.jtick.core.feed;
 
+import io.jtick.core.testing.LeakCheck;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -16,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The one feed of a process, against a tickerplant port that is closed (so a started feed keeps connecting). */
+@ExtendWith(LeakCheck.class)
 class FeedSupervisorTest {
     @TempDir
     Path data;

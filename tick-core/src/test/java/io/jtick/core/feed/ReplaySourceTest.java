@@ -1,6 +1,7 @@
 package io.jtick.core.feed;
 
 import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.UpdateDecoder;
 import io.jtick.core.wire.UpdateEncoder;
@@ -13,11 +14,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+@ExtendWith(LeakCheck.class)
 class ReplaySourceTest {
     private static final long NOW = 42L;
 

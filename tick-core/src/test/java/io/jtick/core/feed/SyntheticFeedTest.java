@@ -2,6 +2,7 @@ package io.jtick.core.feed;
 
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;
@@ -17,11 +18,13 @@ import org.junit.jupiter.api.Test;
 import java.lang.management.ManagementFactory;
 import java.util.HashSet;
 import java.util.Set;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+@ExtendWith(LeakCheck.class)
 class SyntheticFeedTest {
     private static final long NOW = 1_700_000_000_123_456_789L;
     private static final NanoClock FIXED = () -> NOW;

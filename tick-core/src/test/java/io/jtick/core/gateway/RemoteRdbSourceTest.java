@@ -9,6 +9,7 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.MemorySource;
 import io.jtick.core.table.ScanHint;
 import io.jtick.core.table.TableSegment;
+import io.jtick.core.testing.LeakCheck;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,11 +21,18 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The REST side of the gateway against a small HTTP server that answers as rdb-service does. */
+@ExtendWith(LeakCheck.class)
+// Java 17's HttpClient has no close() (it comes in Java 21): its selector thread, with its epoll and
+// eventfd descriptors, ends only once the client is garbage-collected, and its default executor's idle
+// workers after 60 s. Sockets are still checked: every connection to the test server must be closed.
+@LeakCheck.Options(ignoreThreads = "HttpClient-\\d+-(SelectorManager|Worker-\\d+)",
+    ignoreFiles = "anon_inode:\\[(eventpoll|eventfd)\\]")
 class RemoteRdbSourceTest {
     private HttpServer server;
     private final AtomicReference<String> lastQuery = new AtomicReference<>();

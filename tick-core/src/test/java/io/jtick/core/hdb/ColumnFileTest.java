@@ -1,6 +1,8 @@
 package io.jtick.core.hdb;
 
 import io.jtick.core.schema.ColumnType;
+import io.jtick.core.testing.LeakCheck;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -22,6 +24,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@ExtendWith(LeakCheck.class)
 class ColumnFileTest {
     private static final int BLOCK_BYTES = 512;
     private static final List<String> TRANSFORMS = List.of("none", "shuffle", "delta", "delta+shuffle", "dod", "dod+shuffle",

@@ -7,9 +7,11 @@ import io.jtick.core.query.model.QueryLimits;
 import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.Cells;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.SyntheticDays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -24,6 +26,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@ExtendWith(LeakCheck.class)
 class HistoricalDatabaseTest {
     private static final LocalDate D1 = LocalDate.of(2026, 9, 1);
     private static final LocalDate D2 = LocalDate.of(2026, 9, 2);

@@ -1,7 +1,9 @@
 package io.jtick.core.hdb;
 
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.SyntheticDays;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
@@ -19,6 +21,7 @@ import java.util.zip.ZipOutputStream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@ExtendWith(LeakCheck.class)
 class PartitionArchiveTest {
     private static final LocalDate DAY = LocalDate.of(2026, 11, 20);
 

@@ -6,8 +6,10 @@ import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.Cells;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.SyntheticDays;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -20,6 +22,7 @@ import java.util.TreeMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The query engine over real HDB partitions, each encoding, checked against sums computed from the source rows. */
+@ExtendWith(LeakCheck.class)
 class PartitionSourceTest {
     private static final LocalDate D1 = LocalDate.of(2026, 9, 1);
     private static final LocalDate D2 = LocalDate.of(2026, 9, 2);

@@ -4,8 +4,10 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.Cells;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.SyntheticDays;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -19,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A partition's table as a TableSegment: sym index, range and listed-row reads over encoded blocks, lifetime. */
+@ExtendWith(LeakCheck.class)
 class PartitionTableTest {
     private static final LocalDate DAY = LocalDate.of(2026, 11, 20);
 

@@ -5,8 +5,10 @@ import io.jtick.core.table.MemorySegment;
 import io.jtick.core.table.RowSink;
 import io.jtick.core.table.TableSegment;
 import io.jtick.core.testing.Cells;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.SyntheticDays;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -23,6 +25,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@ExtendWith(LeakCheck.class)
 class PartitionWriterTest {
     private static final LocalDate DAY = LocalDate.of(2026, 11, 20);
 

@@ -3,9 +3,11 @@ package io.jtick.core.hdb;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.MemorySegment;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.SyntheticDays;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -15,6 +17,7 @@ import java.time.LocalDate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(LeakCheck.class)
 class PlainColumnScatterTest {
     private static final LocalDate DAY = LocalDate.of(2026, 11, 20);
     private static final int BLOCK_BYTES = 4096;

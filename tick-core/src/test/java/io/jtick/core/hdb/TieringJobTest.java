@@ -3,9 +3,11 @@ package io.jtick.core.hdb;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.MemorySegment;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.SyntheticDays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -19,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Tier moves on a live HDB: re-encoded by age, swapped in while readers hold the old files. */
+@ExtendWith(LeakCheck.class)
 class TieringJobTest {
     private static final LocalDate D1 = LocalDate.of(2026, 9, 1);
 

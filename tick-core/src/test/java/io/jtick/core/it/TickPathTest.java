@@ -9,6 +9,7 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.TableSegment;
 import io.jtick.core.testing.Cells;
 import io.jtick.core.testing.Closer;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantSettings;
@@ -16,6 +17,7 @@ import io.jtick.core.time.NanoClock;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -34,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and started from nothing while the feed runs; afterwards every row the TP accepted is in each
  * RDB exactly once.
  */
+@ExtendWith(LeakCheck.class)
 class TickPathTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final SchemaRegistry SCHEMAS = SchemaRegistry.builtIn(0);

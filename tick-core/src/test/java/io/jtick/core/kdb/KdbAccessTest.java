@@ -1,7 +1,9 @@
 package io.jtick.core.kdb;
 
 import io.jtick.core.auth.AccessSettings;
+import io.jtick.core.testing.LeakCheck;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -16,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Logins on the kdb+ port: users file (plain and MD5 passwords), API token, loopback-only without either. */
+@ExtendWith(LeakCheck.class)
 class KdbAccessTest {
     private static final String TOKEN = "0123456789abcdef0123456789abcdeX";
 

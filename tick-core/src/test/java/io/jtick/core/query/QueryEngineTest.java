@@ -9,7 +9,9 @@ import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.table.MemorySource;
 import io.jtick.core.table.QuerySource;
 import io.jtick.core.table.TableSegment;
+import io.jtick.core.testing.LeakCheck;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,6 +33,10 @@ import static org.assertj.core.api.Assertions.within;
  * Every operator against a straightforward reference computed here over plain rows, on the three
  * layouts a segment can have (arrival order in memory, sym-parted like an HDB partition, a real RDB).
  */
+@ExtendWith(LeakCheck.class)
+// The split scan's slice threads are one pool per JVM, made on first use and kept by design
+// (GroupedScan.POOL: daemon threads, one per CPU, never a thread start per query).
+@LeakCheck.Options(ignoreThreads = "jtick-query-slice-\\d+-\\d+")
 class QueryEngineTest {
     private static final List<Trade> TRADES = TestTables.trades(42, 3000, DAY2);
     private static final List<Quote> QUOTES = TestTables.quotes(7, 4000, DAY2);

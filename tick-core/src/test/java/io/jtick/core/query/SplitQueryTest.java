@@ -5,6 +5,7 @@ import io.jtick.core.query.result.ResultSink;
 import io.jtick.core.query.result.ResultStats;
 import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.MemorySegment;
 import io.jtick.core.table.MemorySource;
 import io.jtick.core.table.ScanHint;
 import io.jtick.core.table.TableSegment;
@@ -36,7 +37,20 @@ class SplitQueryTest {
 
     /** Two parts, the older day first, each answering the partial query in this process. */
     private final class TwoParts implements SplitSource {
+        private final MemorySource older;
+        private final MemorySource latest;
+        private final MemorySource both;
         int executed;
+
+        TwoParts() {
+            this(SplitQueryTest.this.older, SplitQueryTest.this.latest, SplitQueryTest.this.both);
+        }
+
+        TwoParts(final MemorySource older, final MemorySource latest, final MemorySource both) {
+            this.older = older;
+            this.latest = latest;
+            this.both = both;
+        }
 
         @Override
         public TableSchema schema(final String table) {
@@ -129,5 +143,31 @@ class SplitQueryTest {
             assertThat(engine.query(q, parts).rows()).as(q).isEqualTo(engine.query(q, both).rows());
         }
         assertThat(parts.executed).as("median, dev and row queries need every row: never split").isZero();
+    }
+
+    @Test
+    void shouldWeighOnlyNonNullValuesAsTheOnePassWavgDoes() {
+        final TableSchema trade = TableSchema.trade(0);
+        final long t1 = DAY1 * TestTables.NANOS_PER_DAY;
+        final long t2 = DAY2 * TestTables.NANOS_PER_DAY;
+        final MemorySegment day1 = MemorySegment.builder(trade, DAY1)
+            .row(t1 + 1, "A", 10.0, 1L, 'N')
+            .row(t1 + 2, "A", Double.NaN, 5L, 'N')
+            .buildParted();
+        final MemorySegment day2 = MemorySegment.builder(trade, DAY2)
+            .row(t2 + 1, "A", 20.0, 3L, 'N')
+            .row(t2 + 2, "B", Double.NaN, 2L, 'N')
+            .build();
+        final TwoParts parts = new TwoParts(new MemorySource().add(day1), new MemorySource().add(day2),
+            new MemorySource().add(day1).add(day2));
+        final String q = "{\"table\":\"trade\",\"select\":{\"vwap\":{\"wavg\":[\"size\",\"price\"]}},\"by\":\"sym\"}";
+
+        final ResultTable split = engine.query(q, parts);
+        final ResultTable onePass = engine.query(q, parts.both);
+
+        assertThat(parts.executed).isEqualTo(1);
+        // A: (1*10 + 3*20) / (1 + 3), the null price dropping its weight 5; B: no value, so null
+        assertThat(onePass.rows()).containsExactly(java.util.Arrays.asList("A", 17.5), java.util.Arrays.asList("B", null));
+        assertSameRows(split, onePass);
     }
 }

@@ -1,5 +1,6 @@
 package io.jtick.core.rdb;
 
+import io.jtick.core.testing.LeakCheck;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -8,10 +9,12 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Random;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@ExtendWith(LeakCheck.class)
 class ColumnCopierTest {
     private static final int N = 37;
     private static final int AT = 5;

@@ -9,11 +9,13 @@ import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.TableSegment;
 import io.jtick.core.testing.Cells;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.time.NanoClock;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -29,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The RDB's end of day ({@code .Q.hdpf}) into real partitions, and its rebuild from a real journal ({@code -11!}). */
+@ExtendWith(LeakCheck.class)
 class HdbWriteDownTest {
     private static final TableSchema TRADE = TableSchema.trade(0);
     private static final LocalDate DAY = LocalDate.of(2026, 11, 20);

@@ -7,6 +7,7 @@ import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.TableSegment;
 import io.jtick.core.testing.Cells;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.wire.ControlFrames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -18,10 +19,12 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@ExtendWith(LeakCheck.class)
 class RealtimeDatabaseTest {
     private static final TableSchema TRADE = TableSchema.trade(0);
     private static final TableSchema QUOTE = TableSchema.quote(0);

@@ -4,6 +4,7 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.RowSink;
 import io.jtick.core.table.TableSegment;
+import io.jtick.core.testing.LeakCheck;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
@@ -11,11 +12,13 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** An RDB table read through the engine's contract: zero-copy ranges, gathered rows, the sym index as ranges or lists. */
+@ExtendWith(LeakCheck.class)
 class RealtimeSegmentTest {
     private static final TableSchema TRADE = TableSchema.trade(0);
 

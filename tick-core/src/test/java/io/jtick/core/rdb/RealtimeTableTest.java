@@ -7,6 +7,7 @@ import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.MemorySource;
 import io.jtick.core.table.TableSegment;
 import io.jtick.core.testing.Cells;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -20,10 +21,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@ExtendWith(LeakCheck.class)
 class RealtimeTableTest {
     private static final String[] UNIVERSE = {"AAPL", "MSFT", "IBM", "GOOG", "VOD.L", "X"};
 

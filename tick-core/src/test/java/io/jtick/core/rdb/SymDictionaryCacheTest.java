@@ -1,5 +1,6 @@
 package io.jtick.core.rdb;
 
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -10,9 +11,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(LeakCheck.class)
 class SymDictionaryCacheTest {
     private final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
     private final SymbolCatalog catalog = new SymbolCatalog();

@@ -4,7 +4,7 @@ import io.jtick.core.query.result.ResultSink;
 
 import java.util.Arrays;
 
-/** {@code w wavg x}: sum(w*x) % sum(w). */
+/** {@code w wavg x}: sum(w*x) % sum(w) over the rows where neither is null (a null value drops its weight too). */
 final class WavgAccumulator extends Accumulator {
     double[] sw = new double[0];
     double[] swx = new double[0];
@@ -35,18 +35,24 @@ final class WavgAccumulator extends Accumulator {
             if (!longRuns) {
                 if (sel == null) {
                     for (int i = 0; i < count; i++) {
-                        final double wv = w[ow + i];
-                        final int g = gid[i];
-                        accW[g] += wv;
-                        accWx[g] += wv * x[ox + i];
+                        final double xv = x[ox + i];
+                        if (xv == xv) {
+                            final double wv = w[ow + i];
+                            final int g = gid[i];
+                            accW[g] += wv;
+                            accWx[g] += wv * xv;
+                        }
                     }
                 } else {
                     for (int i = 0; i < count; i++) {
                         final int p = sel[i];
-                        final double wv = w[ow + p];
-                        final int g = gid[i];
-                        accW[g] += wv;
-                        accWx[g] += wv * x[ox + p];
+                        final double xv = x[ox + p];
+                        if (xv == xv) {
+                            final double wv = w[ow + p];
+                            final int g = gid[i];
+                            accW[g] += wv;
+                            accWx[g] += wv * xv;
+                        }
                     }
                 }
                 return;
@@ -58,9 +64,12 @@ final class WavgAccumulator extends Accumulator {
                 double runWx = 0;
                 do {
                     final int p = sel == null ? i : sel[i];
-                    final double wv = w[ow + p];
-                    runW += wv;
-                    runWx += wv * x[ox + p];
+                    final double xv = x[ox + p];
+                    if (xv == xv) {
+                        final double wv = w[ow + p];
+                        runW += wv;
+                        runWx += wv * xv;
+                    }
                     i++;
                 } while (i < count && gid[i] == g);
                 accW[g] += runW;

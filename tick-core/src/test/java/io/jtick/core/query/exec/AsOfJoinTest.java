@@ -6,7 +6,11 @@ import io.jtick.core.query.TestTables.Layout;
 import io.jtick.core.query.TestTables.Quote;
 import io.jtick.core.query.TestTables.Trade;
 import io.jtick.core.query.model.ValueType;
+import io.jtick.core.query.plan.Plan;
 import io.jtick.core.query.result.ResultTable;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.MemorySegment;
 import io.jtick.core.table.MemorySource;
 import io.jtick.core.table.QuerySource;
 import org.junit.jupiter.api.Test;
@@ -169,5 +173,110 @@ class AsOfJoinTest {
             Arrays.asList((long) TestTables.DAY1, 1.0, null),   // no quote segment that day
             Arrays.asList((long) DAY2, 2.0, null),              // before the day's first quote (yesterday's do not carry over)
             Arrays.asList((long) DAY2, 3.0, 7.0));
+    }
+
+    // ---- AsOfJoin itself, over a batch ------------------------------------------------------------
+
+    private static final TableSchema TRADE = TableSchema.trade(0);
+    private static final TableSchema QUOTE = TableSchema.quote(0);
+    private static final Plan JOIN = ExecRig.plan("{\"table\":\"trade\",\"asof\":{\"table\":\"quote\",\"select\":[\"bid\"]}}",
+        TRADE, QUOTE);
+
+    private static MemorySegment trades(final Object... timeSym) {
+        final MemorySegment.Builder b = MemorySegment.builder(TRADE, 1);
+        for (int i = 0; i < timeSym.length; i += 2) {
+            b.row(timeSym[i], timeSym[i + 1], 1.0, 1L, 'N');
+        }
+        return b.build();
+    }
+
+    /** Quotes of A in arrival order, times not sorted: rows 0..3 at 30, 10, 20, 20, and C at 1 (row 4). */
+    private static MemorySegment quotes() {
+        return MemorySegment.builder(QUOTE, 1)
+            .row(30L, "A", 3.0, 3.5, 1L, 1L)
+            .row(10L, "A", 1.0, 1.5, 1L, 1L)
+            .row(20L, "A", 2.0, 2.5, 1L, 1L)
+            .row(20L, "A", 2.1, 2.6, 1L, 1L)
+            .row(1L, "C", 9.0, 9.5, 1L, 1L)
+            .build();
+    }
+
+    private static int[] match(final MemorySegment left, final MemorySegment right, final long tolerance) {
+        final Batch b = new Batch(JOIN, ExecRig.CAPACITY);
+        b.bind(left, ExecRig.columns(JOIN, left), right);
+        b.setRange(0, left.rowCount(), -1);
+        new AsOfJoin(left, right, tolerance).match(b);
+        return Arrays.copyOf(b.match, left.rowCount());
+    }
+
+    @Test
+    void shouldMatchTheLastRightRowAtOrBeforeEachTimeOfTheSameSym() {
+        final MemorySegment left = trades(5L, "A", 10L, "A", 20L, "A", 25L, "A", 35L, "A", 40L, "B", 2L, "C");
+
+        // A sorted by time: 10 (row 1), 20 (row 2), 20 (row 3: the last of equal times), 30 (row 0)
+        assertThat(match(left, quotes(), -1)).containsExactly(-1, 1, 3, 3, 0, -1, 4);
+    }
+
+    @Test
+    void shouldMatchTimesThatGoBackwards() {
+        final MemorySegment left = trades(35L, "A", 5L, "A", 20L, "A", 12L, "A", 31L, "A", 30L, "A");
+
+        assertThat(match(left, quotes(), -1)).containsExactly(0, -1, 3, 1, 0, 0);
+    }
+
+    @Test
+    void shouldDropAMatchOlderThanTheTolerance() {
+        final MemorySegment left = trades(25L, "A", 26L, "A", 30L, "A", 36L, "A", 10L, "A");
+
+        assertThat(match(left, quotes(), 5)).containsExactly(3, -1, 0, -1, 1);
+        assertThat(match(left, quotes(), 0)).as("only an exact time").containsExactly(-1, -1, 0, -1, 1);
+    }
+
+    @Test
+    void shouldMatchNothingWithoutARightSegment() {
+        assertThat(match(trades(25L, "A", 26L, "B"), null, -1)).containsExactly(-1, -1);
+    }
+
+    @Test
+    void shouldWriteOnlyTheKeptPositions() {
+        final MemorySegment left = trades(5L, "A", 10L, "A", 20L, "A", 25L, "A");
+        final MemorySegment right = quotes();
+        final Batch b = new Batch(JOIN, ExecRig.CAPACITY);
+        b.bind(left, ExecRig.columns(JOIN, left), right);
+        b.setRange(0, 4, -1);
+        Arrays.fill(b.match, 99);
+        b.sel = new int[] {1, 3};
+        b.count = 2;
+
+        new AsOfJoin(left, right, -1).match(b);
+
+        assertThat(Arrays.copyOf(b.match, 4)).containsExactly(99, 1, 99, 3);
+    }
+
+    @Test
+    void shouldLoadTheJoinedColumnOfMatchedRowsAndNullElsewhere() {
+        final MemorySegment left = trades(5L, "A", 20L, "A", 35L, "A", 1L, "B");
+        final MemorySegment right = MemorySegment.builder(QUOTE, 1)
+            .row(30L, "A", 3.0, 3.5, 1L, 1L)
+            .row(10L, "A", 1.0, 1.5, 1L, 1L)
+            .row(20L, "A", 2.0, 2.5, 1L, 1L)
+            .buildParted();
+        final Batch b = new Batch(JOIN, ExecRig.CAPACITY);
+        b.bind(left, ExecRig.columns(JOIN, left), right);
+        b.setRange(0, 4, -1);
+        new AsOfJoin(left, right, -1).match(b);
+
+        final int bid = JOIN.leftColumns();
+        b.load(bid);
+
+        assertThat(Arrays.copyOf(b.match, 4)).as("parted: rows sorted by time").containsExactly(-1, 1, 2, -1);
+        final double[] bids = Arrays.copyOfRange(b.d[bid], b.off[bid], b.off[bid] + 4);
+        assertThat(bids[0]).isNaN();
+        assertThat(bids[1]).isEqualTo(2.0);
+        assertThat(bids[2]).isEqualTo(3.0);
+        assertThat(bids[3]).isNaN();
+        final ColumnChunk check = new ColumnChunk();
+        right.read(2, 2, 1, check);
+        assertThat(check.doubles()[check.offset()]).isEqualTo(3.0);
     }
 }
