@@ -174,11 +174,12 @@ class ReplayProtocolTest {
             assertThat(done.bytes).isZero();
             assertThat(done.rowsByTable).containsExactly(Map.entry("trade", 0L));
         }
-        try (Wire w = new Wire(server.port())) {
-            w.send(replay(0, D1, D4, 0, NO_END, 0, 1.0, 0, "", List.of("trade"), List.of("S0001", "NOPE")));
-            final Frame subscribed = w.read();
-            assertThat(subscribed.body.getLong(8)).as("known syms still replay").isPositive();
-        }
+        final long s1 = replayToEnd(replay(0, D1, D4, 0, NO_END, 0, 1.0, 0, "", List.of("trade"), List.of("S0001"))).rows;
+        assertThat(s1).isPositive();
+        assertThat(replayToEnd(replay(0, D1, D4, 0, NO_END, 0, 1.0, 0, "", List.of("trade"), List.of("S0001", "NOPE"))).rows)
+            .as("known syms still replay").isEqualTo(s1);
+        assertThat(replayToEnd(replay(0, D1, D4, 0, NO_END, 0, 1.0, 0, "", List.of("trade"), List.of("S0001", "S0001"))).rows)
+            .as("a sym asked for twice counts once").isEqualTo(s1);
     }
 
     // ---------------------------------------------------------------- pace and speed
@@ -216,6 +217,7 @@ class ReplayProtocolTest {
         assertThat(replayToEnd(replay(0, D2, D2, 0, 30 * HOUR, 0, 1, 0, "", List.of("trade"), List.of())).rows).isEqualTo(3_000);
         assertThat(replayToEnd(replay(0, D2, D2, 24 * HOUR, 30 * HOUR, 0, 1, 0, "", List.of("trade"), List.of())).rows)
             .as("rows of D2's partition after the next midnight: none; D3's rows are not pulled in").isZero();
+        assertRefused(replay(0, D2, D2, 0, NO_END - 1, 0, 1, 0, "", List.of("trade"), List.of()), ErrorCode.BAD_REPLAY, "");
 
         assertRefused(replay(0, D2, D2, 0, NO_END, 0, 1, 0, "", List.of(), List.of()), ErrorCode.BAD_REPLAY,
             "a replay names 1..64 tables [tables=0]");
@@ -266,6 +268,15 @@ class ReplayProtocolTest {
             assertThat(w.read()).isNull();
         }
         assertThat(server.errors(ErrorCode.UNSUPPORTED_VERSION)).isEqualTo(1);
+        try (Wire w = new Wire(server.port())) {
+            final ByteBuffer subscribe = frame(2, 0, 16);
+            subscribe.putLong(-1).putShort((short) 0).putInt(0);
+            w.send(end(subscribe));
+            final Err e = Err.of(w.read());
+            assertThat(e.code).isEqualTo(ErrorCode.UNEXPECTED_MESSAGE.code());
+            assertThat(e.message).isEqualTo("the replay port takes hello and replay only [type=subscribe]");
+            assertThat(w.read()).isNull();
+        }
     }
 
     @Test
