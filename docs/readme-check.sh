@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the README's command lines against the services `./jtick up` started, as a reader would
 # paste them, in order, and fails on the first that fails: every `curl` line (with --fail-with-body
-# added, so a 4xx/5xx answer counts), the shell variable lines (`D=...`) and the quick `./jtick`
+# added, so a 4xx/5xx answer counts), the shell variable lines (`D=...`, `ID=$(curl ...)`) and the quick `./jtick`
 # lines (import, replays, status). Builds, tests, benchmarks, profiling, images and the soak are
 # listed as skipped: they are not requests to the running services.
 #
@@ -39,14 +39,14 @@ skipped=0
 for line in "${lines[@]}"; do
     cmd=${line#"${line%%[![:space:]]*}"}
     case $cmd in
-        curl\ *|D=*|'./jtick import '*|'./jtick replays'*|'./jtick status'*) ;;
+        curl\ *|[A-Z]*=*|'./jtick import '*|'./jtick replays'*|'./jtick status'*) ;;
         *) echo "skipped: $cmd"; skipped=$((skipped + 1)); continue ;;
     esac
     echo "run: $cmd"
-    if [[ $cmd == D=* ]]; then
+    if [[ $cmd =~ ^([A-Z]+)= ]]; then
         eval "$cmd"
         rc=$?
-        out="D=$D"
+        out="${BASH_REMATCH[1]}=${!BASH_REMATCH[1]}"
     else
         out=$(eval "$cmd" 2>&1)
         rc=$?
