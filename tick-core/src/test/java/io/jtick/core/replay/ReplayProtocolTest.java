@@ -426,6 +426,25 @@ class ReplayProtocolTest {
         assertThat(read).as("the HDB reads the same bytes as signed values").containsExactly(-1L, 127L, -128L, 0L);
     }
 
+    @Test
+    void shouldReadAWindowStartingAtZeroFromThePartitionsFirstRowEvenBeforeLocalMidnight() throws Exception {
+        final TableSchema marks = TableSchema.of("marks", new ColumnDef("v", ColumnType.INT64));
+        final MemorySegment.Builder b = MemorySegment.builder(marks, (int) D2.toEpochDay());
+        // 01:00 UTC on D2 is 20:00 in New York on the day before; 15:00 UTC is 10:00 New York on D2
+        for (final int hourUtc : new int[] {1, 15}) {
+            b.value(D2.atTime(hourUtc, 0).atZone(java.time.ZoneOffset.UTC).toInstant().toEpochMilli() * 1_000_000L).symbol("S")
+                .value(hourUtc).endRow();
+        }
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(D2, List.of(b.build()));
+        start(AccessSettings.DEFAULT);
+        final String ny = "America/New_York";
+        assertThat(replayToEnd(replay(0, D2, D2, 0, NO_END, 0, 1, 0, ny, List.of("marks"), List.of())).rows).isEqualTo(2);
+        assertThat(replayToEnd(replay(0, D2, D2, 0, 24 * HOUR, 0, 1, 0, ny, List.of("marks"), List.of())).rows)
+            .as("start 0: from the partition's first row, the one before New York's midnight included").isEqualTo(2);
+        assertThat(replayToEnd(replay(0, D2, D2, 1, 24 * HOUR, 0, 1, 0, ny, List.of("marks"), List.of())).rows)
+            .as("start 1 ns: from New York's midnight on").isEqualTo(1);
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private Done replayToEnd(final byte[] request) throws IOException {
