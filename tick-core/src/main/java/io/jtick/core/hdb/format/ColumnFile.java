@@ -1,7 +1,6 @@
 package io.jtick.core.hdb.format;
 
 import io.jtick.core.schema.ColumnType;
-import org.agrona.BufferUtil;
 import org.agrona.IoUtil;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -14,19 +13,19 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
 
 import static io.jtick.core.hdb.format.ColumnFileDescriptor.HEADER_LENGTH;
 
 /**
- * Read access to one column file (layout in {@link ColumnFileDescriptor}). Thread-safe.
+ * Read access to one column file (layout in {@link ColumnFileDescriptor}; opened and checked by
+ * {@link ColumnFileHeader}). Thread-safe.
  *
  * <p>Files are memory-mapped. Plain files (no transform, no codec) are read in place; each block's
  * checksum is verified the first time any thread touches it. An encoded block is checksummed and
  * decompressed from the map itself (positional reads into a direct buffer past 2 GiB), and
- * un-transformed ({@link BlockDecoder}) straight into where the values go: a read that covers
+ * un-transformed ({@link BlockDecoder}) straight into where the values go ({@link EncodedBlocks}): a read that covers
  * whole blocks decodes into the caller's array, a read of part of a block decodes the block into
  * the reader's own {@link DecodedBlock} (the engine keeps one per column chunk) or, for point and
  * scattered reads, into the process's bounded {@link DecodedBlockCache}. Either way a block whose
@@ -38,8 +37,7 @@ import static io.jtick.core.hdb.format.ColumnFileDescriptor.HEADER_LENGTH;
  */
 public final class ColumnFile implements AutoCloseable {
     private static final AtomicLong IDS = new AtomicLong();
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
-    private static final int SUMMARY_FIELDS = 4;
+    private static final int SUMMARY_FIELDS = ColumnFileHeader.SUMMARY_FIELDS;
     private static final int FIRST = 0;
     private static final int LAST = 1;
 
@@ -73,30 +71,29 @@ public final class ColumnFile implements AutoCloseable {
     private final byte[] verified;
     /** Unsafe offset of element 0 in this column's typed array ({@link ColumnType#newArray}). */
     private final long valuesBase;
+    /** The encoded blocks' decoding and where their values go; unused by a plain file. */
+    private final EncodedBlocks encoded;
     private volatile boolean closed;
 
-    private ColumnFile(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final int blockCount,
-                       final int rowCount, final long storedBytes, final long fileBytes, final long[] offsets, final int[] lengths,
-                       final int[] crcs, final int[] firstRows, final long[] summary, final int version, final FileChannel channel,
-                       final MappedByteBuffer mapped) {
-        this.summary = summary;
-        this.version = version;
+    private ColumnFile(final Path path, final ColumnFileHeader h, final FileChannel channel, final MappedByteBuffer mapped) {
+        this.summary = h.summary;
+        this.version = h.version;
         this.path = path;
-        this.type = type;
-        this.encoding = encoding;
+        this.type = h.type;
+        this.encoding = h.encoding;
         this.width = type.width();
-        this.blockRows = blockRows;
-        this.blockCount = blockCount;
-        this.rowCount = rowCount;
-        this.storedBytes = storedBytes;
-        this.fileBytes = fileBytes;
-        this.blockOffsets = offsets;
-        this.blockLengths = lengths;
-        this.blockCrcs = crcs;
-        this.blockFirstRow = firstRows;
+        this.blockRows = h.blockRows;
+        this.blockCount = h.blockCount;
+        this.rowCount = h.rows;
+        this.storedBytes = h.storedBytes;
+        this.fileBytes = h.fileBytes;
+        this.blockOffsets = h.offsets;
+        this.blockLengths = h.lengths;
+        this.blockCrcs = h.crcs;
+        this.blockFirstRow = h.firstRows;
         boolean u = true;
         for (int b = 0; b < blockCount && u; b++) {
-            u = firstRows[b] == b * blockRows;
+            u = blockFirstRow[b] == b * blockRows;
         }
         this.uniform = u;
         this.channel = channel;
@@ -104,118 +101,25 @@ public final class ColumnFile implements AutoCloseable {
         this.plain = mapped == null || !encoding.isPlain() ? null : new UnsafeBuffer(mapped);
         this.verified = plain == null ? null : new byte[blockCount];
         this.valuesBase = UnsafeApi.arrayBaseOffset(type.newArray(0).getClass());
+        this.encoded = new EncodedBlocks(id, path, h, channel, mapped, valuesBase);
     }
 
     /**
-     * Opens a column file, checking its header and block index.
+     * Opens a column file, checking its header and block index ({@link ColumnFileHeader}).
      *
      * @throws CorruptPartitionException when the header, index or file length is wrong
      */
     public static ColumnFile open(final Path path, final ColumnType expectedType, final int expectedRows) throws IOException {
         final FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
         try {
-            final long size = channel.size();
-            if (size < HEADER_LENGTH + 4) {
-                throw new CorruptPartitionException(path, -1, "column file too short [bytes=" + size + "]");
-            }
-            final ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(channel, header, 0);
-            final byte[] magic = Arrays.copyOf(header.array(), 8);
-            if (!Arrays.equals(magic, ColumnFileDescriptor.MAGIC)) {
-                throw new CorruptPartitionException(path, -1, "not a jtick column file (bad magic)");
-            }
-            final CRC32C crc = new CRC32C();
-            crc.update(header.array(), 0, ColumnFileDescriptor.HEADER_CRC_OFFSET);
-            if ((int) crc.getValue() != header.getInt(ColumnFileDescriptor.HEADER_CRC_OFFSET)) {
-                throw new CorruptPartitionException(path, -1, "header checksum mismatch");
-            }
-            final int version = header.getInt(ColumnFileDescriptor.VERSION_OFFSET);
-            if (version < ColumnFileDescriptor.MIN_VERSION || version > ColumnFileDescriptor.VERSION) {
-                throw new CorruptPartitionException(path, -1, "unsupported column file version [version=" + version
-                    + ", supported=" + ColumnFileDescriptor.MIN_VERSION + ".." + ColumnFileDescriptor.VERSION + "]");
-            }
-            final int entryLength = ColumnFileDescriptor.indexEntryLength(version);
-            final ColumnType type = ColumnType.fromCode(header.get(ColumnFileDescriptor.TYPE_OFFSET));
-            final Transform transform = Transform.fromCode(header.get(ColumnFileDescriptor.TRANSFORM_OFFSET));
-            final Codec codec = Codec.fromCode(header.get(ColumnFileDescriptor.CODEC_OFFSET));
-            if (type == null || transform == null || codec == null) {
-                throw new CorruptPartitionException(path, -1, "unknown type, transform or codec code in header");
-            }
-            if (expectedType != null && type != expectedType) {
-                throw new CorruptPartitionException(path, -1, "column type differs from the table metadata [file=" + type.typeName()
-                    + ", meta=" + expectedType.typeName() + "]");
-            }
-            final ColumnEncoding encoding;
-            try {
-                encoding = new ColumnEncoding(transform, codec, header.get(ColumnFileDescriptor.LEVEL_OFFSET));
-            } catch (final IllegalArgumentException e) {
-                throw new CorruptPartitionException(path, -1, "bad encoding in header: " + e.getMessage());
-            }
-            final int blockRows = header.getInt(ColumnFileDescriptor.BLOCK_ROWS_OFFSET);
-            final int blockCount = header.getInt(ColumnFileDescriptor.BLOCK_COUNT_OFFSET);
-            final long rows = header.getLong(ColumnFileDescriptor.ROW_COUNT_OFFSET);
-            final long indexOffset = header.getLong(ColumnFileDescriptor.INDEX_OFFSET_OFFSET);
-            final long stored = header.getLong(ColumnFileDescriptor.STORED_BYTES_OFFSET);
-            if (blockRows <= 0 || blockRows > Integer.MAX_VALUE / type.width() || rows < 0 || rows > Integer.MAX_VALUE
-                || blockCount < (rows + blockRows - 1) / blockRows || blockCount > Math.max(rows, 0)
-                || indexOffset != HEADER_LENGTH + stored
-                || indexOffset + (long) blockCount * entryLength + 4 != size) {
-                throw new CorruptPartitionException(path, -1, "header does not match the file [rows=" + rows + ", blocks=" + blockCount
-                    + ", indexOffset=" + indexOffset + ", bytes=" + size + "]");
-            }
-            if (expectedRows >= 0 && rows != expectedRows) {
-                throw new CorruptPartitionException(path, -1, "row count differs from the table metadata [file=" + rows
-                    + ", meta=" + expectedRows + "]");
-            }
-            final ByteBuffer index = ByteBuffer.allocate(blockCount * entryLength + 4).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(channel, index, indexOffset);
-            crc.reset();
-            crc.update(index.array(), 0, blockCount * entryLength);
-            if ((int) crc.getValue() != index.getInt(blockCount * entryLength)) {
-                throw new CorruptPartitionException(path, -1, "block index checksum mismatch");
-            }
-            final long[] offsets = new long[blockCount];
-            final int[] lengths = new int[blockCount];
-            final int[] crcs = new int[blockCount];
-            final int[] firstRows = new int[blockCount + 1];
-            final long[] summary = version >= 2 ? new long[blockCount * SUMMARY_FIELDS] : null;
-            long expectedOffset = HEADER_LENGTH;
-            int expectedRow = 0;
-            for (int b = 0; b < blockCount; b++) {
-                offsets[b] = index.getLong(b * entryLength);
-                lengths[b] = index.getInt(b * entryLength + 8);
-                crcs[b] = index.getInt(b * entryLength + 12);
-                firstRows[b] = index.getInt(b * entryLength + 16);
-                final int blockRowCount = index.getInt(b * entryLength + 20);
-                for (int k = 0; summary != null && k < SUMMARY_FIELDS; k++) {
-                    summary[b * SUMMARY_FIELDS + k] = index.getLong(b * entryLength + ColumnFileDescriptor.SUMMARY_OFFSET + 8 * k);
-                }
-                final int rawLength = blockRowCount * type.width();
-                if (firstRows[b] != expectedRow || blockRowCount <= 0 || blockRowCount > blockRows) {
-                    throw new CorruptPartitionException(path, b, "block index rows out of place [firstRow=" + firstRows[b]
-                        + ", rows=" + blockRowCount + "]");
-                }
-                expectedRow += blockRowCount;
-                if (offsets[b] != expectedOffset || lengths[b] < 0 || encoding.isPlain() && lengths[b] != rawLength
-                    || lengths[b] > encoding.codec().maxCompressedLength(blockRows * type.width() + transform.overhead())) {
-                    throw new CorruptPartitionException(path, b, "block index entry out of place [offset=" + offsets[b]
-                        + ", length=" + lengths[b] + "]");
-                }
-                expectedOffset += lengths[b];
-            }
-            if (expectedRow != rows) {
-                throw new CorruptPartitionException(path, -1, "blocks do not cover the rows [rows=" + rows + ", covered="
-                    + expectedRow + "]");
-            }
-            firstRows[blockCount] = (int) rows;
-            if (encoding.isPlain() && indexOffset > Integer.MAX_VALUE) {
+            final ColumnFileHeader h = ColumnFileHeader.read(path, channel, expectedType, expectedRows);
+            if (h.encoding.isPlain() && h.indexOffset > Integer.MAX_VALUE) {
                 throw new IOException("plain column file too large to map (limit 2 GiB; write it with a codec) [file=" + path
-                    + ", bytes=" + indexOffset + "]");
+                    + ", bytes=" + h.indexOffset + "]");
             }
-            final MappedByteBuffer map = rows > 0 && indexOffset <= Integer.MAX_VALUE
-                ? channel.map(FileChannel.MapMode.READ_ONLY, 0, indexOffset) : null;
-            return new ColumnFile(path, type, encoding, blockRows, blockCount, (int) rows, stored, size, offsets, lengths, crcs,
-                firstRows, summary, version, channel, map);
+            final MappedByteBuffer map = h.rows > 0 && h.indexOffset <= Integer.MAX_VALUE
+                ? channel.map(FileChannel.MapMode.READ_ONLY, 0, h.indexOffset) : null;
+            return new ColumnFile(path, h, channel, map);
         } catch (final IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -248,17 +152,6 @@ public final class ColumnFile implements AutoCloseable {
     /** Rows in a block. */
     public int rowsIn(final int block) {
         return blockFirstRow[block + 1] - blockFirstRow[block];
-    }
-
-    private static void readFully(final FileChannel channel, final ByteBuffer dst, final long at) throws IOException {
-        long p = at;
-        while (dst.hasRemaining()) {
-            final int n = channel.read(dst, p);
-            if (n < 0) {
-                throw new IOException("unexpected end of file");
-            }
-            p += n;
-        }
     }
 
     public Path path() {
@@ -342,36 +235,8 @@ public final class ColumnFile implements AutoCloseable {
             if (plain != null) {
                 verifyMapped(block);
                 UnsafeApi.copyMemory(null, plain.addressOffset() + HEADER_LENGTH + (long) row * width, dst, at, (long) n * width);
-            } else if (holder == null && n == rows) {
-                final DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
-                if (e != null) {
-                    UnsafeApi.copyMemory(e.values, valuesBase, dst, at, (long) n * width);
-                } else {
-                    decodeInto(block, dst, at);
-                }
-            } else if (holder == null && !cachedWhole()) {
-                // a part block for a reader that keeps no holder: this thread's own (sequential readers decode each block once)
-                // (or the shared cache's copy when a point read or binary search just decoded it)
-                final DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
-                if (e != null) {
-                    UnsafeApi.copyMemory(e.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
-                } else {
-                    final DecodedBlock own = SCRATCH.get().held;
-                    load(block, own);
-                    UnsafeApi.copyMemory(own.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
-                }
-            } else if (holder == null || !holder.scanning() || cachedWhole()) {
-                final DecodedBlockCache.Entry e = cached(block);
-                UnsafeApi.copyMemory(e.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
-                if (holder != null) {
-                    holder.touched(block);
-                }
-            } else if (n == rows) {
-                decodeInto(block, dst, at);
-                holder.touched(block);
             } else {
-                load(block, holder);
-                UnsafeApi.copyMemory(holder.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+                encoded.copy(block, inBlock, rows, n, dst, at, holder);
             }
             row += n;
             at += (long) n * width;
@@ -379,44 +244,11 @@ public final class ColumnFile implements AutoCloseable {
     }
 
     /**
-     * Decodes {@code block} into {@code holder} unless it holds it already; returns the holder,
-     * whose typed array then has row {@code firstRow(block) + i} at index {@code i}.
-     */
-    DecodedBlock load(final int block, final DecodedBlock holder) {
-        if (holder.fileId == id && holder.block == block) {
-            return holder;
-        }
-        final int rows = rowsIn(block);
-        if (holder.values == null || holder.type != type || holder.capacity < rows) {
-            holder.values = type.newArray(Math.max(rows, blockRows));
-            holder.type = type;
-            holder.capacity = Math.max(rows, blockRows);
-        }
-        holder.fileId = -1;
-        decodeInto(block, holder.values, valuesBase);
-        holder.fileId = id;
-        holder.block = block;
-        holder.firstRow = blockFirstRow[block];
-        holder.rows = rows;
-        holder.touched(block);
-        return holder;
-    }
-
-    /**
-     * The decoded values of {@code block} for a read within it by the reader of {@code holder}: the
-     * shared cache's entry while the reader is small, its own holder once it scans (as {@link #read}).
-     * Returns the typed array and sets {@code holder.viewFirstRow} to the row of its element 0.
+     * The decoded values of {@code block} for a read within it by the reader of {@code holder}
+     * ({@link EncodedBlocks#view}); sets {@code holder.viewFirstRow} to the row of element 0.
      */
     Object view(final int block, final DecodedBlock holder) {
-        if ((!holder.scanning() || cachedWhole()) && !(holder.fileId == id && holder.block == block)) {
-            final DecodedBlockCache.Entry e = cached(block);
-            holder.touched(block);
-            holder.viewFirstRow = e.firstRow;
-            return e.values;
-        }
-        load(block, holder);
-        holder.viewFirstRow = holder.firstRow;
-        return holder.values;
+        return encoded.view(block, holder);
     }
 
     /**
@@ -451,7 +283,8 @@ public final class ColumnFile implements AutoCloseable {
                 src = null;
                 srcBase = plain.addressOffset() + HEADER_LENGTH;
             } else {
-                src = holder != null && holder.scanning() && !cachedWhole() ? load(block, holder).values : cached(block).values;
+                src = holder != null && holder.scanning() && !encoded.cachedWhole() ? encoded.load(block, holder).values
+                    : encoded.cached(block).values;
                 srcBase = valuesBase - (long) lo * width;
             }
             switch (width) {
@@ -680,29 +513,7 @@ public final class ColumnFile implements AutoCloseable {
     private DecodedBlockCache.Entry cachedRow(final int row) {
         checkOpen();
         checkRow(row);
-        return cached(blockOf(row));
-    }
-
-    /**
-     * True when this column's raw values take at most an eighth of the shared cache: every reader
-     * then goes through the cache (a small table stays decoded between queries); a larger column
-     * is scanned past it.
-     */
-    private boolean cachedWhole() {
-        return rawBytes() <= DecodedBlockCache.shared().capacityBytes() >> 3;
-    }
-
-    /** A block from the shared cache, decoded into it on a miss. */
-    private DecodedBlockCache.Entry cached(final int block) {
-        final DecodedBlockCache cache = DecodedBlockCache.shared();
-        final DecodedBlockCache.Entry e = cache.find(id, block);
-        if (e != null) {
-            return e;
-        }
-        final int rows = rowsIn(block);
-        final Object values = type.newArray(rows);
-        decodeInto(block, values, valuesBase);
-        return cache.add(new DecodedBlockCache.Entry(id, block, blockFirstRow[block], values, rows * width));
+        return encoded.cached(blockOf(row));
     }
 
     /**
@@ -711,7 +522,7 @@ public final class ColumnFile implements AutoCloseable {
      */
     public static void clearDecodedCache() {
         DecodedBlockCache.shared().clear();
-        SCRATCH.get().held.fileId = -1;
+        EncodedBlocks.clearThreadBlock();
     }
 
     /** Checks every block's checksum (and that encoded blocks decode); throws on the first bad one. */
@@ -722,7 +533,7 @@ public final class ColumnFile implements AutoCloseable {
                 if (plain != null) {
                     verifyMapped(b);
                 } else {
-                    decodeInto(b, scratchValues, valuesBase);
+                    encoded.decodeInto(b, scratchValues, valuesBase);
                 }
             } catch (final UncheckedIOException e) {
                 throw (CorruptPartitionException) e.getCause();
@@ -751,55 +562,6 @@ public final class ColumnFile implements AutoCloseable {
         }
     }
 
-    /**
-     * Reads, checks and decodes block {@code block} straight into {@code (dst, dstOffset)} (Unsafe
-     * base and offset; room for the block's raw bytes): the stored bytes are checksummed and
-     * decompressed from the map, un-transformed from the decompressed bytes.
-     */
-    private void decodeInto(final int block, final Object dst, final long dstOffset) {
-        checkOpen();
-        final int rawLength = rowsIn(block) * width;
-        final int encodedLength = rawLength + encoding.transform().overhead();
-        final int storedLength = blockLengths[block];
-        final Scratch s = SCRATCH.get();
-        try {
-            final ByteBuffer src;
-            final int srcOff;
-            if (mapped != null) {
-                src = mapped;
-                srcOff = (int) blockOffsets[block];
-            } else {
-                src = s.stored(storedLength);
-                final ByteBuffer into = src.duplicate();
-                into.clear().limit(storedLength);
-                readFully(channel, into, blockOffsets[block]);
-                srcOff = 0;
-            }
-            final ByteBuffer crcView = src.duplicate();
-            crcView.limit(srcOff + storedLength).position(srcOff);
-            s.crc.reset();
-            s.crc.update(crcView);
-            if ((int) s.crc.getValue() != blockCrcs[block]) {
-                throw new CorruptPartitionException(path, block, "block checksum mismatch");
-            }
-            final Codec codec = encoding.codec();
-            if (codec == Codec.NONE) {
-                if (storedLength != encodedLength) {
-                    throw new IOException("stored length differs from raw length [stored=" + storedLength + ", raw=" + encodedLength + "]");
-                }
-                s.decoder.decode(encoding.transform(), null, BufferUtil.address(src) + srcOff, rawLength, type, dst, dstOffset);
-            } else {
-                final ByteBuffer out = s.out(encodedLength);
-                codec.decompress(src, srcOff, storedLength, out, encodedLength);
-                s.decoder.decode(encoding.transform(), null, BufferUtil.address(out), rawLength, type, dst, dstOffset);
-            }
-        } catch (final CorruptPartitionException e) {
-            throw new UncheckedIOException(e);
-        } catch (final IOException | IllegalArgumentException e) {
-            throw new UncheckedIOException(new CorruptPartitionException(path, block, "block does not decode: " + e.getMessage(), e));
-        }
-    }
-
     int width() {
         return width;
     }
@@ -819,33 +581,11 @@ public final class ColumnFile implements AutoCloseable {
             return;
         }
         closed = true;
+        encoded.close();
         if (mapped != null) {
             IoUtil.unmap(mapped);
         }
         channel.close();
     }
 
-    /** Per-thread buffers of the decode path: the decompressed bytes, stored bytes read past the map, the checksum, the decoder's tiles. */
-    private static final class Scratch {
-        final CRC32C crc = new CRC32C();
-        final BlockDecoder decoder = new BlockDecoder();
-        /** The part block of the last holder-less {@link #read} on this thread. */
-        final DecodedBlock held = new DecodedBlock();
-        private ByteBuffer out = ByteBuffer.allocateDirect(0);
-        private ByteBuffer stored = ByteBuffer.allocateDirect(0);
-
-        ByteBuffer out(final int bytes) {
-            if (out.capacity() < bytes) {
-                out = ByteBuffer.allocateDirect(Math.max(bytes, 64 << 10));
-            }
-            return out;
-        }
-
-        ByteBuffer stored(final int bytes) {
-            if (stored.capacity() < bytes) {
-                stored = ByteBuffer.allocateDirect(Math.max(bytes, 64 << 10));
-            }
-            return stored;
-        }
-    }
 }
