@@ -23,15 +23,13 @@ import java.nio.file.Path;
 final class ColumnWriter {
     private final EncodingPolicy policy;
     private final int blockBytes;
-    private final PartitionWriter.WriteHook hook;
 
-    ColumnWriter(final EncodingPolicy policy, final int blockBytes, final PartitionWriter.WriteHook hook) {
+    ColumnWriter(final EncodingPolicy policy, final int blockBytes) {
         this.policy = policy;
         this.blockBytes = blockBytes;
-        this.hook = hook;
     }
 
-    /** Writes column {@code c} of {@code table} as {@code dir/<column>} and returns its meta. */
+    /** Writes column {@code c} of {@code table} as {@code dir/<column>}, complete and closed, and returns its meta. */
     TableMeta.ColumnMeta write(final Path dir, final TableSegment table, final SortOrder order, final int c) throws IOException {
         final ColumnDef def = table.schema().column(c);
         final ColumnType type = def.type();
@@ -43,7 +41,6 @@ final class ColumnWriter {
         try (ColumnFileWriter w = new ColumnFileWriter(file, type, encoding, blockRows, rows, false)) {
             if (encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered()) {
                 final long stored = PlainColumnScatter.write(w, table, c, order, blockBytes);
-                hook.afterColumn(file);
                 return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
             }
             final UnsafeBuffer block = w.block();
@@ -58,7 +55,6 @@ final class ColumnWriter {
                 w.writeBlock(n);
             }
             final long stored = w.finish();
-            hook.afterColumn(file);
             return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
         }
     }

@@ -92,7 +92,7 @@ public final class PartitionWriter {
         this.blockBytes = blockBytes;
         this.parallelism = parallelism;
         this.hook = hook;
-        this.columns = new ColumnWriter(policy, blockBytes, hook);
+        this.columns = new ColumnWriter(policy, blockBytes);
     }
 
     public PartitionWriter withPolicy(final EncodingPolicy newPolicy) {
@@ -239,6 +239,7 @@ public final class PartitionWriter {
     private TableMeta.ColumnMeta writeColumn(final Path dir, final TableSegment table, final SortOrder order, final int c,
                                              final WriterPool pool) throws IOException {
         final TableMeta.ColumnMeta meta = columns.write(dir, table, order, c);
+        hook.afterColumn(dir.resolve(meta.name()));
         pool.sync(dir.resolve(meta.name()));
         return meta;
     }
