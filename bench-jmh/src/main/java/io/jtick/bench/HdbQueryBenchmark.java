@@ -1,11 +1,11 @@
 package io.jtick.bench;
 
-import io.jtick.core.hdb.ColumnEncoding;
-import io.jtick.core.hdb.EncodingPolicy;
-import io.jtick.core.hdb.HistoricalDatabase;
-import io.jtick.core.hdb.PartitionSource;
-import io.jtick.core.hdb.PartitionStore;
-import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.read.HistoricalDatabase;
+import io.jtick.core.hdb.read.PartitionSource;
+import io.jtick.core.hdb.store.PartitionStore;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.lab.TableLoader;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.PreparedQuery;

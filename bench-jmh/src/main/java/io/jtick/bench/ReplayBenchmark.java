@@ -1,6 +1,6 @@
 package io.jtick.bench;
 
-import io.jtick.core.hdb.HistoricalDatabase;
+import io.jtick.core.hdb.read.HistoricalDatabase;
 import io.jtick.core.lab.LoopbackProbe;
 import io.jtick.core.lab.ProfilingRun;
 import io.jtick.core.lab.ReplayDays;

@@ -1,10 +1,10 @@
 package io.jtick.hdb;
 
 import io.jtick.boot.ApiErrors.ApiException;
-import io.jtick.core.hdb.ColumnEncoding;
+import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.hdb.CompressionStudy;
-import io.jtick.core.hdb.PartitionStore;
-import io.jtick.core.hdb.PartitionTable;
+import io.jtick.core.hdb.store.PartitionStore;
+import io.jtick.core.hdb.format.PartitionTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;

@@ -4,7 +4,7 @@ import io.jtick.boot.QueryEndpoint;
 import io.jtick.boot.QueryProperties;
 import io.jtick.boot.TickMetricsBinder;
 import io.jtick.core.auth.AccessSettings;
-import io.jtick.core.hdb.PartitionSource;
+import io.jtick.core.hdb.read.PartitionSource;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.gateway.Gateway;
 import io.jtick.core.query.QueryEngine;

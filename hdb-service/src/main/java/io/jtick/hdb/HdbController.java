@@ -6,12 +6,12 @@ import io.jtick.boot.ApiErrors.ErrorBody;
 import io.jtick.boot.QueryArgs;
 import io.jtick.core.bulk.HdbImport;
 import io.jtick.core.hdb.CompressionStudy;
-import io.jtick.core.hdb.CorruptPartitionException;
-import io.jtick.core.hdb.DecodedBlockCache;
-import io.jtick.core.hdb.HistoricalDatabase;
-import io.jtick.core.hdb.PartitionArchive;
-import io.jtick.core.hdb.TierPolicy;
-import io.jtick.core.hdb.TieringJob;
+import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.hdb.format.DecodedBlockCache;
+import io.jtick.core.hdb.read.HistoricalDatabase;
+import io.jtick.core.hdb.ops.PartitionArchive;
+import io.jtick.core.hdb.ops.TierPolicy;
+import io.jtick.core.hdb.ops.TieringJob;
 import io.jtick.core.replay.ReplayStatus;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -138,7 +138,7 @@ class HdbController {
 
     /**
      * Installs a partition sent as a zip of {@code <table>/<file>} entries
-     * ({@link io.jtick.core.hdb.PartitionArchive}; an RDB's end of day when the two share no
+     * ({@link io.jtick.core.hdb.ops.PartitionArchive}; an RDB's end of day when the two share no
      * directory, or an operator's import): received, verified, then each table swapped in (replacing
      * the date's table of the same name), then reloaded. A bad archive answers 400 and changes nothing.
      */

@@ -1,10 +1,10 @@
 package io.jtick.hdb;
 
-import io.jtick.core.hdb.DecodedBlockCache;
-import io.jtick.core.hdb.HistoricalDatabase;
-import io.jtick.core.hdb.PartitionArchive;
-import io.jtick.core.hdb.TierPolicy;
-import io.jtick.core.hdb.TieringJob;
+import io.jtick.core.hdb.format.DecodedBlockCache;
+import io.jtick.core.hdb.read.HistoricalDatabase;
+import io.jtick.core.hdb.ops.PartitionArchive;
+import io.jtick.core.hdb.ops.TierPolicy;
+import io.jtick.core.hdb.ops.TieringJob;
 import io.jtick.core.metrics.TickMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package io.jtick.hdb;
 
-import io.jtick.core.hdb.TierPolicy;
+import io.jtick.core.hdb.ops.TierPolicy;
 import io.jtick.core.replay.ReplaySettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;

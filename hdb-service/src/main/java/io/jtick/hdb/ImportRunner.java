@@ -3,7 +3,7 @@ package io.jtick.hdb;
 import io.jtick.boot.ApiErrors;
 import io.jtick.core.bulk.HdbImport;
 import io.jtick.core.feed.FileSources;
-import io.jtick.core.hdb.ColumnEncoding;
+import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.metrics.TickMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,7 +1,7 @@
 package io.jtick.hdb;
 
-import io.jtick.core.hdb.EncodingPolicy;
-import io.jtick.core.hdb.PartitionTable;
+import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.format.PartitionTable;
 import io.jtick.core.table.TableSegment;
 import io.jtick.core.testing.Cells;
 import org.junit.jupiter.api.Test;

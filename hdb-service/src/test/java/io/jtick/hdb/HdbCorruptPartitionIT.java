@@ -1,7 +1,7 @@
 package io.jtick.hdb;
 
-import io.jtick.core.hdb.CorruptPartitionException;
-import io.jtick.core.hdb.EncodingPolicy;
+import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.table.TableSegment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,7 +1,7 @@
 package io.jtick.hdb;
 
 import io.jtick.boot.OpenApiContract;
-import io.jtick.core.hdb.EncodingPolicy;
+import io.jtick.core.hdb.write.EncodingPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;

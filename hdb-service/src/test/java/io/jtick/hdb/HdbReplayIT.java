@@ -1,8 +1,8 @@
 package io.jtick.hdb;
 
 import io.jtick.core.client.TickClient;
-import io.jtick.core.hdb.ColumnEncoding;
-import io.jtick.core.hdb.EncodingPolicy;
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.table.TableSegment;
 import io.jtick.core.testing.ReplayRows;
 import io.jtick.core.testing.TestSupport;

@@ -1,6 +1,6 @@
 package io.jtick.hdb;
 
-import io.jtick.core.hdb.EncodingPolicy;
+import io.jtick.core.hdb.write.EncodingPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;

@@ -1,9 +1,9 @@
 package io.jtick.rdb;
 
 import io.jtick.core.rdb.HdbWriteDown;
-import io.jtick.core.hdb.PartitionArchive;
-import io.jtick.core.hdb.PartitionStore;
-import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.hdb.ops.PartitionArchive;
+import io.jtick.core.hdb.store.PartitionStore;
+import io.jtick.core.hdb.write.PartitionWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

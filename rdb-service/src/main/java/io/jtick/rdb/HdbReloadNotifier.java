@@ -1,6 +1,6 @@
 package io.jtick.rdb;
 
-import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.rdb.HdbWriteDown;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

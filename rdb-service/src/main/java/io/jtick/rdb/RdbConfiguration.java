@@ -4,7 +4,7 @@ import io.jtick.boot.QueryEndpoint;
 import io.jtick.boot.QueryProperties;
 import io.jtick.boot.TickMetricsBinder;
 import io.jtick.core.auth.AccessSettings;
-import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.QueryEngine;
 import io.jtick.core.rdb.EndOfDayHandler;

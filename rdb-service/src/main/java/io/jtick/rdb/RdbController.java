@@ -4,7 +4,7 @@ import io.jtick.boot.ApiDocs;
 import io.jtick.boot.ApiErrors;
 import io.jtick.boot.ApiErrors.ErrorBody;
 import io.jtick.boot.QueryEndpoint;
-import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.rdb.HdbWriteDown;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.ColumnDef;

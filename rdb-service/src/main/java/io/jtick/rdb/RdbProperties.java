@@ -1,7 +1,7 @@
 package io.jtick.rdb;
 
-import io.jtick.core.hdb.ColumnEncoding;
-import io.jtick.core.hdb.EncodingPolicy;
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.write.EncodingPolicy;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;

@@ -1,6 +1,6 @@
 package io.jtick.soak;
 
-import io.jtick.core.hdb.PartitionStore;
+import io.jtick.core.hdb.store.PartitionStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

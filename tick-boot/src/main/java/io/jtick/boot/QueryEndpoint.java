@@ -1,6 +1,6 @@
 package io.jtick.boot;
 
-import io.jtick.core.hdb.CorruptPartitionException;
+import io.jtick.core.hdb.format.CorruptPartitionException;
 import io.jtick.core.query.result.CsvResultWriter;
 import io.jtick.core.query.result.EncodingWriter;
 import io.jtick.core.query.result.JsonResultWriter;

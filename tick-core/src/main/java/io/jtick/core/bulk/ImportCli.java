@@ -1,7 +1,7 @@
 package io.jtick.core.bulk;
 
 import io.jtick.core.feed.FileSources;
-import io.jtick.core.hdb.TierPolicy;
+import io.jtick.core.hdb.ops.TierPolicy;
 
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -1,5 +1,16 @@
 package io.jtick.core.hdb;
 
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.format.ColumnFile;
+import io.jtick.core.hdb.format.ColumnFileWriter;
+import io.jtick.core.hdb.format.DecodedBlockCache;
+import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.format.SymRanges;
+import io.jtick.core.hdb.store.PartitionStore;
+import io.jtick.core.hdb.write.BlockCuts;
+import io.jtick.core.hdb.write.EncodingChooser;
+import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.schema.ColumnDef;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
@@ -147,7 +158,7 @@ public final class CompressionStudy {
                     Files.deleteIfExists(file);
                     final long t0 = System.nanoTime();
                     final ColumnEncoding e = wanted.isAuto() ? EncodingChooser.choose(wanted, def.type(), raw,
-                        PartitionWriter.blockBytes(wanted, source.meta().blockBytes()))
+                        BlockCuts.blockBytes(wanted, source.meta().blockBytes()))
                         : wanted;
                     stored = writeColumn(file, def.type(), e, raw, source.syms(), source.meta().blockBytes());
                     best = Math.min(best, (System.nanoTime() - t0) / 1e6);
@@ -228,8 +239,8 @@ public final class CompressionStudy {
             List.copyOf(queryRows), coldOk, cold ? PageCache.METHOD + ", files unmapped first"
                 : "not asked for", "write: encode + write to page cache, no fsync, best of " + runs + "; query: median of " + runs
                 + " after " + WARM_UP_ROUNDS + " warm-up rounds of every query; blocks of " + source.meta().blockBytes() + " B raw plain, "
-                + PartitionWriter.blockBytes(ColumnEncoding.parse("lz4"), source.meta().blockBytes()) + " B lz4/snappy, "
-                + PartitionWriter.blockBytes(ColumnEncoding.parse("zstd"), source.meta().blockBytes()) + " B zstd");
+                + BlockCuts.blockBytes(ColumnEncoding.parse("lz4"), source.meta().blockBytes()) + " B lz4/snappy, "
+                + BlockCuts.blockBytes(ColumnEncoding.parse("zstd"), source.meta().blockBytes()) + " B zstd");
     }
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -362,11 +373,11 @@ public final class CompressionStudy {
                                     final int tableBlockBytes) throws IOException {
         final int w = type.width();
         final int rows = raw.length / w;
-        final int blockRows = PartitionWriter.blockBytes(e, tableBlockBytes) / w;
+        final int blockRows = BlockCuts.blockBytes(e, tableBlockBytes) / w;
         try (ColumnFileWriter writer = new ColumnFileWriter(file, type, e, blockRows, rows, false)) {
             final UnsafeBuffer block = writer.block();
             for (int at = 0, n; at < rows; at += n) {
-                n = PartitionWriter.blockEnd(syms, at, rows, blockRows) - at;
+                n = BlockCuts.blockEnd(syms, at, rows, blockRows) - at;
                 block.putBytes(0, raw, at * w, n * w);
                 writer.writeBlock(n);
             }

@@ -1,5 +1,9 @@
 package io.jtick.core.hdb;
 
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.format.ColumnFile;
+import io.jtick.core.hdb.format.ColumnFileWriter;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.schema.ColumnType;
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -1,2 +1,2 @@
-/** Historical database: date-partitioned, sym-sorted column files with per-column transforms, codecs, block index and checksums. */
+/** Studies over the HDB's storage, not the services' path: the compression study, page-cache drops, io.q's column-file probe. */
 package io.jtick.core.hdb;

@@ -1,12 +1,12 @@
 package io.jtick.core.lab;
 
 import io.jtick.core.feed.TaqSource;
-import io.jtick.core.hdb.ColumnEncoding;
+import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.hdb.CompressionStudy;
-import io.jtick.core.hdb.EncodingPolicy;
-import io.jtick.core.hdb.PartitionStore;
-import io.jtick.core.hdb.PartitionTable;
-import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.store.PartitionStore;
+import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.schema.TableSchema;

@@ -149,7 +149,7 @@ public final class IoExperiment {
         } finally {
             if (dir != null) {
                 try {
-                    io.jtick.core.hdb.PartitionStore.deleteRecursively(dir);
+                    io.jtick.core.hdb.store.PartitionStore.deleteRecursively(dir);
                 } catch (final IOException e) {
                     notes.add("could not delete " + dir + ": " + e.getMessage());
                 }

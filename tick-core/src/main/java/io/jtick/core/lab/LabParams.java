@@ -1,6 +1,6 @@
 package io.jtick.core.lab;
 
-import io.jtick.core.hdb.ColumnEncoding;
+import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.tp.PublishMode;
 import io.jtick.core.wire.FrameDescriptor;

@@ -1,8 +1,8 @@
 package io.jtick.core.lab;
 
-import io.jtick.core.hdb.ColumnEncoding;
-import io.jtick.core.hdb.EncodingPolicy;
-import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.schema.ColumnDef;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;

@@ -2,12 +2,12 @@ package io.jtick.core.lab;
 
 import io.jtick.core.bulk.HdbImport;
 import io.jtick.core.feed.FileSources;
-import io.jtick.core.hdb.HistoricalDatabase;
-import io.jtick.core.hdb.PartitionStore;
-import io.jtick.core.hdb.PartitionTable;
-import io.jtick.core.hdb.PartitionWriter;
-import io.jtick.core.hdb.SymRanges;
-import io.jtick.core.hdb.TierPolicy;
+import io.jtick.core.hdb.read.HistoricalDatabase;
+import io.jtick.core.hdb.store.PartitionStore;
+import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.write.PartitionWriter;
+import io.jtick.core.hdb.format.SymRanges;
+import io.jtick.core.hdb.ops.TierPolicy;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.replay.ReplayServer;
 import io.jtick.core.replay.ReplaySettings;

@@ -1,6 +1,6 @@
 package io.jtick.core.rdb;
 
-import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.journal.JournalReader;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;

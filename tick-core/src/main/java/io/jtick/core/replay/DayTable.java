@@ -1,8 +1,8 @@
 package io.jtick.core.replay;
 
-import io.jtick.core.hdb.ColumnFile;
-import io.jtick.core.hdb.PartitionTable;
-import io.jtick.core.hdb.SymRanges;
+import io.jtick.core.hdb.format.ColumnFile;
+import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.format.SymRanges;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import org.agrona.IoUtil;

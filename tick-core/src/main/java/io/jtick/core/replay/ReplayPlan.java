@@ -1,7 +1,7 @@
 package io.jtick.core.replay;
 
-import io.jtick.core.hdb.HistoricalDatabase;
-import io.jtick.core.hdb.PartitionTable;
+import io.jtick.core.hdb.read.HistoricalDatabase;
+import io.jtick.core.hdb.format.PartitionTable;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;

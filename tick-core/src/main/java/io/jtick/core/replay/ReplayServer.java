@@ -2,8 +2,8 @@ package io.jtick.core.replay;
 
 import io.jtick.core.auth.AccessCheck;
 import io.jtick.core.auth.AccessSettings;
-import io.jtick.core.hdb.CorruptPartitionException;
-import io.jtick.core.hdb.HistoricalDatabase;
+import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.hdb.read.HistoricalDatabase;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.Transport;

@@ -1,9 +1,9 @@
 package io.jtick.core.bulk;
 
-import io.jtick.core.hdb.HistoricalDatabase;
-import io.jtick.core.hdb.PartitionSource;
-import io.jtick.core.hdb.PartitionWriter;
-import io.jtick.core.hdb.TierPolicy;
+import io.jtick.core.hdb.read.HistoricalDatabase;
+import io.jtick.core.hdb.read.PartitionSource;
+import io.jtick.core.hdb.write.PartitionWriter;
+import io.jtick.core.hdb.ops.TierPolicy;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.QueryEngine;
 import io.jtick.core.query.result.ResultTable;

@@ -1,5 +1,9 @@
 package io.jtick.core.hdb;
 
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.testing.SyntheticDays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

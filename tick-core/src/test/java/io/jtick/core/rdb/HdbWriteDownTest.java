@@ -1,8 +1,8 @@
 package io.jtick.core.rdb;
 
-import io.jtick.core.hdb.EncodingPolicy;
-import io.jtick.core.hdb.PartitionTable;
-import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.journal.Journal;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;

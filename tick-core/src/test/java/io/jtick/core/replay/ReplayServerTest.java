@@ -1,9 +1,9 @@
 package io.jtick.core.replay;
 
-import io.jtick.core.hdb.ColumnEncoding;
-import io.jtick.core.hdb.EncodingPolicy;
-import io.jtick.core.hdb.HistoricalDatabase;
-import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.read.HistoricalDatabase;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.Cells;

@@ -1,0 +1,386 @@
+package io.jtick.core.hdb.format;
+
+import io.jtick.core.schema.ColumnType;
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+import static io.jtick.core.hdb.format.ColumnFileDescriptor.HEADER_LENGTH;
+import static io.jtick.core.hdb.format.ColumnFileDescriptor.INDEX_ENTRY_LENGTH;
+
+/**
+ * Writes one column file block by block: the caller fills {@link #block()} with up to
+ * {@link #blockRows()} little-endian values and calls {@link #writeBlock(int)}; {@link #finish()}
+ * writes the block index and the header and forces the file to disk. Not thread-safe; one writer
+ * per file. Layout in {@link ColumnFileDescriptor}.
+ */
+public final class ColumnFileWriter implements AutoCloseable {
+    private final Path path;
+    private final ColumnType type;
+    private final ColumnEncoding encoding;
+    private final int width;
+    private final int blockRows;
+    private final long rowCount;
+    private final FileChannel channel;
+    private final boolean sync;
+    private final byte[] raw;
+    private final UnsafeBuffer rawBuffer;
+    private final byte[] transformed;
+    private final byte[] scratch;
+    private final byte[] stored;
+    private ByteBuffer index;
+    private final CRC32C crc = new CRC32C();
+    private final long[] summary = new long[4];
+    private long position = HEADER_LENGTH;
+    private long rowsWritten;
+    private int blocksWritten;
+    private boolean finished;
+
+    public ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final long rowCount)
+        throws IOException {
+        this(path, type, encoding, blockRows, rowCount, true);
+    }
+
+    /** @param sync force the file to disk in {@link #finish()} (the compression study times writes without it) */
+    public ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final long rowCount,
+                     final boolean sync) throws IOException {
+        this.sync = sync;
+        this.path = path;
+        this.type = type;
+        this.encoding = encoding.forType(type);
+        this.width = type.width();
+        this.blockRows = blockRows;
+        this.rowCount = rowCount;
+        if (rowCount < 0 || rowCount > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("column too large [file=" + path + ", rows=" + rowCount + "]");
+        }
+        final int blockBytes = blockRows * width;
+        this.raw = new byte[blockBytes];
+        this.rawBuffer = new UnsafeBuffer(raw);
+        final boolean transforms = !this.encoding.transform().isIdentity();
+        final int encodedBytes = blockBytes + this.encoding.transform().overhead();
+        this.transformed = transforms ? new byte[encodedBytes] : null;
+        this.scratch = transforms ? new byte[encodedBytes] : null;
+        this.stored = this.encoding.codec() == Codec.NONE ? null : new byte[this.encoding.codec().maxCompressedLength(encodedBytes)];
+        this.index = ByteBuffer.allocate((int) Math.min(1 << 20, (rowCount / blockRows + 2) * INDEX_ENTRY_LENGTH + 4))
+            .order(ByteOrder.LITTLE_ENDIAN);
+        this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    }
+
+    /** The file being written. */
+    Path path() {
+        return path;
+    }
+
+    /** Rows per full block. */
+    int blockRows() {
+        return blockRows;
+    }
+
+    /** The block to fill (little-endian values, native order on x86 is little-endian). */
+    public UnsafeBuffer block() {
+        return rawBuffer;
+    }
+
+    /** Encodes and appends the first {@code rows} values of {@link #block()} (1..{@link #blockRows()} rows) as one block. */
+    public void writeBlock(final int rows) throws IOException {
+        if (rows <= 0 || rows > blockRows || rowsWritten + rows > rowCount) {
+            throw new IllegalStateException("bad block [file=" + path + ", rows=" + rows + ", written=" + rowsWritten
+                + ", total=" + rowCount + "]");
+        }
+        final int rawLength = rows * width;
+        final int encodedLength = rawLength + encoding.transform().overhead();
+        final byte[] t = encoding.transform().encode(raw, rawLength, type, transformed, scratch);
+        final byte[] out;
+        final int length;
+        if (encoding.codec() == Codec.NONE) {
+            out = t;
+            length = encodedLength;
+        } else {
+            out = stored;
+            length = encoding.codec().compress(t, 0, encodedLength, stored, 0, encoding.level());
+        }
+        crc.reset();
+        crc.update(out, 0, length);
+        index(position, length, (int) crc.getValue(), rows);
+        summarize(type, rawBuffer, rows, index);
+        writeFully(ByteBuffer.wrap(out, 0, length), position);
+        position += length;
+    }
+
+    /**
+     * Plain files only: writes little-endian values ({@code src}'s remaining bytes, whole values)
+     * at row {@code row} of the value region, where a plain file keeps row r at
+     * {@code HEADER_LENGTH + r * width}. Rows may come in any order; {@link #finishPlain} then
+     * indexes them. Not mixed with {@link #writeBlock}.
+     */
+    public void writeValuesAt(final ByteBuffer src, final long row) throws IOException {
+        if (!encoding.isPlain() || blocksWritten > 0 || row < 0 || row + src.remaining() / width > rowCount) {
+            throw new IllegalStateException("positional writes are for plain files, inside the rows [file=" + path + ", row=" + row
+                + ", values=" + src.remaining() / width + ", rows=" + rowCount + "]");
+        }
+        writeFully(src, HEADER_LENGTH + row * width);
+    }
+
+    /**
+     * Plain files only, once every row has been written with {@link #writeValuesAt}: indexes the
+     * value region as blocks of {@code blockSizes[0..blockCount)} rows whose CRC32C the caller
+     * computed ({@code blockCrcs}), with their summaries ({@code blockSummaries}, four a block as
+     * {@link #summarize(ColumnType, UnsafeBuffer, int, long[], int)} gives them), then writes the
+     * index and header and forces the file as {@link #finish()} does. Returns the bytes stored for
+     * values.
+     */
+    public long finishPlain(final int[] blockSizes, final int[] blockCrcs, final long[] blockSummaries, final int blockCount)
+        throws IOException {
+        long row = 0;
+        for (int b = 0; b < blockCount; b++) {
+            final int rows = blockSizes[b];
+            if (rows <= 0 || rows > blockRows) {
+                throw new IllegalStateException("bad block [file=" + path + ", block=" + b + ", rows=" + rows + "]");
+            }
+            index(HEADER_LENGTH + row * width, rows * width, blockCrcs[b], rows);
+            for (int k = 0; k < 4; k++) {
+                index.putLong(blockSummaries[4 * b + k]);
+            }
+            row += rows;
+        }
+        position = HEADER_LENGTH + row * width;
+        return finish();
+    }
+
+    private void index(final long offset, final int length, final int checksum, final int rows) {
+        if (index.remaining() < INDEX_ENTRY_LENGTH + 4) {
+            final ByteBuffer bigger = ByteBuffer.allocate(index.capacity() * 2).order(ByteOrder.LITTLE_ENDIAN);
+            index.flip();
+            bigger.put(index);
+            index = bigger;
+        }
+        index.putLong(offset).putInt(length).putInt(checksum).putInt((int) rowsWritten).putInt(rows);
+        rowsWritten += rows;
+        blocksWritten++;
+    }
+
+    /**
+     * Appends the block summary of the first {@code rows} values of {@code block} to {@code index}
+     * (see {@link #summarize(ColumnType, UnsafeBuffer, int, long[], int)}).
+     */
+    private void summarize(final ColumnType type, final UnsafeBuffer block, final int rows, final ByteBuffer index) {
+        summarize(type, block, rows, summary, 0);
+        index.putLong(summary[0]).putLong(summary[1]).putLong(summary[2]).putLong(summary[3]);
+    }
+
+    /**
+     * The block summary of the first {@code rows} values of {@code block}, into {@code out[at..at+4)}:
+     * first, last, min and max, each the value's bits sign-extended to 8 bytes (a float's bits as
+     * an int, a double's as a long); min and max by the type's order (signed integers, floats by
+     * value with NaN ignored: a block of only NaN has NaN for both).
+     */
+    public static void summarize(final ColumnType type, final UnsafeBuffer block, final int rows, final long[] out, final int at) {
+        final int w = type.width();
+        if (rows < 1 || (long) rows * w > block.capacity()) {
+            throw new IndexOutOfBoundsException("summary outside the block [rows=" + rows + ", bytes=" + block.capacity() + "]");
+        }
+        final byte[] array = block.byteArray();
+        final long base = block.addressOffset();
+        long min;
+        long max;
+        // one loop per width over raw memory, so that each compiles to a plain reduction (this runs over every value written)
+        switch (type) {
+            case FLOAT64 -> {
+                double lo = Double.POSITIVE_INFINITY;
+                double hi = Double.NEGATIVE_INFINITY;
+                for (int i = 0; i < rows; i++) {
+                    final double v = UnsafeApi.getDouble(array, base + ((long) i << 3));
+                    lo = v < lo ? v : lo;
+                    hi = v > hi ? v : hi;
+                }
+                if (lo > hi) { // no value compared: only NaN
+                    lo = Double.NaN;
+                    hi = Double.NaN;
+                }
+                min = Double.doubleToRawLongBits(lo);
+                max = Double.doubleToRawLongBits(hi);
+            }
+            case FLOAT32 -> {
+                float lo = Float.POSITIVE_INFINITY;
+                float hi = Float.NEGATIVE_INFINITY;
+                for (int i = 0; i < rows; i++) {
+                    final float v = UnsafeApi.getFloat(array, base + ((long) i << 2));
+                    lo = v < lo ? v : lo;
+                    hi = v > hi ? v : hi;
+                }
+                if (lo > hi) {
+                    lo = Float.NaN;
+                    hi = Float.NaN;
+                }
+                min = Float.floatToRawIntBits(lo);
+                max = Float.floatToRawIntBits(hi);
+            }
+            default -> {
+                switch (w) {
+                    case 8 -> {
+                        long lo = Long.MAX_VALUE;
+                        long hi = Long.MIN_VALUE;
+                        for (int i = 0; i < rows; i++) {
+                            final long v = UnsafeApi.getLong(array, base + ((long) i << 3));
+                            lo = Math.min(lo, v);
+                            hi = Math.max(hi, v);
+                        }
+                        min = lo;
+                        max = hi;
+                    }
+                    case 4 -> {
+                        int lo = Integer.MAX_VALUE;
+                        int hi = Integer.MIN_VALUE;
+                        for (int i = 0; i < rows; i++) {
+                            final int v = UnsafeApi.getInt(array, base + ((long) i << 2));
+                            lo = Math.min(lo, v);
+                            hi = Math.max(hi, v);
+                        }
+                        min = lo;
+                        max = hi;
+                    }
+                    case 2 -> {
+                        int lo = Short.MAX_VALUE;
+                        int hi = Short.MIN_VALUE;
+                        for (int i = 0; i < rows; i++) {
+                            final int v = UnsafeApi.getShort(array, base + ((long) i << 1));
+                            lo = Math.min(lo, v);
+                            hi = Math.max(hi, v);
+                        }
+                        min = lo;
+                        max = hi;
+                    }
+                    default -> {
+                        int lo = Byte.MAX_VALUE;
+                        int hi = Byte.MIN_VALUE;
+                        for (int i = 0; i < rows; i++) {
+                            final int v = UnsafeApi.getByte(array, base + i);
+                            lo = Math.min(lo, v);
+                            hi = Math.max(hi, v);
+                        }
+                        min = lo;
+                        max = hi;
+                    }
+                }
+            }
+        }
+        out[at] = bits(block, w, 0);
+        out[at + 1] = bits(block, w, rows - 1);
+        out[at + 2] = min;
+        out[at + 3] = max;
+    }
+
+    /**
+     * Folds the summary {@code part[p..p+4)} of the rows that follow those summarized in
+     * {@code acc[a..a+4)} into it: the first value stays, the last is the part's, min and max by the
+     * type's order as {@link #summarize(ColumnType, UnsafeBuffer, int, long[], int)} takes them.
+     */
+    public static void foldSummary(final ColumnType type, final long[] acc, final int a, final long[] part, final int p) {
+        acc[a + 1] = part[p + 1];
+        switch (type) {
+            case FLOAT64 -> {
+                final double lo = Double.longBitsToDouble(acc[a + 2]);
+                final double hi = Double.longBitsToDouble(acc[a + 3]);
+                final double plo = Double.longBitsToDouble(part[p + 2]);
+                final double phi = Double.longBitsToDouble(part[p + 3]);
+                if (plo < lo || lo != lo) {
+                    acc[a + 2] = part[p + 2];
+                }
+                if (phi > hi || hi != hi) {
+                    acc[a + 3] = part[p + 3];
+                }
+            }
+            case FLOAT32 -> {
+                final float lo = Float.intBitsToFloat((int) acc[a + 2]);
+                final float hi = Float.intBitsToFloat((int) acc[a + 3]);
+                final float plo = Float.intBitsToFloat((int) part[p + 2]);
+                final float phi = Float.intBitsToFloat((int) part[p + 3]);
+                if (plo < lo || lo != lo) {
+                    acc[a + 2] = part[p + 2];
+                }
+                if (phi > hi || hi != hi) {
+                    acc[a + 3] = part[p + 3];
+                }
+            }
+            default -> {
+                acc[a + 2] = Math.min(acc[a + 2], part[p + 2]);
+                acc[a + 3] = Math.max(acc[a + 3], part[p + 3]);
+            }
+        }
+    }
+
+    private static long bits(final UnsafeBuffer block, final int width, final int i) {
+        return switch (width) {
+            case 8 -> block.getLong(i * 8);
+            case 4 -> block.getInt(i * 4);
+            case 2 -> block.getShort(i * 2);
+            default -> block.getByte(i);
+        };
+    }
+
+    /** Writes the index and header and forces the file; returns the bytes stored for values. */
+    public long finish() throws IOException {
+        final int blockCount = blocksWritten;
+        if (rowsWritten != rowCount) {
+            throw new IllegalStateException("column incomplete [file=" + path + ", rows=" + rowsWritten + ", expected=" + rowCount + "]");
+        }
+        final long indexOffset = position;
+        crc.reset();
+        crc.update(index.array(), 0, blockCount * INDEX_ENTRY_LENGTH);
+        index.putInt((int) crc.getValue());
+        index.flip();
+        writeFully(index, indexOffset);
+        final ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        header.put(ColumnFileDescriptor.MAGIC)
+            .putInt(ColumnFileDescriptor.VERSION)
+            .put((byte) type.code())
+            .put((byte) encoding.transform().code())
+            .put((byte) encoding.codec().code())
+            .put((byte) encoding.level())
+            .putInt(blockRows)
+            .putInt(blockCount)
+            .putLong(rowCount)
+            .putLong(indexOffset)
+            .putLong(indexOffset - HEADER_LENGTH);
+        crc.reset();
+        crc.update(header.array(), 0, ColumnFileDescriptor.HEADER_CRC_OFFSET);
+        header.putInt(ColumnFileDescriptor.HEADER_CRC_OFFSET, (int) crc.getValue());
+        header.clear();
+        writeFully(header, 0);
+        if (sync) {
+            channel.force(true);
+        }
+        finished = true;
+        return indexOffset - HEADER_LENGTH;
+    }
+
+    /** Bytes of the whole file once finished. */
+    public long fileBytes() {
+        return position + (long) blocksWritten * INDEX_ENTRY_LENGTH + 4;
+    }
+
+    private void writeFully(final ByteBuffer src, final long at) throws IOException {
+        long p = at;
+        while (src.hasRemaining()) {
+            p += channel.write(src, p);
+        }
+    }
+
+    /** Closes the channel; a file not {@link #finish() finished} is left incomplete for the caller to delete. */
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+
+    boolean finished() {
+        return finished;
+    }
+}

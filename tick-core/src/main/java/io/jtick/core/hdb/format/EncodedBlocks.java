@@ -1,0 +1,262 @@
+package io.jtick.core.hdb.format;
+
+import io.jtick.core.schema.ColumnType;
+import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+
+/**
+ * The encoded blocks of one column file and where their decoded values go: each block is read
+ * from the map (or positionally past 2 GiB), checksummed, decompressed and un-transformed
+ * ({@link BlockDecoder}) straight into the caller's array, into a reader's own {@link DecodedBlock}
+ * ({@link #load}), or into the process's {@link DecodedBlockCache} ({@link #cached}); which one a
+ * read takes is {@link #view}'s and {@link ColumnFile#read}'s choice. A block whose checksum,
+ * length or encoding is wrong raises {@link CorruptPartitionException} wrapped in
+ * {@link UncheckedIOException}. The per-thread buffers of the decode path live here.
+ *
+ * <p>{@link ColumnFile#close} closes this first: a decode after that throws
+ * {@link IllegalStateException} instead of reading an unmapped file.
+ */
+final class EncodedBlocks {
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    private final long id;
+    private final Path path;
+    private final ColumnType type;
+    private final ColumnEncoding encoding;
+    private final int width;
+    private final int blockRows;
+    private final long rawBytes;
+    private final int[] blockFirstRow;
+    private final long[] blockOffsets;
+    private final int[] blockLengths;
+    private final int[] blockCrcs;
+    private final FileChannel channel;
+    /** The values region mapped read-only, or null past 2 GiB (blocks are then read positionally). */
+    private final MappedByteBuffer mapped;
+    /** Unsafe offset of element 0 in this column's typed array ({@link ColumnType#newArray}). */
+    private final long valuesBase;
+    private volatile boolean closed;
+
+    EncodedBlocks(final long id, final Path path, final ColumnFileHeader h, final FileChannel channel, final MappedByteBuffer mapped,
+                  final long valuesBase) {
+        this.id = id;
+        this.path = path;
+        this.type = h.type;
+        this.encoding = h.encoding;
+        this.width = h.type.width();
+        this.blockRows = h.blockRows;
+        this.rawBytes = (long) h.rows * width;
+        this.blockFirstRow = h.firstRows;
+        this.blockOffsets = h.offsets;
+        this.blockLengths = h.lengths;
+        this.blockCrcs = h.crcs;
+        this.channel = channel;
+        this.mapped = mapped;
+        this.valuesBase = valuesBase;
+    }
+
+    /** Empties this thread's own part block. */
+    static void clearThreadBlock() {
+        SCRATCH.get().held.fileId = -1;
+    }
+
+    private int rowsIn(final int block) {
+        return blockFirstRow[block + 1] - blockFirstRow[block];
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("column file closed [file=" + path + "]");
+        }
+    }
+
+    /** Marks the blocks closed; the owning {@link ColumnFile} unmaps the file after. */
+    void close() {
+        closed = true;
+    }
+
+    /**
+     * Copies rows {@code [inBlock, inBlock + n)} of {@code block} ({@code rows} rows) into
+     * {@code (dst, at)} for {@link ColumnFile#read}: a whole block from the shared cache or decoded
+     * straight into {@code dst}; a part block through this thread's own block, the shared cache or
+     * {@code holder}, by the reader's kind (see {@link ColumnFile#read}).
+     */
+    void copy(final int block, final int inBlock, final int rows, final int n, final Object dst, final long at,
+              final DecodedBlock holder) {
+        if (holder == null && n == rows) {
+            final DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
+            if (e != null) {
+                UnsafeApi.copyMemory(e.values, valuesBase, dst, at, (long) n * width);
+            } else {
+                decodeInto(block, dst, at);
+            }
+        } else if (holder == null && !cachedWhole()) {
+            // a part block for a reader that keeps no holder: this thread's own (sequential readers decode each block once)
+            // (or the shared cache's copy when a point read or binary search just decoded it)
+            final DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
+            if (e != null) {
+                UnsafeApi.copyMemory(e.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+            } else {
+                final DecodedBlock own = SCRATCH.get().held;
+                load(block, own);
+                UnsafeApi.copyMemory(own.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+            }
+        } else if (holder == null || !holder.scanning() || cachedWhole()) {
+            final DecodedBlockCache.Entry e = cached(block);
+            UnsafeApi.copyMemory(e.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+            if (holder != null) {
+                holder.touched(block);
+            }
+        } else if (n == rows) {
+            decodeInto(block, dst, at);
+            holder.touched(block);
+        } else {
+            load(block, holder);
+            UnsafeApi.copyMemory(holder.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+        }
+    }
+
+    /**
+     * Reads, checks and decodes block {@code block} straight into {@code (dst, dstOffset)} (Unsafe
+     * base and offset; room for the block's raw bytes): the stored bytes are checksummed and
+     * decompressed from the map, un-transformed from the decompressed bytes.
+     */
+    void decodeInto(final int block, final Object dst, final long dstOffset) {
+        checkOpen();
+        final int rawLength = rowsIn(block) * width;
+        final int encodedLength = rawLength + encoding.transform().overhead();
+        final int storedLength = blockLengths[block];
+        final Scratch s = SCRATCH.get();
+        try {
+            final ByteBuffer src;
+            final int srcOff;
+            if (mapped != null) {
+                src = mapped;
+                srcOff = (int) blockOffsets[block];
+            } else {
+                src = s.stored(storedLength);
+                final ByteBuffer into = src.duplicate();
+                into.clear().limit(storedLength);
+                ColumnFileHeader.readFully(channel, into, blockOffsets[block]);
+                srcOff = 0;
+            }
+            final ByteBuffer crcView = src.duplicate();
+            crcView.limit(srcOff + storedLength).position(srcOff);
+            s.crc.reset();
+            s.crc.update(crcView);
+            if ((int) s.crc.getValue() != blockCrcs[block]) {
+                throw new CorruptPartitionException(path, block, "block checksum mismatch");
+            }
+            final Codec codec = encoding.codec();
+            if (codec == Codec.NONE) {
+                if (storedLength != encodedLength) {
+                    throw new IOException("stored length differs from raw length [stored=" + storedLength + ", raw=" + encodedLength + "]");
+                }
+                s.decoder.decode(encoding.transform(), null, BufferUtil.address(src) + srcOff, rawLength, type, dst, dstOffset);
+            } else {
+                final ByteBuffer out = s.out(encodedLength);
+                codec.decompress(src, srcOff, storedLength, out, encodedLength);
+                s.decoder.decode(encoding.transform(), null, BufferUtil.address(out), rawLength, type, dst, dstOffset);
+            }
+        } catch (final CorruptPartitionException e) {
+            throw new UncheckedIOException(e);
+        } catch (final IOException | IllegalArgumentException e) {
+            throw new UncheckedIOException(new CorruptPartitionException(path, block, "block does not decode: " + e.getMessage(), e));
+        }
+    }
+
+    /**
+     * True when this column's raw values take at most an eighth of the shared cache: every reader
+     * then goes through the cache (a small table stays decoded between queries); a larger column
+     * is scanned past it.
+     */
+    boolean cachedWhole() {
+        return rawBytes <= DecodedBlockCache.shared().capacityBytes() >> 3;
+    }
+
+    /** A block from the shared cache, decoded into it on a miss. */
+    DecodedBlockCache.Entry cached(final int block) {
+        final DecodedBlockCache cache = DecodedBlockCache.shared();
+        final DecodedBlockCache.Entry e = cache.find(id, block);
+        if (e != null) {
+            return e;
+        }
+        final int rows = rowsIn(block);
+        final Object values = type.newArray(rows);
+        decodeInto(block, values, valuesBase);
+        return cache.add(new DecodedBlockCache.Entry(id, block, blockFirstRow[block], values, rows * width));
+    }
+
+    /**
+     * Decodes {@code block} into {@code holder} unless it holds it already; returns the holder,
+     * whose typed array then has row {@code firstRow(block) + i} at index {@code i}.
+     */
+    DecodedBlock load(final int block, final DecodedBlock holder) {
+        if (holder.fileId == id && holder.block == block) {
+            return holder;
+        }
+        final int rows = rowsIn(block);
+        if (holder.values == null || holder.type != type || holder.capacity < rows) {
+            holder.values = type.newArray(Math.max(rows, blockRows));
+            holder.type = type;
+            holder.capacity = Math.max(rows, blockRows);
+        }
+        holder.fileId = -1;
+        decodeInto(block, holder.values, valuesBase);
+        holder.fileId = id;
+        holder.block = block;
+        holder.firstRow = blockFirstRow[block];
+        holder.rows = rows;
+        holder.touched(block);
+        return holder;
+    }
+
+    /**
+     * The decoded values of {@code block} for a read within it by the reader of {@code holder}: the
+     * shared cache's entry while the reader is small, its own holder once it scans (as {@link ColumnFile#read}).
+     * Returns the typed array and sets {@code holder.viewFirstRow} to the row of its element 0.
+     */
+    Object view(final int block, final DecodedBlock holder) {
+        if ((!holder.scanning() || cachedWhole()) && !(holder.fileId == id && holder.block == block)) {
+            final DecodedBlockCache.Entry e = cached(block);
+            holder.touched(block);
+            holder.viewFirstRow = e.firstRow;
+            return e.values;
+        }
+        load(block, holder);
+        holder.viewFirstRow = holder.firstRow;
+        return holder.values;
+    }
+
+    /** Per-thread buffers of the decode path: the decompressed bytes, stored bytes read past the map, the checksum, the decoder's tiles. */
+    private static final class Scratch {
+        final CRC32C crc = new CRC32C();
+        final BlockDecoder decoder = new BlockDecoder();
+        /** The part block of the last holder-less {@link ColumnFile#read} on this thread. */
+        final DecodedBlock held = new DecodedBlock();
+        private ByteBuffer out = ByteBuffer.allocateDirect(0);
+        private ByteBuffer stored = ByteBuffer.allocateDirect(0);
+
+        ByteBuffer out(final int bytes) {
+            if (out.capacity() < bytes) {
+                out = ByteBuffer.allocateDirect(Math.max(bytes, 64 << 10));
+            }
+            return out;
+        }
+
+        ByteBuffer stored(final int bytes) {
+            if (stored.capacity() < bytes) {
+                stored = ByteBuffer.allocateDirect(Math.max(bytes, 64 << 10));
+            }
+            return stored;
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.jtick.core.hdb.ops;
+
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.read.HistoricalDatabase;
+import io.jtick.core.hdb.write.PartitionWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Moves partitions between tiers: every loaded table whose columns are not encoded as its tier
+ * says is re-encoded into a temporary copy and swapped in ({@link PartitionWriter#rewrite}), then
+ * the HDB switches to the new files ({@link HistoricalDatabase#replace}). Queries keep running on
+ * the old files, which close when their last reader is done. One run at a time.
+ */
+public final class TieringJob {
+    private static final Logger LOG = LoggerFactory.getLogger(TieringJob.class);
+
+    private final HistoricalDatabase hdb;
+    private final TierPolicy policy;
+    private final int blockBytes;
+
+    /** One table moved. */
+    public record Moved(LocalDate date, String table, String tier, long bytesBefore, long bytesAfter, long millis) {
+    }
+
+    /** What a run did. */
+    public record Report(LocalDate today, int tablesChecked, List<Moved> moved, List<String> failed, long millis) {
+    }
+
+    public TieringJob(final HistoricalDatabase hdb, final TierPolicy policy, final int blockBytes) {
+        this.hdb = hdb;
+        this.policy = policy;
+        this.blockBytes = blockBytes;
+    }
+
+    /** Re-encodes what is out of tier as of {@code today}. */
+    public synchronized Report run(final LocalDate today) {
+        final long start = System.nanoTime();
+        final List<Moved> moved = new ArrayList<>();
+        final List<String> failed = new ArrayList<>();
+        final List<PartitionTable> tables = hdb.acquireAll();
+        int checked = 0;
+        try {
+            for (final PartitionTable t : tables) {
+                checked++;
+                final TierPolicy.Tier tier = policy.tierFor(t.date(), today);
+                if (inTier(t, tier)) {
+                    continue;
+                }
+                final long t0 = System.nanoTime();
+                try {
+                    final long before = t.bytesOnDisk();
+                    new PartitionWriter(hdb.root(), tier.policy(), blockBytes, 2, PartitionWriter.WriteHook.NONE).rewrite(t);
+                    hdb.replace(t.date(), t.name());
+                    final long after = hdb.acquire(t.name(), t.date(), t.date()).stream().mapToLong(p -> {
+                        final long b = p.bytesOnDisk();
+                        p.release();
+                        return b;
+                    }).sum();
+                    moved.add(new Moved(t.date(), t.name(), tier.name(), before, after, (System.nanoTime() - t0) / 1_000_000));
+                    LOG.info("re-encoded partition [date={}, table={}, tier={}, bytes={} -> {}]", t.date(), t.name(),
+                        tier.name(), before, after);
+                } catch (final IOException | RuntimeException e) {
+                    failed.add(t.date() + "/" + t.name() + ": " + e.getMessage());
+                    LOG.error("tiering failed, partition left as it was [date={}, table={}]", t.date(), t.name(), e);
+                }
+            }
+        } finally {
+            tables.forEach(PartitionTable::release);
+        }
+        return new Report(today, checked, List.copyOf(moved), List.copyOf(failed), (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** True when every column's stored encoding is what the tier asks (auto: any transform with the right codec and level). */
+    static boolean inTier(final PartitionTable t, final TierPolicy.Tier tier) {
+        for (int c = 0; c < t.schema().columnCount(); c++) {
+            final ColumnEncoding want = tier.encoding(t.name(), t.schema().column(c)).forType(t.schema().type(c));
+            final ColumnEncoding have = t.column(c).encoding();
+            if (want.isAuto()) {
+                if (have.codec() != want.codec() || have.level() != want.level()) {
+                    return false;
+                }
+            } else if (!want.equals(have)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,237 @@
+package io.jtick.core.hdb.read;
+
+import io.jtick.core.hdb.format.ColumnFile;
+import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.format.TableMeta;
+import io.jtick.core.hdb.store.PartitionStore;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.schema.TableSchema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The loaded HDB: every table of every date partition under a root, opened and checked. Reads
+ * run concurrently with {@link #reload()} and with tier swaps ({@link #replace}): a reader takes
+ * the current immutable map, retains the tables it reads and releases them when done.
+ */
+public final class HistoricalDatabase implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HistoricalDatabase.class);
+
+    private final Path root;
+    private final AtomicLong corruptReads;
+    private volatile NavigableMap<LocalDate, Map<String, Loaded>> partitions = Collections.emptyNavigableMap();
+    private boolean recovered;
+
+    /** A table directory and the identity of the directory it was opened from (a swap changes it). */
+    private record Loaded(PartitionTable table, Object fileKey) {
+    }
+
+    /** One table of one partition as listed: rows and per-column bytes and encoding. */
+    public record TableInfo(String table, int rows, long bytesOnDisk, long rawBytes, List<ColumnInfo> columns) {
+    }
+
+    /** One column as listed. */
+    public record ColumnInfo(String name, String type, String encoding, long rawBytes, long bytesOnDisk) {
+    }
+
+    /** One partition as listed. */
+    public record PartitionInfo(LocalDate date, List<TableInfo> tables) {
+    }
+
+    /** What a reload changed. */
+    public record ReloadReport(int partitions, int tables, List<String> opened, List<String> dropped, PartitionStore.Recovery recovery) {
+    }
+
+    public HistoricalDatabase(final Path root, final TickMetrics metrics) {
+        this.root = Objects.requireNonNull(root, "root");
+        this.corruptReads = metrics.counter("tick.hdb.corrupt.reads");
+        metrics.gauge("tick.hdb.partitions", () -> partitions.size());
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /**
+     * Opens what is new or changed under the root and drops what is gone. The first reload (at
+     * start) also finishes or undoes writes a crash interrupted ({@link PartitionStore#recover});
+     * later ones leave temporary directories alone, since a writer (an RDB's end of day, the
+     * tiering job) may be using them. All or nothing: when any table fails to open, nothing changes
+     * and the error names the file.
+     */
+    public synchronized ReloadReport reload() throws IOException {
+        final PartitionStore.Recovery recovery = recovered ? new PartitionStore.Recovery(List.of(),
+            List.of()) : PartitionStore.recover(root);
+        recovered = true;
+        for (final Path p : recovery.restored()) {
+            LOG.warn("restored table directory after an interrupted swap [dir={}]", p);
+        }
+        final TreeMap<LocalDate, List<Path>> found = PartitionStore.scan(root);
+        final NavigableMap<LocalDate, Map<String, Loaded>> current = partitions;
+        final TreeMap<LocalDate, Map<String, Loaded>> next = new TreeMap<>();
+        final List<PartitionTable> openedNow = new ArrayList<>();
+        final List<String> opened = new ArrayList<>();
+        int tables = 0;
+        try {
+            for (final Map.Entry<LocalDate, List<Path>> e : found.entrySet()) {
+                final Map<String, Loaded> byTable = new TreeMap<>();
+                for (final Path dir : e.getValue()) {
+                    final String name = dir.getFileName().toString();
+                    final Object key = Files.readAttributes(dir, BasicFileAttributes.class).fileKey();
+                    final Loaded old = current.getOrDefault(e.getKey(), Map.of()).get(name);
+                    if (old != null && key != null && key.equals(old.fileKey())) {
+                        byTable.put(name, old);
+                    } else {
+                        final PartitionTable t = PartitionTable.open(dir);
+                        if (!t.date().equals(e.getKey()) || !t.name().equals(name)) {
+                            t.close();
+                            throw new CorruptPartitionException(dir.resolve(TableMeta.FILE), -1, "metadata names another partition [date="
+                                + t.date() + ", table=" + t.name() + "]");
+                        }
+                        openedNow.add(t);
+                        byTable.put(name, new Loaded(t, key));
+                        opened.add(e.getKey() + "/" + name);
+                    }
+                    tables++;
+                }
+                next.put(e.getKey(), Collections.unmodifiableMap(byTable));
+            }
+        } catch (final IOException | RuntimeException e) {
+            openedNow.forEach(PartitionTable::close);
+            throw e;
+        }
+        final List<String> dropped = new ArrayList<>();
+        partitions = Collections.unmodifiableNavigableMap(next);
+        for (final Map.Entry<LocalDate, Map<String, Loaded>> e : current.entrySet()) {
+            for (final Map.Entry<String, Loaded> t : e.getValue().entrySet()) {
+                final Loaded now = next.getOrDefault(e.getKey(), Map.of()).get(t.getKey());
+                if (now != t.getValue()) {
+                    t.getValue().table().close();
+                    if (now == null) {
+                        dropped.add(e.getKey() + "/" + t.getKey());
+                    }
+                }
+            }
+        }
+        return new ReloadReport(next.size(), tables, List.copyOf(opened), List.copyOf(dropped), recovery);
+    }
+
+    /** Replaces one loaded table by the directory now at its place (after a tier rewrite); the old one closes when unused. */
+    public synchronized void replace(final LocalDate date, final String table) throws IOException {
+        final Path dir = root.resolve(date.toString()).resolve(table);
+        final PartitionTable fresh = PartitionTable.open(dir);
+        final Object key = Files.readAttributes(dir, BasicFileAttributes.class).fileKey();
+        final TreeMap<LocalDate, Map<String, Loaded>> next = new TreeMap<>(partitions);
+        final Map<String, Loaded> byTable = new TreeMap<>(next.getOrDefault(date, Map.of()));
+        final Loaded old = byTable.put(table, new Loaded(fresh, key));
+        next.put(date, Collections.unmodifiableMap(byTable));
+        partitions = Collections.unmodifiableNavigableMap(next);
+        if (old != null) {
+            old.table().close();
+        }
+    }
+
+    /** Loaded dates, ascending. */
+    public List<LocalDate> dates() {
+        return List.copyOf(partitions.keySet());
+    }
+
+    /**
+     * The tables named {@code table} in {@code [from, to]} (null bounds: open), retained: the caller
+     * must {@link PartitionTable#release()} each one.
+     */
+    public List<PartitionTable> acquire(final String table, final LocalDate from, final LocalDate to) {
+        final NavigableMap<LocalDate, Map<String, Loaded>> all = partitions;
+        final NavigableMap<LocalDate, Map<String, Loaded>> range;
+        if (from == null && to == null) {
+            range = all;
+        } else {
+            range = all.subMap(from == null ? LocalDate.MIN : from, true, to == null ? LocalDate.MAX : to, true);
+        }
+        final List<PartitionTable> out = new ArrayList<>();
+        for (final Map<String, Loaded> byTable : range.values()) {
+            final Loaded l = byTable.get(table);
+            if (l != null && l.table().retain()) {
+                out.add(l.table());
+            }
+        }
+        return out;
+    }
+
+    /** The schema of the newest partition holding {@code table}, or null when none does. */
+    public TableSchema schemaOf(final String table) {
+        for (final Map<String, Loaded> byTable : partitions.descendingMap().values()) {
+            final Loaded l = byTable.get(table);
+            if (l != null) {
+                return l.table().schema();
+            }
+        }
+        return null;
+    }
+
+    /** Counts a read that met a block failing its checks ({@code tick.hdb.corrupt.reads}). */
+    public void corruptRead(final CorruptPartitionException e) {
+        corruptReads.incrementAndGet();
+        LOG.error("query met a corrupt block: {}", e.getMessage());
+    }
+
+    /** Every loaded table, retained (release each). */
+    public List<PartitionTable> acquireAll() {
+        final List<PartitionTable> out = new ArrayList<>();
+        for (final Map<String, Loaded> byTable : partitions.values()) {
+            for (final Loaded l : byTable.values()) {
+                if (l.table().retain()) {
+                    out.add(l.table());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Dates, tables, rows, and per column bytes on disk and encoding. */
+    public List<PartitionInfo> partitions() {
+        final List<PartitionInfo> out = new ArrayList<>();
+        for (final Map.Entry<LocalDate, Map<String, Loaded>> e : partitions.entrySet()) {
+            final List<TableInfo> tables = new ArrayList<>();
+            for (final Loaded l : e.getValue().values()) {
+                final PartitionTable t = l.table();
+                final List<ColumnInfo> cols = new ArrayList<>();
+                long raw = 0;
+                for (int c = 0; c < t.schema().columnCount(); c++) {
+                    final ColumnFile f = t.column(c);
+                    cols.add(new ColumnInfo(t.schema().column(c).name(), f.type().typeName(), f.encoding().toString(), f.rawBytes(),
+                        f.fileBytes()));
+                    raw += f.rawBytes();
+                }
+                tables.add(new TableInfo(t.name(), t.rowCount(), t.bytesOnDisk(), raw, List.copyOf(cols)));
+            }
+            out.add(new PartitionInfo(e.getKey(), List.copyOf(tables)));
+        }
+        return out;
+    }
+
+    @Override
+    public synchronized void close() {
+        for (final Map<String, Loaded> byTable : partitions.values()) {
+            for (final Loaded l : byTable.values()) {
+                l.table().close();
+            }
+        }
+        partitions = Collections.emptyNavigableMap();
+    }
+}

@@ -1,0 +1,61 @@
+package io.jtick.core.hdb.write;
+
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.format.ColumnFileWriter;
+import io.jtick.core.hdb.format.TableMeta;
+import io.jtick.core.schema.ColumnDef;
+import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.TableSegment;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Writes one column of a table into its column file in partition order: the encoding its policy
+ * names ({@code auto/<codec>} resolved by {@link EncodingChooser}), blocks cut by
+ * {@link BlockCuts}; a plain column whose syms' rows are in arrival order is scattered by
+ * {@link PlainColumnScatter}, any other column written block by block ({@link BlockFill}, the sym
+ * column from the sym ranks). Stateless: the writer threads of a write share one.
+ */
+final class ColumnWriter {
+    private final EncodingPolicy policy;
+    private final int blockBytes;
+
+    ColumnWriter(final EncodingPolicy policy, final int blockBytes) {
+        this.policy = policy;
+        this.blockBytes = blockBytes;
+    }
+
+    /** Writes column {@code c} of {@code table} as {@code dir/<column>}, complete and closed, and returns its meta. */
+    TableMeta.ColumnMeta write(final Path dir, final TableSegment table, final SortOrder order, final int c) throws IOException {
+        final ColumnDef def = table.schema().column(c);
+        final ColumnType type = def.type();
+        final int rows = table.rowCount();
+        final ColumnEncoding wanted = policy.encoding(table.schema().name(), def).forType(type);
+        final int blockRows = BlockCuts.blockBytes(wanted, blockBytes) / type.width();
+        final ColumnEncoding encoding = wanted.isAuto() ? EncodingChooser.choose(wanted, table, c, order.rows(), blockRows) : wanted;
+        final Path file = dir.resolve(def.name());
+        try (ColumnFileWriter w = new ColumnFileWriter(file, type, encoding, blockRows, rows, false)) {
+            if (encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered()) {
+                final long stored = PlainColumnScatter.write(w, table, c, order, blockBytes);
+                return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
+            }
+            final UnsafeBuffer block = w.block();
+            final ColumnChunk chunk = new ColumnChunk();
+            for (int at = 0, n; at < rows; at += n) {
+                n = BlockCuts.blockEnd(order.ranges(), at, rows, blockRows) - at;
+                if (c == TableSchema.SYM) {
+                    order.fillSymCodes(at, n, block);
+                } else {
+                    BlockFill.copyRows(table, c, order.rows(), at, n, chunk, block);
+                }
+                w.writeBlock(n);
+            }
+            final long stored = w.finish();
+            return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
+        }
+    }
+}

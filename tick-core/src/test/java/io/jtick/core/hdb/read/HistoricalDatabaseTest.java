@@ -1,0 +1,146 @@
+package io.jtick.core.hdb.read;
+
+import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.hdb.store.PartitionStore;
+import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.write.PartitionWriter;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.query.QueryEngine;
+import io.jtick.core.query.model.QueryException;
+import io.jtick.core.query.model.QueryLimits;
+import io.jtick.core.query.result.ResultTable;
+import io.jtick.core.table.MemorySegment;
+import io.jtick.core.testing.Cells;
+import io.jtick.core.testing.LeakCheck;
+import io.jtick.core.testing.SyntheticDays;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDate;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@ExtendWith(LeakCheck.class)
+class HistoricalDatabaseTest {
+    private static final LocalDate D1 = LocalDate.of(2026, 9, 1);
+    private static final LocalDate D2 = LocalDate.of(2026, 9, 2);
+
+    @TempDir
+    Path root;
+
+    private final TickMetrics metrics = new TickMetrics();
+    private HistoricalDatabase hdb;
+
+    @AfterEach
+    void close() {
+        if (hdb != null) {
+            hdb.close();
+        }
+    }
+
+    private MemorySegment write(final LocalDate date, final int rows, final long seed) throws IOException {
+        final MemorySegment trade = SyntheticDays.day("trade", date, rows, 20, seed);
+        new PartitionWriter(root, EncodingPolicy.PLAIN, 4096, 2, PartitionWriter.WriteHook.NONE).write(date, List.of(trade));
+        return trade;
+    }
+
+    @Test
+    void shouldLoadListAndQueryPartitions() throws IOException {
+        final MemorySegment day1 = write(D1, 3_000, 1);
+        write(D2, 4_000, 2);
+        hdb = new HistoricalDatabase(root, metrics);
+        final HistoricalDatabase.ReloadReport report = hdb.reload();
+        assertThat(report.partitions()).isEqualTo(2);
+        assertThat(report.opened()).containsExactly("2026-09-01/trade", "2026-09-02/trade");
+        final List<HistoricalDatabase.PartitionInfo> parts = hdb.partitions();
+        assertThat(parts).extracting(HistoricalDatabase.PartitionInfo::date).containsExactly(D1, D2);
+        final HistoricalDatabase.TableInfo t1 = parts.get(0).tables().get(0);
+        assertThat(t1.rows()).isEqualTo(3_000);
+        assertThat(t1.columns()).extracting(HistoricalDatabase.ColumnInfo::name).containsExactly("time", "sym", "price", "size", "cond");
+        assertThat(t1.columns().get(2).encoding()).isEqualTo("none");
+        assertThat(t1.columns().get(2).rawBytes()).isEqualTo(3_000 * 8);
+
+        final QueryEngine engine = new QueryEngine();
+        final PartitionSource source = new PartitionSource(hdb);
+        assertThat(engine.query("{\"table\":\"trade\"}", source).rowCount()).isEqualTo(7_000);
+        final ResultTable one = engine.query("{\"table\":\"trade\",\"dates\":\"2026-09-01\",\"where\":{\"sym\":\"S0003\"},"
+            + "\"select\":[\"date\",\"sym\",\"price\"]}", source);
+        assertThat(one.columns()).containsExactly("date", "sym", "price");
+        final List<Integer> expected = Cells.symRows(day1, "S0003");
+        assertThat(one.rowCount()).isEqualTo(expected.size());
+        for (int i = 0; i < expected.size(); i++) {
+            assertThat(one.rows().get(i)).containsExactly(D1.toEpochDay(), "S0003", Cells.number(day1, 2, expected.get(i)));
+        }
+        final long from = Cells.time(day1, 1_000);
+        final long to = Cells.time(day1, 2_000);
+        final ResultTable window = engine.query("{\"table\":\"trade\",\"dates\":{\"from\":\"2026-09-01\",\"to\":\"2026-09-02\"},"
+            + "\"where\":{\"sym\":[\"S0003\",\"S0007\"],\"time\":{\">=\":" + from + ",\"<=\":" + to + "}},\"select\":[\"time\"]}",
+            source);
+        long expectedCount = 0;
+        for (int r = 0; r < day1.rowCount(); r++) {
+            final String sym = Cells.sym(day1, r);
+            final long t = Cells.time(day1, r);
+            if ((sym.equals("S0003") || sym.equals("S0007")) && t >= from && t <= to) {
+                expectedCount++;
+            }
+        }
+        assertThat(window.rowCount()).isEqualTo((int) expectedCount);
+        assertThat(engine.query("{\"table\":\"trade\",\"limit\":3500}", source).rowCount()).isEqualTo(3_500);
+
+        assertThatThrownBy(() -> engine.query("{\"table\":\"nope\"}", source))
+            .isInstanceOf(QueryException.class).hasMessage("unknown table [table=nope]");
+        assertThatThrownBy(() -> engine.query("{\"table\":\"trade\",\"select\":[\"bid\"]}", source))
+            .isInstanceOf(QueryException.class).hasMessageStartingWith("unknown column [table=trade, column=bid]");
+        assertThatThrownBy(() -> engine.query("{\"table\":\"trade\",\"fromDate\":\"2026-09-02\",\"toDate\":\"2026-09-01\"}", source))
+            .isInstanceOf(QueryException.class).hasMessageContaining("from date is after to date");
+    }
+
+    @Test
+    void shouldPickUpNewAndDroppedDatesAndKeepStateOnCorruptReload() throws IOException {
+        write(D1, 500, 1);
+        hdb = new HistoricalDatabase(root, metrics);
+        hdb.reload();
+        write(D2, 600, 2);
+        final HistoricalDatabase.ReloadReport r = hdb.reload();
+        assertThat(r.opened()).containsExactly("2026-09-02/trade");
+        assertThat(hdb.dates()).containsExactly(D1, D2);
+        PartitionStore.deleteRecursively(root.resolve("2026-09-01"));
+        assertThat(hdb.reload().dropped()).containsExactly("2026-09-01/trade");
+        assertThat(hdb.dates()).containsExactly(D2);
+
+        write(D1, 500, 3);
+        final Path meta = root.resolve("2026-09-01/trade/.sym");
+        try (FileChannel ch = FileChannel.open(meta, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {9, 9, 9}), 14);
+        }
+        assertThatThrownBy(hdb::reload).isInstanceOf(CorruptPartitionException.class)
+            .hasMessageContaining("file=" + meta).hasMessageContaining("sym index checksum mismatch");
+        assertThat(hdb.dates()).containsExactly(D2);
+    }
+
+    @Test
+    void shouldReportCorruptBlockToQueryAndCountIt() throws IOException {
+        write(D1, 5_000, 1);
+        final Path price = root.resolve("2026-09-01/trade/price");
+        hdb = new HistoricalDatabase(root, metrics);
+        hdb.reload();
+        try (FileChannel ch = FileChannel.open(price, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}), 64 + 8 * 3);
+        }
+        assertThatThrownBy(() -> new QueryEngine(metrics, QueryLimits.DEFAULT, 1).query("{\"table\":\"trade\",\"select\":[\"price\"]}",
+            new PartitionSource(hdb)))
+            .isInstanceOf(UncheckedIOException.class).cause().isInstanceOf(CorruptPartitionException.class)
+            .hasMessageContaining("file=" + price).hasMessageContaining("block=0");
+        assertThat(metrics.counters().get("tick.hdb.corrupt.reads").get()).isEqualTo(1);
+    }
+}

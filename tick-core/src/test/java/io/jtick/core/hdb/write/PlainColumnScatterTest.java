@@ -1,0 +1,102 @@
+package io.jtick.core.hdb.write;
+
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.format.ColumnFile;
+import io.jtick.core.hdb.format.ColumnFileWriter;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.MemorySegment;
+import io.jtick.core.testing.LeakCheck;
+import io.jtick.core.testing.SyntheticDays;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@ExtendWith(LeakCheck.class)
+class PlainColumnScatterTest {
+    private static final LocalDate DAY = LocalDate.of(2026, 11, 20);
+    private static final int BLOCK_BYTES = 4096;
+
+    @TempDir
+    Path dir;
+
+    /** The same column written by gathering the rows in partition order, block by block. */
+    private static void gather(final Path file, final MemorySegment table, final int c, final SortOrder order)
+        throws IOException {
+        final int n = table.rowCount();
+        final int blockRows = BLOCK_BYTES / table.schema().type(c).width();
+        try (ColumnFileWriter w = new ColumnFileWriter(file, table.schema().type(c), ColumnEncoding.PLAIN, blockRows, n)) {
+            final UnsafeBuffer block = w.block();
+            final ColumnChunk chunk = new ColumnChunk();
+            for (int at = 0, k; at < n; at += k) {
+                k = BlockCuts.blockEnd(order.ranges(), at, n, blockRows) - at;
+                BlockFill.copyRows(table, c, order.rows(), at, k, chunk, block);
+                w.writeBlock(k);
+            }
+            w.finish();
+        }
+    }
+
+    @Test
+    void shouldWriteTheSameFileAsGatheringInPartitionOrderWhateverTheStage() throws IOException {
+        // trade's cond column (one byte) has blocks that several syms share; quote's 8-byte columns mostly one sym each
+        for (final MemorySegment table : new MemorySegment[] {SyntheticDays.day("quote", DAY, 9_000, 43, 5),
+            SyntheticDays.day("trade", DAY, 12_000, 97, 6)}) {
+            check(table);
+        }
+    }
+
+    @Test
+    void shouldSummarizeBlocksAsTheBlockWriterDoesWithNaNSignedZerosAndInfinities() throws IOException {
+        // the scatter folds each block's summary from pieces: a piece of only NaN, -0.0 against 0.0 and
+        // infinities must fold to what summarizing the whole block gives (the gathered file's index)
+        final String[] syms = {"NAN", "ZERO", "INF", "MIX", "LAST"};
+        final MemorySegment.Builder b = MemorySegment.builder(TableSchema.quote(0), (int) DAY.toEpochDay());
+        final long open = DAY.toEpochDay() * 86_400_000_000_000L + 34_200_000_000_000L;
+        for (int r = 0; r < 3_000; r++) {
+            final int s = r % syms.length;
+            final double bid = switch (s) {
+                case 0 -> Double.NaN;
+                case 1 -> (r / syms.length) % 2 == 0 ? 0.0 : -0.0;
+                case 2 -> r % 7 == 0 ? Double.POSITIVE_INFINITY : r % 11 == 0 ? Double.NEGATIVE_INFINITY : r;
+                case 3 -> r % 3 == 0 ? Double.NaN : -r;
+                default -> r * 0.5;
+            };
+            b.row(open + r * 1_000L, syms[s], bid, r % 13 == 0 ? Double.NaN : bid + 1, (long) r, (long) -r);
+        }
+        check(b.build());
+    }
+
+    private void check(final MemorySegment quote) throws IOException {
+        final SortOrder order = SortOrder.of(quote);
+        assertThat(order.identity()).isFalse();
+        assertThat(order.reordered()).isFalse();
+        for (int c = 0; c < quote.schema().columnCount(); c++) {
+            if (c == TableSchema.SYM) {
+                continue;
+            }
+            final Path expected = dir.resolve(quote.schema().name() + "-gathered-" + c);
+            gather(expected, quote, c, order);
+            for (final int stage : new int[] {1, 777, 9_000, PlainColumnScatter.STAGE_ROWS}) {
+                final Path got = dir.resolve(quote.schema().name() + "-scattered-" + c + "-" + stage);
+                final int blockRows = BLOCK_BYTES / quote.schema().type(c).width();
+                try (ColumnFileWriter w = new ColumnFileWriter(got, quote.schema().type(c), ColumnEncoding.PLAIN, blockRows,
+                    quote.rowCount())) {
+                    PlainColumnScatter.write(w, quote, c, order, BLOCK_BYTES, stage);
+                }
+                assertThat(Files.readAllBytes(got)).as("column %d, stage %d", c, stage).isEqualTo(Files.readAllBytes(expected));
+                try (ColumnFile f = ColumnFile.open(got, quote.schema().type(c), quote.rowCount())) {
+                    assertThat(f.rowCount()).isEqualTo(quote.rowCount());
+                }
+            }
+        }
+    }
+}
