@@ -1,10 +1,10 @@
 package io.jtick.core.replay;
 
 import io.jtick.core.auth.AccessSettings;
-import io.jtick.core.hdb.EncodingPolicy;
-import io.jtick.core.hdb.HistoricalDatabase;
-import io.jtick.core.hdb.PartitionSource;
-import io.jtick.core.hdb.PartitionWriter;
+import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.read.HistoricalDatabase;
+import io.jtick.core.hdb.read.PartitionSource;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.QueryEngine;
 import io.jtick.core.query.result.ResultTable;
