@@ -35,7 +35,7 @@ import java.util.List;
  * does; what was accepted before stays journalled and published. A bad login closes the connection
  * without an answer, which is how kdb+ refuses one. Errors are counted under the native codes.
  */
-final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerplant.UpdateSource {
+final class KdbAdapter extends ChannelInboundHandlerAdapter implements UpdateSource {
     private static final Logger LOG = LoggerFactory.getLogger(KdbAdapter.class);
     private static final byte[] U_UPD = ".u.upd".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] U_SUB = ".u.sub".getBytes(StandardCharsets.US_ASCII);

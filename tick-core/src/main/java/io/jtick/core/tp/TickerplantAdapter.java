@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * reads are protected; an UPDATE or SUBSCRIBE before such a HELLO, or a HELLO without the token or
  * with a wrong one, is refused with {@code access-denied} and the connection closed.
  */
-final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements Tickerplant.UpdateSource {
+final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements UpdateSource {
     private static final Logger LOG = LoggerFactory.getLogger(TickerplantAdapter.class);
 
     private final Tickerplant tp;
