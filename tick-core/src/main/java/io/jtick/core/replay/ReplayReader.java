@@ -13,7 +13,7 @@ import java.util.Arrays;
  * sorted by sym then time); a window takes from each run the rows with {@code time < windowEnd},
  * reads their columns into this reader's buffers, orders them by time ({@link TimeSort}: stable, so
  * equal times go table by table in request order, then by sym, then in recorded order) and cuts them
- * into frames of consecutive rows of one table, at most {@code batchRows} each ({@link WindowEncoder}) (and, at recorded
+ * into frames of consecutive rows of one table, at most {@code rowsPerUpdate} each ({@link WindowEncoder}) (and, at recorded
  * pace, spanning at most the pace quantum × speed of recorded time).
  *
  * <p>A window holds about {@code windowRows} rows: its end is found by galloping search from each
@@ -112,7 +112,7 @@ final class ReplayReader implements AutoCloseable {
         }
         final int first = position(offset);
         final int t = tableOf(first);
-        final int limit = Math.min(plan.batchRows, rows - offset);
+        final int limit = Math.min(plan.rowsPerUpdate, rows - offset);
         int n = 1;
         final long firstTime = times[first];
         while (n < limit) {

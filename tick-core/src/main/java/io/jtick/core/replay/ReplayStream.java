@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * the oldest frame goes, and a consumer still behind it leaves the stream and reads on its own from
  * where it stands ({@link ReplayFrame#next()}), so a consumer that TCP back-pressure holds back never
  * slows the others. Memory: the ring's frames (at most {@code sharedFrames} × one frame of
- * {@code batchRows} rows) plus the reader's window buffers, once per stream. Closed with its last consumer.
+ * {@code rowsPerUpdate} rows) plus the reader's window buffers, once per stream. Closed with its last consumer.
  */
 final class ReplayStream {
     static final int FRAME = 0;
