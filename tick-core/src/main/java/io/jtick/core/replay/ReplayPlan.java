@@ -71,7 +71,7 @@ final class ReplayPlan {
      * Checks {@code r} and binds it to what {@code hdb} holds now.
      *
      * @throws ReplayException naming the first problem: unknown-table, or bad-replay for a bad range,
-     *                         window, zone, pace, speed or batch, no partitions in range, or a table
+     *                         window, zone, pace, speed or rows per update, no partitions in range, or a table
      *                         whose schema differs between the dates of the range
      */
     static ReplayPlan open(final HistoricalDatabase hdb, final ControlFrames.Replay r, final ReplaySettings settings) {
@@ -166,7 +166,7 @@ final class ReplayPlan {
 
     /**
      * What makes two requests the same replay (tables, dates, syms as a set, window, zone, pace,
-     * speed, batch); null when the zone does not parse (the request is refused anyway).
+     * speed, rows per update); null when the zone does not parse (the request is refused anyway).
      */
     static String keyOf(final ControlFrames.Replay r, final ReplaySettings settings) {
         final String zone;

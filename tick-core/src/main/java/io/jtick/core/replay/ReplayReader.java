@@ -13,8 +13,8 @@ import java.util.Arrays;
  * sorted by sym then time); a window takes from each run the rows with {@code time < windowEnd},
  * reads their columns into this reader's buffers, orders them by time ({@link TimeSort}: stable, so
  * equal times go table by table in request order, then by sym, then in recorded order) and cuts them
- * into frames of consecutive rows of one table, at most {@code rowsPerUpdate} each ({@link WindowEncoder}) (and, at recorded
- * pace, spanning at most the pace quantum × speed of recorded time).
+ * into frames of consecutive rows of one table, at most {@code rowsPerUpdate} each (and, at recorded
+ * pace, spanning at most the pace quantum × speed of recorded time), which {@link WindowEncoder} encodes.
  *
  * <p>A window holds about {@code windowRows} rows: its end is found by galloping search from each
  * run's position, widening or narrowing the span until the count is within ½..2 × windowRows (rows

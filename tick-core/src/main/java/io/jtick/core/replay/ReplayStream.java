@@ -9,8 +9,8 @@ import java.util.function.Consumer;
 
 /**
  * One replay shared by every consumer that asked for the same thing (tables, dates, syms, window,
- * pace, batch) while its first frame was still held: one {@link ReplayReader} reads and encodes each
- * frame once, and the frames stay in a ring of {@code sharedFrames} from which each consumer's
+ * pace, rows per update) while its first frame was still held: one {@link ReplayReader} reads and
+ * encodes each frame once, and the frames stay in a ring of {@code sharedFrames} from which each consumer's
  * session writes a retained duplicate (Netty's serialize-once broadcast, as the tickerplant does).
  *
  * <p>The reader runs on a reader thread of the server ({@code hdb-replay-reader-*}), not on the

@@ -105,7 +105,7 @@ public final class ControlFrames {
             zone = zone == null ? "" : zone;
         }
 
-        /** Every row of {@code tables} from {@code fromDay} to {@code toDay}, as fast as possible, default batch. */
+        /** Every row of {@code tables} from {@code fromDay} to {@code toDay}, as fast as possible, the server's rows per update. */
         public static Replay of(final List<String> tables, final int fromDay, final int toDay) {
             return new Replay(tables, fromDay, toDay, List.of(), 0, NO_END, "", PACE_MAX, 1, 0);
         }
@@ -317,7 +317,7 @@ public final class ControlFrames {
             final long end = b.readLongLE();
             final int pace = b.readUnsignedByte();
             final double speed = b.readDoubleLE();
-            final int batch = b.readIntLE();
+            final int rowsPerUpdate = b.readIntLE();
             final String zone = readStr8(b);
             final int tables = b.readUnsignedShortLE();
             final List<String> t = new ArrayList<>(tables);
@@ -335,7 +335,7 @@ public final class ControlFrames {
             if (b.isReadable()) {
                 throw new IllegalArgumentException("bytes left after the request [bytes=" + b.readableBytes() + "]");
             }
-            return new Replay(t, from, to, s, start, end, zone, pace, speed, batch);
+            return new Replay(t, from, to, s, start, end, zone, pace, speed, rowsPerUpdate);
         } catch (final IndexOutOfBoundsException e) {
             throw new IllegalArgumentException("request shorter than its fields [bytes=" + frame.readableBytes() + "]", e);
         }
