@@ -34,6 +34,9 @@ import java.util.List;
  * not implement, a malformed message) is counted and the connection closed, as the native protocol
  * does; what was accepted before stays journalled and published. A bad login closes the connection
  * without an answer, which is how kdb+ refuses one. Errors are counted under the native codes.
+ *
+ * <p>What every connection shares (refuse once and close, feed count, flush, writability, close,
+ * common exceptions) is {@link ClientConnection}'s; this class keeps the kdb+ protocol.
  */
 final class KdbAdapter extends ChannelInboundHandlerAdapter implements UpdateSource {
     private static final Logger LOG = LoggerFactory.getLogger(KdbAdapter.class);

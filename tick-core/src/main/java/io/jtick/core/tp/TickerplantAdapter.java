@@ -40,6 +40,9 @@ import org.slf4j.LoggerFactory;
  * {@code tick.api.guard=always}), a feed's HELLO must carry it (a write), and a subscriber's too when
  * reads are protected; an UPDATE or SUBSCRIBE before such a HELLO, or a HELLO without the token or
  * with a wrong one, is refused with {@code access-denied} and the connection closed.
+ *
+ * <p>What every connection shares (refuse once and close, feed count, flush, writability, close,
+ * common exceptions) is {@link ClientConnection}'s; this class keeps the native protocol.
  */
 final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements UpdateSource {
     private static final Logger LOG = LoggerFactory.getLogger(TickerplantAdapter.class);
