@@ -53,7 +53,7 @@ public final class ReplayBenchmark {
             int syms = 1000;
             List<String> encodings = List.of("plain", "auto/zstd:3");
             List<Integer> consumers = List.of(1, 10);
-            int batch = ReplaySettings.DEFAULT_BATCH_ROWS;
+            int batch = ReplaySettings.DEFAULT_ROWS_PER_UPDATE;
             int window = ReplaySettings.DEFAULT_WINDOW_ROWS;
             int runs = 3;
             int threads = Math.max(1, Runtime.getRuntime().availableProcessors());

@@ -61,8 +61,8 @@ public record HdbProperties(
      * @param enabled          false: no replay port
      * @param host             address the replay port binds to
      * @param threads          event-loop threads serving consumers; 0 = one per core
-     * @param batchRows        rows per UPDATE frame when a request asks for 0
-     * @param maxBatchRows     most rows per frame a request may ask for
+     * @param rowsPerUpdate    rows per UPDATE frame when a request asks for 0; key {@code batch-rows}, as users already set it
+     * @param maxRowsPerUpdate most rows per frame a request may ask for; key {@code max-batch-rows}
      * @param windowRows       rows a reader orders by time at once (its buffers: about 2 x windowRows x (row width + 28) bytes)
      * @param sharedFrames     frames a stream keeps for the consumers sharing it; a consumer further behind reads on its own
      * @param writeBufferLow   a consumer's outbound low water mark
@@ -73,8 +73,10 @@ public record HdbProperties(
      *                         empty = {@code root/.replay}
      */
     public record Replay(@DefaultValue("true") boolean enabled, @DefaultValue("127.0.0.1") @NotBlank String host,
-                         @DefaultValue("0") @Min(0) @Max(256) int threads, @DefaultValue("8192") @Min(1) int batchRows,
-                         @DefaultValue("1048576") @Min(1) int maxBatchRows, @DefaultValue("65536") @Min(1024) int windowRows,
+                         @DefaultValue("0") @Min(0) @Max(256) int threads,
+                         @Name("batch-rows") @DefaultValue("8192") @Min(1) int rowsPerUpdate,
+                         @Name("max-batch-rows") @DefaultValue("1048576") @Min(1) int maxRowsPerUpdate,
+                         @DefaultValue("65536") @Min(1024) int windowRows,
                          @DefaultValue("64") @Min(2) int sharedFrames, @DefaultValue("1MB") @NotNull DataSize writeBufferLow,
                          @DefaultValue("4MB") @NotNull DataSize writeBufferHigh, @DefaultValue("1ms") @NotNull Duration paceQuantum,
                          @DefaultValue("America/New_York") @NotNull ZoneId zone, Path scratchDir) {
@@ -99,8 +101,8 @@ public record HdbProperties(
     public ReplaySettings replaySettings() {
         final Replay r = replay;
         return new ReplaySettings(r.host(), replayPort,
-            r.threads() == 0 ? Math.max(1, Runtime.getRuntime().availableProcessors()) : r.threads(), r.batchRows(), r.maxBatchRows(),
-            r.windowRows(), r.sharedFrames(), (int) Math.min(Integer.MAX_VALUE, r.writeBufferLow().toBytes()),
+            r.threads() == 0 ? Math.max(1, Runtime.getRuntime().availableProcessors()) : r.threads(), r.rowsPerUpdate(),
+            r.maxRowsPerUpdate(), r.windowRows(), r.sharedFrames(), (int) Math.min(Integer.MAX_VALUE, r.writeBufferLow().toBytes()),
             (int) Math.min(Integer.MAX_VALUE, r.writeBufferHigh().toBytes()), r.paceQuantum().toNanos(), r.zone(),
             r.scratchDir() != null ? r.scratchDir() : root.resolve(".replay")).validate();
     }

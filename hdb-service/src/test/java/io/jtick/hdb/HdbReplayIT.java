@@ -75,7 +75,7 @@ class HdbReplayIT {
         final int replayPort = replayPort();
         assertThat(replayPort).isPositive();
         final ReplayRows.Consumer c = ReplayRows.replay(replayPort,
-            ControlFrames.Replay.of(List.of("trade"), (int) D1.toEpochDay(), (int) D2.toEpochDay()).withBatchRows(1000));
+            ControlFrames.Replay.of(List.of("trade"), (int) D1.toEpochDay(), (int) D2.toEpochDay()).withRowsPerUpdate(1000));
         final List<String> expected = new java.util.ArrayList<>(ReplayRows.expected(List.of(day1), null));
         expected.addAll(ReplayRows.expected(List.of(day2), null));
         assertThat(c.rows).containsExactlyElementsOf(expected);

@@ -2,24 +2,11 @@ package io.jtick.core.client;
 
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
-import io.jtick.core.wire.FrameDescriptor;
-import io.jtick.core.wire.FramePipeline;
-import io.jtick.core.wire.MessageType;
-import io.jtick.core.wire.Transport;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.socket.SocketChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,10 +44,15 @@ import java.util.concurrent.locks.LockSupport;
  * {@code send} returns false when not connected or when the socket is over its high-water mark, and
  * what was in flight when a connection dropped is lost.
  *
+ * <p>Roles: {@link FeedConnector} the connection, HELLO and the reconnect backoff; {@link ResendBuffer}
+ * the numbered updates not yet acknowledged; {@link BackPressure} the full buffer (or, protocol 1, the
+ * socket's high-water mark) as a return value. This class is the API and the HELLO answer's resend.
+ *
  * <p>Threads: any thread may call {@code send} (one at a time); the connection runs on an event loop.
- * State shared by both is guarded by this object's monitor: the ring of unacknowledged chunks
- * ({@code ring}, {@code first[]}, {@code last[]}, {@code head}, {@code size}, {@code bufferedBytes}),
- * {@code nextNumber}, {@code acked}, {@code ready} (the current connection has its HELLO answer).
+ * State shared by both is guarded by this object's monitor: the {@link ResendBuffer} (the ring of
+ * unacknowledged chunks, {@code nextNumber}, {@code acked}) and the connector's {@code ready} (the
+ * current connection has its HELLO answer). Its own fields are volatile: {@code started},
+ * {@code closed}, {@code failure}, {@code lastError}, {@code errors}, {@code resent}.
  */
 public final class FeedPublisher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FeedPublisher.class);
@@ -157,31 +149,16 @@ public final class FeedPublisher implements AutoCloseable {
     }
 
     private final Settings settings;
-    private final EventLoopGroup group;
-    private final boolean ownGroup;
+    private final ResendBuffer buffer;
+    private final BackPressure backPressure;
+    private final FeedConnector connector;
 
-    private ByteBuf[] ring = new ByteBuf[64];
-    private long[] first = new long[64];
-    private long[] last = new long[64];
-    private int head;
-    private int size;
-    private long bufferedBytes;
-    private long nextNumber = 1;
-    private long acked;
-    private boolean ready;
-    private boolean numberingKnown;
-
-    private volatile Channel channel;
     private volatile boolean started;
     private volatile boolean closed;
     private volatile String failure;
     private volatile String lastError;
     private volatile long errors;
-    private volatile long connects;
-    private volatile long connectAttempts;
     private volatile long resent;
-    private volatile long refusedFull;
-    private int backoffStep;
 
     /** A numbered feed with the default buffer and backoff ({@link Settings#of}). */
     public FeedPublisher(final String host, final int port, final String name, final EventLoopGroup group) {
@@ -191,8 +168,9 @@ public final class FeedPublisher implements AutoCloseable {
     /** @param group the event loop to run on, or null for a private one */
     public FeedPublisher(final Settings settings, final EventLoopGroup group) {
         this.settings = settings;
-        this.ownGroup = group == null;
-        this.group = group == null ? Transport.newGroup(1, "feed-" + settings.name()) : group;
+        this.buffer = new ResendBuffer(settings.bufferBytes());
+        this.backPressure = new BackPressure(settings);
+        this.connector = new FeedConnector(this, group);
     }
 
     public Settings settings() {
@@ -219,7 +197,7 @@ public final class FeedPublisher implements AutoCloseable {
     public FeedPublisher start() {
         if (!started) {
             started = true;
-            group.execute(this::connectNow);
+            connector.start();
         }
         return this;
     }
@@ -238,12 +216,12 @@ public final class FeedPublisher implements AutoCloseable {
 
     /** Connected, and (numbered) the tickerplant has answered HELLO. */
     public boolean isConnected() {
-        final Channel ch = channel;
+        final Channel ch = connector.channel();
         if (ch == null || !ch.isActive()) {
             return false;
         }
         synchronized (this) {
-            return ready;
+            return connector.ready();
         }
     }
 
@@ -254,7 +232,7 @@ public final class FeedPublisher implements AutoCloseable {
 
     /** Allocator for frame buffers (pooled, direct). */
     public ByteBufAllocator alloc() {
-        final Channel ch = channel;
+        final Channel ch = connector.channel();
         return ch != null ? ch.alloc() : PooledByteBufAllocator.DEFAULT;
     }
 
@@ -272,129 +250,29 @@ public final class FeedPublisher implements AutoCloseable {
         }
         final int count;
         try {
-            count = countFrames(given);
+            count = ResendBuffer.countFrames(given);
         } catch (final RuntimeException e) {
             given.release();
             throw e;
         }
-        final ByteBuf frames = compact(given);
-        final int bytes = frames.capacity();
+        final ByteBuf frames = ResendBuffer.compact(given);
         synchronized (this) {
-            if (!waitForRoom(bytes)) {
+            if (!backPressure.waitForRoom(this, buffer, frames.capacity())) {
                 frames.release();
                 return false;
             }
-            final long number = nextNumber;
-            for (int off = frames.readerIndex(), end = frames.writerIndex(); off < end; off += frames.getIntLE(off)) {
-                frames.setLongLE(off + FrameDescriptor.SEQUENCE_OFFSET, nextNumber++);
-            }
-            if (size == ring.length) {
-                grow();
-            }
-            final int at = (head + size) % ring.length;
-            ring[at] = frames;
-            first[at] = number;
-            last[at] = number + count - 1;
-            size++;
-            bufferedBytes += bytes;
-            final Channel ch = channel;
-            if (ready && ch != null) {
+            buffer.add(frames, count);
+            final Channel ch = connector.channel();
+            if (connector.ready() && ch != null) {
                 ch.writeAndFlush(frames.retainedDuplicate(), ch.voidPromise());
             }
         }
         return true;
     }
 
-    /**
-     * What is kept is what memory it holds: a buffer much larger than its frames (a caller's generous
-     * initial capacity) is copied into one that fits them, once, before it is kept.
-     */
-    private static ByteBuf compact(final ByteBuf frames) {
-        final int readable = frames.readableBytes();
-        if (frames.capacity() - readable <= Math.max(4096, readable)) {
-            return frames;
-        }
-        final ByteBuf fit = frames.alloc().directBuffer(readable, readable);
-        fit.writeBytes(frames, frames.readerIndex(), readable);
-        frames.release();
-        return fit;
-    }
-
-    /**
-     * Caller holds the monitor. Waits for room (and, before the first connection, for the numbering)
-     * under the policy; false when the frames must be refused.
-     */
-    private boolean waitForRoom(final int bytes) {
-        long deadline = 0;
-        while (true) {
-            if (closed || failure != null) {
-                return false;
-            }
-            if (numberingKnown && (size == 0 || bufferedBytes + bytes <= settings.bufferBytes())) {
-                return true;
-            }
-            if (settings.whenFull() == WhenFull.FAIL) {
-                if (numberingKnown) {
-                    refusedFull++;
-                }
-                return false;
-            }
-            final long now = System.nanoTime();
-            if (deadline == 0) {
-                deadline = now + settings.blockTimeout().toNanos();
-            }
-            if (now >= deadline) {
-                if (numberingKnown) {
-                    refusedFull++;
-                }
-                return false;
-            }
-            try {
-                TimeUnit.NANOSECONDS.timedWait(this, deadline - now);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-    }
-
-    private static int countFrames(final ByteBuf frames) {
-        int n = 0;
-        final int end = frames.writerIndex();
-        int off = frames.readerIndex();
-        while (off < end) {
-            final int len = end - off >= 4 ? frames.getIntLE(off) : -1;
-            if (len < FrameDescriptor.TABLE_NAME_OFFSET || off + len > end
-                || frames.getUnsignedByte(off + FrameDescriptor.TYPE_OFFSET) != MessageType.UPDATE) {
-                throw new IllegalArgumentException("not whole UPDATE frames [offset=" + (off - frames.readerIndex()) + ", length=" + len
-                    + ", bytes=" + frames.readableBytes() + "]");
-            }
-            off += len;
-            n++;
-        }
-        return n;
-    }
-
-    private void grow() {
-        final int n = ring.length * 2;
-        final ByteBuf[] r = new ByteBuf[n];
-        final long[] f = new long[n];
-        final long[] l = new long[n];
-        for (int k = 0; k < size; k++) {
-            final int from = (head + k) % ring.length;
-            r[k] = ring[from];
-            f[k] = first[from];
-            l[k] = last[from];
-        }
-        ring = r;
-        first = f;
-        last = l;
-        head = 0;
-    }
-
     private boolean sendUnnumbered(final ByteBuf frames) {
-        final Channel ch = channel;
-        if (closed || failure != null || ch == null || !ch.isActive() || !ch.isWritable()) {
+        final Channel ch = connector.channel();
+        if (closed || failure != null || !BackPressure.writable(ch)) {
             frames.release();
             return false;
         }
@@ -407,31 +285,7 @@ public final class FeedPublisher implements AutoCloseable {
      * numbering is known); protocol 1, until connected and writable. False on timeout, close or failure.
      */
     public boolean awaitWritable(final long timeoutNanos) {
-        final long deadline = System.nanoTime() + timeoutNanos;
-        while (true) {
-            if (isClosed()) {
-                return false;
-            }
-            if (settings.numbered()) {
-                synchronized (this) {
-                    if (numberingKnown && (size == 0 || bufferedBytes < settings.bufferBytes())) {
-                        return true;
-                    }
-                }
-            } else {
-                final Channel ch = channel;
-                if (ch == null || !ch.isActive()) {
-                    return false;
-                }
-                if (ch.isWritable()) {
-                    return true;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            LockSupport.parkNanos(50_000);
-        }
+        return backPressure.awaitWritable(this, buffer, timeoutNanos);
     }
 
     /** Numbered: waits until every update sent so far is acknowledged (journalled by the tickerplant); false on timeout. */
@@ -439,7 +293,7 @@ public final class FeedPublisher implements AutoCloseable {
         final long deadline = System.nanoTime() + timeoutNanos;
         while (true) {
             synchronized (this) {
-                if (acked >= nextNumber - 1) {
+                if (buffer.allAcknowledged()) {
                     return true;
                 }
             }
@@ -452,7 +306,7 @@ public final class FeedPublisher implements AutoCloseable {
 
     /** Blocks until everything written so far on the current connection has been handed to the socket. */
     public void flushAndWait() {
-        final Channel ch = channel;
+        final Channel ch = connector.channel();
         if (ch != null && ch.isActive()) {
             ch.writeAndFlush(ch.alloc().buffer(0)).awaitUninterruptibly(10, TimeUnit.SECONDS);
         }
@@ -474,15 +328,15 @@ public final class FeedPublisher implements AutoCloseable {
 
     public Stats stats() {
         synchronized (this) {
-            final long c = connects;
-            return new Stats(isConnectedLocked(), c, Math.max(0, c - 1), connectAttempts, nextNumber - 1, acked,
-                size == 0 ? 0 : nextNumber - first[head], bufferedBytes, resent, refusedFull, errors, lastError, failure);
+            final long c = connector.connects();
+            return new Stats(isConnectedLocked(), c, Math.max(0, c - 1), connector.connectAttempts(), buffer.lastNumber(), buffer.acked(),
+                buffer.updates(), buffer.bytes(), resent, backPressure.refusedFull(), errors, lastError, failure);
         }
     }
 
     private boolean isConnectedLocked() {
-        final Channel ch = channel;
-        return ch != null && ch.isActive() && ready;
+        final Channel ch = connector.channel();
+        return ch != null && ch.isActive() && connector.ready();
     }
 
     @Override
@@ -491,192 +345,74 @@ public final class FeedPublisher implements AutoCloseable {
         synchronized (this) {
             notifyAll();
         }
-        final Channel ch = channel;
-        if (ch != null) {
-            ch.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
-        }
-        if (ownGroup) {
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-        }
+        connector.close();
         synchronized (this) {
-            while (size > 0) {
-                ring[head].release();
-                ring[head] = null;
-                head = (head + 1) % ring.length;
-                size--;
-            }
-            bufferedBytes = 0;
+            buffer.clear();
         }
     }
 
-    // ---------------------------------------------------------------- event loop
+    // ---------------------------------------------------------------- event loop (from the connector)
 
-    private void connectNow() {
-        if (closed || failure != null || group.isShuttingDown()) {
-            return;
-        }
-        connectAttempts++;
-        final Bootstrap b = new Bootstrap()
-            .group(group)
-            .channel(Transport.socketChannel(group))
-            .option(ChannelOption.TCP_NODELAY, true)
-            .option(ChannelOption.SO_SNDBUF, 1 << 20)
-            .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(4 << 20, 16 << 20))
-            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2_000)
-            .handler(new ChannelInitializer<SocketChannel>() {
-                @Override
-                protected void initChannel(final SocketChannel ch) {
-                    FramePipeline.install(ch.pipeline(), 1 << 20);
-                    ch.pipeline().addLast(new Handler());
-                }
-            });
-        b.connect(settings.host(), settings.port()).addListener((ChannelFutureListener) this::onConnect);
+    /** The channel of the current connection, or null. */
+    Channel channel() {
+        return connector.channel();
     }
 
-    private void onConnect(final ChannelFuture f) {
-        if (!f.isSuccess()) {
-            if (connectAttempts == 1 || connectAttempts % 20 == 0) {
-                LOG.info("tickerplant not reachable, retrying [host={}, port={}, feed={}, attempts={}]: {}", settings.host(),
-                    settings.port(), settings.name(), connectAttempts, f.cause() == null ? "" : f.cause().toString());
-            }
-            scheduleReconnect();
-            return;
-        }
-        final Channel ch = f.channel();
-        if (closed) {
-            ch.close();
-            return;
-        }
+    /** {@link #close} was called (a connection made since is closed at once). */
+    boolean closing() {
+        return closed;
+    }
+
+    /** A protocol 1 connection is up: ready at once, there is no numbering to wait for. */
+    void unnumberedUp() {
         synchronized (this) {
-            ready = false;
-            channel = ch;
+            connector.ready(true);
+            buffer.unnumbered();
         }
-        ch.closeFuture().addListener(cf -> onDisconnected(ch));
-        ch.writeAndFlush(ControlFrames.clientHello(ch.alloc(), ControlFrames.ROLE_FEED, settings.name(),
-            settings.numbered() ? FrameDescriptor.HELLO_FLAG_NUMBERED : 0, settings.token()));
-        if (!settings.numbered()) {
-            synchronized (this) {
-                ready = true;
-                numberingKnown = true;
-            }
-            connected();
-        }
-    }
-
-    /** A connection is up; the backoff starts again from its minimum once the tickerplant acknowledges progress on it. */
-    private void connected() {
-        connects++;
-        if (!settings.numbered()) {
-            backoffStep = 0;
-        }
-        if (connects > 1) {
-            LOG.info("feed reconnected [host={}, port={}, feed={}, reconnects={}]", settings.host(), settings.port(), settings.name(),
-                connects - 1);
-        }
-    }
-
-    private void onDisconnected(final Channel ch) {
-        synchronized (this) {
-            if (channel == ch) {
-                ready = false;
-            }
-        }
-        if (!closed && failure == null) {
-            LOG.warn("feed connection to the tickerplant lost, reconnecting [host={}, port={}, feed={}, unacknowledged={}]",
-                settings.host(), settings.port(), settings.name(), stats().bufferedUpdates());
-        }
-        scheduleReconnect();
-    }
-
-    private void scheduleReconnect() {
-        if (closed || failure != null || group.isShuttingDown()) {
-            return;
-        }
-        final long min = settings.reconnectMin().toMillis();
-        final long delay = Math.min(settings.reconnectMax().toMillis(), min << Math.min(backoffStep, 20));
-        backoffStep++;
-        group.schedule(this::connectNow, delay, TimeUnit.MILLISECONDS);
     }
 
     /** FEED_ACK: the first on a connection answers HELLO (resend what follows it); later ones free what they cover. */
-    private void onAck(final Channel ch, final long n) {
+    void onAck(final Channel ch, final long n) {
         final boolean first;
         synchronized (this) {
-            if (channel != ch) {
+            if (connector.channel() != ch) {
                 return;
             }
-            first = !ready;
+            first = !connector.ready();
             if (first) {
                 answerHello(ch, n);
-            } else if (n > acked) {
-                acked = n;
-                free(n);
-                backoffStep = 0;
+            } else if (buffer.acknowledge(n)) {
+                connector.progress();
             }
             notifyAll();
         }
         if (first) {
-            connected();
+            connector.connected();
         }
     }
 
     /** Caller holds the monitor: the HELLO answer {@code n}; resends every kept update after it, then turns live. */
     private void answerHello(final Channel ch, final long n) {
-        if (!numberingKnown) {
-            numberingKnown = true;
-            if (n >= nextNumber) {
-                if (nextNumber > 1) {
-                    LOG.warn("the tickerplant holds more of this feed than it sent; is another process using its name? [feed={}, "
-                        + "journalled={}, lastSent={}]", settings.name(), n, nextNumber - 1);
-                }
-                nextNumber = n + 1;
-            }
-        } else if (n >= nextNumber) {
+        final long lastSent = buffer.lastNumber();
+        if (!buffer.helloAnswered(n)) {
             LOG.warn("the tickerplant holds more of this feed than it sent; is another process using its name? [feed={}, journalled={}, "
-                + "lastSent={}]", settings.name(), n, nextNumber - 1);
+                + "lastSent={}]", settings.name(), n, lastSent);
         }
-        if (size > 0 && n + 1 < first[head]) {
+        final long oldest = buffer.oldest();
+        if (oldest > 0 && n + 1 < oldest) {
             LOG.error("the tickerplant lacks updates this feed no longer keeps (journal lost or repaired?) [feed={}, journalled={}, "
-                + "oldestKept={}]", settings.name(), n, first[head]);
+                + "oldestKept={}]", settings.name(), n, oldest);
         }
-        acked = n;
-        free(n);
-        long sent = 0;
-        for (int k = 0; k < size; k++) {
-            final int at = (head + k) % ring.length;
-            final ByteBuf buf = ring[at];
-            if (first[at] > n) {
-                ch.write(buf.retainedDuplicate(), ch.voidPromise());
-                sent += last[at] - first[at] + 1;
-            } else {
-                int off = buf.readerIndex();
-                for (long num = first[at]; num <= n; num++) {
-                    off += buf.getIntLE(off);
-                }
-                ch.write(buf.retainedSlice(off, buf.writerIndex() - off), ch.voidPromise());
-                sent += last[at] - n;
-            }
-        }
+        final long sent = buffer.resendAfter(ch, n);
         ch.flush();
-        ready = true;
+        connector.ready(true);
         resent += sent;
         if (sent > 0) {
             LOG.info("feed resent updates after connecting [feed={}, from={}, updates={}]", settings.name(), n + 1, sent);
         }
     }
 
-    /** Caller holds the monitor: releases every chunk whose updates are all at or below {@code n}. */
-    private void free(final long n) {
-        while (size > 0 && last[head] <= n) {
-            bufferedBytes -= ring[head].capacity();
-            ring[head].release();
-            ring[head] = null;
-            head = (head + 1) % ring.length;
-            size--;
-        }
-    }
-
-    private void onError(final ControlFrames.Error e) {
+    void onError(final ControlFrames.Error e) {
         lastError = e.code().tag() + ": " + e.message();
         errors++; // after lastError: whoever sees the count sees the message
         final ErrorCode c = e.code();
@@ -691,24 +427,6 @@ public final class FeedPublisher implements AutoCloseable {
             synchronized (this) {
                 notifyAll();
             }
-        }
-    }
-
-    private final class Handler extends SimpleChannelInboundHandler<ByteBuf> {
-        @Override
-        protected void channelRead0(final ChannelHandlerContext ctx, final ByteBuf frame) {
-            final int type = ControlFrames.type(frame, frame.readerIndex());
-            if (type == MessageType.FEED_ACK) {
-                onAck(ctx.channel(), ControlFrames.readSequence(frame));
-            } else if (type == MessageType.ERROR) {
-                onError(ControlFrames.readError(frame));
-            }
-        }
-
-        @Override
-        public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause) {
-            LOG.warn("feed connection failed [feed={}]: {}", settings.name(), cause.toString());
-            ctx.close();
         }
     }
 }

@@ -237,7 +237,7 @@ public final class FeedSupervisor implements AutoCloseable {
         final List<String> tables = req.tables() == null || req.tables().isEmpty() ? List.of(table) : req.tables();
         final List<String> symbols = req.symbols() == null ? List.of() : req.symbols();
         ControlFrames.Replay r = ControlFrames.Replay.of(tables, (int) from.toEpochDay(), (int) to.toEpochDay()).withSyms(symbols)
-            .withBatchRows(run.rowsPerUpdate());
+            .withRowsPerUpdate(run.rowsPerUpdate());
         if (pace == Pace.RECORDED) {
             r = r.withSpeed(run.speed());
         } else if (pace != Pace.MAX) {

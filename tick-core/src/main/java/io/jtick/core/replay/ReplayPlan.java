@@ -27,7 +27,7 @@ import java.util.TreeSet;
  * reference counted.
  */
 final class ReplayPlan {
-    /** Largest frame a request's batch may produce (what a default client accepts). */
+    /** Largest frame a request's rows per update may produce (what a default client accepts). */
     static final int MAX_FRAME_BYTES = FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH;
     private static final long DAY_NANOS = 86_400_000_000_000L;
 
@@ -37,7 +37,7 @@ final class ReplayPlan {
     /** [date][table], null where that table has no partition that date. */
     final DayTable[][] days;
     final long totalRows;
-    final int batchRows;
+    final int rowsPerUpdate;
     final boolean paced;
     final double speed;
     final ReplaySettings settings;
@@ -46,7 +46,7 @@ final class ReplayPlan {
     private int refs = 1;
 
     private ReplayPlan(final ControlFrames.Replay request, final List<TableSchema> schemas, final LocalDate[] dates,
-                       final DayTable[][] days, final int batchRows, final ReplaySettings settings, final String key,
+                       final DayTable[][] days, final int rowsPerUpdate, final ReplaySettings settings, final String key,
                        final List<PartitionTable> pinned) {
         this.request = request;
         this.schemas = List.copyOf(schemas);
@@ -59,7 +59,7 @@ final class ReplayPlan {
             }
         }
         this.totalRows = n;
-        this.batchRows = batchRows;
+        this.rowsPerUpdate = rowsPerUpdate;
         this.paced = request.pace() == ControlFrames.PACE_RECORDED;
         this.speed = request.speed();
         this.settings = settings;
@@ -71,7 +71,7 @@ final class ReplayPlan {
      * Checks {@code r} and binds it to what {@code hdb} holds now.
      *
      * @throws ReplayException naming the first problem: unknown-table, or bad-replay for a bad range,
-     *                         window, zone, pace, speed or batch, no partitions in range, or a table
+     *                         window, zone, pace, speed or rows per update, no partitions in range, or a table
      *                         whose schema differs between the dates of the range
      */
     static ReplayPlan open(final HistoricalDatabase hdb, final ControlFrames.Replay r, final ReplaySettings settings) {
@@ -107,9 +107,9 @@ final class ReplayPlan {
         } catch (final DateTimeException e) {
             throw bad("unknown zone [zone=" + r.zone() + "]");
         }
-        final int batch = r.batchRows() == 0 ? settings.defaultBatchRows() : r.batchRows();
-        if (batch < 1 || batch > settings.maxBatchRows()) {
-            throw bad("batch rows must be 1.." + settings.maxBatchRows() + " [batchRows=" + r.batchRows() + "]");
+        final int perUpdate = r.rowsPerUpdate() == 0 ? settings.defaultRowsPerUpdate() : r.rowsPerUpdate();
+        if (perUpdate < 1 || perUpdate > settings.maxRowsPerUpdate()) {
+            throw bad("rows per update must be 1.." + settings.maxRowsPerUpdate() + " [rowsPerUpdate=" + r.rowsPerUpdate() + "]");
         }
         final LocalDate from = LocalDate.ofEpochDay(r.fromDay());
         final LocalDate to = LocalDate.ofEpochDay(r.toDay());
@@ -134,10 +134,10 @@ final class ReplayPlan {
                     byDate.computeIfAbsent(p.date(), d -> new PartitionTable[r.tables().size()])[t] = p;
                 }
                 schemas.add(schema != null ? schema : hdb.schemaOf(table));
-                final long frame = (long) batch * (schemas.get(t).rowWidth() + 8) + 4096;
+                final long frame = (long) perUpdate * (schemas.get(t).rowWidth() + 8) + 4096;
                 if (frame > MAX_FRAME_BYTES) {
-                    throw bad("a batch of this many rows exceeds the frame limit [batchRows=" + batch + ", table=" + table + ", bytes~"
-                        + frame + ", max=" + MAX_FRAME_BYTES + "]");
+                    throw bad("an update of this many rows exceeds the frame limit [rowsPerUpdate=" + perUpdate + ", table=" + table
+                        + ", bytes~" + frame + ", max=" + MAX_FRAME_BYTES + "]");
                 }
             }
             if (byDate.isEmpty()) {
@@ -157,7 +157,7 @@ final class ReplayPlan {
                 }
             }
             final String key = keyOf(r, settings);
-            return new ReplayPlan(r, schemas, dates, days, batch, settings, key, pinned);
+            return new ReplayPlan(r, schemas, dates, days, perUpdate, settings, key, pinned);
         } catch (final RuntimeException e) {
             pinned.forEach(PartitionTable::release);
             throw e;
@@ -166,7 +166,7 @@ final class ReplayPlan {
 
     /**
      * What makes two requests the same replay (tables, dates, syms as a set, window, zone, pace,
-     * speed, batch); null when the zone does not parse (the request is refused anyway).
+     * speed, rows per update); null when the zone does not parse (the request is refused anyway).
      */
     static String keyOf(final ControlFrames.Replay r, final ReplaySettings settings) {
         final String zone;
@@ -175,10 +175,10 @@ final class ReplayPlan {
         } catch (final DateTimeException e) {
             return null;
         }
-        final int batch = r.batchRows() == 0 ? settings.defaultBatchRows() : r.batchRows();
+        final int perUpdate = r.rowsPerUpdate() == 0 ? settings.defaultRowsPerUpdate() : r.rowsPerUpdate();
         return String.join(",", r.tables()) + "|" + r.fromDay() + "|" + r.toDay() + "|"
             + (r.syms().isEmpty() ? "*" : String.join(",", new TreeSet<>(r.syms()))) + "|" + r.startNanos() + "|" + r.endNanos() + "|"
-            + zone + "|" + r.pace() + "|" + (r.pace() == ControlFrames.PACE_RECORDED ? r.speed() : 0) + "|" + batch;
+            + zone + "|" + r.pace() + "|" + (r.pace() == ControlFrames.PACE_RECORDED ? r.speed() : 0) + "|" + perUpdate;
     }
 
     /** Epoch ns of a time of day (ns after local midnight, may pass 24h) on {@code date} in {@code zone}, DST-safe. */

@@ -1,14 +1,10 @@
 package io.jtick.core.replay;
 
 import io.jtick.core.metrics.LatencyStats;
-import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
-import io.jtick.core.wire.UpdateEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import org.agrona.UnsafeApi;
 
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -17,8 +13,8 @@ import java.util.Arrays;
  * sorted by sym then time); a window takes from each run the rows with {@code time < windowEnd},
  * reads their columns into this reader's buffers, orders them by time ({@link TimeSort}: stable, so
  * equal times go table by table in request order, then by sym, then in recorded order) and cuts them
- * into frames of consecutive rows of one table, at most {@code batchRows} each (and, at recorded
- * pace, spanning at most the pace quantum × speed of recorded time).
+ * into frames of consecutive rows of one table, at most {@code rowsPerUpdate} each (and, at recorded
+ * pace, spanning at most the pace quantum × speed of recorded time), which {@link WindowEncoder} encodes.
  *
  * <p>A window holds about {@code windowRows} rows: its end is found by galloping search from each
  * run's position, widening or narrowing the span until the count is within ½..2 × windowRows (rows
@@ -30,14 +26,11 @@ import java.util.Arrays;
  * <p>One thread at a time (a stream passes its reader between event-loop threads under its lock).
  */
 final class ReplayReader implements AutoCloseable {
-    private static final boolean NATIVE_LE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
-
     private final ReplayPlan plan;
     private final int tables;
     private final int windowRows;
     private final long quantumSpan;
     private final TimeSort sort = new TimeSort();
-    private final UpdateEncoder encoder = new UpdateEncoder();
     private final LatencyStats windowTimes;
 
     private int date = -1;
@@ -65,13 +58,7 @@ final class ReplayReader implements AutoCloseable {
     private final int[] capacity;
     private int[] order;
 
-    private int[][] stamp;
-    private int[][] frameCode;
-    private int generation;
-    /** Per frame: each row's position in its table's window columns, its frame sym code, the syms in order of appearance. */
-    private int[] src = new int[0];
-    private int[] codes = new int[0];
-    private int[] firstSeen = new int[0];
+    private final WindowEncoder encoder;
 
     /** @param windowTimes where the time to read and order each window is recorded */
     ReplayReader(final ReplayPlan plan, final LatencyStats windowTimes) {
@@ -87,8 +74,7 @@ final class ReplayReader implements AutoCloseable {
         for (int t = 0; t < tables; t++) {
             columns[t] = new Object[plan.schemas.get(t).columnCount()];
         }
-        this.stamp = new int[tables][];
-        this.frameCode = new int[tables][];
+        this.encoder = new WindowEncoder(tables);
     }
 
     /** Positions the reader at {@code c} (a stream's start, or where a consumer that leaves the stream stands). */
@@ -126,7 +112,7 @@ final class ReplayReader implements AutoCloseable {
         }
         final int first = position(offset);
         final int t = tableOf(first);
-        final int limit = Math.min(plan.batchRows, rows - offset);
+        final int limit = Math.min(plan.rowsPerUpdate, rows - offset);
         int n = 1;
         final long firstTime = times[first];
         while (n < limit) {
@@ -136,7 +122,8 @@ final class ReplayReader implements AutoCloseable {
             }
             n++;
         }
-        final ByteBuf buf = encode(alloc, t, offset, n);
+        final ByteBuf buf = encoder.encode(alloc, plan.schemas.get(t), t, day[t], columns[t], times, order, tableStart[t], offset, n,
+            rowsDone + n);
         offset += n;
         rowsDone += n;
         return new ReplayFrame(buf, t, n, firstTime, date, new ReplayFrame.Cursor(date, windowStart, windowEnd, span, offset, rowsDone));
@@ -186,11 +173,7 @@ final class ReplayReader implements AutoCloseable {
                 continue;
             }
             dt.enter(plan.settings.scratchDir());
-            final int symIds = dt.symBytes.length;
-            if (stamp[t] == null || stamp[t].length < symIds) {
-                stamp[t] = new int[symIds];
-                frameCode[t] = new int[symIds];
-            }
+            encoder.symIds(t, dt.symBytes.length);
             for (int k = 0; k < dt.codes.length; k++) {
                 runDay[runs] = dt;
                 runTable[runs] = t;
@@ -427,183 +410,6 @@ final class ReplayReader implements AutoCloseable {
         windowStart = start;
         windowEnd = end;
         order = sort.sort(times, rows);
-    }
-
-    // ------------------------------------------------------------------ encoding
-
-    private ByteBuf encode(final ByteBufAllocator alloc, final int t, final int from, final int n) {
-        final TableSchema schema = plan.schemas.get(t);
-        final DayTable d = day[t];
-        final int base = tableStart[t];
-        final int[] syms = (int[]) columns[t][TableSchema.SYM];
-        final int[] st = stamp[t];
-        final int[] fc = frameCode[t];
-        if (src.length < n) {
-            src = new int[n];
-            codes = new int[n];
-            firstSeen = new int[n];
-        }
-        final int gen = ++generation;
-        int dictCount = 0;
-        int dictBytes = 0;
-        for (int i = 0; i < n; i++) {
-            final int w = (order == null ? from + i : order[from + i]) - base;
-            src[i] = w;
-            final int code = syms[w];
-            if (st[code] != gen) {
-                st[code] = gen;
-                fc[code] = dictCount;
-                firstSeen[dictCount++] = code;
-                dictBytes += 1 + d.symBytes[code].length;
-            }
-            codes[i] = fc[code];
-        }
-        final int length = UpdateEncoder.frameLength(schema, n, dictBytes);
-        final ByteBuf buf = alloc.directBuffer(length, length);
-        try {
-            encoder.wrapForFill(buf, schema, n, dictBytes);
-            for (int k = 0; k < dictCount; k++) {
-                encoder.addSym(d.symBytes[firstSeen[k]]);
-            }
-            final boolean direct = NATIVE_LE && buf.hasMemoryAddress();
-            final boolean identity = order == null;
-            copy(codes, 0, n, buf, encoder.dataOffset(TableSchema.SYM), 4, direct);
-            if (identity) {
-                copy(times, from, n, buf, encoder.dataOffset(TableSchema.TIME), 8, direct);
-            } else {
-                gatherTimes(base, n, buf, encoder.dataOffset(TableSchema.TIME), direct);
-            }
-            for (int c = 2; c < schema.columnCount(); c++) {
-                if (identity) {
-                    copy(columns[t][c], from - base, n, buf, encoder.dataOffset(c), schema.type(c).width(), direct);
-                } else {
-                    gather(columns[t][c], n, buf, encoder.dataOffset(c), schema.type(c), direct);
-                }
-            }
-            encoder.sequence(rowsDone + n);
-            encoder.finish();
-            return buf;
-        } catch (final RuntimeException e) {
-            buf.release();
-            throw e;
-        }
-    }
-
-    /** Copies {@code n} values of a primitive array from {@code at} into the frame at {@code index}. */
-    private static void copy(final Object array, final int at, final int n, final ByteBuf buf, final int index, final int width,
-                             final boolean direct) {
-        if (direct) {
-            UnsafeApi.copyMemory(array, UnsafeApi.arrayBaseOffset(array.getClass()) + (long) at * width, null,
-                buf.memoryAddress() + index, (long) n * width);
-            return;
-        }
-        for (int i = 0; i < n; i++) {
-            switch (width) {
-                case 8 -> buf.setLongLE(index + (i << 3), UnsafeApi.getLong(array, UnsafeApi.arrayBaseOffset(array.getClass())
-                    + ((long) (at + i) << 3)));
-                case 4 -> buf.setIntLE(index + (i << 2), UnsafeApi.getInt(array, UnsafeApi.arrayBaseOffset(array.getClass())
-                    + ((long) (at + i) << 2)));
-                case 2 -> buf.setShortLE(index + (i << 1), UnsafeApi.getShort(array, UnsafeApi.arrayBaseOffset(array.getClass())
-                    + ((long) (at + i) << 1)));
-                default -> buf.setByte(index + i, UnsafeApi.getByte(array, UnsafeApi.arrayBaseOffset(array.getClass()) + at + i));
-            }
-        }
-    }
-
-    private void gatherTimes(final int base, final int n, final ByteBuf buf, final int index, final boolean direct) {
-        final int[] s = src;
-        final long[] v = times;
-        if (direct) {
-            final long a = buf.memoryAddress() + index;
-            for (int i = 0; i < n; i++) {
-                UnsafeApi.putLong(a + ((long) i << 3), v[s[i] + base]);
-            }
-        } else {
-            for (int i = 0; i < n; i++) {
-                buf.setLongLE(index + (i << 3), v[s[i] + base]);
-            }
-        }
-    }
-
-    /** Writes the values at {@link #src}{@code [0..n)} of one column into the frame at {@code index}, in order. */
-    private void gather(final Object column, final int n, final ByteBuf buf, final int index, final ColumnType type,
-                        final boolean direct) {
-        final int[] s = src;
-        final long a = direct ? buf.memoryAddress() + index : 0;
-        switch (type) {
-            case TIMESTAMP, INT64 -> {
-                final long[] v = (long[]) column;
-                if (direct) {
-                    for (int i = 0; i < n; i++) {
-                        UnsafeApi.putLong(a + ((long) i << 3), v[s[i]]);
-                    }
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        buf.setLongLE(index + (i << 3), v[s[i]]);
-                    }
-                }
-            }
-            case FLOAT64 -> {
-                final double[] v = (double[]) column;
-                if (direct) {
-                    for (int i = 0; i < n; i++) {
-                        UnsafeApi.putDouble(a + ((long) i << 3), v[s[i]]);
-                    }
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        buf.setLongLE(index + (i << 3), Double.doubleToRawLongBits(v[s[i]]));
-                    }
-                }
-            }
-            case INT32, SYMBOL -> {
-                final int[] v = (int[]) column;
-                if (direct) {
-                    for (int i = 0; i < n; i++) {
-                        UnsafeApi.putInt(a + ((long) i << 2), v[s[i]]);
-                    }
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        buf.setIntLE(index + (i << 2), v[s[i]]);
-                    }
-                }
-            }
-            case FLOAT32 -> {
-                final float[] v = (float[]) column;
-                if (direct) {
-                    for (int i = 0; i < n; i++) {
-                        UnsafeApi.putFloat(a + ((long) i << 2), v[s[i]]);
-                    }
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        buf.setIntLE(index + (i << 2), Float.floatToRawIntBits(v[s[i]]));
-                    }
-                }
-            }
-            case INT16 -> {
-                final short[] v = (short[]) column;
-                if (direct) {
-                    for (int i = 0; i < n; i++) {
-                        UnsafeApi.putShort(a + ((long) i << 1), v[s[i]]);
-                    }
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        buf.setShortLE(index + (i << 1), v[s[i]]);
-                    }
-                }
-            }
-            default -> {
-                final byte[] v = (byte[]) column;
-                if (direct) {
-                    for (int i = 0; i < n; i++) {
-                        UnsafeApi.putByte(a + i, v[s[i]]);
-                    }
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        buf.setByte(index + i, v[s[i]]);
-                    }
-                }
-            }
-        }
     }
 
     /** Bytes of buffers this reader holds (for the memory figures of {@code GET /api/replays}). */

@@ -9,8 +9,8 @@ import java.time.ZoneId;
  * @param host            address the replay port binds to
  * @param port            the replay port (0 = any free port)
  * @param threads         event-loop threads serving consumers (each consumer stays on one)
- * @param defaultBatchRows rows per UPDATE frame when a request gives 0
- * @param maxBatchRows    most rows per UPDATE frame a request may ask for
+ * @param defaultRowsPerUpdate rows per UPDATE frame when a request gives 0 (hdb-service: {@code tick.hdb.replay.batch-rows})
+ * @param maxRowsPerUpdate    most rows per UPDATE frame a request may ask for ({@code tick.hdb.replay.max-batch-rows})
  * @param windowRows      rows a reader merges at a time (one sort); its buffers are sized by it
  * @param sharedFrames    encoded frames a shared stream keeps for its consumers; a consumer that falls further
  *                        behind than this reads on its own from then on
@@ -21,42 +21,42 @@ import java.time.ZoneId;
  * @param scratchDir      where compressed columns of a stream are decoded to (sparse, memory-mapped files, deleted
  *                        when the stream ends)
  */
-public record ReplaySettings(String host, int port, int threads, int defaultBatchRows, int maxBatchRows, int windowRows,
-                             int sharedFrames, int writeBufferLow, int writeBufferHigh, long paceQuantumNanos, ZoneId zone,
+public record ReplaySettings(String host, int port, int threads, int defaultRowsPerUpdate, int maxRowsPerUpdate,
+                             int windowRows, int sharedFrames, int writeBufferLow, int writeBufferHigh, long paceQuantumNanos, ZoneId zone,
                              Path scratchDir) {
-    public static final int DEFAULT_BATCH_ROWS = 8192;
+    public static final int DEFAULT_ROWS_PER_UPDATE = 8192;
     public static final int DEFAULT_WINDOW_ROWS = 65_536;
     public static final int DEFAULT_SHARED_FRAMES = 64;
 
     /** Loopback, any port, the defaults; scratch under {@code root/.replay}. */
     public static ReplaySettings defaults(final Path root) {
-        return new ReplaySettings("127.0.0.1", 0, Math.max(1, Runtime.getRuntime().availableProcessors()), DEFAULT_BATCH_ROWS, 1 << 20,
-            DEFAULT_WINDOW_ROWS, DEFAULT_SHARED_FRAMES, 1 << 20, 4 << 20, 1_000_000L, ZoneId.of("America/New_York"),
+        return new ReplaySettings("127.0.0.1", 0, Math.max(1, Runtime.getRuntime().availableProcessors()), DEFAULT_ROWS_PER_UPDATE,
+            1 << 20, DEFAULT_WINDOW_ROWS, DEFAULT_SHARED_FRAMES, 1 << 20, 4 << 20, 1_000_000L, ZoneId.of("America/New_York"),
             root.resolve(".replay"));
     }
 
     public ReplaySettings withPort(final int p) {
-        return new ReplaySettings(host, p, threads, defaultBatchRows, maxBatchRows, windowRows, sharedFrames, writeBufferLow,
+        return new ReplaySettings(host, p, threads, defaultRowsPerUpdate, maxRowsPerUpdate, windowRows, sharedFrames, writeBufferLow,
             writeBufferHigh, paceQuantumNanos, zone, scratchDir);
     }
 
     public ReplaySettings withThreads(final int n) {
-        return new ReplaySettings(host, port, n, defaultBatchRows, maxBatchRows, windowRows, sharedFrames, writeBufferLow,
+        return new ReplaySettings(host, port, n, defaultRowsPerUpdate, maxRowsPerUpdate, windowRows, sharedFrames, writeBufferLow,
             writeBufferHigh, paceQuantumNanos, zone, scratchDir);
     }
 
     public ReplaySettings withWindowRows(final int rows) {
-        return new ReplaySettings(host, port, threads, defaultBatchRows, maxBatchRows, rows, sharedFrames, writeBufferLow,
+        return new ReplaySettings(host, port, threads, defaultRowsPerUpdate, maxRowsPerUpdate, rows, sharedFrames, writeBufferLow,
             writeBufferHigh, paceQuantumNanos, zone, scratchDir);
     }
 
     public ReplaySettings withSharedFrames(final int frames) {
-        return new ReplaySettings(host, port, threads, defaultBatchRows, maxBatchRows, windowRows, frames, writeBufferLow,
+        return new ReplaySettings(host, port, threads, defaultRowsPerUpdate, maxRowsPerUpdate, windowRows, frames, writeBufferLow,
             writeBufferHigh, paceQuantumNanos, zone, scratchDir);
     }
 
     public ReplaySettings withWriteBuffer(final int low, final int high) {
-        return new ReplaySettings(host, port, threads, defaultBatchRows, maxBatchRows, windowRows, sharedFrames, low, high,
+        return new ReplaySettings(host, port, threads, defaultRowsPerUpdate, maxRowsPerUpdate, windowRows, sharedFrames, low, high,
             paceQuantumNanos, zone, scratchDir);
     }
 
@@ -68,9 +68,9 @@ public record ReplaySettings(String host, int port, int threads, int defaultBatc
         if (threads < 1 || threads > 256) {
             throw new IllegalArgumentException("replay threads must be 1..256 [threads=" + threads + "]");
         }
-        if (maxBatchRows < 1 || defaultBatchRows < 1 || defaultBatchRows > maxBatchRows) {
-            throw new IllegalArgumentException("batch rows must be 1..max-batch-rows [batchRows=" + defaultBatchRows + ", maxBatchRows="
-                + maxBatchRows + "]");
+        if (maxRowsPerUpdate < 1 || defaultRowsPerUpdate < 1 || defaultRowsPerUpdate > maxRowsPerUpdate) {
+            throw new IllegalArgumentException("rows per update must be 1..maxRowsPerUpdate [defaultRowsPerUpdate=" + defaultRowsPerUpdate
+                + ", maxRowsPerUpdate=" + maxRowsPerUpdate + "]");
         }
         if (windowRows < 1024 || windowRows > (1 << 26)) {
             throw new IllegalArgumentException("window rows must be 1024..67108864 [windowRows=" + windowRows + "]");

@@ -9,8 +9,8 @@ import java.util.function.Consumer;
 
 /**
  * One replay shared by every consumer that asked for the same thing (tables, dates, syms, window,
- * pace, batch) while its first frame was still held: one {@link ReplayReader} reads and encodes each
- * frame once, and the frames stay in a ring of {@code sharedFrames} from which each consumer's
+ * pace, rows per update) while its first frame was still held: one {@link ReplayReader} reads and
+ * encodes each frame once, and the frames stay in a ring of {@code sharedFrames} from which each consumer's
  * session writes a retained duplicate (Netty's serialize-once broadcast, as the tickerplant does).
  *
  * <p>The reader runs on a reader thread of the server ({@code hdb-replay-reader-*}), not on the
@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * the oldest frame goes, and a consumer still behind it leaves the stream and reads on its own from
  * where it stands ({@link ReplayFrame#next()}), so a consumer that TCP back-pressure holds back never
  * slows the others. Memory: the ring's frames (at most {@code sharedFrames} × one frame of
- * {@code batchRows} rows) plus the reader's window buffers, once per stream. Closed with its last consumer.
+ * {@code rowsPerUpdate} rows) plus the reader's window buffers, once per stream. Closed with its last consumer.
  */
 final class ReplayStream {
     static final int FRAME = 0;

@@ -1,11 +1,16 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.journal.FeedRuns;
+import io.jtick.core.journal.Journal;
 import io.jtick.core.wire.ErrorCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +26,11 @@ import java.util.Map;
  * failure in the middle of a tick can leave a feed's later update journalled and an earlier one not. HELLO is
  * answered with {@code journalled}; a resent update already journalled (at or below it, or in a
  * range above it) is dropped and counted.
+ *
+ * <p>State: {@code feeds} (by name, in order of first sight), and in timer log+publish
+ * {@code tickFeeds}/{@code tickNumbers}/{@code tickCount}: the numbered feeds' updates the tick being
+ * journalled holds (feed, number), registered once the tick is done ({@link #tickDone}) so the
+ * registry never holds a transient hole between two of the tick's entries; {@code scratch} sorts them.
  */
 final class FeedRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(FeedRegistry.class);
@@ -42,7 +52,7 @@ final class FeedRegistry {
         long acked = -1;
         long ackedAtNanos;
         int unacked;
-        Tickerplant.UpdateSource connection;
+        UpdateSource connection;
         long updates;
         long duplicates;
         long gaps;
@@ -81,8 +91,8 @@ final class FeedRegistry {
                 at++;
             }
             if (ranges == aboveLo.length) {
-                aboveLo = java.util.Arrays.copyOf(aboveLo, ranges * 2);
-                aboveHi = java.util.Arrays.copyOf(aboveHi, ranges * 2);
+                aboveLo = Arrays.copyOf(aboveLo, ranges * 2);
+                aboveHi = Arrays.copyOf(aboveHi, ranges * 2);
             }
             System.arraycopy(aboveLo, at, aboveLo, at + 1, ranges - at);
             System.arraycopy(aboveHi, at, aboveHi, at + 1, ranges - at);
@@ -140,6 +150,132 @@ final class FeedRegistry {
     }
 
     private final Map<String, Feed> feeds = new LinkedHashMap<>();
+    private final TickerplantCounters counters;
+    private final int ackUpdates;
+    private Feed[] tickFeeds = new Feed[64];
+    private long[] tickNumbers = new long[64];
+    private long[] scratch = new long[64];
+    private int tickCount;
+
+    /** @param ackUpdates a feed is acknowledged after this many journalled updates ({@link TickerplantSettings#feedAckUpdates}) */
+    FeedRegistry(final TickerplantCounters counters, final int ackUpdates) {
+        this.counters = counters;
+        this.ackUpdates = ackUpdates;
+    }
+
+    /**
+     * Start-up: rebuilds every feed's journalled numbers from the feed trailers of {@code date}'s
+     * journal and of the last day before it that has one.
+     */
+    void scan(final Path journalDir, final LocalDate date) {
+        Journal.days(journalDir).filter(d -> d.isBefore(date)).max(LocalDate::compareTo)
+            .ifPresent(previous -> Journal.scanFeeds(journalDir, previous, this::scanned));
+        Journal.scanFeeds(journalDir, date, this::scanned);
+        scanDone();
+    }
+
+    /**
+     * Update {@code n} of the numbered {@code feed} arrived: false when the journal already holds it (a
+     * resend after a reconnect: dropped and counted); numbers it skipped are counted, logged and given up.
+     */
+    boolean admit(final Feed feed, final long n) {
+        if (n < feed.expected || feed.holds(n)) {
+            feed.duplicates++;
+            counters.feedDuplicate();
+            feed.expected = Math.max(feed.expected, n + 1);
+            return false;
+        }
+        if (n > feed.expected) {
+            feed.gaps++;
+            counters.feedGap();
+            LOG.warn("numbered feed skipped updates [feed={}, expected={}, got={}]", feed.name, feed.expected, n);
+            feed.add(feed.expected, n - 1);
+            feed.trim();
+        }
+        feed.expected = n + 1;
+        return true;
+    }
+
+    /** Update {@code n} of the numbered {@code feed} is journalled: acknowledged every {@code ackUpdates}. */
+    void journalled(final Feed feed, final long n, final long nowNanos) {
+        feed.add(n, n);
+        updatesJournalled(feed, 1, nowNanos);
+    }
+
+    /** {@code count} updates of {@code feed}, already added to its numbers, are journalled: trims, counts, acknowledges when due. */
+    private void updatesJournalled(final Feed feed, final int count, final long nowNanos) {
+        feed.trim();
+        feed.updates += count;
+        feed.unacked += count;
+        if (feed.unacked >= ackUpdates) {
+            acknowledge(feed, nowNanos);
+        }
+    }
+
+    /** Timer log+publish: update {@code n} of {@code feed} is in the entry just journalled; registered at {@link #tickDone}. */
+    void tickJournalled(final Feed feed, final long n) {
+        if (tickCount == tickFeeds.length) {
+            tickFeeds = Arrays.copyOf(tickFeeds, tickCount * 2);
+            tickNumbers = Arrays.copyOf(tickNumbers, tickCount * 2);
+        }
+        tickFeeds[tickCount] = feed;
+        tickNumbers[tickCount++] = n;
+    }
+
+    /**
+     * The tick is journalled: registers the numbered feeds' updates it holds, each feed's numbers in
+     * order (its updates to different tables went into different entries), then acknowledges the
+     * feeds due.
+     */
+    void tickDone() {
+        if (tickCount == 0) {
+            return;
+        }
+        final long now = System.nanoTime();
+        for (int a = 0; a < tickCount; a++) {
+            final Feed f = tickFeeds[a];
+            if (f == null) {
+                continue;
+            }
+            int m = 0;
+            for (int b = a; b < tickCount; b++) {
+                if (tickFeeds[b] == f) {
+                    if (m == scratch.length) {
+                        scratch = Arrays.copyOf(scratch, m * 2);
+                    }
+                    scratch[m++] = tickNumbers[b];
+                    tickFeeds[b] = null;
+                }
+            }
+            Arrays.sort(scratch, 0, m);
+            for (int r = 0; r < m;) {
+                int e = r;
+                while (e + 1 < m && scratch[e + 1] == scratch[e] + 1) {
+                    e++;
+                }
+                f.add(scratch[r], scratch[e]);
+                r = e + 1;
+            }
+            updatesJournalled(f, m, now);
+        }
+        tickCount = 0;
+    }
+
+    /** ", feed=…, feedSequence=…" of the first runs of a journal entry's feed trailer, for an error message. */
+    static String describe(final FeedRuns feedRuns) {
+        if (feedRuns == null || feedRuns.size() == 0) {
+            return "";
+        }
+        final StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < Math.min(3, feedRuns.size()); r++) {
+            sb.append(", feed=").append(new String(feedRuns.name(r), StandardCharsets.US_ASCII))
+                .append(", feedSequence=").append(feedRuns.first(r));
+            if (feedRuns.last(r) != feedRuns.first(r)) {
+                sb.append("..").append(feedRuns.last(r));
+            }
+        }
+        return feedRuns.size() > 3 ? sb.append(", feedRuns=").append(feedRuns.size()).toString() : sb.toString();
+    }
 
     /** The feed called {@code name}, made on first use. */
     Feed feed(final String name) {
@@ -168,9 +304,9 @@ final class FeedRegistry {
      * A connection said HELLO as the numbered feed {@code name}: it becomes the feed's connection
      * (an older one is closed, the newest wins) and is expected to send from {@code journalled + 1}.
      */
-    Feed hello(final String name, final Tickerplant.UpdateSource from) {
+    Feed hello(final String name, final UpdateSource from) {
         final Feed f = feed(name);
-        final Tickerplant.UpdateSource old = f.connection;
+        final UpdateSource old = f.connection;
         f.connection = from;
         f.connections++;
         f.expected = f.journalled + 1;
@@ -184,7 +320,7 @@ final class FeedRegistry {
     }
 
     /** The connection {@code from} closed. */
-    void gone(final Feed f, final Tickerplant.UpdateSource from) {
+    void gone(final Feed f, final UpdateSource from) {
         if (f.connection == from) {
             f.connection = null;
         }

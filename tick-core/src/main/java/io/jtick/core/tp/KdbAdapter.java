@@ -10,16 +10,13 @@ import io.jtick.core.kdb.KdbUpdateReader;
 import io.jtick.core.kdb.KdbWriter;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.wire.ErrorCode;
-import io.jtick.core.wire.TruncatedFrameException;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +34,11 @@ import java.util.List;
  * not implement, a malformed message) is counted and the connection closed, as the native protocol
  * does; what was accepted before stays journalled and published. A bad login closes the connection
  * without an answer, which is how kdb+ refuses one. Errors are counted under the native codes.
+ *
+ * <p>What every connection shares (refuse once and close, feed count, flush, writability, close,
+ * common exceptions) is {@link ClientConnection}'s; this class keeps the kdb+ protocol.
  */
-final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerplant.UpdateSource {
+final class KdbAdapter extends ChannelInboundHandlerAdapter implements UpdateSource {
     private static final Logger LOG = LoggerFactory.getLogger(KdbAdapter.class);
     private static final byte[] U_UPD = ".u.upd".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] U_SUB = ".u.sub".getBytes(StandardCharsets.US_ASCII);
@@ -51,17 +51,16 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerpla
     private final KdbReader reader = new KdbReader();
     private final KdbCall call = new KdbCall();
     private final KdbUpdateReader updates;
+    private final ClientConnection link;
     private ChannelHandlerContext ctx;
-    private String name = "kdb";
     private boolean loggedIn;
-    private boolean feed;
-    private boolean rejected;
 
     private KdbAdapter(final Tickerplant tp, final KdbAccess access) {
         this.tp = tp;
         this.access = access;
         this.counters = tp.counters().kdb;
         this.updates = new KdbUpdateReader(tp.schemas());
+        this.link = new ClientConnection(tp, "kdb+ connection", "message", "kdb+ message refused", "kdb");
     }
 
     /** The pipeline of one kdb+ connection: handshake and message splitter, then this adapter. */
@@ -73,6 +72,7 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerpla
     @Override
     public void handlerAdded(final ChannelHandlerContext context) {
         this.ctx = context;
+        link.added(context);
     }
 
     @Override
@@ -91,7 +91,7 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerpla
         } else {
             final ByteBuf m = (ByteBuf) msg;
             try {
-                if (loggedIn && !rejected) {
+                if (loggedIn && !link.rejected()) {
                     onMessage(m);
                 }
             } finally {
@@ -104,16 +104,15 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerpla
         final KdbAccess.Verdict verdict = access.check(login.user(), login.password());
         counters.login(verdict);
         if (!verdict.allowed()) {
-            rejected = true;
             LOG.warn("kdb+ login refused, closing [remote={}, user={}, reason={}]", ctx.channel().remoteAddress(), login.user(),
                 verdict.tag());
-            ctx.close();
+            link.drop();
             return;
         }
         loggedIn = true;
-        name = "kdb:" + (login.user().isEmpty() ? "anonymous" : login.user());
+        link.name("kdb:" + (login.user().isEmpty() ? "anonymous" : login.user()));
         ctx.writeAndFlush(ctx.alloc().buffer(1).writeByte(Math.min(login.capability(), KdbDescriptor.CAPABILITY)));
-        LOG.info("kdb+ client [remote={}, name={}, capability={}]", ctx.channel().remoteAddress(), name, login.capability());
+        LOG.info("kdb+ client [remote={}, name={}, capability={}]", ctx.channel().remoteAddress(), link.name(), login.capability());
     }
 
     private void onMessage(final ByteBuf m) {
@@ -150,10 +149,7 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerpla
     // ------------------------------------------------------------------ .u.upd
 
     private void onUpdate(final boolean sync, final int table, final int data) {
-        if (!feed) {
-            feed = true;
-            tp.counters().feedConnected(true);
-        }
+        link.asFeed();
         final long t0 = System.nanoTime();
         // the TP's pooled allocator: the channel's default (Netty 4.2: adaptive) gives buffers the journal copies through an NIO view
         final ByteBuf frame = updates.read(reader, table, data, tp.alloc(), tp.dayStartNanos());
@@ -207,7 +203,7 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerpla
             fail(sync, ErrorCode.BAD_SUBSCRIPTION, "empty sym list: ` subscribes to all syms [argument=syms]", false, false);
             return;
         }
-        tp.onKdbSubscribe(ctx.channel(), name, table, syms);
+        tp.onKdbSubscribe(ctx.channel(), link.name(), table, syms);
         if (sync) {
             final ByteBuf r = KdbWriter.begin(ctx.alloc(), KdbDescriptor.RESPONSE, 256);
             schemaAnswer(r, table);
@@ -277,7 +273,7 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerpla
                 + " reason=jtick evaluates no q expressions; send (`.u.upd;`t;data) or (`.u.sub;`t;syms)]", false, false);
             return;
         }
-        tp.onKdbSubscribe(ctx.channel(), name, -1, List.of());
+        tp.onKdbSubscribe(ctx.channel(), link.name(), -1, List.of());
         if (sync) {
             // (.u.sub[`;`]; (.u.i; .u.L)): a null log count tells r.q's .u.rep there is no q log to replay
             final ByteBuf r = KdbWriter.begin(ctx.alloc(), KdbDescriptor.RESPONSE, 256);
@@ -300,23 +296,15 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerpla
         if (!counted) {
             tp.countError(code);
         }
-        if (rejected) {
+        if (link.rejected()) {
             return;
         }
         if (sync && !close) {
-            LOG.warn("kdb+ call refused [remote={}, name={}, code={}]: {}", ctx.channel().remoteAddress(), name, code.tag(), reason);
+            LOG.warn("kdb+ call refused [remote={}, name={}, code={}]: {}", ctx.channel().remoteAddress(), link.name(), code.tag(), reason);
             ctx.writeAndFlush(KdbWriter.error(ctx.alloc(), reason));
             return;
         }
-        rejected = true;
-        LOG.warn("kdb+ message refused, closing connection [remote={}, name={}, code={}]: {}", ctx.channel().remoteAddress(), name,
-            code.tag(), reason);
-        ctx.channel().config().setAutoRead(false);
-        if (sync) {
-            ctx.writeAndFlush(KdbWriter.error(ctx.alloc(), reason)).addListener(ChannelFutureListener.CLOSE);
-        } else {
-            ctx.close();
-        }
+        link.close(code, reason, sync ? KdbWriter.error(ctx.alloc(), reason) : null);
     }
 
     /** An update the timer could not journal (timer log+publish): counted by the tickerplant; the connection closes. */
@@ -327,38 +315,24 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements Tickerpla
 
     @Override
     public void channelReadComplete(final ChannelHandlerContext context) {
-        tp.flush();
+        link.readComplete();
     }
 
     @Override
     public void channelWritabilityChanged(final ChannelHandlerContext context) {
-        if (context.channel().isWritable()) {
-            tp.onWritable(context.channel());
-        }
-        context.fireChannelWritabilityChanged();
+        link.writabilityChanged(context);
     }
 
     @Override
     public void channelInactive(final ChannelHandlerContext context) {
         counters.connection(false);
-        if (feed) {
-            tp.counters().feedConnected(false);
-        }
-        tp.onDisconnect(context.channel());
+        link.inactive(context);
     }
 
     @Override
     public void exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
-        if (cause instanceof TruncatedFrameException) {
-            tp.countError(ErrorCode.TRUNCATED_FRAME);
-            LOG.warn("kdb+ connection closed in the middle of a message [remote={}, name={}]: {}", context.channel().remoteAddress(),
-                name, cause.getMessage());
-        } else if (cause instanceof IOException) {
-            LOG.debug("kdb+ connection error [remote={}, name={}]: {}", context.channel().remoteAddress(), name, cause.toString());
-            context.close();
-        } else {
-            LOG.error("unexpected error on kdb+ connection [remote={}, name={}]", context.channel().remoteAddress(), name, cause);
-            fail(false, ErrorCode.INTERNAL_ERROR, "internal error handling this connection: " + cause, false, true);
+        if (!link.exceptionCaught(context, cause)) {
+            fail(false, ErrorCode.INTERNAL_ERROR, ClientConnection.internalError(cause), false, true);
         }
     }
 }

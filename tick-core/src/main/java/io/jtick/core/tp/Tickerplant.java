@@ -21,7 +21,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import static io.jtick.core.wire.FrameDescriptor.FLAGS_OFFSET;
@@ -43,18 +42,18 @@ import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
  *   <li>{@code pending[t]}: table t's updates waiting for the timer ({@link TimerBatch}), already
  *       journalled in timer publish, not yet in timer log+publish (which a chained TP refuses, so an
  *       upstream update is always journalled when it arrives);</li>
- *   <li>{@code tickFeeds}, {@code tickNumbers}: in timer log+publish, the numbered feeds' updates the
- *       tick being journalled holds, registered with {@code feeds} when it is done;</li>
  *   <li>{@code date}, {@code nextEndOfDay}: the trading day ({@code .u.d}) and the instant it ends;</li>
  *   <li>{@code u}: the subscribers ({@code .u.w}) and what publishing to them needs ({@link SubscriberRegistry});</li>
- *   <li>{@code feeds}: each numbered feed's journalled update numbers, connection and acknowledgements
- *       ({@link FeedRegistry}), rebuilt at start from the feed trailers of today's and the previous day's journal;</li>
+ *   <li>{@code feeds}: each numbered feed's journalled update numbers, connection and acknowledgements,
+ *       and in timer log+publish the numbers the tick being journalled holds ({@link FeedRegistry}),
+ *       rebuilt at start from the feed trailers of today's and the previous day's journal;</li>
  *   <li>{@code syms}: symbol ids shared by the sym filters and the timer batches;</li>
  *   <li>{@code lastError}: why the last update was refused;</li>
  *   <li>{@code counters}: every metric, today's rows and updates per table included ({@link TickerplantCounters}).</li>
  * </ul>
  * The rest is fixed at construction (settings, schemas, clock, allocator, calendar, journal opener)
- * or reused scratch (validator, the decoder that stamps times, the timer batches' encoder).
+ * or reused scratch (validator, the decoder that stamps times, the timer batches' encoder, the
+ * one-feed journal trailer).
  *
  * <p>{@link #onUpdate} ({@code .u.upd}) validates an update, journals the feed's bytes (sequence and
  * TP time stamped in place) and publishes one retained slice of them to every subscriber that takes
@@ -75,21 +74,6 @@ import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
 public final class Tickerplant implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Tickerplant.class);
 
-    /** Who sent an update (a feed connection, the upstream TP): told when the timer cannot journal it. */
-    public interface UpdateSource {
-        /** The update was refused after {@link #onUpdate} accepted it into a timer batch; nothing of it was published. */
-        void refuse(ErrorCode code, String reason);
-
-        /** The numbered feed this source said HELLO as ({@link #onFeedHello}), or null: its updates carry no number. */
-        default FeedRegistry.Feed feed() {
-            return null;
-        }
-
-        /** FEED_ACK: the journal holds this numbered feed's updates up to {@code feedSequence}. */
-        default void acknowledge(final long feedSequence) {
-        }
-    }
-
     private final TickerplantSettings settings;
     private final SchemaRegistry schemas;
     private final NanoClock clock;
@@ -102,13 +86,8 @@ public final class Tickerplant implements AutoCloseable {
     private final SymbolTable syms = new SymbolTable();
     private final TickerplantCounters counters;
     private final SubscriberRegistry u;
-    private final FeedRegistry feeds = new FeedRegistry();
+    private final FeedRegistry feeds;
     private final FeedRuns oneFeed = new FeedRuns();
-    /** Timer log+publish: the numbered feeds' updates journalled this tick (feed, number), registered once the tick is done. */
-    private FeedRegistry.Feed[] tickFeeds = new FeedRegistry.Feed[64];
-    private long[] tickNumbers = new long[64];
-    private long[] scratch = new long[64];
-    private int tickCount;
     private final TimerBatch[] pending;
 
     private Journal journal;
@@ -137,6 +116,7 @@ public final class Tickerplant implements AutoCloseable {
         this.validator = new UpdateValidator(schemas);
         this.counters = new TickerplantCounters(metrics, schemas.size());
         this.u = new SubscriberRegistry(settings, schemas, alloc, syms, counters);
+        this.feeds = new FeedRegistry(counters, settings.feedAckUpdates());
         this.pending = new TimerBatch[schemas.size()];
         for (int t = 0; t < pending.length; t++) {
             pending[t] = new TimerBatch(alloc, schemas.get(t), syms);
@@ -148,10 +128,7 @@ public final class Tickerplant implements AutoCloseable {
         final LocalDate latest = Journal.days(settings.journalDir()).max(LocalDate::compareTo).orElse(today);
         date = latest.isAfter(today) ? latest : today;
         final long s0 = System.nanoTime();
-        Journal.days(settings.journalDir()).filter(d -> d.isBefore(date)).max(LocalDate::compareTo)
-            .ifPresent(previous -> Journal.scanFeeds(settings.journalDir(), previous, feeds::scanned));
-        Journal.scanFeeds(settings.journalDir(), date, feeds::scanned);
-        feeds.scanDone();
+        feeds.scan(settings.journalDir(), date);
         final long scanMillis = (System.nanoTime() - s0) / 1_000_000;
         journal = journals.open(settings.journalDir(), date, Journal.lastSequenceBefore(settings.journalDir(), date), clock,
             settings.journalMinFreeBytes());
@@ -205,16 +182,9 @@ public final class Tickerplant implements AutoCloseable {
                 lastError = "a numbered feed sent an update without its number [feed=" + feed.name + ", feedSequence=" + feedSequence + "]";
                 return ErrorCode.MALFORMED_FRAME;
             }
-            if (feedSequence < feed.expected || feed.holds(feedSequence)) {
-                feed.duplicates++;
-                counters.feedDuplicate();
-                feed.expected = Math.max(feed.expected, feedSequence + 1);
+            if (!feeds.admit(feed, feedSequence)) {
                 return ErrorCode.NONE;
             }
-            if (feedSequence > feed.expected) {
-                feedGap(feed, feedSequence);
-            }
-            feed.expected = feedSequence + 1;
         }
         final int t = validator.tableIndex();
         final long now = clock.epochNanos();
@@ -238,7 +208,7 @@ public final class Tickerplant implements AutoCloseable {
             }
             counters.journalled(t, frame.getIntLE(offset + ROW_COUNT_OFFSET), length, 1);
             if (feed != null) {
-                feedJournalled(feed, feedSequence, System.nanoTime());
+                feeds.journalled(feed, feedSequence, System.nanoTime());
             }
             if (mode == PublishMode.ZERO_LATENCY) {
                 final long p0 = System.nanoTime();
@@ -263,15 +233,6 @@ public final class Tickerplant implements AutoCloseable {
         frame.setShortLE(offset + FLAGS_OFFSET, frame.getUnsignedShortLE(offset + FLAGS_OFFSET) & ~FLAG_STAMP_TIME);
     }
 
-    /** A numbered feed skipped numbers: counted, logged, and the numbers it skipped are given up. */
-    private void feedGap(final FeedRegistry.Feed feed, final long feedSequence) {
-        feed.gaps++;
-        counters.feedGap();
-        LOG.warn("numbered feed skipped updates [feed={}, expected={}, got={}]", feed.name, feed.expected, feedSequence);
-        feed.add(feed.expected, feedSequence - 1);
-        feed.trim();
-    }
-
     /**
      * Journals one frame as {@code sequence} (j+1, or its own from upstream) with the trailer of the
      * numbered feeds' updates it holds ({@code feedRuns}, null: none); false, counted and logged, when
@@ -286,8 +247,8 @@ public final class Tickerplant implements AutoCloseable {
             journal.append(frame, offset, length, sequence, feedRuns);
         } catch (final RuntimeException e) {
             counters.error(ErrorCode.JOURNAL_FAILURE);
-            lastError = "journal write failed, update refused [dir=" + journal.dir() + ", sequence=" + sequence + describe(feedRuns)
-                + "]: " + e.getMessage();
+            lastError = "journal write failed, update refused [dir=" + journal.dir() + ", sequence=" + sequence
+                + FeedRegistry.describe(feedRuns) + "]: " + e.getMessage();
             LOG.error(lastError);
             return false;
         }
@@ -295,38 +256,6 @@ public final class Tickerplant implements AutoCloseable {
         j = sequence;
         counters.sequences(i, j);
         return true;
-    }
-
-    /** ", feed=…, feedSequence=…" of the first runs, for an error message. */
-    private static String describe(final FeedRuns feedRuns) {
-        if (feedRuns == null || feedRuns.size() == 0) {
-            return "";
-        }
-        final StringBuilder sb = new StringBuilder();
-        for (int r = 0; r < Math.min(3, feedRuns.size()); r++) {
-            sb.append(", feed=").append(new String(feedRuns.name(r), java.nio.charset.StandardCharsets.US_ASCII))
-                .append(", feedSequence=").append(feedRuns.first(r));
-            if (feedRuns.last(r) != feedRuns.first(r)) {
-                sb.append("..").append(feedRuns.last(r));
-            }
-        }
-        return feedRuns.size() > 3 ? sb.append(", feedRuns=").append(feedRuns.size()).toString() : sb.toString();
-    }
-
-    /** Update {@code feedSequence} of the numbered {@code feed} is journalled: acknowledged every {@code feedAckUpdates}. */
-    private void feedJournalled(final FeedRegistry.Feed feed, final long feedSequence, final long nowNanos) {
-        feed.add(feedSequence, feedSequence);
-        feedUpdatesJournalled(feed, 1, nowNanos);
-    }
-
-    /** {@code count} updates of {@code feed}, already added to its numbers, are journalled: trims, counts, acknowledges when due. */
-    private void feedUpdatesJournalled(final FeedRegistry.Feed feed, final int count, final long nowNanos) {
-        feed.trim();
-        feed.updates += count;
-        feed.unacked += count;
-        if (feed.unacked >= settings.feedAckUpdates()) {
-            feeds.acknowledge(feed, nowNanos);
-        }
     }
 
     /** Why the last update was refused. */
@@ -341,17 +270,18 @@ public final class Tickerplant implements AutoCloseable {
 
     // ------------------------------------------------------------------ numbered feeds
 
+    /** Null, or, for a chained tickerplant, why it refuses a feed (its updates come from upstream only). */
+    String takesNoFeeds() {
+        return settings.chained() ? "this tickerplant is chained and takes no feeds [upstream=" + settings.upstreamHost() + ":"
+            + settings.upstreamPort() + "]" : null;
+    }
+
     /**
      * A numbered feed's HELLO (protocol 2): {@code from} becomes the connection of feed {@code name}
      * (an older one is closed) and is answered at once with FEED_ACK of the feed's last journalled
      * number, from which it resends. In timer log+publish mode what the feed has waiting for the
      * timer is journalled first, so the answer counts it.
      */
-    /** Null, or, for a chained tickerplant, why it refuses a feed (its updates come from upstream only). */
-    String takesNoFeeds() {
-        return settings.chained() ? "this tickerplant is chained and takes no feeds [upstream=" + settings.upstreamHost() + ":"
-            + settings.upstreamPort() + "]" : null;
-    }
 
     FeedRegistry.Feed onFeedHello(final UpdateSource from, final String name) {
         if (feeds.feed(name).pending > 0) {
@@ -428,55 +358,16 @@ public final class Tickerplant implements AutoCloseable {
             }
             batch.clear();
         }
-        feedsJournalled();
+        feeds.tickDone();
         i = j;
         counters.sequences(i, j);
         return any;
     }
 
     /**
-     * Registers the numbered feeds' updates journalled this tick, each feed's numbers in order (its
-     * updates to different tables went into different entries), then acknowledges the feeds due: so
-     * the registry never holds a transient hole between two of the tick's entries.
-     */
-    private void feedsJournalled() {
-        if (tickCount == 0) {
-            return;
-        }
-        final long now = System.nanoTime();
-        for (int a = 0; a < tickCount; a++) {
-            final FeedRegistry.Feed f = tickFeeds[a];
-            if (f == null) {
-                continue;
-            }
-            int m = 0;
-            for (int b = a; b < tickCount; b++) {
-                if (tickFeeds[b] == f) {
-                    if (m == scratch.length) {
-                        scratch = Arrays.copyOf(scratch, m * 2);
-                    }
-                    scratch[m++] = tickNumbers[b];
-                    tickFeeds[b] = null;
-                }
-            }
-            Arrays.sort(scratch, 0, m);
-            for (int r = 0; r < m;) {
-                int e = r;
-                while (e + 1 < m && scratch[e + 1] == scratch[e] + 1) {
-                    e++;
-                }
-                f.add(scratch[r], scratch[e]);
-                r = e + 1;
-            }
-            feedUpdatesJournalled(f, m, now);
-        }
-        tickCount = 0;
-    }
-
-    /**
      * Journals one batch, merged into one update ({@code merged}), as one entry, its feed trailer
      * holding every numbered feed's numbers in it (registered at the end of the tick,
-     * {@link #feedsJournalled}); false when the journal refused it.
+     * {@link FeedRegistry#tickDone}); false when the journal refused it.
      */
     private boolean journalBatch(final int t, final TimerBatch batch, final ByteBuf merged, final long now) {
         if (!journal(merged, merged.readerIndex(), merged.readableBytes(), j + 1, now, batch.feedRuns())) {
@@ -484,14 +375,8 @@ public final class Tickerplant implements AutoCloseable {
         }
         counters.journalled(t, batch.rows(), merged.readableBytes(), batch.count());
         for (int k = 0; k < batch.count(); k++) {
-            final FeedRegistry.Feed feed = batch.feed(k);
-            if (feed != null) {
-                if (tickCount == tickFeeds.length) {
-                    tickFeeds = Arrays.copyOf(tickFeeds, tickCount * 2);
-                    tickNumbers = Arrays.copyOf(tickNumbers, tickCount * 2);
-                }
-                tickFeeds[tickCount] = feed;
-                tickNumbers[tickCount++] = batch.sequence(k);
+            if (batch.feed(k) != null) {
+                feeds.tickJournalled(batch.feed(k), batch.sequence(k));
             }
         }
         return true;

@@ -10,7 +10,6 @@ import io.jtick.core.wire.MessageType;
 import io.jtick.core.wire.TruncatedFrameException;
 import io.jtick.core.wire.UpdateValidator;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
@@ -18,8 +17,6 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.io.IOException;
 
 /**
  * One feed or subscriber connection of the tickerplant: takes the frames the splitter cut, decodes
@@ -43,24 +40,26 @@ import java.io.IOException;
  * {@code tick.api.guard=always}), a feed's HELLO must carry it (a write), and a subscriber's too when
  * reads are protected; an UPDATE or SUBSCRIBE before such a HELLO, or a HELLO without the token or
  * with a wrong one, is refused with {@code access-denied} and the connection closed.
+ *
+ * <p>What every connection shares (refuse once and close, feed count, flush, writability, close,
+ * common exceptions) is {@link ClientConnection}'s; this class keeps the native protocol.
  */
-final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements Tickerplant.UpdateSource {
+final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements UpdateSource {
     private static final Logger LOG = LoggerFactory.getLogger(TickerplantAdapter.class);
 
     private final Tickerplant tp;
     private final AccessCheck access;
+    private final ClientConnection link;
     private ChannelHandlerContext ctx;
     private String token;
     private boolean mayWrite;
     private boolean mayRead;
-    private String name = "anonymous";
-    private boolean feed;
-    private boolean rejected;
     private FeedRegistry.Feed numbered;
 
     private TickerplantAdapter(final Tickerplant tp, final AccessCheck access) {
         this.tp = tp;
         this.access = access;
+        this.link = new ClientConnection(tp, "connection", "frame", "rejected input", "anonymous");
     }
 
     /** The pipeline of one tickerplant connection: the frame splitter, then this adapter, checking {@code access}. */
@@ -72,13 +71,14 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
     @Override
     public void handlerAdded(final ChannelHandlerContext context) {
         this.ctx = context;
+        link.added(context);
     }
 
     @Override
     public void channelRead(final ChannelHandlerContext context, final Object msg) {
         final ByteBuf frame = (ByteBuf) msg;
         try {
-            if (rejected) {
+            if (link.rejected()) {
                 return;
             }
             final int offset = frame.readerIndex();
@@ -100,7 +100,7 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
                     if (!mayRead && !admit(Access.READ)) {
                         break;
                     }
-                    final String problem = tp.onSubscribe(context.channel(), name, ControlFrames.readSubscribe(frame));
+                    final String problem = tp.onSubscribe(context.channel(), link.name(), ControlFrames.readSubscribe(frame));
                     if (problem != null) {
                         refuse(ErrorCode.BAD_SUBSCRIPTION, problem);
                     }
@@ -118,7 +118,8 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
     }
 
     private void onHello(final ControlFrames.Hello hello) {
-        name = hello.name();
+        link.name(hello.name());
+        final String name = hello.name();
         if (hello.protocolVersion() < 1 || hello.protocolVersion() > FrameDescriptor.PROTOCOL_VERSION) {
             reject(ErrorCode.UNSUPPORTED_VERSION, "unsupported protocol version [version=" + hello.protocolVersion() + ", supported=1.."
                 + FrameDescriptor.PROTOCOL_VERSION + "]");
@@ -141,7 +142,7 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
             reject(ErrorCode.UNEXPECTED_MESSAGE, noFeeds);
             return;
         }
-        asFeed();
+        link.asFeed();
         numbered = tp.onFeedHello(this, name);
         LOG.info("numbered feed connected [remote={}, feed={}, journalled={}]", ctx.channel().remoteAddress(), name,
             numbered.journalled);
@@ -154,7 +155,7 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
 
     @Override
     public void acknowledge(final long feedSequence) {
-        if (!rejected) {
+        if (!link.rejected()) {
             ctx.writeAndFlush(ControlFrames.feedAck(ctx.alloc(), feedSequence), ctx.voidPromise());
         }
     }
@@ -178,68 +179,46 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
         if (!mayWrite && !admit(Access.WRITE)) {
             return;
         }
-        asFeed();
+        link.asFeed();
         final ErrorCode code = tp.onUpdate(this, frame, offset, length);
         if (code != ErrorCode.NONE) {
             refuse(code, tp.lastError());
         }
     }
 
-    /** This connection is a feed: counted in the TP's connected feeds once. */
-    private void asFeed() {
-        if (!feed) {
-            feed = true;
-            tp.counters().feedConnected(true);
-        }
-    }
-
     @Override
     public void channelReadComplete(final ChannelHandlerContext context) {
-        tp.flush();
+        link.readComplete();
     }
 
     @Override
     public void channelWritabilityChanged(final ChannelHandlerContext context) {
-        if (context.channel().isWritable()) {
-            tp.onWritable(context.channel());
-        }
-        context.fireChannelWritabilityChanged();
+        link.writabilityChanged(context);
     }
 
     @Override
     public void channelInactive(final ChannelHandlerContext context) {
-        if (feed) {
-            tp.counters().feedConnected(false);
-        }
         if (numbered != null) {
             tp.onFeedGone(numbered, this);
         }
-        tp.onDisconnect(context.channel());
+        link.inactive(context);
     }
 
     @Override
     public void exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
-        if (cause instanceof TruncatedFrameException) {
-            tp.countError(ErrorCode.TRUNCATED_FRAME);
-            LOG.warn("connection closed in the middle of a frame [remote={}, name={}]: {}", context.channel().remoteAddress(), name,
-                cause.getMessage());
-        } else if (cause instanceof TooLongFrameException) {
+        if (cause instanceof TooLongFrameException) {
             reject(ErrorCode.OVERSIZED_FRAME, "frame larger than the limit [limit=" + tp.settings().maxFrameLength() + "]: "
                 + cause.getMessage());
-        } else if (cause instanceof DecoderException) {
+        } else if (cause instanceof DecoderException && !(cause instanceof TruncatedFrameException)) {
             reject(ErrorCode.MALFORMED_FRAME, "cannot split frames: " + cause.getMessage());
-        } else if (cause instanceof IOException) {
-            LOG.debug("connection error [remote={}, name={}]: {}", context.channel().remoteAddress(), name, cause.toString());
-            context.close();
-        } else {
-            LOG.error("unexpected error on connection [remote={}, name={}]", context.channel().remoteAddress(), name, cause);
-            reject(ErrorCode.INTERNAL_ERROR, "internal error handling this connection: " + cause);
+        } else if (!link.exceptionCaught(context, cause)) {
+            reject(ErrorCode.INTERNAL_ERROR, ClientConnection.internalError(cause));
         }
     }
 
     /** Counts the problem, then refuses. */
     private void reject(final ErrorCode code, final String reason) {
-        if (!rejected) {
+        if (!link.rejected()) {
             tp.countError(code);
         }
         refuse(code, reason);
@@ -248,13 +227,8 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements T
     /** Sends the error and closes, once; the tickerplant has already counted it. */
     @Override
     public void refuse(final ErrorCode code, final String reason) {
-        if (rejected) {
-            return;
+        if (!link.rejected()) {
+            link.close(code, reason, ControlFrames.error(ctx.alloc(), code, String.valueOf(reason)));
         }
-        rejected = true;
-        LOG.warn("rejected input, closing connection [remote={}, name={}, code={}]: {}", ctx.channel().remoteAddress(), name,
-            code.tag(), reason);
-        ctx.channel().config().setAutoRead(false);
-        ctx.writeAndFlush(ControlFrames.error(ctx.alloc(), code, String.valueOf(reason))).addListener(ChannelFutureListener.CLOSE);
     }
 }

@@ -323,7 +323,7 @@ public final class TickerplantServer implements AutoCloseable {
     }
 
     /** Chained TP: the upstream TP's stream, on this TP's own thread. */
-    private final class UpstreamListener implements TickListener, Tickerplant.UpdateSource {
+    private final class UpstreamListener implements TickListener, UpdateSource {
         @Override
         public void onUpdate(final TableSchema schema, final UpdateDecoder update, final long receiveNanos) {
             final ErrorCode code = tp.onUpstreamUpdate(this, update.buffer(), update.offset(), update.frameLength());

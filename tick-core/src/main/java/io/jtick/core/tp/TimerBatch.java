@@ -36,7 +36,7 @@ final class TimerBatch {
     private int[] stampOfId = new int[1024];
     private int stamp = 1;
     private int[] remap = new int[256];
-    private Tickerplant.UpdateSource[] sources = new Tickerplant.UpdateSource[64];
+    private UpdateSource[] sources = new UpdateSource[64];
     private FeedRegistry.Feed[] feeds = new FeedRegistry.Feed[64];
     /** Per frame, its sequence field as added: its journal sequence (timer publish), feed number or upstream sequence. */
     private long[] sequence = new long[64];
@@ -58,7 +58,7 @@ final class TimerBatch {
      * Adds a validated frame of this batch's table, merged into the batch's columns. {@code feed} is the
      * numbered feed that sent it, whose number is in the frame's sequence field, or null.
      */
-    void add(final Tickerplant.UpdateSource source, final FeedRegistry.Feed feed, final ByteBuf frame, final int offset,
+    void add(final UpdateSource source, final FeedRegistry.Feed feed, final ByteBuf frame, final int offset,
              final int length) {
         if (dictionary == null) {
             allocate();
@@ -140,7 +140,7 @@ final class TimerBatch {
         return runs;
     }
 
-    Tickerplant.UpdateSource source(final int k) {
+    UpdateSource source(final int k) {
         return sources[k];
     }
 

@@ -32,7 +32,7 @@ import static io.jtick.core.wire.FrameDescriptor.VERSION;
  * HEARTBEAT      int64 epochNanos
  * FEED_ACK       int64 feedSequence (the feed's last update number journalled)
  * REPLAY         int32 fromDay, int32 toDay, int64 startNanos, int64 endNanos, uint8 pace, float64 speed,
- *                int32 batchRows, str8 zone, uint16 tableCount, str8 tables..., int32 symCount, str8 syms...
+ *                int32 rowsPerUpdate, str8 zone, uint16 tableCount, str8 tables..., int32 symCount, str8 syms...
  * REPLAY_DONE    uint8 status, int64 rows, int64 frames, int64 bytes, uint16 tableCount, (str8 table, int64 rows)...,
  *                str16 message
  * </pre>
@@ -92,10 +92,10 @@ public final class ControlFrames {
      * @param zone       zone of the window, empty = the server's default
      * @param pace       {@link #PACE_MAX} or {@link #PACE_RECORDED}
      * @param speed      recorded pace only: the gaps divided by this (2 = twice as fast); must be positive
-     * @param batchRows  most rows per UPDATE frame; 0 = the server's default
+     * @param rowsPerUpdate most rows per UPDATE frame; 0 = the server's default
      */
     public record Replay(List<String> tables, int fromDay, int toDay, List<String> syms, long startNanos, long endNanos, String zone,
-                         int pace, double speed, int batchRows) {
+                         int pace, double speed, int rowsPerUpdate) {
         /** {@link #endNanos()} of a window open at its end. */
         public static final long NO_END = Long.MAX_VALUE;
 
@@ -105,25 +105,25 @@ public final class ControlFrames {
             zone = zone == null ? "" : zone;
         }
 
-        /** Every row of {@code tables} from {@code fromDay} to {@code toDay}, as fast as possible, default batch. */
+        /** Every row of {@code tables} from {@code fromDay} to {@code toDay}, as fast as possible, the server's rows per update. */
         public static Replay of(final List<String> tables, final int fromDay, final int toDay) {
             return new Replay(tables, fromDay, toDay, List.of(), 0, NO_END, "", PACE_MAX, 1, 0);
         }
 
         public Replay withSyms(final List<String> s) {
-            return new Replay(tables, fromDay, toDay, s, startNanos, endNanos, zone, pace, speed, batchRows);
+            return new Replay(tables, fromDay, toDay, s, startNanos, endNanos, zone, pace, speed, rowsPerUpdate);
         }
 
         public Replay withWindow(final long start, final long end, final String z) {
-            return new Replay(tables, fromDay, toDay, syms, start, end, z, pace, speed, batchRows);
+            return new Replay(tables, fromDay, toDay, syms, start, end, z, pace, speed, rowsPerUpdate);
         }
 
         /** Recorded pace × {@code factor}. */
         public Replay withSpeed(final double factor) {
-            return new Replay(tables, fromDay, toDay, syms, startNanos, endNanos, zone, PACE_RECORDED, factor, batchRows);
+            return new Replay(tables, fromDay, toDay, syms, startNanos, endNanos, zone, PACE_RECORDED, factor, rowsPerUpdate);
         }
 
-        public Replay withBatchRows(final int rows) {
+        public Replay withRowsPerUpdate(final int rows) {
             return new Replay(tables, fromDay, toDay, syms, startNanos, endNanos, zone, pace, speed, rows);
         }
     }
@@ -266,7 +266,7 @@ public final class ControlFrames {
             b.writeLongLE(r.endNanos());
             b.writeByte(r.pace());
             b.writeDoubleLE(r.speed());
-            b.writeIntLE(r.batchRows());
+            b.writeIntLE(r.rowsPerUpdate());
             str8(b, r.zone());
             b.writeShortLE(r.tables().size());
             for (final String t : r.tables()) {
@@ -317,7 +317,7 @@ public final class ControlFrames {
             final long end = b.readLongLE();
             final int pace = b.readUnsignedByte();
             final double speed = b.readDoubleLE();
-            final int batch = b.readIntLE();
+            final int rowsPerUpdate = b.readIntLE();
             final String zone = readStr8(b);
             final int tables = b.readUnsignedShortLE();
             final List<String> t = new ArrayList<>(tables);
@@ -335,7 +335,7 @@ public final class ControlFrames {
             if (b.isReadable()) {
                 throw new IllegalArgumentException("bytes left after the request [bytes=" + b.readableBytes() + "]");
             }
-            return new Replay(t, from, to, s, start, end, zone, pace, speed, batch);
+            return new Replay(t, from, to, s, start, end, zone, pace, speed, rowsPerUpdate);
         } catch (final IndexOutOfBoundsException e) {
             throw new IllegalArgumentException("request shorter than its fields [bytes=" + frame.readableBytes() + "]", e);
         }

@@ -73,7 +73,7 @@ class ReplayConsumersTest {
     }
 
     private static ControlFrames.Replay all() {
-        return ControlFrames.Replay.of(List.of("trade"), (int) DAY.toEpochDay(), (int) DAY.toEpochDay()).withBatchRows(1000);
+        return ControlFrames.Replay.of(List.of("trade"), (int) DAY.toEpochDay(), (int) DAY.toEpochDay()).withRowsPerUpdate(1000);
     }
 
     /** A consumer that sends its request and never reads: its socket's receive buffer fills and TCP holds the HDB back. */

@@ -510,11 +510,11 @@ class ReplayProtocolTest {
     }
 
     static byte[] replay(final int flags, final LocalDate from, final LocalDate to, final long start, final long endNanos, final int pace,
-                         final double speed, final int batchRows, final String zone, final List<String> tables, final List<String> syms,
+                         final double speed, final int rowsPerUpdate, final String zone, final List<String> tables, final List<String> syms,
                          final byte[]... extra) {
         final ByteBuffer b = frame(REPLAY, flags, 64 + 256 * (tables.size() + syms.size()));
         b.putInt((int) from.toEpochDay()).putInt((int) to.toEpochDay()).putLong(start).putLong(endNanos).put((byte) pace)
-            .putDouble(speed).putInt(batchRows);
+            .putDouble(speed).putInt(rowsPerUpdate);
         putStr8(b, zone);
         b.putShort((short) tables.size());
         tables.forEach(t -> putStr8(b, t));

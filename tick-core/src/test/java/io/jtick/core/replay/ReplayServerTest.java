@@ -67,7 +67,7 @@ class ReplayServerTest {
     }
 
     private static ControlFrames.Replay request(final List<String> tables, final LocalDate from, final LocalDate to) {
-        return ControlFrames.Replay.of(tables, (int) from.toEpochDay(), (int) to.toEpochDay()).withBatchRows(700);
+        return ControlFrames.Replay.of(tables, (int) from.toEpochDay(), (int) to.toEpochDay()).withRowsPerUpdate(700);
     }
 
     @Test
@@ -166,7 +166,7 @@ class ReplayServerTest {
         assertRefused(request(List.of("trade"), PLAIN, PLAIN).withSpeed(0), ErrorCode.BAD_REPLAY, "speed must be a positive number");
         assertRefused(request(List.of("trade"), PLAIN, PLAIN).withSpeed(-2), ErrorCode.BAD_REPLAY, "speed must be a positive number");
         assertRefused(request(List.of("trade"), PLAIN, PLAIN).withWindow(0, 10, "Mars/Olympus"), ErrorCode.BAD_REPLAY, "unknown zone");
-        assertRefused(request(List.of("trade"), PLAIN, PLAIN).withBatchRows(-1), ErrorCode.BAD_REPLAY, "batch rows must be");
+        assertRefused(request(List.of("trade"), PLAIN, PLAIN).withRowsPerUpdate(-1), ErrorCode.BAD_REPLAY, "rows per update must be");
         assertThat(server.errors(ErrorCode.BAD_REPLAY)).isEqualTo(6);
         assertThat(server.errors(ErrorCode.UNKNOWN_TABLE)).isEqualTo(1);
         final ReplayRows.Consumer ok = ReplayRows.replay(server.port(), request(List.of("trade"), PLAIN, PLAIN));

@@ -35,7 +35,7 @@ public final class SlowReplayConsumer {
             }
         };
         try (TickClient client = TickClient.replay(TickClient.Settings.of("127.0.0.1", port, "slow-process"),
-            ControlFrames.Replay.of(List.of("trade"), day, day).withBatchRows(1000), slow, null, NanoClock.SYSTEM)) {
+            ControlFrames.Replay.of(List.of("trade"), day, day).withRowsPerUpdate(1000), slow, null, NanoClock.SYSTEM)) {
             client.start();
             ended.await();
         }

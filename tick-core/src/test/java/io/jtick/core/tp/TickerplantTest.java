@@ -87,7 +87,7 @@ class TickerplantTest {
     }
 
     /** One trade update whose row r has sym {@code syms[r]} and size {@code id * 1000 + r}. */
-    private ErrorCode update(final Tickerplant.UpdateSource from, final long id, final String... syms) {
+    private ErrorCode update(final UpdateSource from, final long id, final String... syms) {
         final ByteBuf f = TestSupport.tradeFrame(TRADE, id, syms);
         try {
             return tp.onUpdate(from, f, f.readerIndex(), f.readableBytes());
@@ -326,7 +326,7 @@ class TickerplantTest {
         start(settings().withMode(mode, Duration.ofMillis(100)));
         final EmbeddedChannel sub = subscribe(-1, List.of());
         final List<String> refusals = new ArrayList<>();
-        final Tickerplant.UpdateSource feed = (code, reason) -> refusals.add(code.tag() + ": " + reason);
+        final UpdateSource feed = (code, reason) -> refusals.add(code.tag() + ": " + reason);
 
         assertThat(update(feed, 1, "A")).isEqualTo(ErrorCode.NONE);
         tp.onTimer();
@@ -576,7 +576,7 @@ class TickerplantTest {
     // ------------------------------------------------------------------ numbered feeds
 
     /** A numbered feed's connection as the tickerplant sees it: what it was told. */
-    private static final class NumberedFeed implements Tickerplant.UpdateSource {
+    private static final class NumberedFeed implements UpdateSource {
         final List<Long> acks = new ArrayList<>();
         final List<String> refusals = new ArrayList<>();
         FeedRegistry.Feed feed;

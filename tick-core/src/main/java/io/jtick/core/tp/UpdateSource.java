@@ -1,0 +1,21 @@
+package io.jtick.core.tp;
+
+import io.jtick.core.wire.ErrorCode;
+
+/**
+ * Who sent an update to the {@link Tickerplant} (a feed connection, the upstream TP): told when the
+ * timer cannot journal it, and, for a numbered feed, how far the journal holds it.
+ */
+public interface UpdateSource {
+    /** The update was refused after {@link Tickerplant#onUpdate} accepted it into a timer batch; nothing of it was published. */
+    void refuse(ErrorCode code, String reason);
+
+    /** The numbered feed this source said HELLO as ({@link Tickerplant#onFeedHello}), or null: its updates carry no number. */
+    default FeedRegistry.Feed feed() {
+        return null;
+    }
+
+    /** FEED_ACK: the journal holds this numbered feed's updates up to {@code feedSequence}. */
+    default void acknowledge(final long feedSequence) {
+    }
+}
