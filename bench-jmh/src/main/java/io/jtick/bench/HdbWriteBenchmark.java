@@ -4,7 +4,7 @@ import io.jtick.core.hdb.ColumnEncoding;
 import io.jtick.core.hdb.EncodingPolicy;
 import io.jtick.core.hdb.PartitionStore;
 import io.jtick.core.hdb.PartitionWriter;
-import io.jtick.core.lab.TableLoader;
+import io.jtick.lab.compression.TableLoader;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.table.TableSegment;
 import org.openjdk.jmh.annotations.AuxCounters;

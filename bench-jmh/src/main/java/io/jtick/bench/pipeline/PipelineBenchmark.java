@@ -1,6 +1,6 @@
 package io.jtick.bench.pipeline;
 
-import io.jtick.core.lab.ProfilingRun;
+import io.jtick.lab.profiling.ProfilingRun;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.time.NanoClock;

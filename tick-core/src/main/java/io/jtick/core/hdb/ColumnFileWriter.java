@@ -21,7 +21,7 @@ import static io.jtick.core.hdb.ColumnFileDescriptor.INDEX_ENTRY_LENGTH;
  * writes the block index and the header and forces the file to disk. Not thread-safe; one writer
  * per file. Layout in {@link ColumnFileDescriptor}.
  */
-final class ColumnFileWriter implements AutoCloseable {
+public final class ColumnFileWriter implements AutoCloseable {
     private final Path path;
     private final ColumnType type;
     private final ColumnEncoding encoding;
@@ -49,7 +49,7 @@ final class ColumnFileWriter implements AutoCloseable {
     }
 
     /** @param sync force the file to disk in {@link #finish()} (the compression study times writes without it) */
-    ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final long rowCount,
+    public ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final long rowCount,
                      final boolean sync) throws IOException {
         this.sync = sync;
         this.path = path;
@@ -85,12 +85,12 @@ final class ColumnFileWriter implements AutoCloseable {
     }
 
     /** The block to fill (little-endian values, native order on x86 is little-endian). */
-    UnsafeBuffer block() {
+    public UnsafeBuffer block() {
         return rawBuffer;
     }
 
     /** Encodes and appends the first {@code rows} values of {@link #block()} (1..{@link #blockRows()} rows) as one block. */
-    void writeBlock(final int rows) throws IOException {
+    public void writeBlock(final int rows) throws IOException {
         if (rows <= 0 || rows > blockRows || rowsWritten + rows > rowCount) {
             throw new IllegalStateException("bad block [file=" + path + ", rows=" + rows + ", written=" + rowsWritten
                 + ", total=" + rowCount + "]");
@@ -326,7 +326,7 @@ final class ColumnFileWriter implements AutoCloseable {
     }
 
     /** Writes the index and header and forces the file; returns the bytes stored for values. */
-    long finish() throws IOException {
+    public long finish() throws IOException {
         final int blockCount = blocksWritten;
         if (rowsWritten != rowCount) {
             throw new IllegalStateException("column incomplete [file=" + path + ", rows=" + rowsWritten + ", expected=" + rowCount + "]");
@@ -362,7 +362,7 @@ final class ColumnFileWriter implements AutoCloseable {
     }
 
     /** Bytes of the whole file once finished. */
-    long fileBytes() {
+    public long fileBytes() {
         return position + (long) blocksWritten * INDEX_ENTRY_LENGTH + 4;
     }
 

@@ -13,7 +13,7 @@ import java.io.IOException;
  * codec, and keeps the smallest. Costs a few block compressions per candidate, not a pass over
  * the column.
  */
-final class EncodingChooser {
+public final class EncodingChooser {
     static final int SAMPLE_BLOCKS = 4;
 
     private EncodingChooser() {
@@ -43,7 +43,7 @@ final class EncodingChooser {
     }
 
     /** The concrete encoding for raw column bytes (the study). */
-    static ColumnEncoding choose(final ColumnEncoding auto, final ColumnType type, final byte[] raw, final int blockBytes)
+    public static ColumnEncoding choose(final ColumnEncoding auto, final ColumnType type, final byte[] raw, final int blockBytes)
         throws IOException {
         final int total = raw.length;
         final int blocks = Math.min(SAMPLE_BLOCKS, Math.max(1, (total + blockBytes - 1) / blockBytes));

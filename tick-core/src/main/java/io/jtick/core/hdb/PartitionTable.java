@@ -270,7 +270,7 @@ public final class PartitionTable implements TableSegment {
     }
 
     /** First row of {@code [lo, hi)} whose time is at least {@code t} (time is non-decreasing within a sym's range). */
-    int lowerBound(final int lo, final int hi, final long t) {
+    public int lowerBound(final int lo, final int hi, final long t) {
         return columns[TableSchema.TIME].lowerBound(lo, hi, t);
     }
 

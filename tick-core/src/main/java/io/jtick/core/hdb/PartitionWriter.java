@@ -497,7 +497,7 @@ public final class PartitionWriter {
      * {@code maxRows}) that end at its end; shorter syms share a block, cut at the first sym end
      * once the block holds an eighth of {@code maxRows}, or else at the last sym end that fits.
      */
-    static int blockEnd(final SymRanges ranges, final int start, final int rows, final int maxRows) {
+    public static int blockEnd(final SymRanges ranges, final int start, final int rows, final int maxRows) {
         final int max = (int) Math.min(rows, (long) start + maxRows);
         final int min = (int) Math.min(rows, (long) start + Math.max(1, maxRows / 8));
         final int sym = firstEndingAtOrAfter(ranges, start + 1);
