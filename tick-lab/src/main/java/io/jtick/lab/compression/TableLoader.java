@@ -1,6 +1,6 @@
 package io.jtick.lab.compression;
 
-import io.jtick.core.feed.SyntheticFeed;
+import io.jtick.core.feed.SyntheticDay;
 import io.jtick.core.feed.TickSource;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.rdb.SymbolCatalog;
@@ -10,9 +10,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
 import java.time.LocalDate;
-import java.time.LocalTime;
-import java.time.ZoneId;
-import java.util.SplittableRandom;
 
 /**
  * Fills in-memory tables without a tickerplant: frames from a {@link TickSource} are encoded and
@@ -50,24 +47,12 @@ public final class TableLoader {
     }
 
     /**
-     * A synthetic trading day of the white paper's feed ({@link SyntheticFeed}): {@code rows} rows
-     * of {@code table} (trade or quote) over {@code syms} syms, times spread over 09:30–16:00 New
-     * York on {@code date} with random gaps, {@code rowsPerUpdate} rows per update sharing a time.
+     * The synthetic trading day ({@link SyntheticDay}) as an RDB table: {@code rows} rows of
+     * {@code table} (trade or quote) over {@code syms} syms, times spread over 09:30–16:00 New York
+     * on {@code date} with random gaps, ten rows per update sharing a time.
      */
     public static RealtimeTable syntheticDay(final String table, final LocalDate date, final int rows, final int syms, final long seed,
                                              final SymbolCatalog symbols) {
-        final long open = date.atTime(LocalTime.of(9, 30)).atZone(ZoneId.of("America/New_York")).toInstant().toEpochMilli() * 1_000_000L;
-        final long session = 23_400L * 1_000_000_000L;
-        final int rowsPerUpdate = 10;
-        final long updates = Math.max(1, rows / rowsPerUpdate);
-        final long meanGap = Math.max(2, session / updates);
-        final SplittableRandom gaps = new SplittableRandom(seed ^ 0x5DEECE66DL);
-        final long[] now = {open};
-        final SyntheticFeed feed = new SyntheticFeed(table, 0, syms, seed, () -> {
-            final long t = now[0];
-            now[0] += 1 + gaps.nextLong(2 * meanGap - 1);
-            return t;
-        }, false);
-        return load(feed, symbols, rows, rowsPerUpdate);
+        return load(SyntheticDay.feed(table, date, rows, syms, seed), symbols, rows, SyntheticDay.ROWS_PER_UPDATE);
     }
 }

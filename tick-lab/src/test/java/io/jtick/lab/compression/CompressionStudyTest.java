@@ -4,7 +4,7 @@ import io.jtick.core.hdb.ColumnEncoding;
 import io.jtick.core.hdb.EncodingPolicy;
 import io.jtick.core.hdb.PartitionTable;
 import io.jtick.core.hdb.PartitionWriter;
-import io.jtick.core.testing.SyntheticDays;
+import io.jtick.core.feed.SyntheticDay;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +23,7 @@ class CompressionStudyTest {
     void shouldReportEveryColumnAndEncodingAgainstPlain() throws IOException {
         final LocalDate day = LocalDate.of(2026, 11, 20);
         final PartitionWriter.Written w = new PartitionWriter(dir.resolve("hdb"), EncodingPolicy.PLAIN)
-            .write(day, List.of(SyntheticDays.day("trade", day, 30_000, 50, 1)));
+            .write(day, List.of(SyntheticDay.segment("trade", day, 30_000, 50, 1)));
         try (PartitionTable source = PartitionTable.open(w.directory().resolve("trade"))) {
             final CompressionStudy.Result r = new CompressionStudy(1, false)
                 .run(source, List.of(ColumnEncoding.parse("lz4"), ColumnEncoding.parse("auto/zstd:3")), dir.resolve("work"));
