@@ -34,7 +34,7 @@ import java.util.concurrent.locks.LockSupport;
  * is a numbered one (protocol 2: acknowledged, resendable), as feed-sim's; {@code jtick-v1} is the same
  * with a protocol 1 feed, to measure what numbering costs in the same run.
  */
-final class JtickSystem extends PipelineSystem {
+final class JtickPipelineSystem extends PipelineSystem {
     static final List<String> TP_LATENCIES = List.of("tick.tp.upd", "tick.tp.log", "tick.tp.pub", "tick.tp.flush");
     static final List<String> RDB_LATENCIES = List.of("tick.rdb.recv", "tick.rdb.upd");
 
@@ -53,7 +53,8 @@ final class JtickSystem extends PipelineSystem {
      * @param root   parent of the journal's temp directory, null for the system's temp directory
      * @param insert true: each subscriber is an RDB; false: the receiver's check only
      */
-    JtickSystem(final SchemaRegistry schemas, final boolean insert, final Path root, final NanoClock clock, final boolean numbered) {
+    JtickPipelineSystem(final SchemaRegistry schemas, final boolean insert, final Path root, final NanoClock clock,
+                        final boolean numbered) {
         super(schemas.get("trade"), insert, clock);
         this.schemas = schemas;
         this.root = root;

@@ -44,7 +44,7 @@ import java.util.Map;
  * once, like the peers' prepared statements; each run streams the rows into a sink that reads
  * every value.
  */
-public final class JtickSystem implements QuerySystem {
+public final class JtickQuerySystem implements QuerySystem {
     private static final int FRAME_ROWS = 10_000;
     private static boolean warmedUp;
 
@@ -68,7 +68,7 @@ public final class JtickSystem implements QuerySystem {
     private Path root;
     private HistoricalDatabase hdb;
 
-    public JtickSystem(final TickData d, final Layout layout) throws IOException {
+    public JtickQuerySystem(final TickData d, final Layout layout) throws IOException {
         this.layout = layout;
         warmUpOnce();
         final int day = (int) Math.floorDiv(d.tTime.length > 0 ? d.tTime[0] : 0, 86_400_000_000_000L);

@@ -8,11 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Base of the file replay sources (TAQ, AlgoSeek, LOBSTER; opened by {@link FileSources}): one row
- * of look-ahead ({@link #readRow} fills {@link #rowTime},
+ * Base of the file sources, recorded days read from files (TAQ, AlgoSeek, LOBSTER; opened by
+ * {@link FileSources}): one row of look-ahead ({@link #readRow} fills {@link #rowTime},
  * {@link #rowSym} and {@link #row}), staged into a {@link RowStage} and encoded per update.
  */
-public abstract class ReplaySource implements TickSource {
+public abstract class FileSource implements TickSource {
     protected final TableSchema schema;
     protected final long[] row;
     protected long rowTime;
@@ -24,7 +24,7 @@ public abstract class ReplaySource implements TickSource {
     private long rowsRead;
     private java.util.function.Consumer<String> badLines;
 
-    ReplaySource(final TableSchema schema) {
+    FileSource(final TableSchema schema) {
         this.schema = schema;
         this.row = new long[schema.columnCount()];
     }

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-class ReplaySourceTest {
+class FileSourceTest {
     private static final long NOW = 42L;
 
     static Path data(final String folder) {
