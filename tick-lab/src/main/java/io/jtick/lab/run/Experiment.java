@@ -13,7 +13,7 @@ import java.util.Map;
  * io.q, from its performance tips), and custom. Each has a base for its matrix entries (a caller's
  * entry overrides only the keys it names) and a default matrix. The white paper's and AquaQ's run
  * a tickerplant lab per entry, TimeBase's a replay lab; the two scripts ({@link #seedScript()}) run
- * their own measurements ({@link ThroughputExperiment}, {@link IoExperiment}) and report
+ * their own measurements ({@code machinecheck.ThroughputExperiment}, {@code machinecheck.IoExperiment}) and report
  * {@link Measure}s beside KX's.
  */
 public enum Experiment {

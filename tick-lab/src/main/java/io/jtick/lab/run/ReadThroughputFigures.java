@@ -1,7 +1,7 @@
 package io.jtick.lab.run;
 
 /**
- * What one entry of the replay experiment measured ({@link ReadThroughputLab}), with TimeBase's figure for
+ * What one entry of the replay experiment measured ({@code readthroughput.ReadThroughputLab}), with TimeBase's figure for
  * the same shape beside it.
  *
  * @param consumers          consumer connections, each on its own thread
