@@ -6,7 +6,7 @@ import io.jtick.core.hdb.read.HistoricalDatabase;
 import io.jtick.core.hdb.read.PartitionSource;
 import io.jtick.core.hdb.store.PartitionStore;
 import io.jtick.core.hdb.write.PartitionWriter;
-import io.jtick.core.lab.TableLoader;
+import io.jtick.lab.compression.TableLoader;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.PreparedQuery;
 import io.jtick.core.query.QueryEngine;

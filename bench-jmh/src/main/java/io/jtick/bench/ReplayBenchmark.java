@@ -1,10 +1,10 @@
 package io.jtick.bench;
 
 import io.jtick.core.hdb.read.HistoricalDatabase;
-import io.jtick.core.lab.LoopbackProbe;
-import io.jtick.core.lab.ProfilingRun;
-import io.jtick.core.lab.ReplayDays;
-import io.jtick.core.lab.ReplayMeasure;
+import io.jtick.lab.readthroughput.LoopbackProbe;
+import io.jtick.lab.profiling.ProfilingRun;
+import io.jtick.lab.readthroughput.CountedDays;
+import io.jtick.lab.readthroughput.ReadThroughputMeasure;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.replay.ReplayServer;
 import io.jtick.core.replay.ReplaySettings;
@@ -25,7 +25,7 @@ import java.util.Locale;
  * Historical replay read throughput against its targets, in one JVM on loopback: a synthetic day of
  * {@code trade(time, sym, price, size, cond, n)} ({@code --rows}, {@code --syms}; {@code n} counts
  * rows) is written once per encoding as an HDB partition, an in-process {@link ReplayServer} serves
- * it, and {@link ReplayMeasure} runs 1 and 10 consumers of that one stream (separate connections and
+ * it, and {@link ReadThroughputMeasure} runs 1 and 10 consumers of that one stream (separate connections and
  * threads), each checking time order and, by {@code n}, that every row arrived exactly once. The
  * loopback limit is measured in the same run ({@link LoopbackProbe}, same socket settings and thread
  * counts) and divided by the bytes per row of the replay's frames. Each figure is the median of
@@ -94,7 +94,7 @@ public final class ReplayBenchmark {
     }
 
     /** One line of the result: an encoding and a consumer count, the median run. */
-    record Line(String encoding, int consumers, ReplayMeasure.Result median, double loopbackBytesPerSecond, List<Double> allRuns) {
+    record Line(String encoding, int consumers, ReadThroughputMeasure.Result median, double loopbackBytesPerSecond, List<Double> allRuns) {
         double loopbackRows() {
             return median.bytesPerRow() == 0 ? 0 : loopbackBytesPerSecond / median.bytesPerRow();
         }
@@ -121,10 +121,10 @@ public final class ReplayBenchmark {
         final List<Line> lines = new ArrayList<>();
         try {
             System.err.printf(Locale.ROOT, "building a synthetic day: %,d rows, %d syms%n", o.rows(), o.syms());
-            final MemorySegment day = ReplayDays.synthetic(FIRST, o.rows(), o.syms(), 42);
+            final MemorySegment day = CountedDays.synthetic(FIRST, o.rows(), o.syms(), 42);
             for (int e = 0; e < o.encodings().size(); e++) {
                 final long t0 = System.nanoTime();
-                ReplayDays.write(root, FIRST.plusDays(e), day, o.encodings().get(e));
+                CountedDays.write(root, FIRST.plusDays(e), day, o.encodings().get(e));
                 System.err.printf(Locale.ROOT, "wrote %s as %s in %.1f s%n", FIRST.plusDays(e), o.encodings().get(e),
                     (System.nanoTime() - t0) / 1e9);
             }
@@ -140,17 +140,17 @@ public final class ReplayBenchmark {
                     for (int e = 0; e < o.encodings().size(); e++) {
                         for (final int n : o.consumers()) {
                             final double loopback = LoopbackProbe.bytesPerSecond(n, o.threads(), 500, 2000);
-                            final List<ReplayMeasure.Result> runs = new ArrayList<>();
+                            final List<ReadThroughputMeasure.Result> runs = new ArrayList<>();
                             for (int r = 0; r < o.runs(); r++) {
-                                final ReplayMeasure.Result res = measure(server.port(), FIRST.plusDays(e), n, o.rows());
+                                final ReadThroughputMeasure.Result res = measure(server.port(), FIRST.plusDays(e), n, o.rows());
                                 System.err.printf(Locale.ROOT, "%s x%d run %d: %,.0f rows/s%s%n", o.encodings().get(e), n, r + 1,
                                     res.rowsPerSecond(), res.problem() == null ? "" : " (" + res.problem() + ")");
                                 runs.add(res);
                             }
-                            final List<ReplayMeasure.Result> sorted = new ArrayList<>(runs);
-                            sorted.sort(Comparator.comparingDouble(ReplayMeasure.Result::rowsPerSecond));
+                            final List<ReadThroughputMeasure.Result> sorted = new ArrayList<>(runs);
+                            sorted.sort(Comparator.comparingDouble(ReadThroughputMeasure.Result::rowsPerSecond));
                             lines.add(new Line(o.encodings().get(e), n, sorted.get(sorted.size() / 2), loopback,
-                                runs.stream().map(ReplayMeasure.Result::rowsPerSecond).toList()));
+                                runs.stream().map(ReadThroughputMeasure.Result::rowsPerSecond).toList()));
                         }
                     }
                 }
@@ -163,7 +163,7 @@ public final class ReplayBenchmark {
         }
     }
 
-    private static ReplayMeasure.Result measure(final int port, final LocalDate date, final int consumers, final int rows)
+    private static ReadThroughputMeasure.Result measure(final int port, final LocalDate date, final int consumers, final int rows)
         throws InterruptedException {
         final ControlFrames.Replay r = ControlFrames.Replay.of(List.of("trade"), (int) date.toEpochDay(), (int) date.toEpochDay());
         final List<ControlFrames.Replay> requests = new ArrayList<>();
@@ -172,7 +172,7 @@ public final class ReplayBenchmark {
             requests.add(r);
             expected[i] = rows;
         }
-        return ReplayMeasure.run(port, requests, expected, rows, 600_000);
+        return ReadThroughputMeasure.run(port, requests, expected, rows, 600_000);
     }
 
     static String table(final Options o, final List<Line> lines) {
@@ -184,7 +184,7 @@ public final class ReplayBenchmark {
             "rows/s total", "rows/s each", "MB/s", "B/row", "srv cpu%", "cons cpu%", "cpu ns/row", "loopback rows/s", "of limit",
             "order", "once", "target"));
         for (final Line l : lines) {
-            final ReplayMeasure.Result m = l.median();
+            final ReadThroughputMeasure.Result m = l.median();
             final double target = l.consumers() == 1 ? ONE_CONSUMER_TARGET : l.consumers() == 10 ? TEN_CONSUMERS_TARGET : 0;
             final String verdict = target == 0 ? "-" : (m.rowsPerSecond() >= target ? "met" : "MISSED") + String.format(Locale.ROOT,
                 " (>= %.0fM)", target / 1e6);

@@ -4,7 +4,7 @@ import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.store.PartitionStore;
 import io.jtick.core.hdb.write.PartitionWriter;
-import io.jtick.core.lab.TableLoader;
+import io.jtick.lab.compression.TableLoader;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.table.TableSegment;
 

@@ -2,9 +2,9 @@ package io.jtick.feedsim;
 
 import io.jtick.boot.ApiErrors;
 import io.jtick.boot.ApiErrors.ErrorBody;
-import io.jtick.core.lab.ResultChart;
-import io.jtick.core.lab.ResultTables;
-import io.jtick.core.lab.RunReport;
+import io.jtick.lab.report.ResultChart;
+import io.jtick.lab.report.ResultTables;
+import io.jtick.lab.run.RunReport;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;

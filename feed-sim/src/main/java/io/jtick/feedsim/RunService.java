@@ -2,10 +2,10 @@ package io.jtick.feedsim;
 
 import io.jtick.boot.ApiErrors.ApiException;
 import io.jtick.core.feed.FeedSupervisor;
-import io.jtick.core.lab.PaperFigures;
-import io.jtick.core.lab.ProfilingRun;
-import io.jtick.core.lab.RunReport;
-import io.jtick.core.lab.RunSpec;
+import io.jtick.lab.report.PaperFigures;
+import io.jtick.lab.profiling.ProfilingRun;
+import io.jtick.lab.run.RunReport;
+import io.jtick.lab.run.RunSpec;
 import io.jtick.core.time.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package io.jtick.feedsim;
 
-import io.jtick.core.lab.RunReport;
+import io.jtick.lab.run.RunReport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;

@@ -1,8 +1,8 @@
 package io.jtick.feedsim;
 
-import io.jtick.core.lab.LabParams;
-import io.jtick.core.lab.RunReport;
-import io.jtick.core.lab.RunSpec;
+import io.jtick.lab.run.LabParams;
+import io.jtick.lab.run.RunReport;
+import io.jtick.lab.run.RunSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -2,7 +2,7 @@ package io.jtick.hdb;
 
 import io.jtick.boot.ApiErrors.ApiException;
 import io.jtick.core.hdb.format.ColumnEncoding;
-import io.jtick.core.hdb.CompressionStudy;
+import io.jtick.lab.compression.CompressionStudy;
 import io.jtick.core.hdb.store.PartitionStore;
 import io.jtick.core.hdb.format.PartitionTable;
 import org.slf4j.Logger;

@@ -3,7 +3,7 @@ package io.jtick.hdb;
 import io.jtick.boot.ApiDocs;
 import io.jtick.boot.ApiErrors;
 import io.jtick.boot.access.ApiAccessConfiguration;
-import io.jtick.core.lab.CompressionStudyCli;
+import io.jtick.lab.compression.CompressionStudyCli;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Import;

@@ -5,7 +5,7 @@ import io.jtick.boot.ApiErrors;
 import io.jtick.boot.ApiErrors.ErrorBody;
 import io.jtick.boot.QueryArgs;
 import io.jtick.core.bulk.HdbImport;
-import io.jtick.core.hdb.CompressionStudy;
+import io.jtick.lab.compression.CompressionStudy;
 import io.jtick.core.hdb.format.CorruptPartitionException;
 import io.jtick.core.hdb.format.DecodedBlockCache;
 import io.jtick.core.hdb.read.HistoricalDatabase;

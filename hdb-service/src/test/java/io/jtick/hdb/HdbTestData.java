@@ -2,7 +2,7 @@ package io.jtick.hdb;
 
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.write.PartitionWriter;
-import io.jtick.core.lab.TableLoader;
+import io.jtick.lab.compression.TableLoader;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.TableSegment;

@@ -3,7 +3,7 @@ package io.jtick.systest;
 import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.write.PartitionWriter;
-import io.jtick.core.lab.TableLoader;
+import io.jtick.lab.compression.TableLoader;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;

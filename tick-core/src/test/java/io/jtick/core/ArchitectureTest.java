@@ -1,10 +1,13 @@
 package io.jtick.core;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -16,25 +19,54 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The package map of docs/architecture.md held against the sources: every package of tick-core has
- * a line, names only the packages its line lists (imports, fully qualified names and javadoc links
- * alike), and each of those sits in a lower layer, so no package reaches one beside it or above it.
+ * The package maps of docs/architecture.md held against the sources, one module at a time (tick-core,
+ * and tick-lab above it): every package of the module has a line in its table, names only the
+ * packages of the module its line lists (imports, fully qualified names and javadoc links alike),
+ * and each of those sits in a lower layer, so no package reaches one beside it or above it. A
+ * module may name the packages of the modules below it freely (tick-lab uses all of tick-core).
  */
 class ArchitectureTest {
-    private static final Path MAIN = Path.of("src/main/java/io/jtick/core");
     private static final Path MAP = Path.of("../docs/architecture.md");
-    private static final Pattern REFERENCE = Pattern.compile("io\\.jtick\\.core\\.([a-z]+(?:\\.[a-z]+)*)\\.[A-Z]");
+    private static final Path MAIN = Path.of("src/main/java/io/jtick/core");
     private static final Pattern ROW = Pattern.compile("^\\| (\\d+) \\| `([a-z.]+)` \\|.*\\| ([^|]*) \\|$");
+
+    /**
+     * One module's sources and its table.
+     *
+     * @param sources  the module's root package directory
+     * @param base     that package's name (the table leaves it out)
+     * @param heading  the heading of its table in docs/architecture.md
+     */
+    record Module(Path sources, String base, String heading) {
+        Pattern reference() {
+            return Pattern.compile(Pattern.quote(base + ".") + "([a-z]+(?:\\.[a-z]+)*)\\.[A-Z]");
+        }
+
+        @Override
+        public String toString() {
+            return base;
+        }
+    }
 
     private record Line(int layer, Set<String> imports) {
     }
 
-    /** Package → its layer and allowed imports, from the table in docs/architecture.md. */
-    private static Map<String, Line> map() throws IOException {
+    static List<Module> modules() {
+        return List.of(new Module(MAIN, "io.jtick.core", "## Packages of tick-core"),
+            new Module(Path.of("../tick-lab/src/main/java/io/jtick/lab"), "io.jtick.lab", "## Packages of tick-lab"));
+    }
+
+    /** Package → its layer and allowed imports, from the module's table in docs/architecture.md. */
+    private static Map<String, Line> map(final Module module) throws IOException {
         final Map<String, Line> out = new TreeMap<>();
+        boolean inSection = false;
         for (final String row : Files.readAllLines(MAP)) {
+            if (row.startsWith("## ")) {
+                inSection = row.equals(module.heading());
+                continue;
+            }
             final Matcher m = ROW.matcher(row);
-            if (m.matches()) {
+            if (inSection && m.matches()) {
                 final Set<String> imports = new TreeSet<>();
                 for (final String p : m.group(3).split(",")) {
                     if (!p.isBlank() && !p.strip().equals("—")) {
@@ -44,21 +76,23 @@ class ArchitectureTest {
                 out.put(m.group(2), new Line(Integer.parseInt(m.group(1)), imports));
             }
         }
+        assertThat(out).as("the table under \"%s\" in docs/architecture.md", module.heading()).isNotEmpty();
         return out;
     }
 
-    /** Package (relative to io.jtick.core) → the io.jtick.core packages its main sources name. */
-    private static Map<String, Set<String>> references() throws IOException {
+    /** Package (relative to the module's base) → the packages of the same module its main sources name. */
+    private static Map<String, Set<String>> references(final Module module) throws IOException {
         final Map<String, Set<String>> out = new TreeMap<>();
-        try (Stream<Path> files = Files.walk(MAIN)) {
+        final Pattern reference = module.reference();
+        try (Stream<Path> files = Files.walk(module.sources())) {
             for (final Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
-                final Path dir = MAIN.relativize(f.getParent());
+                final Path dir = module.sources().relativize(f.getParent());
                 if (dir.toString().isEmpty()) {
                     continue;
                 }
                 final String pkg = dir.toString().replace('/', '.');
                 final Set<String> refs = out.computeIfAbsent(pkg, k -> new TreeSet<>());
-                final Matcher m = REFERENCE.matcher(Files.readString(f));
+                final Matcher m = reference.matcher(Files.readString(f));
                 while (m.find()) {
                     if (!m.group(1).equals(pkg)) {
                         refs.add(m.group(1));
@@ -69,19 +103,21 @@ class ArchitectureTest {
         return out;
     }
 
-    @Test
-    void shouldListEveryPackageInTheMap() throws IOException {
-        assertThat(map().keySet()).as("packages in docs/architecture.md").isEqualTo(references().keySet());
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("modules")
+    void shouldListEveryPackageInTheMap(final Module module) throws IOException {
+        assertThat(map(module).keySet()).as("packages of %s in docs/architecture.md", module).isEqualTo(references(module).keySet());
     }
 
-    @Test
-    void shouldImportOnlyWhatTheMapSaysAndOnlyBelow() throws IOException {
-        final Map<String, Line> map = map();
-        references().forEach((pkg, used) -> {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("modules")
+    void shouldImportOnlyWhatTheMapSaysAndOnlyBelow(final Module module) throws IOException {
+        final Map<String, Line> map = map(module);
+        references(module).forEach((pkg, used) -> {
             final Line line = map.get(pkg);
             assertThat(line).as("line of %s in docs/architecture.md", pkg).isNotNull();
-            assertThat(line.imports()).as("what io.jtick.core.%s names (docs/architecture.md lists it)", pkg).containsAll(used);
-            assertThat(used).as("io.jtick.core.%s names no more than it uses (keep the map true)", pkg).containsAll(line.imports());
+            assertThat(line.imports()).as("what %s.%s names (docs/architecture.md lists it)", module, pkg).containsAll(used);
+            assertThat(used).as("%s.%s names no more than it uses (keep the map true)", module, pkg).containsAll(line.imports());
             for (final String dep : used) {
                 assertThat(map.get(dep).layer()).as("%s (layer %d) imports %s, which must sit below it", pkg, line.layer(), dep)
                     .isLessThan(line.layer());
@@ -99,6 +135,15 @@ class ArchitectureTest {
         try (Stream<Path> files = Files.walk(MAIN.resolve("query"))) {
             for (final Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
                 assertThat(Files.readString(f)).as("%s", f).doesNotContain("java.net.http").doesNotContain("HttpURLConnection");
+            }
+        }
+    }
+
+    @Test
+    void shouldKeepTheLaboratoryOutOfTickCore() throws IOException {
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (final Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                assertThat(Files.readString(f)).as("%s", f).doesNotContain("io.jtick.lab");
             }
         }
     }

@@ -1,6 +1,6 @@
 package io.jtick.bench.pipeline;
 
-import io.jtick.core.lab.ProfilingRun;
+import io.jtick.lab.profiling.ProfilingRun;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.time.NanoClock;
@@ -276,9 +276,9 @@ public final class PipelineBenchmark {
         final TableSchema trade = schemas.get("trade");
         switch (name) {
             case "jtick":
-                return new JtickSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true);
+                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true);
             case "jtick-v1":
-                return new JtickSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, false);
+                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, false);
             case "chronicle":
                 return new ChronicleSystem(trade, o.insert(), o.dir(), NanoClock.SYSTEM);
             case "kafka":

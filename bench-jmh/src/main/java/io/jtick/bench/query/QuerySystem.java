@@ -18,9 +18,9 @@ public interface QuerySystem extends AutoCloseable {
 
     /** Loads a data set into a system by name: jtick, jtick-parted, jtick-hdb, jtick-hdb-lz4, duckdb or questdb. */
     static QuerySystem open(final String system, final TickData data) throws Exception {
-        for (final JtickSystem.Layout layout : JtickSystem.Layout.values()) {
+        for (final JtickQuerySystem.Layout layout : JtickQuerySystem.Layout.values()) {
             if (layout.systemName.equals(system)) {
-                return new JtickSystem(data, layout);
+                return new JtickQuerySystem(data, layout);
             }
         }
         switch (system) {

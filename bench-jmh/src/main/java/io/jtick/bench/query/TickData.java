@@ -1,5 +1,7 @@
 package io.jtick.bench.query;
 
+import io.jtick.core.feed.SyntheticDay;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -8,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -96,18 +99,22 @@ public final class TickData {
     }
 
     /**
-     * A trading day, 2026-11-20 09:30 to 16:00 UTC: {@code rows} trades and {@code rows} quotes,
-     * syms uniform over {@code S0000..}, a random-walk price per sym, quotes one to three cents
-     * either side of a walking mid. Trade i sits in slot i of 2.34 ms (times distinct, increasing),
-     * quote i half a slot later, so no trade and quote share a time.
+     * A trading day, the synthetic day's session ({@link SyntheticDay#OPEN}, {@link SyntheticDay#SESSION_NANOS})
+     * on 2026-11-20 but in UTC: {@code rows} trades and {@code rows} quotes, syms uniform over
+     * {@code S0000..}, a random-walk price per sym, quotes one to three cents either side of a walking
+     * mid. Unlike {@link SyntheticDay}'s updates of rows sharing a time, trade i sits in slot i of
+     * 2.34 ms (times distinct, increasing, whole microseconds, as the peers store them) and quote i
+     * half a slot later, so no trade and quote share a time and "the prevailing quote" is one row in
+     * every system; the rows are this benchmark's own (its figures and QueryCheck's answers are
+     * measured on them), so they stay as they were.
      */
     public static TickData synthetic(final int rows, final int symCount, final long seed) {
         final String[] syms = new String[symCount];
         for (int i = 0; i < symCount; i++) {
             syms[i] = String.format("S%04d", i);
         }
-        final long open = LocalDate.parse("2026-11-20").toEpochDay() * 86_400_000_000_000L + 34_200_000_000_000L;
-        final long day = 23_400_000_000_000L;
+        final long open = SyntheticDay.open(LocalDate.parse("2026-11-20"), ZoneOffset.UTC);
+        final long day = SyntheticDay.SESSION_NANOS;
         final long slotMicros = day / 1000 / rows;
         final TickData d = new TickData("synthetic-" + rows + "x" + symCount, syms, rows, rows, syms[symCount / 2],
             open + 1_800_000_000_000L, open + 5_400_000_000_000L);

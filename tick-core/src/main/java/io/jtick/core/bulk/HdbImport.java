@@ -1,7 +1,7 @@
 package io.jtick.core.bulk;
 
 import io.jtick.core.feed.FileSources;
-import io.jtick.core.feed.ReplaySource;
+import io.jtick.core.feed.FileSource;
 import io.jtick.core.feed.TickSource;
 import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.hdb.write.EncodingPolicy;
@@ -150,7 +150,7 @@ public final class HdbImport {
 
     /** Runs the import on this thread; returns its final report (never throws: a failure is the report's state and error). */
     public Report run() {
-        try (ReplaySource source = open()) {
+        try (FileSource source = open()) {
             if (!request.strict()) {
                 source.onBadLine(this::bad);
             }
@@ -168,7 +168,7 @@ public final class HdbImport {
         return snapshot();
     }
 
-    private ReplaySource open() throws IOException {
+    private FileSource open() throws IOException {
         return FileSources.open(request.source(), request.table(), request.path(), request.symbols(), request.dates(), 0);
     }
 
@@ -184,7 +184,7 @@ public final class HdbImport {
         return samples.size() < settings.maxBadLinesKept();
     }
 
-    private void read(final ReplaySource source) throws IOException {
+    private void read(final FileSource source) throws IOException {
         final TableSchema schema = source.schema();
         final SymbolCatalog symbols = new SymbolCatalog();
         final TreeMap<LocalDate, RealtimeTable> open = new TreeMap<>();

@@ -27,7 +27,7 @@ import java.util.zip.ZipInputStream;
  * quote: each bid row is paired with the ask row after it (a lone ask row, as the first line of
  * every 20131007 file, is skipped and counted in {@link #skippedTicks()}).
  */
-public final class AlgoSeekSource extends ReplaySource {
+public final class AlgoSeekSource extends FileSource {
     private static final ZoneId NEW_YORK = ZoneId.of("America/New_York");
     private static final DateTimeFormatter DATE = DateTimeFormatter.BASIC_ISO_DATE;
 

@@ -38,7 +38,7 @@ public final class FileSources {
      * @param ex      extra float columns of the schema
      * @throws IllegalArgumentException naming an unknown source or table, or files that are missing or unreadable
      */
-    public static ReplaySource open(final String source, final String table, final Path path, final List<String> symbols,
+    public static FileSource open(final String source, final String table, final Path path, final List<String> symbols,
                                     final List<String> dates, final int ex) throws IOException {
         final boolean trade = "trade".equals(table(table));
         return switch (name(source)) {

@@ -20,7 +20,7 @@ import java.util.zip.GZIPInputStream;
  * BestBidVolume, ask = BestAsk / 10000, asize = BestAskVolume. Time = date + seconds after New
  * York midnight.
  */
-public final class LobsterSource extends ReplaySource {
+public final class LobsterSource extends FileSource {
     private final boolean trade;
     private final CsvLineReader messages;
     private final CsvLineReader book;

@@ -16,7 +16,7 @@ import java.util.zip.GZIPInputStream;
  * (space when empty). quote: bid = BID, ask = OFR, bsize = BIDSIZ, asize = OFRSIZ (round lots, as
  * recorded). Extra float columns stay 0.
  */
-public final class TaqSource extends ReplaySource {
+public final class TaqSource extends FileSource {
     private final CsvLineReader in;
     private final boolean trade;
     private final int dt;

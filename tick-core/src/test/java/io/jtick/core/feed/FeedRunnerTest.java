@@ -172,7 +172,7 @@ class FeedRunnerTest {
 
     @Test
     void shouldReplayRecordedTimesFasterBySpeedFactor() throws Exception {
-        final Path file = ReplaySourceTest.data("highfrequency-taq-sample-2018-01").resolve("trades.csv.gz");
+        final Path file = FileSourceTest.data("highfrequency-taq-sample-2018-01").resolve("trades.csv.gz");
         // two days of trades at 10^6 x: about 0.14 s of schedule
         final RunSettings settings = new RunSettings(100, 1, 1, Pace.RECORDED, 1_000_000, 0, 0);
         final FeedStatus status = runToEnd(TaqSource.trades(file, 0), settings);
@@ -182,7 +182,7 @@ class FeedRunnerTest {
 
     @Test
     void shouldReplayAFileAtMaxPace() throws Exception {
-        final Path dir = ReplaySourceTest.data("lobster-amzn-2012-06-21-level1");
+        final Path dir = FileSourceTest.data("lobster-amzn-2012-06-21-level1");
         final FeedStatus status = runToEnd(LobsterSource.open(dir, "quote", 0), new RunSettings(50, 4, 1, Pace.MAX, 1, 0, 0));
         assertThat(status.rowsSent()).isEqualTo(57_515);
     }

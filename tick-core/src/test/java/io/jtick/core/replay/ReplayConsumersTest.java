@@ -9,7 +9,7 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.ReplayRows;
-import io.jtick.core.testing.SyntheticDays;
+import io.jtick.core.feed.SyntheticDay;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ControlFrames;
@@ -64,7 +64,7 @@ class ReplayConsumersTest {
     }
 
     private MemorySegment start(final ReplaySettings settings) throws IOException {
-        final MemorySegment day = SyntheticDays.day("trade", DAY, ROWS, 50, 9);
+        final MemorySegment day = SyntheticDay.segment("trade", DAY, ROWS, 50, 9);
         new PartitionWriter(root, EncodingPolicy.PLAIN).write(DAY, List.of(day));
         hdb = new HistoricalDatabase(root, metrics);
         hdb.reload();

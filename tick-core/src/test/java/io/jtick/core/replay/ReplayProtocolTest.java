@@ -1,5 +1,6 @@
 package io.jtick.core.replay;
 
+import io.jtick.core.feed.SyntheticDay;
 import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.read.HistoricalDatabase;
@@ -13,7 +14,6 @@ import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.LeakCheck;
-import io.jtick.core.testing.SyntheticDays;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.wire.ErrorCode;
 import org.junit.jupiter.api.AfterEach;
@@ -90,9 +90,9 @@ class ReplayProtocolTest {
     /** trade on D2 and D4, quote on D1, nothing on D3. */
     private void tradeAndQuoteDays() throws IOException {
         final PartitionWriter w = new PartitionWriter(root, EncodingPolicy.PLAIN);
-        w.write(D1, List.of(SyntheticDays.day("quote", D1, 1_000, 5, 1)));
-        w.write(D2, List.of(SyntheticDays.day("trade", D2, 3_000, 5, 2)));
-        w.write(D4, List.of(SyntheticDays.day("trade", D4, 2_000, 5, 3)));
+        w.write(D1, List.of(SyntheticDay.segment("quote", D1, 1_000, 5, 1)));
+        w.write(D2, List.of(SyntheticDay.segment("trade", D2, 3_000, 5, 2)));
+        w.write(D4, List.of(SyntheticDay.segment("trade", D4, 2_000, 5, 3)));
     }
 
     // ---------------------------------------------------------------- SUBSCRIBED, dates, counts

@@ -9,7 +9,7 @@ import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.Cells;
 import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.ReplayRows;
-import io.jtick.core.testing.SyntheticDays;
+import io.jtick.core.feed.SyntheticDay;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
@@ -72,9 +72,9 @@ class ReplayServerTest {
 
     @Test
     void shouldReplayEveryRowOfAPartitionInTimeOrderOnEveryTier() throws Exception {
-        final MemorySegment plain = SyntheticDays.day("trade", PLAIN, 20_000, 40, 1);
-        final MemorySegment lz4 = SyntheticDays.day("trade", LZ4, 20_000, 40, 2);
-        final MemorySegment zstd = SyntheticDays.day("trade", ZSTD, 20_000, 40, 3);
+        final MemorySegment plain = SyntheticDay.segment("trade", PLAIN, 20_000, 40, 1);
+        final MemorySegment lz4 = SyntheticDay.segment("trade", LZ4, 20_000, 40, 2);
+        final MemorySegment zstd = SyntheticDay.segment("trade", ZSTD, 20_000, 40, 3);
         new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(plain));
         new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("lz4"))).write(LZ4, List.of(lz4));
         new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("auto/zstd:3"))).write(ZSTD, List.of(zstd));
@@ -104,8 +104,8 @@ class ReplayServerTest {
 
     @Test
     void shouldMergeTablesByTimeWithEqualTimesInRequestOrder() throws Exception {
-        final MemorySegment trade = SyntheticDays.day("trade", PLAIN, 6_000, 12, 7);
-        final MemorySegment quote = SyntheticDays.day("quote", PLAIN, 9_000, 12, 7);
+        final MemorySegment trade = SyntheticDay.segment("trade", PLAIN, 6_000, 12, 7);
+        final MemorySegment quote = SyntheticDay.segment("quote", PLAIN, 9_000, 12, 7);
         new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(trade, quote));
         start(small());
         final ReplayRows.Consumer tq = ReplayRows.replay(server.port(), request(List.of("trade", "quote"), PLAIN, PLAIN));
@@ -132,8 +132,8 @@ class ReplayServerTest {
 
     @Test
     void shouldSendOnlyTheSymsAndTheTimeOfDayAskedFor() throws Exception {
-        final MemorySegment plain = SyntheticDays.day("trade", PLAIN, 20_000, 40, 11);
-        final MemorySegment zstd = SyntheticDays.day("trade", ZSTD, 20_000, 40, 12);
+        final MemorySegment plain = SyntheticDay.segment("trade", PLAIN, 20_000, 40, 11);
+        final MemorySegment zstd = SyntheticDay.segment("trade", ZSTD, 20_000, 40, 12);
         new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(plain));
         new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("auto/zstd:3"))).write(ZSTD, List.of(zstd));
         start(small());
@@ -158,7 +158,7 @@ class ReplayServerTest {
 
     @Test
     void shouldRefuseBadRequestsWithAnErrorNamingTheProblemAndKeepServing() throws Exception {
-        new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(SyntheticDays.day("trade", PLAIN, 2_000, 5, 1)));
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(SyntheticDay.segment("trade", PLAIN, 2_000, 5, 1)));
         start(small());
         assertRefused(request(List.of("nope"), PLAIN, PLAIN), ErrorCode.UNKNOWN_TABLE, "unknown table [table=nope]");
         assertRefused(request(List.of("trade"), LZ4, ZSTD), ErrorCode.BAD_REPLAY, "no partitions in range");
@@ -176,7 +176,7 @@ class ReplayServerTest {
 
     @Test
     void shouldAskForTheTokenInHelloWhereReadsAreProtectedOnThePort() throws Exception {
-        new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(SyntheticDays.day("trade", PLAIN, 2_000, 5, 1)));
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(SyntheticDay.segment("trade", PLAIN, 2_000, 5, 1)));
         hdb = new HistoricalDatabase(root, metrics);
         hdb.reload();
         server = new ReplayServer(hdb, small(), metrics)
@@ -208,8 +208,8 @@ class ReplayServerTest {
 
     @Test
     void shouldEndAReplayThatMeetsACorruptBlockAsFailedNamingFileAndBlock() throws Exception {
-        new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(SyntheticDays.day("trade", PLAIN, 20_000, 5, 1)));
-        new PartitionWriter(root, EncodingPolicy.PLAIN).write(LZ4, List.of(SyntheticDays.day("trade", LZ4, 2_000, 5, 2)));
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(SyntheticDay.segment("trade", PLAIN, 20_000, 5, 1)));
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(LZ4, List.of(SyntheticDay.segment("trade", LZ4, 2_000, 5, 2)));
         final Path price = root.resolve(PLAIN.toString()).resolve("trade").resolve("price");
         try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(price.toFile(), "rw")) {
             final long at = f.length() / 2;
@@ -232,7 +232,7 @@ class ReplayServerTest {
 
     @Test
     void shouldCancelAReplayWithItsCountsSoFar() throws Exception {
-        new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(SyntheticDays.day("trade", PLAIN, 5_000, 5, 1)));
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(PLAIN, List.of(SyntheticDay.segment("trade", PLAIN, 5_000, 5, 1)));
         start(small());
         final ReplayRows.Consumer c = new ReplayRows.Consumer();
         try (io.jtick.core.client.TickClient client = io.jtick.core.client.TickClient.replay(

@@ -6,7 +6,7 @@ import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.LeakCheck;
-import io.jtick.core.testing.SyntheticDays;
+import io.jtick.core.feed.SyntheticDay;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -64,7 +64,7 @@ class DecodedBlockCacheTest {
 
     @Test
     void shouldServePointReadsFromTheCacheAndKeepScansOut() throws IOException {
-        final MemorySegment day = SyntheticDays.day("quote", DAY, 40_000, 10, 5);
+        final MemorySegment day = SyntheticDay.segment("quote", DAY, 40_000, 10, 5);
         new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("auto/lz4")), PartitionWriter.DEFAULT_BLOCK_BYTES, 2,
             PartitionWriter.WriteHook.NONE).write(DAY, List.of(day));
         final DecodedBlockCache cache = DecodedBlockCache.shared();

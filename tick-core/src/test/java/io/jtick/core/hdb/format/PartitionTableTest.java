@@ -8,7 +8,7 @@ import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.Cells;
 import io.jtick.core.testing.LeakCheck;
-import io.jtick.core.testing.SyntheticDays;
+import io.jtick.core.feed.SyntheticDay;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +32,7 @@ class PartitionTableTest {
     Path root;
 
     private Path write(final String encoding) throws IOException {
-        final MemorySegment day = SyntheticDays.day("quote", DAY, 12_000, 25, 4);
+        final MemorySegment day = SyntheticDay.segment("quote", DAY, 12_000, 25, 4);
         new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse(encoding)), 4096, 2, PartitionWriter.WriteHook.NONE)
             .write(DAY, List.of(day));
         return root.resolve("2026-11-20/quote");

@@ -7,7 +7,7 @@ import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.hdb.write.PartitionWriterTest;
 import io.jtick.core.testing.LeakCheck;
-import io.jtick.core.testing.SyntheticDays;
+import io.jtick.core.feed.SyntheticDay;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +38,7 @@ class PartitionArchiveTest {
     private PartitionWriter.Written writeDay(final Path root, final LocalDate day, final int tradeRows, final long seed)
         throws IOException {
         return new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("lz4"))).write(day, List.of(
-            SyntheticDays.day("trade", day, tradeRows, 17, seed), SyntheticDays.day("quote", day, 700, 13, seed + 1)));
+            SyntheticDay.segment("trade", day, tradeRows, 17, seed), SyntheticDay.segment("quote", day, 700, 13, seed + 1)));
     }
 
     private static byte[] archive(final Path dateDir, final List<String> tables) throws IOException {

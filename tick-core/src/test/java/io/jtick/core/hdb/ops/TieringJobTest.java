@@ -9,7 +9,7 @@ import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.LeakCheck;
-import io.jtick.core.testing.SyntheticDays;
+import io.jtick.core.feed.SyntheticDay;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -44,7 +44,7 @@ class TieringJobTest {
     }
 
     private MemorySegment write(final LocalDate date, final int rows, final long seed) throws IOException {
-        final MemorySegment trade = SyntheticDays.day("trade", date, rows, 20, seed);
+        final MemorySegment trade = SyntheticDay.segment("trade", date, rows, 20, seed);
         new PartitionWriter(root, EncodingPolicy.PLAIN, 4096, 2, PartitionWriter.WriteHook.NONE).write(date, List.of(trade));
         return trade;
     }

@@ -12,7 +12,7 @@ import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.Cells;
 import io.jtick.core.testing.LeakCheck;
-import io.jtick.core.testing.SyntheticDays;
+import io.jtick.core.feed.SyntheticDay;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -49,7 +49,7 @@ class HistoricalDatabaseTest {
     }
 
     private MemorySegment write(final LocalDate date, final int rows, final long seed) throws IOException {
-        final MemorySegment trade = SyntheticDays.day("trade", date, rows, 20, seed);
+        final MemorySegment trade = SyntheticDay.segment("trade", date, rows, 20, seed);
         new PartitionWriter(root, EncodingPolicy.PLAIN, 4096, 2, PartitionWriter.WriteHook.NONE).write(date, List.of(trade));
         return trade;
     }

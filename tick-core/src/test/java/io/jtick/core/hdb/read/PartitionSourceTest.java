@@ -10,7 +10,7 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.Cells;
 import io.jtick.core.testing.LeakCheck;
-import io.jtick.core.testing.SyntheticDays;
+import io.jtick.core.feed.SyntheticDay;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,8 +35,8 @@ class PartitionSourceTest {
 
     @Test
     void shouldAnswerVwapAndCountBySymOverPartitionsInEveryTier() throws IOException {
-        final MemorySegment day1 = SyntheticDays.day("trade", D1, 20_000, 30, 1);
-        final MemorySegment day2 = SyntheticDays.day("trade", D2, 15_000, 30, 2);
+        final MemorySegment day1 = SyntheticDay.segment("trade", D1, 20_000, 30, 1);
+        final MemorySegment day2 = SyntheticDay.segment("trade", D2, 15_000, 30, 2);
         new PartitionWriter(root, EncodingPolicy.PLAIN).write(D1, List.of(day1));
         new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("auto/zstd:3"))).write(D2, List.of(day2));
         final Map<String, double[]> expected = new TreeMap<>();

@@ -10,7 +10,7 @@ import io.jtick.core.table.RowSink;
 import io.jtick.core.table.TableSegment;
 import io.jtick.core.testing.Cells;
 import io.jtick.core.testing.LeakCheck;
-import io.jtick.core.testing.SyntheticDays;
+import io.jtick.core.feed.SyntheticDay;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,8 +38,8 @@ public class PartitionWriterTest {
 
     @Test
     void shouldWriteSortedPartitionHoldingEveryRowOnce() throws IOException {
-        final MemorySegment trade = SyntheticDays.day("trade", DAY, 20_000, 37, 1);
-        final MemorySegment quote = SyntheticDays.day("quote", DAY, 15_000, 41, 2);
+        final MemorySegment trade = SyntheticDay.segment("trade", DAY, 20_000, 37, 1);
+        final MemorySegment quote = SyntheticDay.segment("quote", DAY, 15_000, 41, 2);
         final PartitionWriter writer = new PartitionWriter(root, (t, c) -> "price".equals(c.name())
             ? ColumnEncoding.parse("xor+shuffle/zstd:3") : ColumnEncoding.parse("delta+shuffle/lz4"), 4096, 2,
                 PartitionWriter.WriteHook.NONE);
@@ -85,7 +85,7 @@ public class PartitionWriterTest {
 
     @Test
     void shouldEndEverySymAtABlockEndSoItsLastValueIsInTheIndex() throws IOException {
-        final MemorySegment quote = SyntheticDays.day("quote", DAY, 60_000, 29, 3);
+        final MemorySegment quote = SyntheticDay.segment("quote", DAY, 60_000, 29, 3);
         new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("lz4")), 4096, 2, PartitionWriter.WriteHook.NONE)
             .write(DAY, List.of(quote));
         try (PartitionTable t = PartitionTable.open(root.resolve("2026-11-20/quote"))) {
@@ -156,7 +156,7 @@ public class PartitionWriterTest {
     @Test
     void shouldWriteEmptyAndOneRowTables() throws IOException {
         final MemorySegment empty = MemorySegment.builder(TableSchema.trade(0), (int) DAY.toEpochDay()).build();
-        final MemorySegment one = SyntheticDays.day("quote", DAY, 1, 1, 3);
+        final MemorySegment one = SyntheticDay.segment("quote", DAY, 1, 1, 3);
         new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("zstd"))).write(DAY, List.of(empty, one));
         try (PartitionTable t = PartitionTable.open(root.resolve("2026-11-20/trade"))) {
             assertThat(t.rowCount()).isZero();
@@ -170,7 +170,7 @@ public class PartitionWriterTest {
 
     @Test
     void shouldLeaveNothingVisibleWhenWriteFailsMidway() throws IOException {
-        final MemorySegment trade = SyntheticDays.day("trade", DAY, 5_000, 10, 1);
+        final MemorySegment trade = SyntheticDay.segment("trade", DAY, 5_000, 10, 1);
         final AtomicInteger columns = new AtomicInteger();
         final PartitionWriter failing = new PartitionWriter(root, EncodingPolicy.PLAIN, 4096, 1, file -> {
             if (columns.incrementAndGet() == 3) {
@@ -185,7 +185,7 @@ public class PartitionWriterTest {
         // a date already there: the failed rewrite leaves the old table in place and readable
         new PartitionWriter(root, EncodingPolicy.PLAIN).write(DAY, List.of(trade));
         columns.set(0);
-        final MemorySegment other = SyntheticDays.day("trade", DAY, 7_000, 10, 9);
+        final MemorySegment other = SyntheticDay.segment("trade", DAY, 7_000, 10, 9);
         assertThatThrownBy(() -> failing.write(DAY, List.of(other))).hasMessageContaining("injected");
         try (PartitionTable t = PartitionTable.open(root.resolve("2026-11-20/trade"))) {
             assertThat(t.rowCount()).isEqualTo(5_000);
@@ -207,8 +207,8 @@ public class PartitionWriterTest {
 
     @Test
     void shouldLeaveNothingWhenAColumnFailsWhileTheNextTableIsBeingWritten() throws IOException {
-        final MemorySegment trade = SyntheticDays.day("trade", DAY, 20_000, 10, 1);
-        final MemorySegment quote = SyntheticDays.day("quote", DAY, 20_000, 10, 2);
+        final MemorySegment trade = SyntheticDay.segment("trade", DAY, 20_000, 10, 1);
+        final MemorySegment quote = SyntheticDay.segment("quote", DAY, 20_000, 10, 2);
         for (final int threads : new int[] {1, 2}) {
             for (final int failAt : new int[] {1, 3, 9}) {
                 final AtomicInteger columns = new AtomicInteger();
@@ -239,7 +239,7 @@ public class PartitionWriterTest {
 
     @Test
     void shouldRecoverFromCrashBetweenSwapRenames() throws IOException {
-        new PartitionWriter(root, EncodingPolicy.PLAIN).write(DAY, List.of(SyntheticDays.day("trade", DAY, 100, 5, 1)));
+        new PartitionWriter(root, EncodingPolicy.PLAIN).write(DAY, List.of(SyntheticDay.segment("trade", DAY, 100, 5, 1)));
         final Path dateDir = root.resolve("2026-11-20");
         // crash after "live → old" and before "new → live": only the old directory and a temp dir exist
         Files.move(dateDir.resolve("trade"), dateDir.resolve(".old-trade-1234abcd"));

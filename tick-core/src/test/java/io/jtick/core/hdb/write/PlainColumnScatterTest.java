@@ -7,7 +7,7 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.LeakCheck;
-import io.jtick.core.testing.SyntheticDays;
+import io.jtick.core.feed.SyntheticDay;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -48,8 +48,8 @@ class PlainColumnScatterTest {
     @Test
     void shouldWriteTheSameFileAsGatheringInPartitionOrderWhateverTheStage() throws IOException {
         // trade's cond column (one byte) has blocks that several syms share; quote's 8-byte columns mostly one sym each
-        for (final MemorySegment table : new MemorySegment[] {SyntheticDays.day("quote", DAY, 9_000, 43, 5),
-            SyntheticDays.day("trade", DAY, 12_000, 97, 6)}) {
+        for (final MemorySegment table : new MemorySegment[] {SyntheticDay.segment("quote", DAY, 9_000, 43, 5),
+            SyntheticDay.segment("trade", DAY, 12_000, 97, 6)}) {
             check(table);
         }
     }

@@ -1,0 +1,242 @@
+package io.jtick.bench.pipeline;
+
+import io.jtick.bench.TickerplantBenchmark;
+import io.jtick.core.client.FeedPublisher;
+import io.jtick.core.client.TickClient;
+import io.jtick.core.client.TickListener;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.rdb.EndOfDayHandler;
+import io.jtick.core.rdb.RealtimeDatabase;
+import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.time.NanoClock;
+import io.jtick.core.tp.TickerplantServer;
+import io.jtick.core.tp.TickerplantSettings;
+import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.UpdateDecoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * jtick: a {@link FeedPublisher} → {@link TickerplantServer} (zero-latency, Chronicle journal in a
+ * temp directory) → one {@link TickClient} per subscriber, each on its own event loop, feeding a
+ * {@link RealtimeDatabase} (or, with the {@code check} sink, only the receiver's check), all over
+ * 127.0.0.1 in this JVM. The TP's and the first RDB's histograms are reported as internals. The feed
+ * is a numbered one (protocol 2: acknowledged, resendable), as feed-sim's; {@code jtick-v1} is the same
+ * with a protocol 1 feed, to measure what numbering costs in the same run.
+ */
+final class JtickPipelineSystem extends PipelineSystem {
+    static final List<String> TP_LATENCIES = List.of("tick.tp.upd", "tick.tp.log", "tick.tp.pub", "tick.tp.flush");
+    static final List<String> RDB_LATENCIES = List.of("tick.rdb.recv", "tick.rdb.upd");
+
+    private final SchemaRegistry schemas;
+    private final Path root;
+    private final boolean numbered;
+    private final TickMetrics tpMetrics = new TickMetrics();
+    private final List<TickMetrics> rdbMetrics = new ArrayList<>();
+    private final List<Subscriber> subscribers = new ArrayList<>();
+    private final List<TickClient> clients = new ArrayList<>();
+    private Path dir;
+    private TickerplantServer server;
+    private FeedPublisher feed;
+
+    /**
+     * @param root   parent of the journal's temp directory, null for the system's temp directory
+     * @param insert true: each subscriber is an RDB; false: the receiver's check only
+     */
+    JtickPipelineSystem(final SchemaRegistry schemas, final boolean insert, final Path root, final NanoClock clock,
+                        final boolean numbered) {
+        super(schemas.get("trade"), insert, clock);
+        this.schemas = schemas;
+        this.root = root;
+        this.numbered = numbered;
+    }
+
+    @Override
+    String name() {
+        return numbered ? "jtick" : "jtick-v1";
+    }
+
+    /** The receiver of one more subscriber: an RDB with its own metrics; {@link #start} connects it. */
+    @Override
+    Receiver newReceiver(final long capacityRows) {
+        final TickMetrics metrics = new TickMetrics();
+        rdbMetrics.add(metrics);
+        final Subscriber sub = new Subscriber(insert
+            ? new RealtimeDatabase(metrics, EndOfDayHandler.NONE, List.of(), (int) Math.min(capacityRows, 1 << 28)) : null);
+        final Receiver receiver = new Receiver(sub::insert, insert ? sub::table : null, clock);
+        sub.receiver = receiver;
+        subscribers.add(sub);
+        return receiver;
+    }
+
+    @Override
+    void start(final Phase phase, final List<Receiver> receivers) throws Exception {
+        dir = root == null ? Files.createTempDirectory("jtick-pipeline") : Files.createTempDirectory(root, "jtick-pipeline");
+        server = new TickerplantServer(TickerplantSettings.defaults(dir).withPort(0), schemas, clock, tpMetrics).start();
+        for (int i = 0; i < subscribers.size(); i++) {
+            final Subscriber sub = subscribers.get(i);
+            final TickClient client = new TickClient(TickClient.Settings.of("127.0.0.1", server.port(), "bench-rdb-" + i), sub,
+                sub::lastSequence, null, clock);
+            clients.add(client);
+            client.start();
+        }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (final TickClient c : clients) {
+            while (!c.isSubscribed()) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("subscriber did not subscribe within 10 s [name=" + c.settings().name() + "]");
+                }
+                LockSupport.parkNanos(1_000_000);
+            }
+        }
+        feed = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", server.port(), "bench-feed").withNumbered(numbered), null);
+        feed.connect(5_000);
+    }
+
+    @Override
+    ByteBufAllocator alloc() {
+        return feed.alloc();
+    }
+
+    @Override
+    boolean awaitWritable(final long timeoutNanos) {
+        return feed.awaitWritable(timeoutNanos);
+    }
+
+    @Override
+    boolean send(final ByteBuf frames, final int count) {
+        return feed.send(frames);
+    }
+
+    @Override
+    String failure() {
+        final FeedPublisher f = feed;
+        if (f != null && f.errorsReceived() > 0) {
+            return "feed got " + f.errorsReceived() + " error(s): " + f.lastError();
+        }
+        for (final Subscriber s : subscribers) {
+            if (s.rdb != null && (s.rdb.status().rejected() > 0 || s.rdb.status().duplicates() > 0)) {
+                return "RDB rejected " + s.rdb.status().rejected() + " and dropped " + s.rdb.status().duplicates()
+                    + " duplicate update(s)";
+            }
+        }
+        return null;
+    }
+
+    @Override
+    List<Percentiles> internals() {
+        final List<Percentiles> out = new ArrayList<>();
+        for (final String n : TP_LATENCIES) {
+            out.add(Percentiles.of(n, tpMetrics.latency(n, n).snapshot()));
+        }
+        if (insert && !rdbMetrics.isEmpty()) {
+            for (final String n : RDB_LATENCIES) {
+                out.add(Percentiles.of(n + "[0]", rdbMetrics.get(0).latency(n, n).snapshot()));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    void resetInternals() {
+        tpMetrics.resetLatencies();
+        rdbMetrics.forEach(TickMetrics::resetLatencies);
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (feed != null) {
+                feed.close();
+            }
+            for (final TickClient c : clients) {
+                c.close();
+            }
+            if (server != null) {
+                server.close();
+            }
+        } finally {
+            if (dir != null) {
+                TickerplantBenchmark.deleteTree(dir);
+            }
+        }
+    }
+
+    /** One subscription: the RDB (when inserting) behind the receiver's check. */
+    private static final class Subscriber implements TickListener {
+        private final RealtimeDatabase rdb;
+        private Receiver receiver;
+        private volatile long lastSequence;
+        private TableSchema lastSchema;
+
+        Subscriber(final RealtimeDatabase rdb) {
+            this.rdb = rdb;
+        }
+
+        long lastSequence() {
+            return rdb != null ? rdb.lastSequence() : lastSequence;
+        }
+
+        TableSegment table() {
+            return rdb.table("trade");
+        }
+
+        void insert(final UpdateDecoder update, final long receiveNanos) {
+            if (rdb != null) {
+                rdb.onUpdate(lastSchema, update, receiveNanos);
+            }
+        }
+
+        @Override
+        public void onSubscribed(final ControlFrames.Subscribed subscribed) {
+            if (rdb != null) {
+                rdb.onSubscribed(subscribed);
+            }
+        }
+
+        @Override
+        public void onUpdate(final TableSchema schema, final UpdateDecoder update, final long receiveNanos) {
+            lastSchema = schema;
+            receiver.onUpdate(update, receiveNanos);
+            lastSequence = update.sequence();
+        }
+
+        @Override
+        public void onCatchUpDone(final long sequence) {
+            if (rdb != null) {
+                rdb.onCatchUpDone(sequence);
+            }
+        }
+
+        @Override
+        public void onEndOfDay(final int epochDay, final long sequence) {
+            if (rdb != null) {
+                rdb.onEndOfDay(epochDay, sequence);
+            }
+        }
+
+        @Override
+        public void onError(final ErrorCode code, final String message) {
+            if (rdb != null) {
+                rdb.onError(code, message);
+            }
+        }
+
+        @Override
+        public void onDisconnected() {
+            if (rdb != null) {
+                rdb.onDisconnected();
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.jtick.lab.compression;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CompressionStudyCliTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldStudyASyntheticDayAndWriteTheCsv() throws IOException {
+        final Path csv = dir.resolve("study.csv");
+        final int status = CompressionStudyCli.run(new String[] {"compression-study", "--synthetic", "20000", "--syms", "20",
+            "--encodings", "lz4,auto/zstd:1", "--runs", "1", "--no-cold", "--csv", csv.toString(),
+            "--work", dir.resolve("work").toString()});
+        assertThat(status).isZero();
+        final List<String> lines = Files.readAllLines(csv);
+        assertThat(lines.get(0)).isEqualTo("column,type,encoding,raw_bytes,stored_bytes,size_pct,write_ms,write_ratio");
+        assertThat(lines).hasSize(1 + 5 * 3 + 1 + 1 + 4 * 3);
+        assertThat(lines).anyMatch(l -> l.startsWith("price,float64,auto/zstd:1,160000,"));
+    }
+
+    @Test
+    void shouldRefuseUnknownArgumentsAndAMissingSource() throws IOException {
+        assertThat(CompressionStudyCli.run(new String[] {"--bogus"})).isEqualTo(2);
+        assertThat(CompressionStudyCli.run(new String[] {})).isEqualTo(2);
+        assertThat(CompressionStudyCli.run(new String[] {"--root", dir.toString()})).as("--root needs --date").isEqualTo(2);
+    }
+}

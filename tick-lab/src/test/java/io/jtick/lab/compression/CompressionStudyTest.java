@@ -1,0 +1,55 @@
+package io.jtick.lab.compression;
+
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.write.PartitionWriter;
+import io.jtick.core.feed.SyntheticDay;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CompressionStudyTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldReportEveryColumnAndEncodingAgainstPlain() throws IOException {
+        final LocalDate day = LocalDate.of(2026, 11, 20);
+        final PartitionWriter.Written w = new PartitionWriter(dir.resolve("hdb"), EncodingPolicy.PLAIN)
+            .write(day, List.of(SyntheticDay.segment("trade", day, 30_000, 50, 1)));
+        try (PartitionTable source = PartitionTable.open(w.directory().resolve("trade"))) {
+            final CompressionStudy.Result r = new CompressionStudy(1, false)
+                .run(source, List.of(ColumnEncoding.parse("lz4"), ColumnEncoding.parse("auto/zstd:3")), dir.resolve("work"));
+            assertThat(r.rows()).isEqualTo(30_000);
+            assertThat(r.encodings()).containsExactly("none", "lz4", "auto/zstd:3");
+            assertThat(r.columns()).hasSize(5 * 3);
+            for (final CompressionStudy.ColumnRow c : r.columns()) {
+                assertThat(c.rawBytes()).isPositive();
+                assertThat(c.storedBytes()).isPositive();
+                assertThat(c.writeMillis()).isPositive();
+                if ("none".equals(c.encoding())) {
+                    assertThat(c.sizePct()).isEqualTo(100.0);
+                    assertThat(c.writeRatio()).isEqualTo(1.0);
+                }
+            }
+            final CompressionStudy.ColumnRow price = r.columns().stream()
+                .filter(c -> c.column().equals("price") && c.encoding().equals("auto/zstd:3")).findFirst().orElseThrow();
+            assertThat(price.sizePct()).isLessThan(50);
+            assertThat(r.queries()).hasSize(4 * 3);
+            assertThat(r.queries()).allSatisfy(q -> assertThat(q.hotMillis()).isPositive());
+            assertThat(r.coldMeasured()).isFalse();
+            final String csv = r.toCsv();
+            assertThat(csv).startsWith("column,type,encoding,raw_bytes,stored_bytes,size_pct,write_ms,write_ratio\n");
+            assertThat(csv).contains("\nquery,encoding,hot_ms,hot_ratio,cold_ms,cold_ratio\n");
+            assertThat(csv.lines().count()).isEqualTo(1 + 15 + 1 + 1 + 12);
+            assertThat(r.sizeTable()).contains("price").contains("auto/zstd:3");
+        }
+    }
+}
