@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * on the event loop), {@code backoffStep} (event loop only).
  */
 final class FeedConnector {
-    private static final Logger LOG = LoggerFactory.getLogger(FeedConnector.class);
+    /** The feed's lines under the feed's name. */
+    private static final Logger LOG = LoggerFactory.getLogger(FeedPublisher.class);
 
     private final FeedPublisher publisher;
     private final FeedPublisher.Settings settings;

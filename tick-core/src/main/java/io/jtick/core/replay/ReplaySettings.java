@@ -69,8 +69,8 @@ public record ReplaySettings(String host, int port, int threads, int defaultRows
             throw new IllegalArgumentException("replay threads must be 1..256 [threads=" + threads + "]");
         }
         if (maxRowsPerUpdate < 1 || defaultRowsPerUpdate < 1 || defaultRowsPerUpdate > maxRowsPerUpdate) {
-            throw new IllegalArgumentException("rows per update must be 1..maxRowsPerUpdate [defaultRowsPerUpdate=" + defaultRowsPerUpdate
-                + ", maxRowsPerUpdate=" + maxRowsPerUpdate + "]");
+            throw new IllegalArgumentException("tick.hdb.replay.batch-rows must be 1..max-batch-rows [batch-rows=" + defaultRowsPerUpdate
+                + ", max-batch-rows=" + maxRowsPerUpdate + "]");
         }
         if (windowRows < 1024 || windowRows > (1 << 26)) {
             throw new IllegalArgumentException("window rows must be 1024..67108864 [windowRows=" + windowRows + "]");

@@ -6,7 +6,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 
@@ -23,9 +22,8 @@ import java.io.IOException;
  * (refused: nothing more is read or answered).
  */
 final class ClientConnection {
-    private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
-
     private final Tickerplant tp;
+    private final Logger log;
     private final String label;
     private final String unit;
     private final String refused;
@@ -35,13 +33,16 @@ final class ClientConnection {
     private boolean rejected;
 
     /**
+     * @param log     the adapter's logger: its lines keep the adapter's name
      * @param label   the connection in log lines ({@code "connection"}, {@code "kdb+ connection"})
      * @param unit    what the protocol's peer sends ({@code "frame"}, {@code "message"})
      * @param refused how a refusal that closes is logged ({@code "rejected input"}, {@code "kdb+ message refused"})
      * @param name    the peer's name until it says another
      */
-    ClientConnection(final Tickerplant tp, final String label, final String unit, final String refused, final String name) {
+    ClientConnection(final Tickerplant tp, final Logger log, final String label, final String unit, final String refused,
+                     final String name) {
         this.tp = tp;
+        this.log = log;
         this.label = label;
         this.unit = unit;
         this.refused = refused;
@@ -51,10 +52,6 @@ final class ClientConnection {
     /** {@code handlerAdded}: the adapter's context. */
     void added(final ChannelHandlerContext context) {
         this.ctx = context;
-    }
-
-    ChannelHandlerContext ctx() {
-        return ctx;
     }
 
     String name() {
@@ -90,7 +87,7 @@ final class ClientConnection {
             return;
         }
         rejected = true;
-        LOG.warn("{}, closing connection [remote={}, name={}, code={}]: {}", refused, ctx.channel().remoteAddress(), name, code.tag(),
+        log.warn("{}, closing connection [remote={}, name={}, code={}]: {}", refused, ctx.channel().remoteAddress(), name, code.tag(),
             reason);
         ctx.channel().config().setAutoRead(false);
         if (answer != null) {
@@ -136,13 +133,13 @@ final class ClientConnection {
     boolean exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
         if (cause instanceof TruncatedFrameException) {
             tp.countError(ErrorCode.TRUNCATED_FRAME);
-            LOG.warn("{} closed in the middle of a {} [remote={}, name={}]: {}", label, unit, context.channel().remoteAddress(), name,
+            log.warn("{} closed in the middle of a {} [remote={}, name={}]: {}", label, unit, context.channel().remoteAddress(), name,
                 cause.getMessage());
         } else if (cause instanceof IOException) {
-            LOG.debug("{} error [remote={}, name={}]: {}", label, context.channel().remoteAddress(), name, cause.toString());
+            log.debug("{} error [remote={}, name={}]: {}", label, context.channel().remoteAddress(), name, cause.toString());
             context.close();
         } else {
-            LOG.error("unexpected error on {} [remote={}, name={}]", label, context.channel().remoteAddress(), name, cause);
+            log.error("unexpected error on {} [remote={}, name={}]", label, context.channel().remoteAddress(), name, cause);
             return false;
         }
         return true;

@@ -60,7 +60,7 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements UpdateSou
         this.access = access;
         this.counters = tp.counters().kdb;
         this.updates = new KdbUpdateReader(tp.schemas());
-        this.link = new ClientConnection(tp, "kdb+ connection", "message", "kdb+ message refused", "kdb");
+        this.link = new ClientConnection(tp, LOG, "kdb+ connection", "message", "kdb+ message refused", "kdb");
     }
 
     /** The pipeline of one kdb+ connection: handshake and message splitter, then this adapter. */

@@ -282,7 +282,6 @@ public final class Tickerplant implements AutoCloseable {
      * number, from which it resends. In timer log+publish mode what the feed has waiting for the
      * timer is journalled first, so the answer counts it.
      */
-
     FeedRegistry.Feed onFeedHello(final UpdateSource from, final String name) {
         if (feeds.feed(name).pending > 0) {
             publishPending();

@@ -59,7 +59,7 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements U
     private TickerplantAdapter(final Tickerplant tp, final AccessCheck access) {
         this.tp = tp;
         this.access = access;
-        this.link = new ClientConnection(tp, "connection", "frame", "rejected input", "anonymous");
+        this.link = new ClientConnection(tp, LOG, "connection", "frame", "rejected input", "anonymous");
     }
 
     /** The pipeline of one tickerplant connection: the frame splitter, then this adapter, checking {@code access}. */

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -36,7 +37,8 @@ class ClientConnectionTest {
         tp = new Tickerplant(TickerplantSettings.defaults(dir.resolve("journal")), SchemaRegistry.builtIn(0),
             () -> 1_790_000_000_000_000_000L, PooledByteBufAllocator.DEFAULT, new TickMetrics(),
             FaultyJournal.opener(new FaultyJournal.Fault()));
-        link = new ClientConnection(tp, "connection", "frame", "rejected input", "anonymous");
+        link = new ClientConnection(tp, LoggerFactory.getLogger(TickerplantAdapter.class),
+            "connection", "frame", "rejected input", "anonymous");
         ch = new EmbeddedChannel(new ChannelInboundHandlerAdapter() {
             @Override
             public void handlerAdded(final ChannelHandlerContext ctx) {

@@ -1,6 +1,5 @@
 package io.jtick.lab.machinecheck;
 
-import io.jtick.lab.run.Experiment;
 import io.jtick.lab.run.LabParams;
 import io.jtick.lab.run.Measure;
 import io.jtick.lab.run.RowResult;
@@ -41,8 +40,6 @@ import java.util.function.Consumer;
 public final class ThroughputExperiment {
     /** Rows each repeat inserts (throughput.q's million). */
     public static final int ROWS = 1_000_000;
-    /** Largest bulk an entry may ask for. */
-    public static final int MAX_BULK = Experiment.MAX_BULK;
     /** Repeats timed per entry (after one untimed). */
     static final int REPEATS = 5;
 

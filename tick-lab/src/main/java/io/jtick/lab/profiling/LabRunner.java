@@ -30,6 +30,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
+import static io.jtick.lab.run.RowResult.round;
+
 /**
  * Runs one matrix entry: starts its {@link Lab}, lets the feed run a warm-up that no figure
  * includes, then measures in windows until the medians settle ({@link SettleRule}) after the
@@ -388,10 +390,6 @@ final class LabRunner {
 
     private static Double median(final Histogram h) {
         return h.getTotalCount() == 0 ? null : Figure.micros(h.getValueAtPercentile(50));
-    }
-
-    static double round(final double v) {
-        return RowResult.round(v);
     }
 
     /**

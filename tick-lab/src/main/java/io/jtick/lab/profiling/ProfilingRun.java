@@ -280,8 +280,8 @@ public final class ProfilingRun {
         final double current = cur == 0 ? 0 : (now - rowStartNanos) / 1e9;
         final double remaining = RunReport.RUNNING.equals(status)
             ? Math.max(0, (total - done.size()) * (spec.durationSeconds() + SETUP_SECONDS) - current) : 0;
-        final RunReport.Progress progress = new RunReport.Progress(done.size(), total, cur, phase, LabRunner.round(current),
-            LabRunner.round((now - createdNanos) / 1e9), Math.round(remaining));
+        final RunReport.Progress progress = new RunReport.Progress(done.size(), total, cur, phase, RowResult.round(current),
+            RowResult.round((now - createdNanos) / 1e9), Math.round(remaining));
         return new RunReport(id, experiment.id(), status, reason, createdAt, endedAt, spec, progress, done, environment, n);
     }
 
