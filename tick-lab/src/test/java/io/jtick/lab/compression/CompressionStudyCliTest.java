@@ -1,6 +1,8 @@
 package io.jtick.lab.compression;
 
+import io.jtick.core.testing.LeakCheck;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -10,6 +12,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(LeakCheck.class)
 class CompressionStudyCliTest {
     @TempDir
     Path dir;

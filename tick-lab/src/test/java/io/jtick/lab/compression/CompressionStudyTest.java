@@ -5,7 +5,9 @@ import io.jtick.core.hdb.format.PartitionTable;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.feed.SyntheticDay;
+import io.jtick.core.testing.LeakCheck;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -15,6 +17,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(LeakCheck.class)
 class CompressionStudyTest {
     @TempDir
     Path dir;

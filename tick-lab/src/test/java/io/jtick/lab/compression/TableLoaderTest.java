@@ -6,14 +6,17 @@ import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.TableSegment;
+import io.jtick.core.testing.LeakCheck;
 import org.junit.jupiter.api.Test;
 
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneId;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(LeakCheck.class)
 class TableLoaderTest {
     private static final LocalDate DAY = LocalDate.of(2026, 11, 20);
 

@@ -1,10 +1,12 @@
 package io.jtick.lab.machinecheck;
 
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.lab.run.LabParams;
 import io.jtick.lab.run.Measure;
 import io.jtick.lab.run.RowResult;
 import io.jtick.lab.run.RunReport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -15,6 +17,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(LeakCheck.class)
 class IoExperimentTest {
     @TempDir
     Path dir;

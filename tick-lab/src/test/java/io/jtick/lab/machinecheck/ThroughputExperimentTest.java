@@ -1,5 +1,6 @@
 package io.jtick.lab.machinecheck;
 
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.lab.run.Experiment;
 import io.jtick.lab.run.LabParams;
 import io.jtick.lab.run.Measure;
@@ -19,9 +20,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(LeakCheck.class)
 class ThroughputExperimentTest {
     private static LabParams entry(final int bulk, final int syms) {
         return Experiment.THROUGHPUT.base().withFeed(bulk, 1, 1).with(Map.of("syms", syms));

@@ -1,5 +1,6 @@
 package io.jtick.lab.profiling;
 
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.lab.report.PaperFigures;
 import io.jtick.lab.report.PaperFiguresTest;
 import io.jtick.lab.report.ResultTables;
@@ -8,6 +9,7 @@ import io.jtick.lab.run.RowResult;
 import io.jtick.lab.run.RunReport;
 import io.jtick.lab.run.RunSpec;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -22,6 +24,7 @@ import static io.jtick.core.testing.TestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Real labs on loopback, one or two short entries each: what a run measures, and how it fails and stops. */
+@ExtendWith(LeakCheck.class)
 class ProfilingRunTest {
     @TempDir
     Path dir;

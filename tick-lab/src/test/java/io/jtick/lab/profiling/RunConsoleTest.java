@@ -1,9 +1,11 @@
 package io.jtick.lab.profiling;
 
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.lab.report.PaperFigures;
 import io.jtick.lab.run.RunReport;
 import io.jtick.lab.run.RunSpec;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
@@ -16,6 +18,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A profiling run on a command line: a real one-entry run here, its progress lines, its exit status. */
+@ExtendWith(LeakCheck.class)
 class RunConsoleTest {
     @TempDir
     Path dir;

@@ -1,5 +1,6 @@
 package io.jtick.lab.readthroughput;
 
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.lab.profiling.ProfilingRun;
 import io.jtick.lab.report.PaperFigures;
 import io.jtick.lab.report.ResultChart;
@@ -11,6 +12,7 @@ import io.jtick.lab.run.RowResult;
 import io.jtick.lab.run.RunReport;
 import io.jtick.lab.run.RunSpec;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -22,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The replay experiment on a small synthetic day: one stream to 1 and 5 consumers, 4 independent streams, TimeBase beside each. */
+@ExtendWith(LeakCheck.class)
 class ReadThroughputLabTest {
     @TempDir
     Path dir;

@@ -1,6 +1,8 @@
 package io.jtick.core.hdb.store;
 
+import io.jtick.core.testing.LeakCheck;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -12,6 +14,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(LeakCheck.class)
 class PartitionStoreTest {
     private static final LocalDate DAY = LocalDate.of(2026, 11, 20);
 
