@@ -33,6 +33,18 @@ public enum ErrorCode {
      * published; a numbered feed reconnects and resends.
      */
     INTERNAL_ERROR(16),
+    /**
+     * Cluster mode: this tickerplant node is a follower and takes no feeds; the reason names the
+     * leader as {@code leader=host:port} (its port of the same protocol, {@link LeaderHint}), or
+     * {@code leader=unknown} during an election. The feed connects there and resends.
+     */
+    NOT_LEADER(17),
+    /**
+     * Cluster mode: this node cannot reach a majority of the members (or is not connected to the
+     * cluster log yet), so it cannot commit the update and refuses it rather than taking what it
+     * cannot replicate. A numbered feed reconnects and resends.
+     */
+    NO_QUORUM(18),
     /** REPLAY asks for something the HDB cannot serve: no partition in its range, a bad range, window, speed or batch size. */
     BAD_REPLAY(20);
 
