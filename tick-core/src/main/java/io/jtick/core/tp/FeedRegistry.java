@@ -196,6 +196,46 @@ final class FeedRegistry {
         return true;
     }
 
+    /**
+     * Cluster mode: update {@code n} of {@code feed} was committed to the log; false when the journal
+     * already holds it (a resend: dropped and counted). Decided on the journalled numbers alone, which
+     * every node rebuilds from the same log, never on a connection's state; numbers a feed skipped stay
+     * holes until it resends them.
+     */
+    boolean admitReplicated(final Feed feed, final long n) {
+        if (feed.holds(n)) {
+            feed.duplicates++;
+            counters.feedDuplicate();
+            return false;
+        }
+        return true;
+    }
+
+    /** Every feed's journalled numbers, for a cluster snapshot. */
+    List<ReplicatedState.FeedNumbers> numbers() {
+        final List<ReplicatedState.FeedNumbers> out = new ArrayList<>(feeds.size());
+        for (final Feed f : feeds.values()) {
+            out.add(new ReplicatedState.FeedNumbers(f.name, f.journalled, Arrays.copyOf(f.aboveLo, f.ranges),
+                Arrays.copyOf(f.aboveHi, f.ranges)));
+        }
+        return out;
+    }
+
+    /** Cluster mode: every feed's journalled numbers become {@code numbers} (a snapshot's, or none); connections are kept. */
+    void restore(final List<ReplicatedState.FeedNumbers> numbers) {
+        for (final Feed f : feeds.values()) {
+            f.journalled = 0;
+            f.ranges = 0;
+        }
+        for (final ReplicatedState.FeedNumbers n : numbers) {
+            final Feed f = feed(n.name());
+            f.journalled = n.journalled();
+            for (int k = 0; k < n.lo().length; k++) {
+                f.add(n.lo()[k], n.hi()[k]);
+            }
+        }
+    }
+
     /** Update {@code n} of the numbered {@code feed} is journalled: acknowledged every {@code ackUpdates}. */
     void journalled(final Feed feed, final long n, final long nowNanos) {
         feed.add(n, n);
@@ -317,6 +357,17 @@ final class FeedRegistry {
             old.refuse(ErrorCode.FEED_REPLACED, "a newer connection of this feed said hello [feed=" + name + "]");
         }
         return f;
+    }
+
+    /** Refuses (and so closes) every numbered feed's connection with {@code code} and {@code reason}. */
+    void closeConnections(final ErrorCode code, final String reason) {
+        for (final Feed f : feeds.values()) {
+            final UpdateSource c = f.connection;
+            if (c != null) {
+                f.connection = null;
+                c.refuse(code, reason);
+            }
+        }
     }
 
     /** The connection {@code from} closed. */

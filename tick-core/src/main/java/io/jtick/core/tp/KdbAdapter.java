@@ -307,6 +307,11 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements UpdateSou
         link.close(code, reason, sync ? KdbWriter.error(ctx.alloc(), reason) : null);
     }
 
+    @Override
+    public boolean kdb() {
+        return true;
+    }
+
     /** An update the timer could not journal (timer log+publish): counted by the tickerplant; the connection closes. */
     @Override
     public void refuse(final ErrorCode code, final String reason) {

@@ -77,6 +77,10 @@ public final class Tickerplant implements AutoCloseable {
     private final TickerplantSettings settings;
     private final SchemaRegistry schemas;
     private final NanoClock clock;
+    /** Cluster mode: the log this node offers feeds' updates to (null: a single tickerplant). */
+    private final ReplicatedLog log;
+    /** Cluster mode: {@link #clock}, reading the applied log entry's time while one is applied. */
+    private final LogClock logClock;
     private final ByteBufAllocator alloc;
     private final TradingCalendar calendar;
     private final Journal.Opener journals;
@@ -101,15 +105,34 @@ public final class Tickerplant implements AutoCloseable {
 
     public Tickerplant(final TickerplantSettings settings, final SchemaRegistry schemas, final NanoClock clock,
                        final ByteBufAllocator alloc, final TickMetrics metrics) {
-        this(settings, schemas, clock, alloc, metrics, Journal::open);
+        this(settings, schemas, clock, alloc, metrics, Journal::open, null);
+    }
+
+    /**
+     * A node of a tickerplant cluster when {@code log} is not null: feeds' updates go to the log, and
+     * the journal follows what the log commits ({@link #applyStart}, {@link #applyUpdate}...). Until
+     * {@link #applyStart} it holds the journal of the latest day it finds, and scans no feed numbers
+     * (the log gives them).
+     */
+    public Tickerplant(final TickerplantSettings settings, final SchemaRegistry schemas, final NanoClock clock,
+                       final ByteBufAllocator alloc, final TickMetrics metrics, final ReplicatedLog log) {
+        this(settings, schemas, clock, alloc, metrics, Journal::open, log);
     }
 
     /** With the journal opener given (tests inject a journal that fails on demand). */
     Tickerplant(final TickerplantSettings settings, final SchemaRegistry schemas, final NanoClock clock,
                 final ByteBufAllocator alloc, final TickMetrics metrics, final Journal.Opener journals) {
+        this(settings, schemas, clock, alloc, metrics, journals, null);
+    }
+
+    private Tickerplant(final TickerplantSettings settings, final SchemaRegistry schemas, final NanoClock clock,
+                        final ByteBufAllocator alloc, final TickMetrics metrics, final Journal.Opener journals,
+                        final ReplicatedLog log) {
         this.settings = settings.validate();
         this.schemas = schemas;
-        this.clock = clock;
+        this.log = log;
+        this.logClock = log == null ? null : new LogClock(clock);
+        this.clock = log == null ? clock : logClock;
         this.alloc = alloc;
         this.journals = journals;
         this.calendar = new TradingCalendar(settings.eodTime(), settings.zone());
@@ -128,7 +151,9 @@ public final class Tickerplant implements AutoCloseable {
         final LocalDate latest = Journal.days(settings.journalDir()).max(LocalDate::compareTo).orElse(today);
         date = latest.isAfter(today) ? latest : today;
         final long s0 = System.nanoTime();
-        feeds.scan(settings.journalDir(), date);
+        if (log == null) {
+            feeds.scan(settings.journalDir(), date);
+        }
         final long scanMillis = (System.nanoTime() - s0) / 1_000_000;
         journal = journals.open(settings.journalDir(), date, Journal.lastSequenceBefore(settings.journalDir(), date), clock,
             settings.journalMinFreeBytes());
@@ -137,8 +162,27 @@ public final class Tickerplant implements AutoCloseable {
         i = j;
         counters.sequences(i, j);
         nextEndOfDay = calendar.endOfDayNanos(date);
-        LOG.info("tickerplant ready [name={}, date={}, sequence={}, journal={}, mode={}, numberedFeeds={}, feedScanMillis={}]",
-            settings.name(), date, j, journal.dir(), mode.id(), feeds.statuses().size(), scanMillis);
+        LOG.info("tickerplant ready [name={}, date={}, sequence={}, journal={}, mode={}, numberedFeeds={}, feedScanMillis={}, cluster={}]",
+            settings.name(), date, j, journal.dir(), mode.id(), feeds.statuses().size(), scanMillis, log != null);
+    }
+
+    /** Cluster mode: the time of the log entry being applied while one is ({@link #at}), the wall clock otherwise. */
+    private static final class LogClock implements NanoClock {
+        private final NanoClock wall;
+        private long at = -1;
+
+        LogClock(final NanoClock wall) {
+            this.wall = wall;
+        }
+
+        void at(final long epochNanos) {
+            at = epochNanos;
+        }
+
+        @Override
+        public long epochNanos() {
+            return at >= 0 ? at : wall.epochNanos();
+        }
     }
 
     // ------------------------------------------------------------------ .u.upd
@@ -149,7 +193,10 @@ public final class Tickerplant implements AutoCloseable {
      * ({@link #lastError()} has the message); a refused update is neither journalled nor published.
      */
     public ErrorCode onUpdate(final UpdateSource from, final ByteBuf frame, final int offset, final int length) {
-        return update(from, frame, offset, length, false);
+        if (log != null) {
+            return offer(from, frame, offset, length);
+        }
+        return update(from, from == null ? null : from.feed(), frame, offset, length, false);
     }
 
     /** An update from the upstream TP (chained): keeps the upstream sequence; duplicates are dropped. */
@@ -157,10 +204,11 @@ public final class Tickerplant implements AutoCloseable {
         if (frame.getLongLE(offset + SEQUENCE_OFFSET) <= j) {
             return ErrorCode.NONE;
         }
-        return update(from, frame, offset, length, true);
+        return update(from, from == null ? null : from.feed(), frame, offset, length, true);
     }
 
-    private ErrorCode update(final UpdateSource from, final ByteBuf frame, final int offset, final int length, final boolean upstream) {
+    private ErrorCode update(final UpdateSource from, final FeedRegistry.Feed feed, final ByteBuf frame, final int offset,
+                             final int length, final boolean upstream) {
         if (!upstream && settings.chained()) {
             counters.error(ErrorCode.UNEXPECTED_MESSAGE);
             lastError = takesNoFeeds();
@@ -173,7 +221,6 @@ public final class Tickerplant implements AutoCloseable {
             lastError = validator.reason();
             return code;
         }
-        final FeedRegistry.Feed feed = from == null ? null : from.feed();
         long feedSequence = 0;
         if (feed != null) {
             feedSequence = frame.getLongLE(offset + SEQUENCE_OFFSET);
@@ -182,7 +229,7 @@ public final class Tickerplant implements AutoCloseable {
                 lastError = "a numbered feed sent an update without its number [feed=" + feed.name + ", feedSequence=" + feedSequence + "]";
                 return ErrorCode.MALFORMED_FRAME;
             }
-            if (!feeds.admit(feed, feedSequence)) {
+            if (log == null ? !feeds.admit(feed, feedSequence) : !feeds.admitReplicated(feed, feedSequence)) {
                 return ErrorCode.NONE;
             }
         }
@@ -224,6 +271,114 @@ public final class Tickerplant implements AutoCloseable {
         return ErrorCode.NONE;
     }
 
+    // ------------------------------------------------------------------ cluster mode
+
+    /**
+     * Cluster mode, a feed's update: validated here (a bad one is refused to its sender at once, as on
+     * a single tickerplant), then offered to the log on the leader; it is journalled, published and
+     * acknowledged once committed ({@link #applyUpdate}). A follower refuses it with the leader's
+     * address, a node that cannot commit with {@link ErrorCode#NO_QUORUM}.
+     */
+    private ErrorCode offer(final UpdateSource from, final ByteBuf frame, final int offset, final int length) {
+        if (!log.isLeader()) {
+            counters.error(ErrorCode.NOT_LEADER);
+            lastError = log.notLeaderReason(from != null && from.kdb());
+            return ErrorCode.NOT_LEADER;
+        }
+        final ErrorCode code = validator.validate(frame, offset, length);
+        if (code != ErrorCode.NONE) {
+            counters.error(code);
+            lastError = validator.reason();
+            return code;
+        }
+        final FeedRegistry.Feed feed = from == null ? null : from.feed();
+        long feedSequence = 0;
+        if (feed != null) {
+            feedSequence = frame.getLongLE(offset + SEQUENCE_OFFSET);
+            if (feedSequence <= 0) {
+                counters.error(ErrorCode.MALFORMED_FRAME);
+                lastError = "a numbered feed sent an update without its number [feed=" + feed.name + ", feedSequence=" + feedSequence + "]";
+                return ErrorCode.MALFORMED_FRAME;
+            }
+        }
+        final ErrorCode offered = log.offerUpdate(feed == null ? null : feed.name, feedSequence, frame, offset, length);
+        if (offered != ErrorCode.NONE) {
+            counters.error(offered);
+            lastError = offered == ErrorCode.NOT_LEADER ? log.notLeaderReason(from != null && from.kdb())
+                : "the cluster cannot commit updates now (no quorum, or the log is not reachable): reconnect and resend";
+        }
+        return offered;
+    }
+
+    /**
+     * Cluster mode: the state the log stands for at this point (a snapshot's, or a new cluster's
+     * first day), called before any other entry is applied. The journal of {@code state.date()} is
+     * opened (entries it already holds, up to its last, are then not written again as the log replays
+     * them), and the feeds' numbers become the state's.
+     */
+    public void applyStart(final ReplicatedState state) {
+        if (!state.date().equals(date)) {
+            journal.close();
+            date = state.date();
+            journal = journals.open(settings.journalDir(), date, state.sequence(), clock, settings.journalMinFreeBytes());
+            u.date(date);
+        }
+        nextEndOfDay = calendar.endOfDayNanos(date);
+        j = state.sequence();
+        i = j;
+        counters.sequences(i, j);
+        feeds.restore(state.feeds());
+        if (state.mode() != mode || state.timerNanos() != timerNanos) {
+            setMode(state.mode(), state.timerNanos());
+        }
+        LOG.info("cluster state applied [date={}, sequence={}, journalLast={}, mode={}, numberedFeeds={}]", date, j,
+            journal.lastSequence(), mode.id(), state.feeds().size());
+    }
+
+    /**
+     * Cluster mode: a committed update, in log order, with the log entry's time ({@code logNanos}, the
+     * TP time it is stamped with): journalled under the next sequence unless its feed's number is
+     * already journalled, published, and acknowledged to its feed if that feed is connected here.
+     * Every node applies the same entries in the same order, so every journal gets the same entries
+     * under the same sequences.
+     */
+    public ErrorCode applyUpdate(final String feedName, final ByteBuf frame, final int offset, final int length, final long logNanos) {
+        logClock.at(logNanos);
+        try {
+            return update(null, feedName == null ? null : feeds.feed(feedName), frame, offset, length, false);
+        } finally {
+            logClock.at(-1);
+        }
+    }
+
+    /** Cluster mode: end of day at this log position ({@link #onEndOfDay} at the log entry's time). */
+    public void applyEndOfDay(final long logNanos) {
+        logClock.at(logNanos);
+        try {
+            onEndOfDay();
+        } finally {
+            logClock.at(-1);
+        }
+    }
+
+    /** Cluster mode: the state to snapshot at this log position ({@link #applyStart} takes it back). */
+    public ReplicatedState replicatedState() {
+        return new ReplicatedState(date, j, mode, timerNanos, feeds.numbers());
+    }
+
+    /**
+     * Cluster mode: this node stopped being the leader: every numbered feed connected here is told
+     * where the leader is and closed (it resends there from the leader's FEED_ACK).
+     */
+    public void leadershipLost() {
+        feeds.closeConnections(ErrorCode.NOT_LEADER, log.notLeaderReason(false));
+    }
+
+    /** True in cluster mode. */
+    public boolean replicated() {
+        return log != null;
+    }
+
     private void stampTime(final ByteBuf frame, final int offset, final long now) {
         final UpdateDecoder d = stamper.wrap(frame, offset);
         final int base = d.dataOffset(TableSchema.TIME);
@@ -244,12 +399,17 @@ public final class Tickerplant implements AutoCloseable {
         frame.setLongLE(offset + TP_TIME_OFFSET, now);
         final long t0 = System.nanoTime();
         try {
-            journal.append(frame, offset, length, sequence, feedRuns);
+            if (log == null || sequence > journal.lastSequence()) {
+                journal.append(frame, offset, length, sequence, feedRuns);
+            }
         } catch (final RuntimeException e) {
             counters.error(ErrorCode.JOURNAL_FAILURE);
             lastError = "journal write failed, update refused [dir=" + journal.dir() + ", sequence=" + sequence
                 + FeedRegistry.describe(feedRuns) + "]: " + e.getMessage();
             LOG.error(lastError);
+            if (log != null) {
+                log.diverged(lastError);
+            }
             return false;
         }
         counters.log.record(System.nanoTime() - t0);
@@ -272,6 +432,9 @@ public final class Tickerplant implements AutoCloseable {
 
     /** Null, or, for a chained tickerplant, why it refuses a feed (its updates come from upstream only). */
     String takesNoFeeds() {
+        if (log != null) {
+            return log.isLeader() ? null : log.notLeaderReason(false);
+        }
         return settings.chained() ? "this tickerplant is chained and takes no feeds [upstream=" + settings.upstreamHost() + ":"
             + settings.upstreamPort() + "]" : null;
     }
@@ -414,6 +577,9 @@ public final class Tickerplant implements AutoCloseable {
         if (settings.chained() && newMode == PublishMode.TIMER_LOG_PUBLISH) {
             throw new IllegalArgumentException(TickerplantSettings.CHAINED_LOG_PUBLISH);
         }
+        if (log != null && newMode == PublishMode.TIMER_LOG_PUBLISH) {
+            throw new IllegalArgumentException(CLUSTER_LOG_PUBLISH);
+        }
         if (mode != PublishMode.ZERO_LATENCY) {
             publishPending();
             u.flush();
@@ -422,6 +588,10 @@ public final class Tickerplant implements AutoCloseable {
         mode = newMode;
         timerNanos = newTimerNanos;
     }
+
+    /** Why cluster mode refuses timer log+publish. */
+    public static final String CLUSTER_LOG_PUBLISH = "timer log+publish is not available in cluster mode "
+        + "(a tick's merged batches would have to be decided in the log): use zero-latency or timer-publish";
 
     public PublishMode mode() {
         return mode;
@@ -505,7 +675,7 @@ public final class Tickerplant implements AutoCloseable {
 
     /** Fires end of day if the clock has passed it; returns true when it did. */
     public boolean checkEndOfDay() {
-        if (clock.epochNanos() >= nextEndOfDay) {
+        if (log == null && clock.epochNanos() >= nextEndOfDay) {
             onEndOfDay();
             return true;
         }

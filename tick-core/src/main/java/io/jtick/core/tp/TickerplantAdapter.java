@@ -139,7 +139,7 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements U
         }
         final String noFeeds = tp.takesNoFeeds();
         if (noFeeds != null) {
-            reject(ErrorCode.UNEXPECTED_MESSAGE, noFeeds);
+            reject(tp.replicated() ? ErrorCode.NOT_LEADER : ErrorCode.UNEXPECTED_MESSAGE, noFeeds);
             return;
         }
         link.asFeed();

@@ -62,6 +62,7 @@ public final class TickerplantServer implements AutoCloseable {
     private Channel serverChannel;
     private KdbSettings kdb = KdbSettings.OFF;
     private AccessSettings access = AccessSettings.DEFAULT;
+    private ReplicatedLog log;
     private Channel kdbChannel;
     private ChannelGroup connectionsOpen;
     private Tickerplant tp;
@@ -96,6 +97,23 @@ public final class TickerplantServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Cluster mode (before {@link #start}): feeds' updates, end of day and mode changes go to
+     * {@code log}, and the tickerplant journals what the log commits ({@link #execute} runs it on the
+     * tickerplant thread).
+     */
+    public TickerplantServer replicated(final ReplicatedLog replicatedLog) {
+        if (settings.chained()) {
+            throw new IllegalArgumentException("a chained tickerplant cannot be a cluster node [upstream=" + settings.upstreamHost() + ":"
+                + settings.upstreamPort() + "]");
+        }
+        if (settings.mode() == PublishMode.TIMER_LOG_PUBLISH) {
+            throw new IllegalArgumentException(Tickerplant.CLUSTER_LOG_PUBLISH);
+        }
+        this.log = replicatedLog;
+        return this;
+    }
+
     /** Opens the journal, binds the port(s), starts the timers and (chained) the upstream subscription. */
     public TickerplantServer start() throws IOException {
         final AccessCheck check = AccessCheck.forListener(access, InetAddress.getByName(settings.host()));
@@ -103,7 +121,7 @@ public final class TickerplantServer implements AutoCloseable {
         loop = group.next();
         connectionsOpen = new DefaultChannelGroup("tickerplant-connections", loop);
         try {
-            tp = loop.submit(() -> new Tickerplant(settings, schemas, clock, PooledByteBufAllocator.DEFAULT, metrics)).get();
+            tp = loop.submit(() -> new Tickerplant(settings, schemas, clock, PooledByteBufAllocator.DEFAULT, metrics, log)).get();
         } catch (final ExecutionException e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             if (e.getCause() instanceof RuntimeException re) {
@@ -201,6 +219,25 @@ public final class TickerplantServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code task} on the tickerplant thread later, after every task given before it (cluster
+     * mode: the log's committed entries, in log order).
+     */
+    public void execute(final java.util.function.Consumer<Tickerplant> task) {
+        loop.execute(() -> {
+            try {
+                task.accept(tp);
+            } catch (final RuntimeException e) {
+                LOG.error("tickerplant task failed", e);
+            }
+        });
+    }
+
+    /** The thread everything of the tickerplant runs on (cluster mode schedules its own housekeeping there). */
+    public EventLoop loop() {
+        return loop;
+    }
+
     public TickerplantStatus status() {
         return call(t -> t.status(upstream == null ? null
             : new TickerplantStatus.Upstream(settings.upstreamHost(), settings.upstreamPort(), upstream.isConnected())));
@@ -211,6 +248,13 @@ public final class TickerplantServer implements AutoCloseable {
         if (timer.toMillis() < 1) {
             throw new IllegalArgumentException("timer must be at least 1 ms [timer=" + timer + "]");
         }
+        if (log != null) {
+            if (mode == PublishMode.TIMER_LOG_PUBLISH) {
+                throw new IllegalArgumentException(Tickerplant.CLUSTER_LOG_PUBLISH);
+            }
+            call(t -> offered(log.offerMode(mode, timer.toNanos()), "mode change"));
+            return;
+        }
         call(t -> {
             t.setMode(mode, timer.toNanos());
             scheduleTimer(timer.toNanos());
@@ -218,8 +262,29 @@ public final class TickerplantServer implements AutoCloseable {
         });
     }
 
+    /** Cluster mode: a committed mode change, on the tickerplant thread. */
+    public void applyMode(final Tickerplant t, final PublishMode mode, final long timerNanos) {
+        t.setMode(mode, timerNanos);
+        scheduleTimer(timerNanos);
+    }
+
+    /** Throws, naming why, when the log did not take what {@code what} offered. */
+    private Void offered(final ErrorCode code, final String what) {
+        if (code == ErrorCode.NOT_LEADER) {
+            throw new IllegalStateException(what + " refused: " + log.notLeaderReason(false) + "; send it to the leader");
+        }
+        if (code != ErrorCode.NONE) {
+            throw new IllegalStateException(what + " refused [code=" + code.tag() + "]: the cluster cannot commit it now");
+        }
+        return null;
+    }
+
     /** End of day now ({@code POST /api/eod}). */
     public void endOfDay() {
+        if (log != null) {
+            call(t -> offered(log.offerEndOfDay(), "end of day"));
+            return;
+        }
         call(t -> {
             t.onEndOfDay();
             return null;

@@ -15,6 +15,11 @@ public interface UpdateSource {
         return null;
     }
 
+    /** True for a kdb+ client (its refusals name the leader's kdb+ port in cluster mode). */
+    default boolean kdb() {
+        return false;
+    }
+
     /** FEED_ACK: the journal holds this numbered feed's updates up to {@code feedSequence}. */
     default void acknowledge(final long feedSequence) {
     }

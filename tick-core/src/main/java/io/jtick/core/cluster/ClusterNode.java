@@ -1,0 +1,625 @@
+package io.jtick.core.cluster;
+
+import io.aeron.Aeron;
+import io.aeron.AeronCounters;
+import io.aeron.DirectBufferVector;
+import io.aeron.Publication;
+import io.aeron.archive.Archive;
+import io.aeron.archive.ArchiveThreadingMode;
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.cluster.ClusterMember;
+import io.aeron.cluster.ClusterMembership;
+import io.aeron.cluster.ClusterTool;
+import io.aeron.cluster.ClusteredMediaDriver;
+import io.aeron.cluster.ConsensusModule;
+import io.aeron.cluster.NanosecondClusterClock;
+import io.aeron.cluster.client.AeronCluster;
+import io.aeron.cluster.service.Cluster;
+import io.aeron.cluster.service.ClusteredServiceContainer;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.jtick.core.journal.Journal;
+import io.jtick.core.metrics.LatencyStats;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.tp.PublishMode;
+import io.jtick.core.tp.ReplicatedLog;
+import io.jtick.core.tp.TickerplantServer;
+import io.jtick.core.tp.TickerplantSettings;
+import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.LeaderHint;
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.ScheduledFuture;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NoOpLock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * One tickerplant node of a cluster (docs/ha.md): Aeron Cluster's media driver, archive (which
+ * records the log), consensus module (Raft: elections, replication, commit) and the clustered
+ * service ({@link TickService}) in this process, beside the node's {@link TickerplantServer}.
+ *
+ * <p>Threads: the service's callbacks run on the service container's thread, which hands each
+ * committed entry to the tickerplant thread in log order ({@link TickerplantServer#execute}); the
+ * {@link ReplicatedLog} methods run on the tickerplant thread, which on the leader owns the ingress
+ * client (an {@link AeronCluster} session over IPC to this node's consensus module, so an update
+ * reaches the log without a network hop on the leader) and polls it in its housekeeping; status reads
+ * come from any thread and read volatile fields and Aeron's counters.
+ *
+ * <p>Acknowledged means committed: a feed's FEED_ACK is sent when its update is applied, and the
+ * service only sees entries a majority has recorded. A leader cut off from the others cannot commit,
+ * so it applies (and acknowledges) nothing new, and loses its role at the next election it hears of.
+ */
+public final class ClusterNode implements ReplicatedLog, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
+    private static final long OFFER_TIMEOUT_NANOS = 2_000_000;
+    private static final long KEEP_ALIVE_NANOS = 1_000_000_000L;
+    private static final long MEMBERS_TTL_NANOS = 2_000_000_000L;
+
+    private final ClusterSettings settings;
+    private final TickerplantSettings tpSettings;
+    private final int termLength;
+    private final TickService service;
+    private final LatencyStats commitLatency;
+    private final AtomicLong elections;
+    private final AtomicLong leaderChanges;
+
+    private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
+    private volatile int leaderId = -1;
+    private volatile long term = -1;
+    private volatile boolean started;
+    private volatile String divergedReason;
+
+    private TickerplantServer server;
+    private ClusteredMediaDriver driver;
+    private ClusteredServiceContainer container;
+    private Aeron aeron;
+    private String aeronDir;
+    private ScheduledFuture<?> housekeeping;
+    private ScheduledFuture<?> connecting;
+
+    // tickerplant thread only (ingress volatile for status reads)
+    private volatile AeronCluster ingress;
+    private AeronCluster.AsyncConnect pendingConnect;
+    private long lastIngressNanos;
+    private final UnsafeBuffer header = new UnsafeBuffer(new byte[LogCodec.UPDATE_HEADER + 256]);
+    private final UnsafeBuffer frameView = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer control = new UnsafeBuffer(new byte[64]);
+    /** What {@link AeronCluster#offer(DirectBufferVector[])} sends: its session header (it fills [0]), our header, the frame. */
+    private final DirectBufferVector[] vectors = {new DirectBufferVector(), new DirectBufferVector(), new DirectBufferVector()};
+    private final BackoffIdleStrategy offerIdle = new BackoffIdleStrategy(10, 10, 1_000, 50_000);
+
+    // members' log positions, refreshed at most every MEMBERS_TTL_NANOS
+    private List<ClusterStatus.Member> members = List.of();
+    private long membersAtNanos;
+
+    public ClusterNode(final ClusterSettings settings, final TickerplantSettings tpSettings, final TickMetrics metrics) {
+        this.settings = settings.validate();
+        this.tpSettings = tpSettings;
+        this.termLength = termLength(tpSettings.maxFrameLength());
+        this.service = new TickService(this, tpSettings, settings.memberId());
+        this.commitLatency = metrics.latency("tick.tp.cluster.commit",
+            "feed update received by the leader to committed by a majority and applied there");
+        this.elections = metrics.counter("tick.tp.cluster.elections");
+        this.leaderChanges = metrics.counter("tick.tp.cluster.leader.changes");
+        metrics.gauge("tick.tp.cluster.role", () -> role.code());
+        metrics.gauge("tick.tp.cluster.commit.position", this::commitPosition);
+        for (final ClusterSettings.Member m : settings.members()) {
+            metrics.gauge("tick.tp.cluster.lag.bytes|member=" + m.id(), () -> lagOf(m.id()));
+        }
+    }
+
+    /**
+     * The log's term length: a message may take an eighth of a term, so 8 frames of the largest size
+     * fit, and never less than 16 MB (Aeron's buffers are sparse files: pages count when written).
+     */
+    static int termLength(final int maxFrameLength) {
+        final long need = Math.max(16L << 20, 8L * (maxFrameLength + LogCodec.UPDATE_HEADER + 256 + 64));
+        final long pow2 = Long.highestOneBit(need - 1) << 1;
+        if (pow2 > 1L << 30) {
+            throw new IllegalArgumentException("tick.tp.max-frame-length is too large for cluster mode [maxFrameLength=" + maxFrameLength
+                + "]: a log message may be at most 1/8 of Aeron's largest term (1 GB); use 64MB or less");
+        }
+        return (int) pow2;
+    }
+
+    /**
+     * Starts the node's Aeron components beside {@code tickerplant} (already started, with this node as
+     * its {@link ReplicatedLog}) and waits until a leader is known and the log's state applied. Refuses
+     * a journal directory that holds entries when this node has no log yet (they would not be the
+     * cluster's), and gives up after {@code startTimeout}, naming the members it did not hear from.
+     */
+    public ClusterNode start(final TickerplantServer tickerplant) {
+        this.server = tickerplant;
+        final Path clusterDir = settings.dir().resolve("cluster");
+        final boolean fresh = !Files.exists(clusterDir.resolve("recording.log"));
+        if (fresh && Journal.lastSequenceBefore(tpSettings.journalDir(), LocalDate.MAX) > 0) {
+            throw new IllegalStateException("this cluster node has no log yet but its journal directory holds entries [journal="
+                + tpSettings.journalDir() + ", clusterDir=" + settings.dir() + "]: a node starts from an empty journal directory "
+                + "and gets the cluster's journal from the log (move the old journal away, or point tick.tp.journal-dir elsewhere)");
+        }
+        aeronDir = aeronDir();
+        final ClusterSettings.Member self = settings.self();
+        final Supplier<IdleStrategy> idle = ClusterNode::idle;
+        final MediaDriver.Context driverCtx = new MediaDriver.Context()
+            .aeronDirectoryName(aeronDir)
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(idle.get())
+            .termBufferSparseFile(true)
+            .ipcTermBufferLength(termLength)
+            .publicationTermBufferLength(termLength)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .errorHandler(e -> report("media driver", e));
+        final AeronArchive.Context replicationArchive = new AeronArchive.Context()
+            .controlResponseChannel("aeron:udp?endpoint=" + self.host() + ":0");
+        final Archive.Context archiveCtx = new Archive.Context()
+            .aeronDirectoryName(aeronDir)
+            .archiveDir(settings.dir().resolve("archive").toFile())
+            .archiveId(settings.memberId())
+            .controlChannel("aeron:udp?endpoint=" + self.endpoint(ClusterSettings.ARCHIVE))
+            .archiveClientContext(replicationArchive)
+            .localControlChannel("aeron:ipc?term-length=64k")
+            .replicationChannel("aeron:udp?endpoint=" + self.host() + ":0")
+            .recordingEventsEnabled(false)
+            .threadingMode(ArchiveThreadingMode.SHARED)
+            .idleStrategySupplier(idle)
+            .segmentFileLength(Math.max(128 << 20, termLength))
+            .deleteArchiveOnStart(false)
+            .errorHandler(e -> report("archive", e));
+        final AeronArchive.Context archiveClient = new AeronArchive.Context()
+            .lock(NoOpLock.INSTANCE)
+            .controlRequestChannel(archiveCtx.localControlChannel())
+            .controlResponseChannel(archiveCtx.localControlChannel())
+            .aeronDirectoryName(aeronDir);
+        final ConsensusModule.Context consensusCtx = new ConsensusModule.Context()
+            .clusterMemberId(settings.memberId())
+            .clusterMembers(settings.aeronMembers())
+            .clusterDir(clusterDir.toFile())
+            .ingressChannel("aeron:udp?term-length=64k")
+            .isIpcIngressAllowed(true)
+            .logChannel("aeron:udp?term-length=" + termLength)
+            .replicationChannel("aeron:udp?endpoint=" + self.host() + ":0")
+            .archiveContext(archiveClient.clone())
+            .idleStrategySupplier(idle)
+            .clusterClock(new NanosecondClusterClock())
+            .leaderHeartbeatTimeoutNs(settings.leaderHeartbeatTimeout().toNanos())
+            .leaderHeartbeatIntervalNs(settings.leaderHeartbeatInterval().toNanos())
+            .electionTimeoutNs(settings.electionTimeout().toNanos())
+            .startupCanvassTimeoutNs(settings.startupCanvassTimeout().toNanos())
+            .deleteDirOnStart(false)
+            .errorHandler(e -> report("consensus module", e))
+            .terminationHook(() -> LOG.warn("cluster consensus module terminated [member={}]", settings.memberId()));
+        final ClusteredServiceContainer.Context serviceCtx = new ClusteredServiceContainer.Context()
+            .aeronDirectoryName(aeronDir)
+            .archiveContext(archiveClient.clone())
+            .clusterDir(clusterDir.toFile())
+            .clusteredService(service)
+            .idleStrategySupplier(idle)
+            .errorHandler(e -> report("service", e))
+            .terminationHook(() -> LOG.warn("cluster service terminated [member={}]", settings.memberId()));
+        try {
+            driver = ClusteredMediaDriver.launch(driverCtx, archiveCtx, consensusCtx);
+            container = ClusteredServiceContainer.launch(serviceCtx);
+            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+            housekeeping = server.loop().scheduleAtFixedRate(this::housekeeping, 50, 50, TimeUnit.MILLISECONDS);
+            awaitLeader();
+        } catch (final RuntimeException e) {
+            close();
+            throw e;
+        }
+        LOG.info("cluster node started [member={}, role={}, leader={}, term={}, members={}, dir={}, aeronDir={}, logTermLength={}]",
+            settings.memberId(), role, leaderId, term, settings.members().size(), settings.dir(), aeronDir, termLength);
+        return this;
+    }
+
+    /** Aeron's events (a heartbeat timeout, an election) are warnings; anything else is an error. */
+    private void report(final String component, final Throwable e) {
+        if (e instanceof io.aeron.cluster.client.ClusterEvent) {
+            LOG.warn("cluster {} [member={}]: {}", component, settings.memberId(), e.getMessage());
+        } else {
+            LOG.error("cluster {} error [member={}]", component, settings.memberId(), e);
+        }
+    }
+
+    private static IdleStrategy idle() {
+        // on 2 cores busy-spinning agents starve the Netty threads: spin briefly, then park up to 100 µs
+        return new BackoffIdleStrategy(20, 10, 1_000, 100_000);
+    }
+
+    private String aeronDir() {
+        if (settings.aeronDir() != null) {
+            return settings.aeronDir().toString();
+        }
+        final File shm = new File("/dev/shm");
+        final String name = "jtick-aeron-" + settings.memberId() + "-" + Integer.toHexString(settings.dir().toAbsolutePath().hashCode());
+        return shm.isDirectory() && shm.canWrite() ? new File(shm, name).getPath() : settings.dir().resolve("driver").toString();
+    }
+
+    private void awaitLeader() {
+        final long deadline = System.nanoTime() + settings.startTimeout().toNanos();
+        while (!(leaderId >= 0 && started)) {
+            if (System.nanoTime() - deadline > 0) {
+                final List<String> others = new ArrayList<>();
+                for (final ClusterSettings.Member m : settings.members()) {
+                    if (m.id() != settings.memberId()) {
+                        others.add(m.id() + "=" + m.host() + ":" + m.portBase() + ".." + (m.portBase() + ClusterSettings.PORTS - 1));
+                    }
+                }
+                throw new IllegalStateException("no cluster leader within " + settings.startTimeout().toSeconds() + " s [member="
+                    + settings.memberId() + "]: a majority of the members must be running and reachable over UDP; not heard from: "
+                    + unheard(others));
+            }
+            try {
+                Thread.sleep(10);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for a cluster leader", e);
+            }
+        }
+    }
+
+    /** The members of {@code candidates} not known to be up (all of them when nobody answers). */
+    private String unheard(final List<String> candidates) {
+        return String.join(", ", candidates);
+    }
+
+    // ------------------------------------------------------------------ from the service thread
+
+    void roleChanged(final Cluster.Role newRole) {
+        role = newRole;
+        LOG.info("cluster role [member={}, role={}, leader={}, term={}]", settings.memberId(), newRole, leaderId, term);
+        if (server != null) {
+            server.execute(t -> onRoleOnLoop());
+        }
+    }
+
+    void newTerm(final long leadershipTermId, final int leader) {
+        final int previous = leaderId;
+        term = leadershipTermId;
+        leaderId = leader;
+        elections.incrementAndGet();
+        if (previous >= 0 && previous != leader) {
+            leaderChanges.incrementAndGet();
+        }
+        LOG.info("cluster leadership term [member={}, term={}, leader={}, previousLeader={}]", settings.memberId(), leadershipTermId,
+            leader, previous);
+        if (server != null) {
+            server.execute(t -> onRoleOnLoop());
+        }
+    }
+
+    void stateApplied() {
+        started = true;
+    }
+
+    TickerplantServer server() {
+        return server;
+    }
+
+    /** Committed on the leader that offered it: how long from the feed's update reaching it to applied. */
+    void committed(final int origin, final long ingressNanos) {
+        if (origin == settings.memberId()) {
+            commitLatency.record(System.nanoTime() - ingressNanos);
+        }
+    }
+
+    // ------------------------------------------------------------------ ReplicatedLog, tickerplant thread
+
+    /** True while this node leads and its ingress to the log is connected: feeds sent here are taken. */
+    public boolean acceptsFeeds() {
+        return isLeader() && ingress != null;
+    }
+
+    @Override
+    public boolean isLeader() {
+        return role == Cluster.Role.LEADER && divergedReason == null;
+    }
+
+    @Override
+    public String notLeaderReason(final boolean kdb) {
+        final ClusterSettings.Member leader = leaderId >= 0 && leaderId != settings.memberId() ? settings.member(leaderId) : null;
+        if (leader == null || kdb && leader.kdbPort() == 0) {
+            return LeaderHint.reason(null, 0);
+        }
+        return LeaderHint.reason(leader.host(), kdb ? leader.kdbPort() : leader.tpPort());
+    }
+
+    @Override
+    public ErrorCode offerUpdate(final String feed, final long feedSequence, final ByteBuf frame, final int offset, final int length) {
+        if (!isLeader()) {
+            return ErrorCode.NOT_LEADER;
+        }
+        if (ingress == null) {
+            return ErrorCode.NO_QUORUM;
+        }
+        final int h = LogCodec.updateHeader(header, settings.memberId(), System.nanoTime(),
+            feed == null ? null : feed.getBytes(StandardCharsets.US_ASCII));
+        vectors[1].reset(header, 0, h);
+        final UnsafeBuffer body;
+        if (frame.hasMemoryAddress()) {
+            frameView.wrap(frame.memoryAddress() + offset, length);
+            body = frameView;
+        } else {
+            final byte[] copy = new byte[length];
+            frame.getBytes(offset, copy);
+            body = new UnsafeBuffer(copy);
+        }
+        vectors[2].reset(body, 0, length);
+        return offer(() -> ingress.offer(vectors));
+    }
+
+    @Override
+    public ErrorCode offerEndOfDay() {
+        if (!isLeader()) {
+            return ErrorCode.NOT_LEADER;
+        }
+        if (ingress == null) {
+            return ErrorCode.NO_QUORUM;
+        }
+        final int n = LogCodec.endOfDay(control);
+        return offer(() -> ingress.offer(control, 0, n));
+    }
+
+    @Override
+    public ErrorCode offerMode(final PublishMode mode, final long timerNanos) {
+        if (!isLeader()) {
+            return ErrorCode.NOT_LEADER;
+        }
+        if (ingress == null) {
+            return ErrorCode.NO_QUORUM;
+        }
+        final int n = LogCodec.mode(control, mode, timerNanos);
+        return offer(() -> ingress.offer(control, 0, n));
+    }
+
+    private interface Offer {
+        long offer();
+    }
+
+    /** Offers, retrying back pressure for up to 2 ms; {@link ErrorCode#NO_QUORUM} when the log does not take it. */
+    private ErrorCode offer(final Offer o) {
+        final long deadline = System.nanoTime() + OFFER_TIMEOUT_NANOS;
+        offerIdle.reset();
+        while (true) {
+            final long r = o.offer();
+            if (r > 0) {
+                lastIngressNanos = System.nanoTime();
+                return ErrorCode.NONE;
+            }
+            if (r == Publication.NOT_CONNECTED || r == Publication.CLOSED || r == Publication.MAX_POSITION_EXCEEDED
+                || System.nanoTime() - deadline > 0) {
+                LOG.warn("cluster log did not take an entry [member={}, result={}]", settings.memberId(), Publication.errorString(r));
+                if (r == Publication.NOT_CONNECTED || r == Publication.CLOSED) {
+                    closeIngress();
+                }
+                return ErrorCode.NO_QUORUM;
+            }
+            offerIdle.idle();
+        }
+    }
+
+    @Override
+    public void diverged(final String reason) {
+        if (divergedReason != null) {
+            return;
+        }
+        divergedReason = reason;
+        LOG.error("this cluster node's journal no longer matches the log; it leaves the cluster and must be restarted [member={}]: {}",
+            settings.memberId(), reason);
+        final Thread t = new Thread(this::closeAeron, "cluster-node-leave");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** On the tickerplant thread: the ingress client follows the role; a node that stops leading closes its feeds. */
+    private void onRoleOnLoop() {
+        if (isLeader()) {
+            if (ingress == null && pendingConnect == null && aeron != null) {
+                pendingConnect = AeronCluster.asyncConnect(new AeronCluster.Context()
+                    .aeron(aeron)
+                    .ownsAeronClient(false)
+                    .ingressChannel("aeron:ipc")
+                    .egressChannel("aeron:ipc")
+                    .messageTimeoutNs(TimeUnit.SECONDS.toNanos(5)));
+                connecting = server.loop().scheduleAtFixedRate(this::pollConnect, 0, 1, TimeUnit.MILLISECONDS);
+            }
+        } else {
+            closeIngress();
+            server.tickerplant().leadershipLost();
+        }
+    }
+
+    private void pollConnect() {
+        if (pendingConnect == null) {
+            cancelConnecting();
+            return;
+        }
+        try {
+            final AeronCluster c = pendingConnect.poll();
+            if (c != null) {
+                pendingConnect = null;
+                cancelConnecting();
+                if (isLeader()) {
+                    ingress = c;
+                    lastIngressNanos = System.nanoTime();
+                    LOG.info("cluster ingress connected [member={}, session={}, term={}]", settings.memberId(), c.clusterSessionId(), term);
+                } else {
+                    c.close();
+                }
+            }
+        } catch (final RuntimeException e) {
+            LOG.warn("cluster ingress connect failed, trying again [member={}]: {}", settings.memberId(), e.toString());
+            CloseHelper.quietClose(pendingConnect);
+            pendingConnect = null;
+            cancelConnecting();
+            if (isLeader()) {
+                server.loop().schedule(this::onRoleOnLoop, 50, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    private void cancelConnecting() {
+        if (connecting != null) {
+            connecting.cancel(false);
+            connecting = null;
+        }
+    }
+
+    private void closeIngress() {
+        if (pendingConnect != null) {
+            CloseHelper.quietClose(pendingConnect);
+            pendingConnect = null;
+            cancelConnecting();
+        }
+        if (ingress != null) {
+            CloseHelper.quietClose(ingress);
+            ingress = null;
+        }
+    }
+
+    private void housekeeping() {
+        try {
+            if (ingress != null) {
+                if (ingress.isClosed()) {
+                    ingress = null;
+                    onRoleOnLoop();
+                    return;
+                }
+                ingress.pollEgress();
+                if (System.nanoTime() - lastIngressNanos > KEEP_ALIVE_NANOS && ingress.sendKeepAlive()) {
+                    lastIngressNanos = System.nanoTime();
+                }
+            } else if (isLeader() && pendingConnect == null) {
+                onRoleOnLoop();
+            }
+        } catch (final RuntimeException e) {
+            LOG.warn("cluster ingress housekeeping failed [member={}]: {}", settings.memberId(), e.toString());
+            closeIngress();
+        }
+    }
+
+    // ------------------------------------------------------------------ status, any thread
+
+    /** What {@code GET /api/cluster} shows. */
+    public ClusterStatus status() {
+        final int leader = leaderId;
+        final ClusterSettings.Member l = leader >= 0 ? settings.member(leader) : null;
+        return new ClusterStatus(true, settings.memberId(), divergedReason != null ? "diverged" : roleName(), acceptsFeeds(), leader,
+            l == null ? null : l.address(false), term, commitPosition(), service.appliedPosition(), members(), divergedReason);
+    }
+
+    private String roleName() {
+        final long code = counter(AeronCounters.CLUSTER_NODE_ROLE_TYPE_ID);
+        final Cluster.Role r = code >= 0 && code <= 2 ? Cluster.Role.get(code) : role;
+        return r.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** This node's commit position (Aeron's counter), -1 before it has one. */
+    public long commitPosition() {
+        return counter(AeronCounters.CLUSTER_COMMIT_POSITION_TYPE_ID);
+    }
+
+    private long counter(final int typeId) {
+        final Aeron a = aeron;
+        if (a == null || a.isClosed()) {
+            return -1;
+        }
+        final CountersReader counters = a.countersReader();
+        final long[] value = {-1};
+        counters.forEach((counterId, type, key, label) -> {
+            if (type == typeId) {
+                value[0] = counters.getCounterValue(counterId);
+            }
+        });
+        return value[0];
+    }
+
+    private long lagOf(final int id) {
+        final long commit = commitPosition();
+        for (final ClusterStatus.Member m : members()) {
+            if (m.id() == id) {
+                return m.logPosition() < 0 || commit < 0 ? -1 : Math.max(0, commit - m.logPosition());
+            }
+        }
+        return -1;
+    }
+
+    /** Every member's log position as this node's consensus module knows it (cached for 2 s). */
+    private synchronized List<ClusterStatus.Member> members() {
+        final long now = System.nanoTime();
+        if (now - membersAtNanos < MEMBERS_TTL_NANOS && !members.isEmpty()) {
+            return members;
+        }
+        membersAtNanos = now;
+        final List<ClusterStatus.Member> out = new ArrayList<>();
+        final ClusterMembership membership = new ClusterMembership();
+        boolean known = false;
+        try {
+            known = driver != null && ClusterTool.listMembers(membership, settings.dir().resolve("cluster").toFile(), 500);
+        } catch (final RuntimeException e) {
+            LOG.debug("cluster members not listed: {}", e.toString());
+        }
+        final long commit = commitPosition();
+        for (final ClusterSettings.Member m : settings.members()) {
+            long position = -1;
+            if (known && membership.activeMembers != null) {
+                for (final ClusterMember cm : membership.activeMembers) {
+                    if (cm.id() == m.id()) {
+                        position = cm.logPosition();
+                    }
+                }
+            }
+            out.add(new ClusterStatus.Member(m.id(), m.address(false), m.id() == leaderId, position,
+                position < 0 || commit < 0 ? -1 : Math.max(0, commit - position)));
+        }
+        members = out;
+        return out;
+    }
+
+    public ClusterSettings settings() {
+        return settings;
+    }
+
+    // ------------------------------------------------------------------ close
+
+    @Override
+    public void close() {
+        if (server != null && server.loop() != null && !server.loop().isShuttingDown()) {
+            try {
+                server.loop().submit(() -> {
+                    if (housekeeping != null) {
+                        housekeeping.cancel(false);
+                    }
+                    closeIngress();
+                }).get(5, TimeUnit.SECONDS);
+            } catch (final Exception e) {
+                LOG.warn("cluster ingress close failed: {}", e.toString());
+            }
+        }
+        closeAeron();
+    }
+
+    private synchronized void closeAeron() {
+        CloseHelper.quietCloseAll(aeron, container, driver);
+        aeron = null;
+        container = null;
+        driver = null;
+        role = Cluster.Role.FOLLOWER;
+    }
+}

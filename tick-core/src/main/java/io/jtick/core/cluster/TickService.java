@@ -1,0 +1,216 @@
+package io.jtick.core.cluster;
+
+import io.aeron.ExclusivePublication;
+import io.aeron.FragmentAssembler;
+import io.aeron.Image;
+import io.aeron.cluster.ClusterControl;
+import io.aeron.cluster.codecs.CloseReason;
+import io.aeron.cluster.service.ClientSession;
+import io.aeron.cluster.service.Cluster;
+import io.aeron.cluster.service.ClusteredService;
+import io.aeron.logbuffer.Header;
+import io.jtick.core.time.TradingCalendar;
+import io.jtick.core.tp.PublishMode;
+import io.jtick.core.tp.ReplicatedState;
+import io.jtick.core.tp.Tickerplant;
+import io.jtick.core.tp.TickerplantSettings;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.LocalDate;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The clustered service: the deterministic state machine every node runs over the committed log, on
+ * the service container's thread. It decides what depends on the log alone (the trading day and
+ * when it ends, from the log's clock and cluster timers) and hands every entry, in log order, to the
+ * node's tickerplant thread, which journals and publishes it ({@link Tickerplant#applyUpdate}).
+ *
+ * <p>State: {@code date} (the trading day the log is in; null until the first entry of a new
+ * cluster or a snapshot), {@code appliedPosition}. The first entry of a new cluster opens the day of
+ * its timestamp at sequence 0; a snapshot (taken after each end of day, on the leader's request)
+ * brings the tickerplant's {@link ReplicatedState} back, and the log replays from there.
+ */
+final class TickService implements ClusteredService {
+    private static final Logger LOG = LoggerFactory.getLogger(TickService.class);
+    private static final long END_OF_DAY_TIMER = 1;
+
+    private final ClusterNode node;
+    private final TickerplantSettings tpSettings;
+    private final TradingCalendar calendar;
+    private final int memberId;
+    private final UnsafeBuffer copier = new UnsafeBuffer(0, 0);
+    private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(4096);
+    private Cluster cluster;
+    private LocalDate date;
+    private volatile long appliedPosition = -1;
+
+    TickService(final ClusterNode node, final TickerplantSettings tpSettings, final int memberId) {
+        this.node = node;
+        this.tpSettings = tpSettings;
+        this.calendar = new TradingCalendar(tpSettings.eodTime(), tpSettings.zone());
+        this.memberId = memberId;
+    }
+
+    long appliedPosition() {
+        return appliedPosition;
+    }
+
+    @Override
+    public void onStart(final Cluster cluster, final Image snapshotImage) {
+        this.cluster = cluster;
+        if (snapshotImage != null) {
+            final ReplicatedState state = readSnapshot(snapshotImage, cluster.idleStrategy());
+            begin(state);
+            LOG.info("cluster snapshot loaded [member={}, date={}, sequence={}, feeds={}]", memberId, state.date(), state.sequence(),
+                state.feeds().size());
+        }
+    }
+
+    private static ReplicatedState readSnapshot(final Image image, final IdleStrategy idle) {
+        final ReplicatedState[] out = new ReplicatedState[1];
+        final FragmentAssembler assembler = new FragmentAssembler((buffer, offset, length, header) ->
+            out[0] = LogCodec.snapshotOf(buffer, offset));
+        while (out[0] == null) {
+            final int n = image.poll(assembler, 1);
+            if (n == 0) {
+                if (image.isEndOfStream() || image.isClosed()) {
+                    throw new IllegalStateException("cluster snapshot ended before its state");
+                }
+                idle.idle();
+            } else {
+                idle.reset();
+            }
+        }
+        return out[0];
+    }
+
+    /** The tickerplant takes {@code state}; the end of its day is a cluster timer. */
+    private void begin(final ReplicatedState state) {
+        date = state.date();
+        node.server().execute(t -> t.applyStart(state));
+        cluster.scheduleTimer(END_OF_DAY_TIMER, calendar.endOfDayNanos(date));
+        node.stateApplied();
+    }
+
+    /** A new cluster's first entry: its day starts at sequence 0 in the configured mode. */
+    private void ensureStarted(final long timestamp) {
+        if (date == null) {
+            begin(new ReplicatedState(calendar.dateOf(timestamp), 0, tpSettings.mode(), tpSettings.timer().toNanos(), List.of()));
+            LOG.info("cluster log begins [member={}, date={}]", memberId, date);
+        }
+    }
+
+    @Override
+    public void onSessionOpen(final ClientSession session, final long timestamp) {
+        ensureStarted(timestamp);
+    }
+
+    @Override
+    public void onSessionClose(final ClientSession session, final long timestamp, final CloseReason closeReason) {
+    }
+
+    @Override
+    public void onSessionMessage(final ClientSession session, final long timestamp, final DirectBuffer buffer, final int offset,
+                                 final int length, final Header header) {
+        ensureStarted(timestamp);
+        switch (buffer.getByte(offset)) {
+            case LogCodec.UPDATE -> update(timestamp, buffer, offset, length);
+            case LogCodec.END_OF_DAY -> endOfDay(timestamp);
+            case LogCodec.MODE -> {
+                final PublishMode mode = LogCodec.modeOf(buffer, offset);
+                final long timerNanos = LogCodec.timerNanosOf(buffer, offset);
+                node.server().execute(t -> node.server().applyMode(t, mode, timerNanos));
+            }
+            default -> LOG.error("unknown cluster log entry skipped [member={}, type={}, length={}]", memberId, buffer.getByte(offset),
+                length);
+        }
+        appliedPosition = header.position();
+    }
+
+    private void update(final long timestamp, final DirectBuffer buffer, final int offset, final int length) {
+        final String feed = LogCodec.feedName(buffer, offset);
+        final int frameAt = LogCodec.frameOffset(buffer, offset);
+        final int frameLength = offset + length - frameAt;
+        final int origin = LogCodec.origin(buffer, offset);
+        final long ingressNanos = LogCodec.ingressNanos(buffer, offset);
+        final ByteBuf frame = PooledByteBufAllocator.DEFAULT.directBuffer(frameLength);
+        copier.wrap(frame.memoryAddress(), frameLength);
+        copier.putBytes(0, buffer, frameAt, frameLength);
+        frame.writerIndex(frameLength);
+        node.server().execute(t -> {
+            try {
+                t.applyUpdate(feed, frame, 0, frameLength, timestamp);
+                node.committed(origin, ingressNanos);
+            } finally {
+                frame.release();
+            }
+        });
+    }
+
+    @Override
+    public void onTimerEvent(final long correlationId, final long timestamp) {
+        ensureStarted(timestamp);
+        if (correlationId == END_OF_DAY_TIMER) {
+            endOfDay(timestamp);
+        }
+    }
+
+    /**
+     * End of day at this log position: the tickerplant rolls its journal, the next day's end is a new
+     * timer, and the leader asks for a snapshot, so that a node that restarts replays the log from
+     * the day it is in rather than from the cluster's first entry.
+     */
+    private void endOfDay(final long timestamp) {
+        final LocalDate byClock = calendar.dateOf(timestamp);
+        date = byClock.isAfter(date) ? byClock : date.plusDays(1);
+        node.server().execute(t -> t.applyEndOfDay(timestamp));
+        cluster.scheduleTimer(END_OF_DAY_TIMER, calendar.endOfDayNanos(date));
+        if (cluster.role() == Cluster.Role.LEADER) {
+            final AtomicCounter toggle = ClusterControl.findControlToggle(cluster.aeron().countersReader(), cluster.context().clusterId());
+            if (toggle == null || !ClusterControl.ToggleState.SNAPSHOT.toggle(toggle)) {
+                LOG.warn("cluster snapshot not requested after end of day (another action is in progress) [member={}]", memberId);
+            }
+        }
+    }
+
+    @Override
+    public void onTakeSnapshot(final ExclusivePublication publication) {
+        final ReplicatedState state = node.server().call(Tickerplant::replicatedState);
+        final int length = LogCodec.snapshot(snapshotBuffer, state);
+        final IdleStrategy idle = cluster.idleStrategy();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (publication.offer(snapshotBuffer, 0, length) < 0) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("cluster snapshot could not be written within 10 s [member=" + memberId + "]");
+            }
+            idle.idle();
+        }
+        LOG.info("cluster snapshot taken [member={}, date={}, sequence={}, bytes={}]", memberId, state.date(), state.sequence(), length);
+    }
+
+    @Override
+    public void onRoleChange(final Cluster.Role newRole) {
+        node.roleChanged(newRole);
+    }
+
+    @Override
+    public void onNewLeadershipTermEvent(final long leadershipTermId, final long logPosition, final long timestamp,
+                                         final long termBaseLogPosition, final int leaderMemberId, final int logSessionId,
+                                         final TimeUnit timeUnit, final int appVersion) {
+        node.newTerm(leadershipTermId, leaderMemberId);
+    }
+
+    @Override
+    public void onTerminate(final Cluster cluster) {
+        LOG.info("cluster service terminating [member={}]", memberId);
+    }
+}

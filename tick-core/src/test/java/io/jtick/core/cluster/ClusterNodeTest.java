@@ -1,0 +1,280 @@
+package io.jtick.core.cluster;
+
+import io.jtick.core.client.FeedPublisher;
+import io.jtick.core.journal.JournalReader;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.LeakCheck;
+import io.jtick.core.time.NanoClock;
+import io.jtick.core.tp.TickerplantServer;
+import io.jtick.core.tp.TickerplantSettings;
+import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.LeaderHint;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static io.jtick.core.testing.TestSupport.await;
+import static io.jtick.core.testing.TestSupport.trade;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Three tickerplant nodes on Aeron Cluster in this JVM, on loopback: every update a numbered feed
+ * sends to the leader is in every node's journal once, under the same sequence, in the same order;
+ * a follower refuses the feed naming the leader; losing the leader loses nothing acknowledged, and
+ * a node that comes back replays the log into its journal.
+ */
+@ExtendWith(LeakCheck.class)
+class ClusterNodeTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final SchemaRegistry SCHEMAS = SchemaRegistry.builtIn(0);
+    private static final TableSchema TRADE = SCHEMAS.get("trade");
+
+    @TempDir
+    Path dir;
+
+    private final List<Node> nodes = new ArrayList<>();
+    private final List<AutoCloseable> others = new ArrayList<>();
+
+    /** One member: its tickerplant and its cluster node. */
+    private record Node(int id, TickerplantServer tp, ClusterNode cluster) implements AutoCloseable {
+        @Override
+        public void close() {
+            cluster.close();
+            tp.close();
+        }
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (final AutoCloseable c : others) {
+            c.close();
+        }
+        for (final Node n : nodes) {
+            n.close();
+        }
+    }
+
+    private List<ClusterSettings.Member> members(final int count) throws IOException {
+        final List<ClusterSettings.Member> out = new ArrayList<>();
+        for (int id = 0; id < count; id++) {
+            out.add(new ClusterSettings.Member(id, "127.0.0.1", freeTcpPort(), 0, freeUdpBase()));
+        }
+        return out;
+    }
+
+    private TickerplantSettings tpSettings(final ClusterSettings.Member m) {
+        return TickerplantSettings.defaults(dir.resolve("journal-" + m.id())).withPort(m.tpPort()).withMaxFrameLength(1 << 20);
+    }
+
+    private Node start(final List<ClusterSettings.Member> members, final int id) throws IOException {
+        final ClusterSettings cs = ClusterSettings.of(id, members, dir.resolve("cluster-" + id));
+        final TickerplantSettings ts = tpSettings(cs.self());
+        final TickMetrics metrics = new TickMetrics();
+        final ClusterNode cluster = new ClusterNode(cs, ts, metrics);
+        final TickerplantServer tp = new TickerplantServer(ts, SCHEMAS, NanoClock.SYSTEM, metrics).replicated(cluster).start();
+        try {
+            cluster.start(tp);
+        } catch (final RuntimeException e) {
+            tp.close();
+            throw e;
+        }
+        final Node n = new Node(id, tp, cluster);
+        synchronized (nodes) {
+            nodes.add(n);
+        }
+        return n;
+    }
+
+    /** Starts every member at once (each waits for a leader, so they start in parallel). */
+    private void startAll(final List<ClusterSettings.Member> members) throws Exception {
+        final List<Thread> threads = new ArrayList<>();
+        final List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (final ClusterSettings.Member m : members) {
+            final Thread t = new Thread(() -> {
+                try {
+                    start(members, m.id());
+                } catch (final Throwable e) {
+                    failures.add(e);
+                }
+            }, "start-" + m.id());
+            threads.add(t);
+            t.start();
+        }
+        for (final Thread t : threads) {
+            t.join(WAIT.toMillis());
+        }
+        assertThat(failures).isEmpty();
+        nodes.sort(java.util.Comparator.comparingInt(Node::id));
+    }
+
+    /** The leader, once it takes feeds. */
+    private Node leader() {
+        await("a leader that takes feeds", WAIT, () -> nodes.stream().anyMatch(n -> n.cluster().acceptsFeeds()));
+        return nodes.stream().filter(n -> n.cluster().acceptsFeeds()).findFirst().orElseThrow();
+    }
+
+    private FeedPublisher feed(final int port, final String name) throws IOException {
+        final FeedPublisher f = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", port, name)
+            .withReconnect(Duration.ofMillis(20), Duration.ofMillis(200)), null);
+        others.add(f);
+        return f.start();
+    }
+
+    private static void send(final FeedPublisher f, final long id) {
+        final ByteBuf b = f.alloc().directBuffer(256);
+        trade(b, TRADE, id, 1_000_000L * id, "A");
+        assertThat(f.awaitWritable(WAIT.toNanos())).isTrue();
+        assertThat(f.send(b)).isTrue();
+    }
+
+    /** Every entry of a node's journal for {@code date}: sequence and the bytes of the frame. */
+    private static List<String> journal(final Path root, final LocalDate date) {
+        final List<String> out = new ArrayList<>();
+        try (JournalReader r = JournalReader.open(root, date, 0)) {
+            final ByteBuf b = Unpooled.buffer();
+            try {
+                long s;
+                while ((s = r.next(b.clear(), Long.MAX_VALUE)) > 0) {
+                    out.add(s + ":" + ByteBufUtil.hexDump(b));
+                }
+            } finally {
+                b.release();
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void shouldJournalEveryUpdateOnEveryNodeInTheSameOrderAndRefuseFeedsOnFollowers() throws Exception {
+        final List<ClusterSettings.Member> members = members(3);
+        startAll(members);
+        final Node leader = leader();
+        final Node follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
+
+        final FeedPublisher wrong = feed(follower.tp().port(), "wrong");
+        await("the follower's refusal", WAIT, () -> wrong.errorsReceived() > 0);
+        assertThat(wrong.lastError()).contains(ErrorCode.NOT_LEADER.tag());
+        assertThat(LeaderHint.leaderOf(wrong.lastError())).isEqualTo(new LeaderHint.Address("127.0.0.1", leader.tp().port()));
+
+        final FeedPublisher f = feed(leader.tp().port(), "numbered");
+        final int total = 2_000;
+        for (int id = 1; id <= total; id++) {
+            send(f, id);
+        }
+        assertThat(f.awaitAcknowledged(WAIT.toNanos())).as("every update acknowledged").isTrue();
+        for (final Node n : nodes) {
+            await("node " + n.id() + " journalled everything", WAIT, () -> n.tp().status().journalSequence() == total);
+            assertThat(n.cluster().status().leaderId()).isEqualTo(leader.id());
+        }
+        final LocalDate date = LocalDate.parse(leader.tp().status().date());
+        for (final Node n : List.copyOf(nodes)) {
+            n.close();
+        }
+        nodes.clear();
+        final List<String> first = journal(dir.resolve("journal-0"), date);
+        assertThat(first).hasSize(total);
+        for (int k = 0; k < total; k++) {
+            assertThat(first.get(k)).startsWith((k + 1) + ":");
+        }
+        assertThat(journal(dir.resolve("journal-1"), date)).as("node 1's journal").isEqualTo(first);
+        assertThat(journal(dir.resolve("journal-2"), date)).as("node 2's journal").isEqualTo(first);
+    }
+
+    @Test
+    void shouldLoseNothingAcknowledgedWhenTheLeaderGoesAndReplayTheLogIntoANodeThatComesBack() throws Exception {
+        final List<ClusterSettings.Member> members = members(3);
+        startAll(members);
+        final Node first = leader();
+        FeedPublisher f = feed(first.tp().port(), "numbered");
+        for (int id = 1; id <= 500; id++) {
+            send(f, id);
+        }
+        assertThat(f.awaitAcknowledged(WAIT.toNanos())).isTrue();
+        final LocalDate date = LocalDate.parse(first.tp().status().date());
+        first.close();
+        nodes.remove(first);
+        others.remove(f);
+        f.close();
+
+        final Node second = leader();
+        assertThat(second.id()).isNotEqualTo(first.id());
+        f = feed(second.tp().port(), "numbered");
+        // the same feed continues on the new leader from the number it acknowledges: 501 on
+        for (int id = 501; id <= 1_000; id++) {
+            send(f, id);
+        }
+        assertThat(f.awaitAcknowledged(WAIT.toNanos())).isTrue();
+        for (final Node n : nodes) {
+            await("node " + n.id() + " journalled everything", WAIT, () -> n.tp().status().journalSequence() == 1_000);
+        }
+
+        final Node back = start(members, first.id());
+        await("the returning node replayed the log", WAIT, () -> back.tp().status().journalSequence() == 1_000);
+        assertThat(back.cluster().status().role()).isEqualTo("follower");
+        for (final Node n : List.copyOf(nodes)) {
+            n.close();
+        }
+        nodes.clear();
+        final List<String> expected = journal(dir.resolve("journal-" + second.id()), date);
+        assertThat(expected).hasSize(1_000);
+        for (final ClusterSettings.Member m : members) {
+            assertThat(journal(dir.resolve("journal-" + m.id()), date)).as("node " + m.id() + "'s journal").isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void shouldRefuseConfigurationsThatCannotMakeACluster() throws IOException {
+        final List<ClusterSettings.Member> three = members(3);
+        assertThatThrownBy(() -> ClusterSettings.of(0, three.subList(0, 2), dir).validate())
+            .hasMessageContaining("odd number of members");
+        assertThatThrownBy(() -> ClusterSettings.of(7, three, dir).validate()).hasMessageContaining("not among the cluster members");
+        final ClusterSettings.Member a = three.get(0);
+        assertThatThrownBy(() -> ClusterSettings.of(0, List.of(a, three.get(1), new ClusterSettings.Member(a.id(), "127.0.0.1", 1, 0,
+            three.get(2).portBase())), dir).validate()).hasMessageContaining("duplicate cluster member id [id=" + a.id() + "]");
+        assertThatThrownBy(() -> ClusterSettings.parseMembers("0=127.0.0.1:5010:5011")).hasMessageContaining("bad cluster member [entry=");
+        assertThat(ClusterSettings.parseMembers("0=h0:5010:5011:20000, 1=h1:5010:0:20000,2=h2:5010:5011:20000"))
+            .extracting(ClusterSettings.Member::host).containsExactly("h0", "h1", "h2");
+    }
+
+    private static int freeTcpPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** A base of {@link ClusterSettings#PORTS} consecutive free UDP ports on loopback. */
+    private static int freeUdpBase() {
+        while (true) {
+            final int base = ThreadLocalRandom.current().nextInt(20_000, 40_000);
+            boolean free = true;
+            for (int k = 0; k < ClusterSettings.PORTS && free; k++) {
+                try (DatagramSocket s = new DatagramSocket(base + k, InetAddress.getLoopbackAddress())) {
+                    free = s.getLocalPort() == base + k;
+                } catch (final IOException e) {
+                    free = false;
+                }
+            }
+            if (free) {
+                return base;
+            }
+        }
+    }
+}
