@@ -3,7 +3,10 @@ package io.jtick.tp;
 import io.jtick.boot.TickMetricsBinder;
 import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.cluster.ClusterNode;
 import io.jtick.core.tp.TickerplantServer;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import io.jtick.core.time.NanoClock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -18,12 +21,36 @@ class TpConfiguration {
         return new TickMetrics();
     }
 
-    /** Started here, not in a lifecycle callback, so its meters exist before Micrometer binds them. */
+    /** Cluster mode ({@code tick.tp.cluster.enabled}): this node of the cluster, started with the tickerplant below. */
     @Bean(destroyMethod = "close")
-    TickerplantServer tickerplantServer(final TpProperties props, final TickMetrics metrics, final AccessSettings access)
-        throws IOException {
-        return new TickerplantServer(props.toSettings(), props.schemas(), NanoClock.SYSTEM, metrics).access(access)
-            .kdb(props.kdbSettings(access)).start();
+    @ConditionalOnProperty(name = "tick.tp.cluster.enabled", havingValue = "true")
+    ClusterNode clusterNode(final TpProperties props, final TickMetrics metrics) {
+        return new ClusterNode(props.cluster().toSettings(), props.toSettings(), metrics);
+    }
+
+    /**
+     * Started here, not in a lifecycle callback, so its meters exist before Micrometer binds them. In
+     * cluster mode the node joins the cluster once the tickerplant listens, and start waits for a leader.
+     */
+    @Bean(destroyMethod = "close")
+    TickerplantServer tickerplantServer(final TpProperties props, final TickMetrics metrics, final AccessSettings access,
+                                        final ObjectProvider<ClusterNode> cluster) throws IOException {
+        final ClusterNode node = cluster.getIfAvailable();
+        final TickerplantServer server = new TickerplantServer(props.toSettings(), props.schemas(), NanoClock.SYSTEM, metrics)
+            .access(access).kdb(props.kdbSettings(access));
+        if (node != null) {
+            server.replicated(node);
+        }
+        server.start();
+        if (node != null) {
+            try {
+                node.start(server);
+            } catch (final RuntimeException e) {
+                server.close();
+                throw e;
+            }
+        }
+        return server;
     }
 
     @Bean

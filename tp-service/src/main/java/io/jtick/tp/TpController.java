@@ -11,6 +11,10 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import io.jtick.core.tp.PublishMode;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantStatus;
+import io.jtick.core.cluster.ClusterNode;
+import io.jtick.core.cluster.ClusterStatus;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -21,7 +25,7 @@ import org.springframework.web.bind.annotation.RestController;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 
-/** {@code /api/status}, {@code /api/mode}, {@code /api/eod}. */
+/** {@code /api/status}, {@code /api/mode}, {@code /api/eod}, {@code /api/cluster}. */
 @RestController
 @RequestMapping("/api")
 @Tag(name = "tickerplant")
@@ -33,9 +37,26 @@ class TpController {
         + "\"acked\":120000,\"updates\":120345,\"duplicates\":0,\"gaps\":0,\"connections\":1}],"
         + "\"errors\":{},\"subscribersDisconnected\":0,\"subscriberAlerts\":0,\"upstream\":null,\"nextEndOfDayNanos\":1795651200000000000}";
     private final TickerplantServer server;
+    private final ClusterNode cluster;
 
-    TpController(final TickerplantServer server) {
+    TpController(final TickerplantServer server, final ObjectProvider<ClusterNode> cluster) {
         this.server = server;
+        this.cluster = cluster.getIfAvailable();
+    }
+
+    @Operation(summary = "This node of a tickerplant cluster: role, leader, term, commit position, members' lag",
+        description = "In cluster mode (docs/ha.md): role is leader, follower, candidate or diverged; acceptsFeeds is true on the "
+            + "leader once its ingress to the log is connected; members' logPosition and lagBytes behind this node's commit position "
+            + "are -1 where this node does not know them. A single tickerplant answers {\"enabled\":false}.")
+    @ApiResponse(responseCode = "200", description = "the node's view of the cluster",
+        content = @Content(schema = @Schema(implementation = ClusterStatus.class), examples = @ExampleObject(value =
+            "{\"enabled\":true,\"memberId\":0,\"role\":\"leader\",\"acceptsFeeds\":true,\"leaderId\":0,"
+                + "\"leader\":\"127.0.0.1:5010\",\"term\":2,\"commitPosition\":1048576,\"appliedPosition\":1048576,"
+                + "\"members\":[{\"id\":0,\"address\":\"127.0.0.1:5010\",\"leader\":true,\"logPosition\":1048576,"
+                + "\"lagBytes\":0}],\"diverged\":null}")))
+    @GetMapping("/cluster")
+    ClusterStatus cluster() {
+        return cluster == null ? ClusterStatus.disabled() : cluster.status();
     }
 
     @Operation(summary = "Sequences, mode, tables, subscribers and their backlog",
@@ -81,7 +102,11 @@ class TpController {
         }
         final PublishMode mode = PublishMode.parse(req.mode());
         final Duration timer = req.timer() == null ? Duration.ofNanos(server.call(t -> t.timerNanos())) : parseDuration(req.timer());
-        server.setMode(mode, timer);
+        try {
+            server.setMode(mode, timer);
+        } catch (final IllegalStateException e) {
+            throw new ApiErrors.ApiException(HttpStatus.CONFLICT, e.getMessage());
+        }
         return new ModeView(mode.id(), timer.toMillis());
     }
 
@@ -100,7 +125,18 @@ class TpController {
     @PostMapping("/eod")
     EndOfDayView endOfDay() {
         final String ended = server.call(t -> t.date().toString());
-        server.endOfDay();
+        try {
+            server.endOfDay();
+        } catch (final IllegalStateException e) {
+            throw new ApiErrors.ApiException(HttpStatus.CONFLICT, e.getMessage());
+        }
+        if (cluster != null) {
+            // the end of day was offered to the log: answer once this node has applied it
+            final long deadline = System.nanoTime() + 10_000_000_000L;
+            while (ended.equals(server.call(t -> t.date().toString())) && System.nanoTime() - deadline < 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+        }
         final TickerplantStatus s = server.status();
         return new EndOfDayView(ended, s.date(), s.journalSequence());
     }

@@ -3,6 +3,7 @@ package io.jtick.tp;
 import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.kdb.KdbSettings;
 import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.cluster.ClusterSettings;
 import io.jtick.core.tp.PublishMode;
 import io.jtick.core.tp.TickerplantSettings;
 import jakarta.validation.constraints.Max;
@@ -44,10 +45,39 @@ public record TpProperties(
     @DefaultValue("100ms") @NotNull Duration feedAckInterval,
     @DefaultValue("64MB") @NotNull DataSize journalMinFreeSpace,
     @DefaultValue("5011") @Min(-1) @Max(65535) int kdbPort,
-    @DefaultValue @NotNull Kdb kdb) {
+    @DefaultValue @NotNull Kdb kdb,
+    @DefaultValue @NotNull Cluster cluster) {
 
     /** {@code tick.tp.kdb.*}: who may log in on the kdb+ port. */
     public record Kdb(Path users) {
+    }
+
+    /**
+     * {@code tick.tp.cluster.*}: this node in a cluster of tickerplants on Aeron Cluster (docs/ha.md).
+     *
+     * @param enabled                 off: a single tickerplant (the default)
+     * @param memberId                this node's id among {@code members}
+     * @param members                 every member as {@code id=host:tpPort:kdbPort:clusterPortBase}, comma-separated
+     * @param dir                     this node's cluster directory (consensus state, the archive holding the log)
+     * @param aeronDir                the media driver's directory (unset: under /dev/shm where it exists)
+     * @param leaderHeartbeatTimeout  silence from the leader that starts an election
+     * @param leaderHeartbeatInterval how often the leader says it lives
+     * @param electionTimeout         how long a candidate waits for votes
+     * @param startupCanvassTimeout   at a cold start, how long to wait to hear from every member
+     * @param startTimeout            how long start waits for a leader before it fails, naming the members
+     */
+    public record Cluster(@DefaultValue("false") boolean enabled, @DefaultValue("0") int memberId, String members,
+                          @DefaultValue("./var/tp-cluster") @NotNull Path dir, Path aeronDir,
+                          @DefaultValue("1s") @NotNull Duration leaderHeartbeatTimeout,
+                          @DefaultValue("100ms") @NotNull Duration leaderHeartbeatInterval,
+                          @DefaultValue("500ms") @NotNull Duration electionTimeout,
+                          @DefaultValue("5s") @NotNull Duration startupCanvassTimeout,
+                          @DefaultValue("60s") @NotNull Duration startTimeout) {
+
+        ClusterSettings toSettings() {
+            return new ClusterSettings(memberId, ClusterSettings.parseMembers(members), dir, aeronDir, leaderHeartbeatTimeout,
+                leaderHeartbeatInterval, electionTimeout, startupCanvassTimeout, startTimeout).validate();
+        }
     }
 
     TickerplantSettings toSettings() {

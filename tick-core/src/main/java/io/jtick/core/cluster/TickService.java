@@ -112,6 +112,7 @@ final class TickService implements ClusteredService {
     @Override
     public void onSessionOpen(final ClientSession session, final long timestamp) {
         ensureStarted(timestamp);
+        appliedPosition = cluster.logPosition();
     }
 
     @Override
@@ -162,6 +163,7 @@ final class TickService implements ClusteredService {
         if (correlationId == END_OF_DAY_TIMER) {
             endOfDay(timestamp);
         }
+        appliedPosition = cluster.logPosition();
     }
 
     /**
