@@ -85,7 +85,8 @@ if [[ "${HELM[0]}" != java ]]; then   # helm-java's lint takes no values
     "${HELM[@]}" lint --strict "$CHART" --set tp.cluster.enabled=true || fail "helm lint $CHART --set tp.cluster.enabled=true"
 fi
 render() { # name sets: $OUT/<name>.yaml, errors in $OUT/<name>.err
-    local args=(template jtick "$CHART")
+    # the namespace given: helm-java leaves it empty otherwise (the CLI says "default"), and the members' names hold it
+    local args=(template jtick "$CHART" --namespace default)
     [[ -z "$2" ]] || args+=(--set "$2")
     "${HELM[@]}" "${args[@]}" > "$OUT/$1.yaml" 2> "$OUT/$1.err"
 }
