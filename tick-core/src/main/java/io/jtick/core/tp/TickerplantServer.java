@@ -271,7 +271,8 @@ public final class TickerplantServer implements AutoCloseable {
     /** Throws, naming why, when the log did not take what {@code what} offered. */
     private Void offered(final ErrorCode code, final String what) {
         if (code == ErrorCode.NOT_LEADER) {
-            throw new IllegalStateException(what + " refused: " + log.notLeaderReason(false) + "; send it to the leader");
+            throw new IllegalStateException(what + " refused [code=" + code.tag() + "]: " + log.notLeaderReason(false)
+                + "; send it to the leader");
         }
         if (code != ErrorCode.NONE) {
             throw new IllegalStateException(what + " refused [code=" + code.tag() + "]: the cluster cannot commit it now");

@@ -74,8 +74,14 @@ class ClusterNodeTest {
 
     private List<ClusterSettings.Member> members(final int count) throws IOException {
         final List<ClusterSettings.Member> out = new ArrayList<>();
+        final java.util.Set<Integer> bases = new java.util.HashSet<>();
         for (int id = 0; id < count; id++) {
-            out.add(new ClusterSettings.Member(id, "127.0.0.1", freeTcpPort(), 0, freeUdpBase()));
+            int base;
+            do {
+                base = freeUdpBase();
+            } while (bases.contains(base));
+            bases.add(base);
+            out.add(new ClusterSettings.Member(id, "127.0.0.1", freeTcpPort(), 0, base));
         }
         return out;
     }
@@ -199,7 +205,7 @@ class ClusterNodeTest {
     }
 
     @Test
-    void shouldLoseNothingAcknowledgedWhenTheLeaderGoesAndReplayTheLogIntoANodeThatComesBack() throws Exception {
+    void shouldLoseNothingAcknowledgedWhenTheLeaderGoesAndRebuildTheJournalOfANodeThatComesBackEmpty() throws Exception {
         final List<ClusterSettings.Member> members = members(3);
         startAll(members);
         final Node first = leader();
@@ -226,6 +232,9 @@ class ClusterNodeTest {
             await("node " + n.id() + " journalled everything", WAIT, () -> n.tp().status().journalSequence() == 1_000);
         }
 
+        // the node comes back with nothing: no journal, no log; it rebuilds both from the others
+        deleteRecursively(dir.resolve("journal-" + first.id()));
+        deleteRecursively(dir.resolve("cluster-" + first.id()));
         final Node back = start(members, first.id());
         await("the returning node replayed the log", WAIT, () -> back.tp().status().journalSequence() == 1_000);
         assertThat(back.cluster().status().role()).isEqualTo("follower");
@@ -237,6 +246,50 @@ class ClusterNodeTest {
         assertThat(expected).hasSize(1_000);
         for (final ClusterSettings.Member m : members) {
             assertThat(journal(dir.resolve("journal-" + m.id()), date)).as("node " + m.id() + "'s journal").isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void shouldEndTheDayAtOneLogPositionOnEveryNodeAndRestartFromTheSnapshot() throws Exception {
+        final List<ClusterSettings.Member> members = members(3);
+        startAll(members);
+        final Node leader = leader();
+        final FeedPublisher f = feed(leader.tp().port(), "numbered");
+        for (int id = 1; id <= 300; id++) {
+            send(f, id);
+        }
+        assertThat(f.awaitAcknowledged(WAIT.toNanos())).isTrue();
+        final LocalDate day1 = LocalDate.parse(leader.tp().status().date());
+        final Node follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
+        assertThatThrownBy(() -> follower.tp().endOfDay()).hasMessageContaining("not-leader").hasMessageContaining("leader="
+            + "127.0.0.1:" + leader.tp().port());
+        leader.tp().endOfDay();
+        for (final Node n : nodes) {
+            await("node " + n.id() + " in the next day", WAIT, () -> LocalDate.parse(n.tp().status().date()).isAfter(day1));
+        }
+        final LocalDate day2 = LocalDate.parse(leader.tp().status().date());
+        for (int id = 301; id <= 600; id++) {
+            send(f, id);
+        }
+        assertThat(f.awaitAcknowledged(WAIT.toNanos())).isTrue();
+        await("the follower journalled the second day", WAIT, () -> follower.tp().status().journalSequence() == 600);
+
+        // the follower restarts on its own directories: from the end-of-day snapshot, then the log after it
+        follower.close();
+        nodes.remove(follower);
+        final Node back = start(members, follower.id());
+        assertThat(back.tp().status().date()).isEqualTo(day2.toString());
+        await("the restarted follower is back at the end of the log", WAIT, () -> back.tp().status().journalSequence() == 600);
+        for (final Node n : List.copyOf(nodes)) {
+            n.close();
+        }
+        nodes.clear();
+        for (final LocalDate d : List.of(day1, day2)) {
+            final List<String> expected = journal(dir.resolve("journal-" + leader.id()), d);
+            assertThat(expected).hasSize(300);
+            for (final ClusterSettings.Member m : members) {
+                assertThat(journal(dir.resolve("journal-" + m.id()), d)).as("node " + m.id() + " on " + d).isEqualTo(expected);
+            }
         }
     }
 
@@ -254,6 +307,17 @@ class ClusterNodeTest {
             .extracting(ClusterSettings.Member::host).containsExactly("h0", "h1", "h2");
     }
 
+    private static void deleteRecursively(final Path p) throws IOException {
+        if (!java.nio.file.Files.exists(p)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(p)) {
+            for (final Path q : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.delete(q);
+            }
+        }
+    }
+
     private static int freeTcpPort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
@@ -263,7 +327,8 @@ class ClusterNodeTest {
     /** A base of {@link ClusterSettings#PORTS} consecutive free UDP ports on loopback. */
     private static int freeUdpBase() {
         while (true) {
-            final int base = ThreadLocalRandom.current().nextInt(20_000, 40_000);
+            // multiples of 10: two bases are either equal or their five ports never overlap
+            final int base = 10 * ThreadLocalRandom.current().nextInt(2_000, 4_000);
             boolean free = true;
             for (int k = 0; k < ClusterSettings.PORTS && free; k++) {
                 try (DatagramSocket s = new DatagramSocket(base + k, InetAddress.getLoopbackAddress())) {
