@@ -357,10 +357,10 @@ public final class Tickerplant implements AutoCloseable {
         final long t0 = System.nanoTime();
         final boolean published = publishPending();
         u.flush();
-        commit();
         if (published) {
             counters.timer.record(System.nanoTime() - t0);
         }
+        commit();
         if (mode == PublishMode.TIMER_LOG_PUBLISH) {
             journal.pretouch(PRETOUCH_PAGES);
         }
