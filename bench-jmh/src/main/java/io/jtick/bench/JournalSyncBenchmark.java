@@ -201,15 +201,16 @@ public final class JournalSyncBenchmark {
         }
         sb.append(String.format(Locale.ROOT, "%nfeed -> FEED_ACK latency at %,d updates/s, feedAckUpdates=1, %d s after %d s of warm-up"
             + " (us)%n", o.rate(), o.seconds(), o.warmup()));
-        sb.append(String.format(Locale.ROOT, "%-6s %10s %10s %10s %10s %10s %9s %10s %12s%n", "sync", "p50", "p90", "p99", "p99.9", "max",
-            "updates", "forces/s", "force p50/p99"));
+        sb.append(String.format(Locale.ROOT, "%-6s %10s %10s %10s %10s %10s %9s %10s   %s%n", "sync", "p50", "p90", "p99", "p99.9", "max",
+            "updates", "forces/s", "force p50/p99/max"));
         for (int m = 0; m < o.syncs().size(); m++) {
             final Latency l = latency.get(m);
             final Histogram h = l.ack();
-            sb.append(String.format(Locale.ROOT, "%-6s %10s %10s %10s %10s %10s %9d %10.0f %12s%n", o.syncs().get(m).id(),
+            sb.append(String.format(Locale.ROOT, "%-6s %10s %10s %10s %10s %10s %9d %10.0f   %s%n", o.syncs().get(m).id(),
                 us(h.getValueAtPercentile(50)), us(h.getValueAtPercentile(90)), us(h.getValueAtPercentile(99)),
                 us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()), h.getTotalCount(), l.forces() / l.seconds(),
-                l.forces() == 0 ? "-" : us(l.force().getValueAtPercentile(50)) + "/" + us(l.force().getValueAtPercentile(99))));
+                l.forces() == 0 ? "-" : us(l.force().getValueAtPercentile(50)) + "/" + us(l.force().getValueAtPercentile(99)) + "/"
+                    + us(l.force().getMaxValue())));
         }
         return sb.toString();
     }
