@@ -154,6 +154,7 @@ final class TickService implements ClusteredService {
             try {
                 t.applyUpdate(feed, frame, 0, frameLength, timestamp);
                 node.committed(origin, ingressNanos);
+                node.server().scheduleFlush();
             } finally {
                 frame.release();
             }

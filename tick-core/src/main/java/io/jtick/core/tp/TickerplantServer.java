@@ -335,7 +335,11 @@ public final class TickerplantServer implements AutoCloseable {
         }
     }
 
-    private void scheduleFlush() {
+    /**
+     * Flushes every subscriber written since the last flush, once the tasks queued before it have run
+     * (one flush for a run of them: the upstream's updates, the cluster log's committed entries).
+     */
+    public void scheduleFlush() {
         if (!flushScheduled) {
             flushScheduled = true;
             loop.execute(() -> {

@@ -1,10 +1,12 @@
 package io.jtick.core.cluster;
 
 import io.jtick.core.client.FeedPublisher;
+import io.jtick.core.client.TickClient;
 import io.jtick.core.journal.JournalReader;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.Collector;
 import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.tp.TickerplantServer;
@@ -180,12 +182,27 @@ class ClusterNodeTest {
         assertThat(wrong.lastError()).contains(ErrorCode.NOT_LEADER.tag());
         assertThat(LeaderHint.leaderOf(wrong.lastError())).isEqualTo(new LeaderHint.Address("127.0.0.1", leader.tp().port()));
 
+        // a subscriber of a follower gets every update live, in order, as it commits
+        final Collector live = new Collector();
+        final TickClient sub = new TickClient(TickClient.Settings.of("127.0.0.1", follower.tp().port(), "replica-reader"), live,
+            live::fromSequence, null, NanoClock.SYSTEM);
+        others.add(sub);
+        sub.start();
+        await("subscribed to the follower", WAIT, sub::isSubscribed);
+
         final FeedPublisher f = feed(leader.tp().port(), "numbered");
         final int total = 2_000;
         for (int id = 1; id <= total; id++) {
             send(f, id);
         }
         assertThat(f.awaitAcknowledged(WAIT.toNanos())).as("every update acknowledged").isTrue();
+        await("the follower's subscriber got every update", WAIT, () -> live.rows.size() == total);
+        final List<String> expectedRows = new ArrayList<>();
+        for (int id = 1; id <= total; id++) {
+            expectedRows.add("trade/A/" + id * 1000L);
+        }
+        assertThat(new ArrayList<>(live.rows)).as("every row once, in order").isEqualTo(expectedRows);
+        assertThat(live.duplicates).isZero();
         for (final Node n : nodes) {
             await("node " + n.id() + " journalled everything", WAIT, () -> n.tp().status().journalSequence() == total);
             assertThat(n.cluster().status().leaderId()).isEqualTo(leader.id());
