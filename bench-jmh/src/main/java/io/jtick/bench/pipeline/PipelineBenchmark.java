@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,8 +29,8 @@ import java.util.Map;
  * CPU per update counts this JVM and the system's own processes (Kafka's brokers). Every subscriber
  * checks that each row arrived exactly once and in order (the int64 {@code size} column carries the
  * row number) and, by default, inserts the update into an RDB table, as jtick's RDB does. Prints a
- * table per run, the medians and the ratios jtick/peer, and one JSON line; exits 1 when any run lost,
- * duplicated or reordered a row.
+ * table per run, the medians and the ratios jtick/peer (jtick-cluster3/kafka-rf3 once it runs), the
+ * targets and one JSON line; exits 1 when any run lost, duplicated or reordered a row.
  *
  * <pre>
  * ./jtick bench-pipeline                                         # every system, both phases
@@ -243,7 +244,7 @@ public final class PipelineBenchmark {
     public static List<RunResult> run(final Options o, final java.util.function.Consumer<RunResult> each) throws Exception {
         final SchemaRegistry schemas = SchemaRegistry.builtIn(o.ex());
         final List<RunResult> out = new ArrayList<>();
-        final Map<String, KafkaCluster> clusters = new java.util.LinkedHashMap<>();
+        final Map<String, KafkaCluster> clusters = new LinkedHashMap<>();
         if (o.dir() != null) {
             Files.createDirectories(o.dir());
         }
@@ -286,11 +287,28 @@ public final class PipelineBenchmark {
                 }
             }
         } finally {
-            for (final KafkaCluster c : clusters.values()) {
-                c.close();
-            }
+            closeAll(clusters.values());
         }
         return out;
+    }
+
+    /** Closes every cluster, even when one fails to; then throws the first failure. */
+    private static void closeAll(final Iterable<KafkaCluster> clusters) throws Exception {
+        Exception first = null;
+        for (final KafkaCluster c : clusters) {
+            try {
+                c.close();
+            } catch (final Exception e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 
     private static PipelineSystem create(final String name, final SchemaRegistry schemas, final Options o,

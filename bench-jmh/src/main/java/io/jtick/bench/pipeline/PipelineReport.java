@@ -110,7 +110,7 @@ final class PipelineReport {
         return null;
     }
 
-    /** The jtick system a peer is compared with: its pair's when that ran, else {@code jtick}. */
+    /** The jtick system a run is compared with: its pair's when that ran ({@code kafka-rf3}: jtick-cluster3), else {@code jtick}. */
     private static Summary ours(final List<Summary> all, final Summary peer) {
         for (final Pair p : PAIRS) {
             if (p.peer().equals(peer.system())) {
@@ -121,10 +121,6 @@ final class PipelineReport {
             }
         }
         return find(all, peer.phase(), "jtick", peer.subscribers());
-    }
-
-    private static boolean isOurs(final String system) {
-        return system.startsWith("jtick");
     }
 
     /** A value in microseconds, or "-" when there is none (a system without acknowledgements). */
@@ -153,8 +149,8 @@ final class PipelineReport {
                         continue;
                     }
                     String ratio = "";
-                    final Summary j = isOurs(sys) ? null : ours(all, s);
-                    if (j != null) {
+                    final Summary j = ours(all, s);
+                    if (j != null && !j.system().equals(sys)) {
                         ratio = String.format(Locale.ROOT, "%s: %.2fx, %.2fx, %.2fx, %.2fx", j.system(),
                             j.rowsPerSecond() / s.rowsPerSecond(), j.p50() / s.p50(), j.p99() / s.p99(), j.p999() / s.p999());
                     }
