@@ -112,7 +112,7 @@ final class JtickPipelineSystem extends PipelineSystem {
         feed = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", server.port(), "bench-feed").withNumbered(numbered), null);
         feed.connect(5_000);
         if (phase.paced() && numbered) {
-            // the numbers the feed gives from here on, and as many in flight as its buffer could hold
+            // the numbers the feed gives from here on; room for every update of the run unacknowledged (up to 4M)
             acks = AckLatency.numbered(clock, feed.stats().lastNumber() + 1,
                 (int) Math.min(1 << 22, phase.totalRows() / phase.r()));
             feed.onAcknowledged(acks::acknowledgedThrough);
