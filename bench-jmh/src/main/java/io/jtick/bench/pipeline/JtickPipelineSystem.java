@@ -15,6 +15,7 @@ import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantSettings;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -33,6 +34,11 @@ import java.util.concurrent.locks.LockSupport;
  * 127.0.0.1 in this JVM. The TP's and the first RDB's histograms are reported as internals. The feed
  * is a numbered one (protocol 2: acknowledged, resendable), as feed-sim's; {@code jtick-v1} is the same
  * with a protocol 1 feed, to measure what numbering costs in the same run.
+ *
+ * <p>Acknowledgements: as fast as possible, the TP acknowledges a numbered feed as tp-service does by
+ * default (every 1,000 updates or 100 ms); paced, after every update ({@code feedAckUpdates=1}), and
+ * the feed's {@link FeedPublisher#onAcknowledged} listener times each update's FEED_ACK
+ * ({@link AckLatency}): the update was journalled (the Chronicle append, no fsync).
  */
 final class JtickPipelineSystem extends PipelineSystem {
     static final List<String> TP_LATENCIES = List.of("tick.tp.upd", "tick.tp.log", "tick.tp.pub", "tick.tp.flush");
@@ -48,6 +54,7 @@ final class JtickPipelineSystem extends PipelineSystem {
     private Path dir;
     private TickerplantServer server;
     private FeedPublisher feed;
+    private AckLatency acks;
 
     /**
      * @param root   parent of the journal's temp directory, null for the system's temp directory
@@ -82,7 +89,10 @@ final class JtickPipelineSystem extends PipelineSystem {
     @Override
     void start(final Phase phase, final List<Receiver> receivers) throws Exception {
         dir = root == null ? Files.createTempDirectory("jtick-pipeline") : Files.createTempDirectory(root, "jtick-pipeline");
-        server = new TickerplantServer(TickerplantSettings.defaults(dir).withPort(0), schemas, clock, tpMetrics).start();
+        final TickerplantSettings defaults = TickerplantSettings.defaults(dir).withPort(0);
+        final TickerplantSettings settings = phase.paced() && numbered
+            ? defaults.withFeedAcks(1, defaults.feedAckInterval()) : defaults;
+        server = new TickerplantServer(settings, schemas, clock, tpMetrics).start();
         for (int i = 0; i < subscribers.size(); i++) {
             final Subscriber sub = subscribers.get(i);
             final TickClient client = new TickClient(TickClient.Settings.of("127.0.0.1", server.port(), "bench-rdb-" + i), sub,
@@ -101,6 +111,12 @@ final class JtickPipelineSystem extends PipelineSystem {
         }
         feed = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", server.port(), "bench-feed").withNumbered(numbered), null);
         feed.connect(5_000);
+        if (phase.paced() && numbered) {
+            // the numbers the feed gives from here on; room for every update of the run unacknowledged (up to 4M)
+            acks = AckLatency.numbered(clock, feed.stats().lastNumber() + 1,
+                (int) Math.min(1 << 22, phase.totalRows() / phase.r()));
+            feed.onAcknowledged(acks::acknowledgedThrough);
+        }
     }
 
     @Override
@@ -115,7 +131,18 @@ final class JtickPipelineSystem extends PipelineSystem {
 
     @Override
     boolean send(final ByteBuf frames, final int count) {
+        final AckLatency a = acks;
+        if (a != null) {
+            for (int k = 0, at = frames.readerIndex(); k < count; k++, at += frames.getIntLE(at)) {
+                a.sent(frames.getLongLE(at + FrameDescriptor.FEED_TIME_OFFSET));
+            }
+        }
         return feed.send(frames);
+    }
+
+    @Override
+    AckLatency acks() {
+        return acks;
     }
 
     @Override
