@@ -41,8 +41,8 @@ import java.util.Map;
  */
 public final class PipelineBenchmark {
     /** jtick-v1: jtick with a protocol 1 feed (not numbered), only when asked for by name. */
-    static final List<String> SYSTEMS = List.of("jtick", "chronicle", "kafka", "kafka-rf3");
-    static final List<String> KNOWN = List.of("jtick", "jtick-v1", "chronicle", "kafka", "kafka-rf3");
+    static final List<String> SYSTEMS = List.of("jtick", "chronicle", "kafka", "jtick-cluster3", "kafka-rf3");
+    static final List<String> KNOWN = List.of("jtick", "jtick-v1", "chronicle", "kafka", "jtick-cluster3", "kafka-rf3");
     /**
      * Brokers of the Kafka cluster each Kafka system runs on, started once for every run (a cluster
      * takes seconds to start) and each run on a topic of its own. A replicated jtick
@@ -319,6 +319,8 @@ public final class PipelineBenchmark {
                 return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true);
             case "jtick-v1":
                 return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, false);
+            case "jtick-cluster3":
+                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true, 3);
             case "chronicle":
                 return new ChronicleSystem(trade, o.insert(), o.dir(), NanoClock.SYSTEM);
             case "kafka":

@@ -22,15 +22,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 import static io.jtick.core.testing.TestSupport.await;
 import static io.jtick.core.testing.TestSupport.trade;
@@ -74,18 +70,8 @@ class ClusterNodeTest {
         }
     }
 
-    private List<ClusterSettings.Member> members(final int count) throws IOException {
-        final List<ClusterSettings.Member> out = new ArrayList<>();
-        final java.util.Set<Integer> bases = new java.util.HashSet<>();
-        for (int id = 0; id < count; id++) {
-            int base;
-            do {
-                base = freeUdpBase();
-            } while (bases.contains(base));
-            bases.add(base);
-            out.add(new ClusterSettings.Member(id, "127.0.0.1", freeTcpPort(), 0, base));
-        }
-        return out;
+    private static List<ClusterSettings.Member> members(final int count) {
+        return ClusterSettings.loopback(count);
     }
 
     private TickerplantSettings tpSettings(final ClusterSettings.Member m) {
@@ -331,31 +317,6 @@ class ClusterNodeTest {
         try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(p)) {
             for (final Path q : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 java.nio.file.Files.delete(q);
-            }
-        }
-    }
-
-    private static int freeTcpPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    /** A base of {@link ClusterSettings#PORTS} consecutive free UDP ports on loopback. */
-    private static int freeUdpBase() {
-        while (true) {
-            // multiples of 10: two bases are either equal or their five ports never overlap
-            final int base = 10 * ThreadLocalRandom.current().nextInt(2_000, 4_000);
-            boolean free = true;
-            for (int k = 0; k < ClusterSettings.PORTS && free; k++) {
-                try (DatagramSocket s = new DatagramSocket(base + k, InetAddress.getLoopbackAddress())) {
-                    free = s.getLocalPort() == base + k;
-                } catch (final IOException e) {
-                    free = false;
-                }
-            }
-            if (free) {
-                return base;
             }
         }
     }
