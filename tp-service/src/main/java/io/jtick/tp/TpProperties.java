@@ -1,6 +1,7 @@
 package io.jtick.tp;
 
 import io.jtick.core.auth.AccessSettings;
+import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.kdb.KdbSettings;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.tp.PublishMode;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneId;
+import java.util.List;
 
 /** {@code tick.tp.*}: see docs/configuration.md ({@code subscriber-backlog-alert} unset: a quarter of {@code max-subscriber-backlog}). */
 @Validated
@@ -36,6 +38,7 @@ public record TpProperties(
     @DefaultValue("true") boolean broadcast,
     String upstreamHost,
     @DefaultValue("5010") int upstreamPort,
+    String upstreamAddresses,
     Path schemaFile,
     @DefaultValue("0") @Min(0) @Max(1024) int extraFloats,
     @DefaultValue("1s") @NotNull Duration heartbeat,
@@ -50,12 +53,14 @@ public record TpProperties(
     public record Kdb(Path users) {
     }
 
+    /** The core settings; a bad {@code upstream-addresses} entry stops start-up naming it. */
     TickerplantSettings toSettings() {
-        return new TickerplantSettings(host, port, journalDir, PublishMode.parse(mode), timer, eodTime, zone,
+        final TickerplantSettings s = new TickerplantSettings(host, port, journalDir, PublishMode.parse(mode), timer, eodTime, zone,
             (int) maxFrameLength.toBytes(), maxSubscriberBacklog.toBytes(), broadcast, upstreamHost, upstreamPort, heartbeat, name,
             subscriberBacklogAlert == null ? Math.max(1, maxSubscriberBacklog.toBytes() / 4) : subscriberBacklogAlert.toBytes(),
-            feedAckUpdates, feedAckInterval, journalMinFreeSpace.toBytes())
-            .validate();
+            feedAckUpdates, feedAckInterval, journalMinFreeSpace.toBytes(), List.of());
+        return (upstreamAddresses == null || upstreamAddresses.isBlank() ? s
+            : s.withUpstream(TickerplantAddresses.parse("tick.tp.upstream-addresses", upstreamAddresses))).validate();
     }
 
     /** The kdb+ port ({@code tick.tp.kdb-port}, -1: none) and its logins ({@code tick.tp.kdb.users}, {@code tick.api.*}). */

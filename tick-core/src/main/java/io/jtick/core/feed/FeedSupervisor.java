@@ -38,6 +38,7 @@ public final class FeedSupervisor implements AutoCloseable {
     private final Settings settings;
     private final FeedCounters counters;
     private final java.util.concurrent.atomic.AtomicLong reconnectsBefore = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong tpChangesBefore = new java.util.concurrent.atomic.AtomicLong();
     private Job job;
 
     /**
@@ -306,6 +307,15 @@ public final class FeedSupervisor implements AutoCloseable {
         return reconnectsBefore.get() + (j == null || j.ended() ? 0 : j.publisher.stats().reconnects());
     }
 
+    /** Moves to another tickerplant of every feed this supervisor ran (the {@code tick.feed.tp.changes} gauge). */
+    public long tpChangesTotal() {
+        final Job j;
+        synchronized (this) {
+            j = job;
+        }
+        return tpChangesBefore.get() + (j == null || j.ended() ? 0 : j.publisher.stats().tpChanges());
+    }
+
     @Override
     public void close() {
         stop();
@@ -386,6 +396,7 @@ public final class FeedSupervisor implements AutoCloseable {
                     source.close();
                 }
                 reconnectsBefore.addAndGet(publisher.stats().reconnects());
+                tpChangesBefore.addAndGet(publisher.stats().tpChanges());
                 publisher.close();
                 done.countDown();
             }
