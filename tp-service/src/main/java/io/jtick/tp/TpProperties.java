@@ -21,7 +21,10 @@ import java.time.LocalTime;
 import java.time.ZoneId;
 import java.util.List;
 
-/** {@code tick.tp.*}: see docs/configuration.md ({@code subscriber-backlog-alert} unset: a quarter of {@code max-subscriber-backlog}). */
+/**
+ * {@code tick.tp.*}: see docs/configuration.md ({@code subscriber-backlog-alert} unset: a quarter of {@code max-subscriber-backlog};
+ * {@code upstream-addresses} set: it replaces {@code upstream-host}/{@code upstream-port}, and a bad entry stops start-up naming it).
+ */
 @Validated
 @ConfigurationProperties("tick.tp")
 public record TpProperties(
@@ -53,7 +56,6 @@ public record TpProperties(
     public record Kdb(Path users) {
     }
 
-    /** The core settings; a bad {@code upstream-addresses} entry stops start-up naming it. */
     TickerplantSettings toSettings() {
         final TickerplantSettings s = new TickerplantSettings(host, port, journalDir, PublishMode.parse(mode), timer, eodTime, zone,
             (int) maxFrameLength.toBytes(), maxSubscriberBacklog.toBytes(), broadcast, upstreamHost, upstreamPort, heartbeat, name,
