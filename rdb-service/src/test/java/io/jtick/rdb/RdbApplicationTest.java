@@ -54,6 +54,8 @@ class RdbApplicationTest {
         mvc.perform(get("/api/status"))
             .andExpect(status().isOk())
             .andExpect(jsonPath("$.subscribed").value(false))
+            .andExpect(jsonPath("$.tp").value("127.0.0.1:1"))
+            .andExpect(jsonPath("$.tpChanges").value(0))
             .andExpect(jsonPath("$.lastSequence").value(0))
             .andExpect(jsonPath("$.writeDown.enabled").value(false));
     }
