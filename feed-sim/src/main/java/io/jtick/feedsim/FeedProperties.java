@@ -1,7 +1,9 @@
 package io.jtick.feedsim;
 
 import io.jtick.core.client.FeedPublisher;
+import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.feed.FeedSupervisor;
+import io.jtick.core.wire.LeaderHint.Address;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -15,6 +17,7 @@ import org.springframework.validation.annotation.Validated;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * feed-sim settings ({@code tick.feed.*}, see docs/configuration.md). The feed shape here is the
@@ -22,6 +25,8 @@ import java.time.Duration;
  *
  * @param tpHost    tickerplant host
  * @param tpPort    tickerplant feed port
+ * @param tpAddresses the tickerplants, {@code host:port,host:port} (a TP cluster's members: the feed follows the leader);
+ *                  when set it replaces {@code tpHost}/{@code tpPort}
  * @param autostart start a synthetic feed with these settings once the app is ready (retrying the TP connection)
  * @param table     trade or quote
  * @param r         rows per update
@@ -50,6 +55,7 @@ import java.time.Duration;
 public record FeedProperties(
     @DefaultValue("127.0.0.1") @NotBlank String tpHost,
     @DefaultValue("5010") @Min(1) @Max(65535) int tpPort,
+    String tpAddresses,
     @DefaultValue("false") boolean autostart,
     @DefaultValue("trade") @Pattern(regexp = "trade|quote") String table,
     @DefaultValue("10") @Min(1) int r,
@@ -78,9 +84,15 @@ public record FeedProperties(
      * HDB's replay port; null: none), and the feed a start request gets by default.
      */
     FeedSupervisor.Settings feedSettings(final String token) {
-        final FeedPublisher.Settings connection = new FeedPublisher.Settings(tpHost, tpPort, name, numbered, buffer.toBytes(),
+        final FeedPublisher.Settings connection = new FeedPublisher.Settings(tickerplants(), name, numbered, buffer.toBytes(),
             "fail".equals(whenFull) ? FeedPublisher.WhenFull.FAIL : FeedPublisher.WhenFull.BLOCK, blockTimeout, reconnectMin,
             reconnectMax, token);
         return new FeedSupervisor.Settings(connection, table, r, u, t, syms, ex, seed, dataDir, hdbHost, hdbReplayPort);
+    }
+
+    /** The tickerplants: {@code tp-addresses} when set, else {@code tp-host:tp-port}; a bad entry stops start-up naming it. */
+    List<Address> tickerplants() {
+        return tpAddresses == null || tpAddresses.isBlank() ? List.of(new Address(tpHost, tpPort))
+            : TickerplantAddresses.parse("tick.feed.tp-addresses", tpAddresses);
     }
 }

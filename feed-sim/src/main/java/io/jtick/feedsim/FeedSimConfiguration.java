@@ -2,6 +2,7 @@ package io.jtick.feedsim;
 
 import io.jtick.boot.TickMetricsBinder;
 import io.jtick.core.auth.AccessSettings;
+import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.feed.FeedCounters;
 import io.jtick.core.feed.FeedRequest;
 import io.jtick.core.feed.FeedSupervisor;
@@ -60,12 +61,16 @@ class FeedSimConfiguration {
         return new TickMetricsBinder(metrics);
     }
 
-    /** The one feed; {@code tick.feed.reconnects} counts how often its connection to the tickerplant was made again. */
+    /**
+     * The one feed; {@code tick.feed.reconnects} counts how often its connection to the tickerplant was made again,
+     * {@code tick.feed.tp.changes} how often it went on to another of its tickerplants (a TP cluster's leader moved).
+     */
     @Bean(destroyMethod = "close")
     FeedSupervisor feedSupervisor(final FeedProperties properties, final FeedCounters counters, final TickMetrics metrics,
                                   final AccessSettings access) {
         final FeedSupervisor feeds = new FeedSupervisor(properties.feedSettings(access.token()), counters);
         metrics.gauge("tick.feed.reconnects", feeds::reconnectsTotal);
+        metrics.gauge("tick.feed.tp.changes", feeds::tpChangesTotal);
         return feeds;
     }
 
@@ -74,8 +79,9 @@ class FeedSimConfiguration {
     ApplicationListener<ApplicationReadyEvent> feedAutostart(final FeedProperties properties, final FeedSupervisor feeds) {
         return event -> {
             if (properties.autostart()) {
-                LOG.info("autostart: synthetic feed [table={}, r={}, u={}, t={}ms, syms={}, tp={}:{}]", properties.table(),
-                    properties.r(), properties.u(), properties.t(), properties.syms(), properties.tpHost(), properties.tpPort());
+                LOG.info("autostart: synthetic feed [table={}, r={}, u={}, t={}ms, syms={}, tp={}]", properties.table(),
+                    properties.r(), properties.u(), properties.t(), properties.syms(),
+                    TickerplantAddresses.format(properties.tickerplants()));
                 feeds.start(FeedRequest.defaults());
             }
         };

@@ -138,9 +138,10 @@ class RdbController {
         }
     }
 
-    record StatusView(boolean connected, boolean subscribed, boolean caughtUp, long lastSequence, Map<String, Long> tables,
-                      long rows, long updates, long duplicates, long rejected, long endOfDays, long endOfDayFailures,
-                      int lastEndOfDay, String lastEodError, String lastError, WriteDownView writeDown, MemoryView memory) {
+    record StatusView(boolean connected, boolean subscribed, String tp, long tpChanges, boolean caughtUp, long lastSequence,
+                      Map<String, Long> tables, long rows, long updates, long duplicates, long rejected, long endOfDays,
+                      long endOfDayFailures, int lastEndOfDay, String lastEodError, String lastError, WriteDownView writeDown,
+                      MemoryView memory) {
     }
 
     /**
@@ -166,7 +167,8 @@ class RdbController {
     @Operation(summary = "Subscription, counters, end of day and write-down")
     @ApiResponse(responseCode = "200", description = "the RDB's state",
         content = @Content(schema = @Schema(implementation = StatusView.class),
-        examples = @ExampleObject(value = "{\"connected\":true,\"subscribed\":true,\"caughtUp\":true,\"lastSequence\":120345,"
+        examples = @ExampleObject(value = "{\"connected\":true,\"subscribed\":true,\"tp\":\"127.0.0.1:5010\",\"tpChanges\":0,"
+            + "\"caughtUp\":true,\"lastSequence\":120345,"
             + "\"tables\":{\"trade\":1203450},\"rows\":1203450,\"updates\":120345,\"duplicates\":0,\"rejected\":0,"
             + "\"endOfDays\":0,\"endOfDayFailures\":0,\"lastEndOfDay\":0,\"lastEodError\":null,\"lastError\":null,"
             + "\"writeDown\":{\"enabled\":true,\"transfer\":\"reload\",\"lastWrite\":null,\"undelivered\":[],\"lastError\":null},"
@@ -177,7 +179,8 @@ class RdbController {
         final RdbLifecycle sub = subscription.getIfAvailable();
         final HdbWriteDown w = writeDown.getIfAvailable();
         final RealtimeDatabase.Status s = rdb.status();
-        return new StatusView(sub != null && sub.connected(), sub != null && sub.subscribed(), s.caughtUp(), s.lastSequence(),
+        return new StatusView(sub != null && sub.connected(), sub != null && sub.subscribed(), sub == null ? null : sub.tickerplant(),
+            sub == null ? 0 : sub.tickerplantChanges(), s.caughtUp(), s.lastSequence(),
             s.tableRows(), s.rows(), s.updates(), s.duplicates(), s.rejected(), s.endOfDays(), s.endOfDayFailures(),
             s.lastEndOfDay(), s.lastEodError(), s.lastError(), w == null ? new WriteDownView(false, null, null, List.of(), null)
                 : new WriteDownView(true, properties.hdb().transfer(), WrittenView.of(w.last()), w.undelivered(), w.lastError()),

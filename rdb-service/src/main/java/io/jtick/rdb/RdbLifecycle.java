@@ -1,10 +1,14 @@
 package io.jtick.rdb;
 
 import io.jtick.core.client.TickClient;
+import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.FrameDescriptor;
+import io.jtick.core.wire.LeaderHint.Address;
 import org.springframework.context.SmartLifecycle;
+
+import java.util.List;
 
 /**
  * Starts and stops the subscription that feeds the {@link RealtimeDatabase}. Each (re)subscribe
@@ -16,10 +20,14 @@ final class RdbLifecycle implements SmartLifecycle {
     private final String token;
     private volatile TickClient client;
 
+    private final List<Address> tickerplants;
+
+    /** @throws IllegalArgumentException a bad {@code tick.rdb.tp-addresses} (named) */
     RdbLifecycle(final RdbProperties properties, final RealtimeDatabase rdb, final String token) {
         this.properties = properties;
         this.rdb = rdb;
         this.token = token;
+        this.tickerplants = properties.tickerplants();
     }
 
     @Override
@@ -27,7 +35,7 @@ final class RdbLifecycle implements SmartLifecycle {
         if (client != null) {
             return;
         }
-        final TickClient.Settings settings = new TickClient.Settings(properties.tpHost(), properties.tpPort(), properties.name(),
+        final TickClient.Settings settings = new TickClient.Settings(tickerplants, properties.name(),
             properties.tables(), properties.syms(), properties.reconnectDelay(), FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, token);
         final TickClient c = new TickClient(settings, rdb, rdb::lastSequence, null, NanoClock.SYSTEM);
         c.start();
@@ -52,6 +60,18 @@ final class RdbLifecycle implements SmartLifecycle {
     boolean connected() {
         final TickClient c = client;
         return c != null && c.isConnected();
+    }
+
+    /** The tickerplant subscribed to (or tried next), {@code host:port}. */
+    String tickerplant() {
+        final TickClient c = client;
+        return c != null ? c.tickerplant().toString() : TickerplantAddresses.format(tickerplants);
+    }
+
+    /** Moves to another of the tickerplants. */
+    long tickerplantChanges() {
+        final TickClient c = client;
+        return c == null ? 0 : c.tickerplantChanges();
     }
 
     /** The TP answered the current connection's subscribe. */

@@ -2,6 +2,8 @@ package io.jtick.rdb;
 
 import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.client.TickerplantAddresses;
+import io.jtick.core.wire.LeaderHint.Address;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -25,6 +27,8 @@ import java.util.List;
  *
  * @param tpHost         tickerplant host
  * @param tpPort         tickerplant subscriber port
+ * @param tpAddresses    the tickerplants, {@code host:port,host:port} (a TP cluster's members, any of which serves the
+ *                       subscription): when set it replaces {@code tpHost}/{@code tpPort}; a drop moves the RDB to the next
  * @param name           subscriber name the TP shows in its status
  * @param tables         tables to subscribe to; empty for all
  * @param syms           symbols to subscribe to; empty for all
@@ -37,6 +41,7 @@ import java.util.List;
 public record RdbProperties(
     @NotBlank @DefaultValue("127.0.0.1") String tpHost,
     @Min(1) @Max(65535) @DefaultValue("5010") int tpPort,
+    String tpAddresses,
     @NotBlank @DefaultValue("rdb") String name,
     @NotNull @DefaultValue({}) List<String> tables,
     @NotNull @DefaultValue({}) List<String> syms,
@@ -118,6 +123,12 @@ public record RdbProperties(
             }
             return parsed.isPlain() ? EncodingPolicy.PLAIN : EncodingPolicy.uniform(parsed);
         }
+    }
+
+    /** The tickerplants: {@code tp-addresses} when set, else {@code tp-host:tp-port}; a bad entry stops start-up naming it. */
+    List<Address> tickerplants() {
+        return tpAddresses == null || tpAddresses.isBlank() ? List.of(new Address(tpHost, tpPort))
+            : TickerplantAddresses.parse("tick.rdb.tp-addresses", tpAddresses);
     }
 
     /** The journal root, or null when not set. */

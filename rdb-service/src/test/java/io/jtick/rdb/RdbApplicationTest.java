@@ -54,6 +54,8 @@ class RdbApplicationTest {
         mvc.perform(get("/api/status"))
             .andExpect(status().isOk())
             .andExpect(jsonPath("$.subscribed").value(false))
+            .andExpect(jsonPath("$.tp").value("127.0.0.1:1"))
+            .andExpect(jsonPath("$.tpChanges").value(0))
             .andExpect(jsonPath("$.lastSequence").value(0))
             .andExpect(jsonPath("$.writeDown.enabled").value(false));
     }
@@ -67,12 +69,15 @@ class RdbApplicationTest {
     }
 
     @Test
-    void shouldStopStartUpOnBadWriteDownSettingsNamingTheKey() {
+    void shouldStopStartUpOnBadSettingsNamingTheKey() {
         assertThatThrownBy(() -> new SpringApplicationBuilder(RdbApplication.class).run("--server.port=0", "--tick.rdb.tp-port=1",
             "--tick.rdb.hdb.root=" + System.getProperty("java.io.tmpdir"), "--tick.rdb.hdb.encoding=lz5").close())
             .hasStackTraceContaining("bad encoding [key=tick.rdb.hdb.encoding, value=lz5]");
         assertThatThrownBy(() -> new SpringApplicationBuilder(RdbApplication.class).run("--server.port=0", "--tick.rdb.tp-port=1",
             "--tick.rdb.hdb.root=" + System.getProperty("java.io.tmpdir"), "--tick.rdb.hdb.url=ftp://x").close())
             .hasStackTraceContaining("bad HDB URL [key=tick.rdb.hdb.url, value=ftp://x]");
+        assertThatThrownBy(() -> new SpringApplicationBuilder(RdbApplication.class).run("--server.port=0",
+            "--tick.rdb.tp-addresses=127.0.0.1:5010,tp-1").close())
+            .hasStackTraceContaining("bad tickerplant address [key=tick.rdb.tp-addresses, entry=tp-1, expected=host:port");
     }
 }

@@ -1,6 +1,7 @@
 package io.jtick.tp;
 
 import io.jtick.core.auth.AccessSettings;
+import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.kdb.KdbSettings;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.cluster.ClusterSettings;
@@ -20,8 +21,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneId;
+import java.util.List;
 
-/** {@code tick.tp.*}: see docs/configuration.md ({@code subscriber-backlog-alert} unset: a quarter of {@code max-subscriber-backlog}). */
+/**
+ * {@code tick.tp.*}: see docs/configuration.md ({@code subscriber-backlog-alert} unset: a quarter of {@code max-subscriber-backlog};
+ * {@code upstream-addresses} set: it replaces {@code upstream-host}/{@code upstream-port}, and a bad entry stops start-up naming it).
+ */
 @Validated
 @ConfigurationProperties("tick.tp")
 public record TpProperties(
@@ -38,6 +43,7 @@ public record TpProperties(
     @DefaultValue("true") boolean broadcast,
     String upstreamHost,
     @DefaultValue("5010") int upstreamPort,
+    String upstreamAddresses,
     Path schemaFile,
     @DefaultValue("0") @Min(0) @Max(1024) int extraFloats,
     @DefaultValue("1s") @NotNull Duration heartbeat,
@@ -87,11 +93,12 @@ public record TpProperties(
     }
 
     TickerplantSettings toSettings() {
-        return new TickerplantSettings(host, port, journalDir, PublishMode.parse(mode), timer, eodTime, zone,
+        final TickerplantSettings s = new TickerplantSettings(host, port, journalDir, PublishMode.parse(mode), timer, eodTime, zone,
             (int) maxFrameLength.toBytes(), maxSubscriberBacklog.toBytes(), broadcast, upstreamHost, upstreamPort, heartbeat, name,
             subscriberBacklogAlert == null ? Math.max(1, maxSubscriberBacklog.toBytes() / 4) : subscriberBacklogAlert.toBytes(),
-            feedAckUpdates, feedAckInterval, journalMinFreeSpace.toBytes(), JournalSync.parse(journal.sync()))
-            .validate();
+            feedAckUpdates, feedAckInterval, journalMinFreeSpace.toBytes(), JournalSync.parse(journal.sync()), List.of());
+        return (upstreamAddresses == null || upstreamAddresses.isBlank() ? s
+            : s.withUpstream(TickerplantAddresses.parse("tick.tp.upstream-addresses", upstreamAddresses))).validate();
     }
 
     /** The kdb+ port ({@code tick.tp.kdb-port}, -1: none) and its logins ({@code tick.tp.kdb.users}, {@code tick.api.*}). */

@@ -1,8 +1,11 @@
 package io.jtick.core.client;
 
 import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.FramePipeline;
+import io.jtick.core.wire.LeaderHint;
+import io.jtick.core.wire.LeaderHint.Address;
 import io.jtick.core.wire.MessageType;
 import io.jtick.core.wire.Transport;
 import io.netty.bootstrap.Bootstrap;
@@ -19,6 +22,7 @@ import io.netty.channel.socket.SocketChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,28 +32,51 @@ import java.util.concurrent.TimeUnit;
  * doubling up to {@link FeedPublisher.Settings#reconnectMax}; back to the minimum once the tickerplant
  * acknowledges progress on a connection, or at once for a protocol 1 feed).
  *
+ * <p>Which tickerplant ({@link FeedPublisher.Settings#addresses}, tried in order): after a drop or a
+ * failed connect, the next address of the list (the same one when there is one). A cluster follower's
+ * refusal {@code not-leader} sends the feed to the leader it names (or, during an election, to the
+ * next address), at once the first time in a row and with the backoff after (two nodes that name
+ * each other while the leadership moves are not knocked on in a loop); {@code no-quorum} to the next
+ * address, with the backoff. Every move is counted, logged and kept ({@link #lastNodeChange}).
+ *
  * <p>State: {@code channel} (the current connection, volatile), {@code ready} (it has its HELLO answer;
- * guarded by the publisher's monitor), {@code connects} and {@code connectAttempts} (volatile, written
- * on the event loop), {@code backoffStep} (event loop only).
+ * guarded by the publisher's monitor), {@code connects}, {@code connectAttempts}, {@code target} (the
+ * address being connected to or connected), {@code nodeChanges} and {@code lastNodeChange} (volatile,
+ * written on the event loop), {@code backoffStep}, {@code index} (the list position last used),
+ * {@code refusal} (where the refused current connection sends the feed next) and {@code refusalsInRow}
+ * (event loop only).
  */
 final class FeedConnector {
     /** The feed's lines under the feed's name. */
     private static final Logger LOG = LoggerFactory.getLogger(FeedPublisher.class);
 
+    /** Where the next connection goes, and why: {@code atOnce} skips the backoff. */
+    private record Move(Address to, String why, boolean atOnce) {
+    }
+
     private final FeedPublisher publisher;
     private final FeedPublisher.Settings settings;
+    private final List<Address> addresses;
     private final EventLoopGroup group;
     private final boolean ownGroup;
     private volatile Channel channel;
     private volatile long connects;
     private volatile long connectAttempts;
+    private volatile Address target;
+    private volatile long nodeChanges;
+    private volatile String lastNodeChange;
     private boolean ready;
     private int backoffStep;
+    private int index;
+    private Move refusal;
+    private int refusalsInRow;
 
     /** @param group the event loop to run on, or null for a private one */
     FeedConnector(final FeedPublisher publisher, final EventLoopGroup group) {
         this.publisher = publisher;
         this.settings = publisher.settings();
+        this.addresses = settings.addresses();
+        this.target = addresses.get(0);
         this.ownGroup = group == null;
         this.group = group == null ? Transport.newGroup(1, "feed-" + settings.name()) : group;
     }
@@ -81,9 +108,43 @@ final class FeedConnector {
         return connectAttempts;
     }
 
+    /** The tickerplant connected to, or being connected to. */
+    Address target() {
+        return target;
+    }
+
+    /** Moves to another tickerplant of the list (or named as leader). */
+    long nodeChanges() {
+        return nodeChanges;
+    }
+
+    /** The last move: {@code from -> to (why)}, or null. */
+    String lastNodeChange() {
+        return lastNodeChange;
+    }
+
     /** The tickerplant acknowledged progress: the next reconnect waits the minimum again. */
     void progress() {
         backoffStep = 0;
+    }
+
+    /**
+     * Event loop: the tickerplant on {@code ch} refused this feed because it cannot take it ({@code not-leader},
+     * {@code no-quorum}): the connection is closed and the next one goes where the refusal says.
+     */
+    void refused(final Channel ch, final ErrorCode code, final String reason) {
+        if (ch != channel) {
+            return;
+        }
+        if (code == ErrorCode.NOT_LEADER) {
+            refusalsInRow++;
+            final Address leader = LeaderHint.leaderOf(reason);
+            refusal = leader != null ? new Move(leader, "not-leader, leader " + leader, refusalsInRow == 1)
+                : new Move(next(), "not-leader, leader unknown", refusalsInRow == 1);
+        } else {
+            refusal = new Move(next(), code.tag(), false);
+        }
+        ch.close();
     }
 
     /** Closes the connection, and the event loop when it is the connector's own. */
@@ -116,16 +177,18 @@ final class FeedConnector {
                     ch.pipeline().addLast(new Handler());
                 }
             });
-        b.connect(settings.host(), settings.port()).addListener((ChannelFutureListener) this::onConnect);
+        final Address to = target;
+        b.connect(to.host(), to.port()).addListener((ChannelFutureListener) this::onConnect);
     }
 
     private void onConnect(final ChannelFuture f) {
         if (!f.isSuccess()) {
-            if (connectAttempts == 1 || connectAttempts % 20 == 0) {
-                LOG.info("tickerplant not reachable, retrying [host={}, port={}, feed={}, attempts={}]: {}", settings.host(),
-                    settings.port(), settings.name(), connectAttempts, f.cause() == null ? "" : f.cause().toString());
+            if (connectAttempts == 1 || connectAttempts % 20 == 0 || addresses.size() > 1) {
+                LOG.info("tickerplant not reachable, retrying [tp={}, feed={}, attempts={}]: {}", target, settings.name(),
+                    connectAttempts, f.cause() == null ? "" : f.cause().toString());
             }
-            scheduleReconnect();
+            moveTo(next(), "unreachable");
+            scheduleReconnect(false);
             return;
         }
         final Channel ch = f.channel();
@@ -149,12 +212,13 @@ final class FeedConnector {
     /** A connection is up; the backoff starts again from its minimum once the tickerplant acknowledges progress on it. */
     void connected() {
         connects++;
-        if (!settings.numbered()) {
+        if (settings.numbered()) {
+            refusalsInRow = 0; // a numbered feed is refused at HELLO: answered, it is taken
+        } else {
             backoffStep = 0;
         }
         if (connects > 1) {
-            LOG.info("feed reconnected [host={}, port={}, feed={}, reconnects={}]", settings.host(), settings.port(), settings.name(),
-                connects - 1);
+            LOG.info("feed reconnected [tp={}, feed={}, reconnects={}]", target, settings.name(), connects - 1);
         }
     }
 
@@ -164,15 +228,47 @@ final class FeedConnector {
                 ready = false;
             }
         }
-        if (!publisher.isClosed()) {
-            LOG.warn("feed connection to the tickerplant lost, reconnecting [host={}, port={}, feed={}, unacknowledged={}]",
-                settings.host(), settings.port(), settings.name(), publisher.stats().bufferedUpdates());
+        Move m = refusal;
+        refusal = null;
+        if (m == null) {
+            refusalsInRow = 0;
+            m = new Move(next(), "connection lost", false);
+            if (!publisher.isClosed()) {
+                LOG.warn("feed connection to the tickerplant lost, reconnecting [tp={}, feed={}, unacknowledged={}]", target,
+                    settings.name(), publisher.stats().bufferedUpdates());
+            }
         }
-        scheduleReconnect();
+        moveTo(m.to(), m.why());
+        scheduleReconnect(m.atOnce());
     }
 
-    private void scheduleReconnect() {
+    /** The address after the one last used from the list (the same one when the list has one). */
+    private Address next() {
+        return addresses.get((index + 1) % addresses.size());
+    }
+
+    /** The next connection goes to {@code to}: counted and logged when it is another tickerplant. */
+    private void moveTo(final Address to, final String why) {
+        final int at = addresses.indexOf(to);
+        if (at >= 0) {
+            index = at;
+        }
+        final Address from = target;
+        if (to.equals(from) || publisher.isClosed()) {
+            return;
+        }
+        target = to;
+        lastNodeChange = from + " -> " + to + " (" + why + ")";
+        nodeChanges++;
+        LOG.info("feed goes on to another tickerplant [feed={}, from={}, to={}, why={}]", settings.name(), from, to, why);
+    }
+
+    private void scheduleReconnect(final boolean atOnce) {
         if (publisher.isClosed() || group.isShuttingDown()) {
+            return;
+        }
+        if (atOnce) {
+            group.execute(this::connectNow);
             return;
         }
         final long min = settings.reconnectMin().toMillis();
@@ -188,7 +284,7 @@ final class FeedConnector {
             if (type == MessageType.FEED_ACK) {
                 publisher.onAck(ctx.channel(), ControlFrames.readSequence(frame));
             } else if (type == MessageType.ERROR) {
-                publisher.onError(ControlFrames.readError(frame));
+                publisher.onError(ctx.channel(), ControlFrames.readError(frame));
             }
         }
 

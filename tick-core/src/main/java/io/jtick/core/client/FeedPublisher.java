@@ -2,6 +2,7 @@ package io.jtick.core.client;
 
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.LeaderHint.Address;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -12,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
@@ -29,12 +31,23 @@ import java.util.function.LongConsumer;
  * says HELLO, and the tickerplant answers with the last number it journalled: everything after it is
  * sent again (the tickerplant drops what it already has). Meanwhile {@code send} keeps buffering.
  *
+ * <p>A TP cluster: {@link Settings#addresses} lists its members. Only the leader takes feeds; a
+ * follower answers HELLO (protocol 1: the first UPDATE) with ERROR {@code not-leader} naming the
+ * leader ({@link io.jtick.core.wire.LeaderHint}), and the feed connects there at once (the first
+ * time in a row; after that with the backoff), or to the next address while the leader is unknown.
+ * {@code no-quorum}, a drop or a failed connect move it to the next address with the backoff. The
+ * new leader's answer to HELLO says what of this feed it holds (everything acknowledged was
+ * committed on a majority, so it holds at least that), and the feed resends what follows, as after
+ * any reconnect: nothing acknowledged is lost and nothing is journalled twice. {@link Stats#tp},
+ * {@link Stats#tpChanges} and the log say where it went and why.
+ *
  * <p>When the buffer is full the policy ({@link WhenFull}) decides, and the answer is the return
  * value, never an exception: {@code BLOCK} waits for acknowledgements up to {@link Settings#blockTimeout},
  * {@code FAIL} returns false at once. Backpressure from a slow tickerplant shows the same way, since
  * what it has not read stays unacknowledged.
  *
- * <p>Errors: an ERROR frame is counted and kept ({@link #lastError}); journal-failure (the TP could
+ * <p>Errors: an ERROR frame is counted and kept ({@link #lastError}); not-leader and no-quorum move
+ * the feed to another tickerplant (above); journal-failure (the TP could
  * not journal an update, it closes the connection), internal-error (the TP failed on its side) and
  * feed-replaced are followed by a reconnect and a resend; any other code means the tickerplant will
  * never take what this feed sends (a bad frame, an unknown table, a chained TP, an unsupported
@@ -67,6 +80,8 @@ public final class FeedPublisher implements AutoCloseable {
     }
 
     /**
+     * @param addresses    the tickerplants, in the order tried: one, or every member of a TP cluster (the feed
+     *                     follows the leader, see the class comment)
      * @param numbered     protocol 2 numbered feed (buffer, acknowledgements, resend); false: protocol 1
      * @param bufferBytes  bytes of unacknowledged updates kept for resending (a single send larger than it is
      *                     taken when the buffer is empty)
@@ -76,13 +91,14 @@ public final class FeedPublisher implements AutoCloseable {
      * @param reconnectMax ...up to this
      * @param token        the API token to present in HELLO (protocol 2) where the port asks for it; null or empty: none
      */
-    public record Settings(String host, int port, String name, boolean numbered, long bufferBytes, WhenFull whenFull,
+    public record Settings(List<Address> addresses, String name, boolean numbered, long bufferBytes, WhenFull whenFull,
                            Duration blockTimeout, Duration reconnectMin, Duration reconnectMax, String token) {
         public Settings {
             token = token == null || token.isEmpty() ? null : token;
             if (name == null || name.isEmpty() || name.length() > 255) {
                 throw new IllegalArgumentException("feed name must be 1..255 characters [name=" + name + "]");
             }
+            addresses = TickerplantAddresses.check("feed " + name, addresses);
             if (bufferBytes < 1024) {
                 throw new IllegalArgumentException("bufferBytes must be at least 1 KiB [bufferBytes=" + bufferBytes + "]");
             }
@@ -96,34 +112,51 @@ public final class FeedPublisher implements AutoCloseable {
             }
         }
 
+        /** One tickerplant at {@code host:port}. */
+        public Settings(final String host, final int port, final String name, final boolean numbered, final long bufferBytes,
+                        final WhenFull whenFull, final Duration blockTimeout, final Duration reconnectMin, final Duration reconnectMax,
+                        final String token) {
+            this(List.of(new Address(host, port)), name, numbered, bufferBytes, whenFull, blockTimeout, reconnectMin, reconnectMax,
+                token);
+        }
+
         /** A numbered feed: 64 MiB buffer, BLOCK up to 1 s, reconnect after 100 ms doubling up to 5 s. */
         public static Settings of(final String host, final int port, final String name) {
-            return new Settings(host, port, name, true, 64L << 20, WhenFull.BLOCK, Duration.ofSeconds(1), Duration.ofMillis(100),
+            return of(List.of(new Address(host, port)), name);
+        }
+
+        /** {@link #of(String, int, String)} for the tickerplants at {@code addresses} (a TP cluster). */
+        public static Settings of(final List<Address> addresses, final String name) {
+            return new Settings(addresses, name, true, 64L << 20, WhenFull.BLOCK, Duration.ofSeconds(1), Duration.ofMillis(100),
                 Duration.ofSeconds(5), null);
         }
 
         public Settings withNumbered(final boolean n) {
-            return new Settings(host, port, name, n, bufferBytes, whenFull, blockTimeout, reconnectMin, reconnectMax, token);
+            return new Settings(addresses, name, n, bufferBytes, whenFull, blockTimeout, reconnectMin, reconnectMax, token);
         }
 
         public Settings withBuffer(final long bytes, final WhenFull policy, final Duration block) {
-            return new Settings(host, port, name, numbered, bytes, policy, block, reconnectMin, reconnectMax, token);
+            return new Settings(addresses, name, numbered, bytes, policy, block, reconnectMin, reconnectMax, token);
         }
 
         public Settings withReconnect(final Duration min, final Duration max) {
-            return new Settings(host, port, name, numbered, bufferBytes, whenFull, blockTimeout, min, max, token);
+            return new Settings(addresses, name, numbered, bufferBytes, whenFull, blockTimeout, min, max, token);
         }
 
         public Settings withToken(final String t) {
-            return new Settings(host, port, name, numbered, bufferBytes, whenFull, blockTimeout, reconnectMin, reconnectMax, t);
+            return new Settings(addresses, name, numbered, bufferBytes, whenFull, blockTimeout, reconnectMin, reconnectMax, t);
+        }
+
+        public Settings withAddresses(final List<Address> a) {
+            return new Settings(a, name, numbered, bufferBytes, whenFull, blockTimeout, reconnectMin, reconnectMax, token);
         }
 
         /** Never shows the token. */
         @Override
         public String toString() {
-            return "Settings[host=" + host + ", port=" + port + ", name=" + name + ", numbered=" + numbered + ", bufferBytes=" + bufferBytes
-                + ", whenFull=" + whenFull + ", blockTimeout=" + blockTimeout + ", reconnectMin=" + reconnectMin + ", reconnectMax="
-                + reconnectMax + ", token=" + (token == null ? "(none)" : "(set)") + "]";
+            return "Settings[addresses=" + TickerplantAddresses.format(addresses) + ", name=" + name + ", numbered=" + numbered
+                + ", bufferBytes=" + bufferBytes + ", whenFull=" + whenFull + ", blockTimeout=" + blockTimeout + ", reconnectMin="
+                + reconnectMin + ", reconnectMax=" + reconnectMax + ", token=" + (token == null ? "(none)" : "(set)") + "]";
         }
     }
 
@@ -143,10 +176,13 @@ public final class FeedPublisher implements AutoCloseable {
      * @param errors          ERROR frames received
      * @param lastError       the last one ({@code code: message}), or null
      * @param failure         why the publisher stopped for good, or null
+     * @param tp              the tickerplant connected to, or being tried ({@code host:port})
+     * @param tpChanges       moves to another of the feed's tickerplants (a cluster's leader moved, a node was lost)
+     * @param lastTpChange    the last of them, {@code from -> to (why)}, or null
      */
     public record Stats(boolean connected, long connects, long reconnects, long connectAttempts, long lastNumber, long acked,
                         long bufferedUpdates, long bufferedBytes, long resentUpdates, long refusedFull, long errors, String lastError,
-                        String failure) {
+                        String failure, String tp, long tpChanges, String lastTpChange) {
     }
 
     private final Settings settings;
@@ -189,7 +225,7 @@ public final class FeedPublisher implements AutoCloseable {
         start();
         if (!awaitConnected(TimeUnit.MILLISECONDS.toNanos(timeoutMillis))) {
             final String why = failure != null ? failure : lastError;
-            throw new IOException("cannot connect to tickerplant [host=" + settings.host() + ", port=" + settings.port() + ", feed="
+            throw new IOException("cannot connect to tickerplant [tp=" + TickerplantAddresses.format(settings.addresses()) + ", feed="
                 + settings.name() + "]" + (why == null ? "" : ": " + why));
         }
         return this;
@@ -343,7 +379,8 @@ public final class FeedPublisher implements AutoCloseable {
         synchronized (this) {
             final long c = connector.connects();
             return new Stats(isConnectedLocked(), c, Math.max(0, c - 1), connector.connectAttempts(), buffer.lastNumber(), buffer.acked(),
-                buffer.updates(), buffer.bytes(), resent, backPressure.refusedFull(), errors, lastError, failure);
+                buffer.updates(), buffer.bytes(), resent, backPressure.refusedFull(), errors, lastError, failure,
+                connector.target().toString(), connector.nodeChanges(), connector.lastNodeChange());
         }
     }
 
@@ -433,10 +470,16 @@ public final class FeedPublisher implements AutoCloseable {
         }
     }
 
-    void onError(final ControlFrames.Error e) {
+    void onError(final Channel ch, final ControlFrames.Error e) {
         lastError = e.code().tag() + ": " + e.message();
         errors++; // after lastError: whoever sees the count sees the message
         final ErrorCode c = e.code();
+        if (c == ErrorCode.NOT_LEADER || c == ErrorCode.NO_QUORUM) {
+            LOG.warn("tickerplant cannot take this feed, going on to another [feed={}, tp={}, code={}]: {}", settings.name(),
+                connector.target(), c.tag(), e.message());
+            connector.refused(ch, c, e.message());
+            return;
+        }
         final boolean transientError = c == ErrorCode.JOURNAL_FAILURE || c == ErrorCode.FEED_REPLACED || c == ErrorCode.SHUTTING_DOWN
             || c == ErrorCode.INTERNAL_ERROR;
         if (settings.numbered() && transientError) {

@@ -7,6 +7,7 @@ import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.FramePipeline;
+import io.jtick.core.wire.LeaderHint.Address;
 import io.jtick.core.wire.MessageType;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.bootstrap.Bootstrap;
@@ -36,6 +37,14 @@ import java.util.function.LongSupplier;
  * reconnects and subscribes again from {@code fromSequence.getAsLong()}, so a listener that
  * tracks its last sequence gets no gap and no duplicate across TP restarts.
  *
+ * <p>With several tickerplants ({@link Settings#addresses}: the members of a TP cluster, whose
+ * journals hold the same entries under the same sequence numbers; any member serves subscribers)
+ * each drop or failed connect moves the client to the next address, at once the first time after
+ * a subscription was lost, then every {@code reconnectDelay}. It subscribes there from the same
+ * {@code fromSequence}, so it continues with no gap; and should that node not have applied the
+ * last entries the listener already holds (a follower a little behind), their updates are dropped
+ * here, counted in {@link #duplicatesDropped()}, so the listener sees no duplicate either.
+ *
  * <p>The same client consumes an HDB replay ({@link #replay}): it sends REPLAY instead of
  * SUBSCRIBE, hears the same SUBSCRIBED and UPDATE frames, then {@link TickListener#onReplayDone};
  * a replay is one-shot, so it never reconnects.
@@ -46,39 +55,57 @@ public final class TickClient implements AutoCloseable {
     /**
      * Connection settings. {@code tables}/{@code syms} empty mean all.
      *
-     * @param token the API token to present in HELLO (protocol 2) where the port asks for it; null or empty: none
+     * @param addresses the tickerplants, in the order tried: one, or every member of a TP cluster (a replay: the HDB's
+     *                  replay port, the first only)
+     * @param token     the API token to present in HELLO (protocol 2) where the port asks for it; null or empty: none
      */
-    public record Settings(String host, int port, String name, List<String> tables, List<String> syms,
+    public record Settings(List<Address> addresses, String name, List<String> tables, List<String> syms,
                            Duration reconnectDelay, int maxFrameLength, String token) {
         public Settings {
+            addresses = TickerplantAddresses.check("subscriber " + name, addresses);
             tables = List.copyOf(tables);
             syms = List.copyOf(syms);
             token = token == null || token.isEmpty() ? null : token;
         }
 
+        /** One tickerplant at {@code host:port}. */
+        public Settings(final String host, final int port, final String name, final List<String> tables, final List<String> syms,
+                        final Duration reconnectDelay, final int maxFrameLength, final String token) {
+            this(List.of(new Address(host, port)), name, tables, syms, reconnectDelay, maxFrameLength, token);
+        }
+
         public static Settings of(final String host, final int port, final String name) {
-            return new Settings(host, port, name, List.of(), List.of(), Duration.ofMillis(500),
-                FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, null);
+            return of(List.of(new Address(host, port)), name);
+        }
+
+        /** {@link #of(String, int, String)} for the tickerplants at {@code addresses} (a TP cluster). */
+        public static Settings of(final List<Address> addresses, final String name) {
+            return new Settings(addresses, name, List.of(), List.of(), Duration.ofMillis(500), FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH,
+                null);
         }
 
         public Settings withTables(final List<String> t) {
-            return new Settings(host, port, name, t, syms, reconnectDelay, maxFrameLength, token);
+            return new Settings(addresses, name, t, syms, reconnectDelay, maxFrameLength, token);
         }
 
         public Settings withSyms(final List<String> s) {
-            return new Settings(host, port, name, tables, s, reconnectDelay, maxFrameLength, token);
+            return new Settings(addresses, name, tables, s, reconnectDelay, maxFrameLength, token);
         }
 
         public Settings withToken(final String t) {
-            return new Settings(host, port, name, tables, syms, reconnectDelay, maxFrameLength, t);
+            return new Settings(addresses, name, tables, syms, reconnectDelay, maxFrameLength, t);
+        }
+
+        public Settings withAddresses(final List<Address> a) {
+            return new Settings(a, name, tables, syms, reconnectDelay, maxFrameLength, token);
         }
 
         /** Never shows the token. */
         @Override
         public String toString() {
-            return "Settings[host=" + host + ", port=" + port + ", name=" + name + ", tables=" + tables + ", syms=" + syms
-                + ", reconnectDelay=" + reconnectDelay + ", maxFrameLength=" + maxFrameLength + ", token=" + (token == null ? "(none)"
-                : "(set)") + "]";
+            return "Settings[addresses=" + TickerplantAddresses.format(addresses) + ", name=" + name + ", tables=" + tables + ", syms="
+                + syms + ", reconnectDelay=" + reconnectDelay + ", maxFrameLength=" + maxFrameLength + ", token="
+                + (token == null ? "(none)" : "(set)") + "]";
         }
     }
 
@@ -92,6 +119,16 @@ public final class TickClient implements AutoCloseable {
     private volatile Channel channel;
     private volatile boolean closed;
     private volatile boolean subscribed;
+    /** The tickerplant connected to, or tried next. */
+    private volatile Address target;
+    /** Event loop only: position of {@code target} in the addresses. */
+    private int index;
+    /** Event loop only: the next connect goes at once (a subscription was just lost and there is another address). */
+    private boolean atOnce;
+    /** Event loop only: updates at or below this sequence are ones the listener holds (the subscribe's from); 0: none. */
+    private long holds;
+    private volatile long duplicatesDropped;
+    private volatile long tpChanges;
     /** access-denied answers since the last SUBSCRIBED: each doubles the wait before reconnecting, up to 64×. */
     private volatile int refusals;
 
@@ -112,10 +149,11 @@ public final class TickClient implements AutoCloseable {
         this.ownGroup = group == null;
         this.group = group == null ? Transport.newGroup(1, "tick-client-" + settings.name()) : group;
         this.clock = clock;
+        this.target = settings.addresses().get(0);
     }
 
     /**
-     * A consumer of an HDB replay at {@code settings.host():settings.port()} (the HDB's replay port);
+     * A consumer of an HDB replay at the first of {@code settings.addresses()} (the HDB's replay port);
      * {@code settings.tables()} and {@code syms()} are not used, the request says what to replay.
      * Call {@link #start()}; the connection closes after REPLAY_DONE and is not reopened.
      */
@@ -142,6 +180,21 @@ public final class TickClient implements AutoCloseable {
         return settings;
     }
 
+    /** The tickerplant connected to, or the one tried next. */
+    public Address tickerplant() {
+        return target;
+    }
+
+    /** Moves to another of the addresses (a node lost, not reachable). */
+    public long tickerplantChanges() {
+        return tpChanges;
+    }
+
+    /** Updates dropped because the listener already held them (a node behind the one before it). */
+    public long duplicatesDropped() {
+        return duplicatesDropped;
+    }
+
     private void connect() {
         if (closed) {
             return;
@@ -160,13 +213,14 @@ public final class TickClient implements AutoCloseable {
                     ch.pipeline().addLast(new Handler());
                 }
             });
-        b.connect(settings.host(), settings.port()).addListener((ChannelFutureListener) f -> {
+        final Address to = target;
+        b.connect(to.host(), to.port()).addListener((ChannelFutureListener) f -> {
             if (!f.isSuccess()) {
                 if (replay == null) {
+                    next("not reachable: " + f.cause());
                     scheduleReconnect();
                 } else {
-                    listener.onError(ErrorCode.NONE, "cannot connect [host=" + settings.host() + ", port="
-                        + settings.port() + "]: " + f.cause());
+                    listener.onError(ErrorCode.NONE, "cannot connect [host=" + to.host() + ", port=" + to.port() + "]: " + f.cause());
                     listener.onDisconnected();
                 }
                 return;
@@ -174,9 +228,12 @@ public final class TickClient implements AutoCloseable {
             channel = f.channel();
             final Channel ch = f.channel();
             ch.closeFuture().addListener(cf -> {
+                final boolean wasSubscribed = subscribed;
                 subscribed = false;
                 listener.onDisconnected();
                 if (replay == null) {
+                    atOnce = wasSubscribed && settings.addresses().size() > 1;
+                    next("connection lost");
                     scheduleReconnect();
                 }
             });
@@ -184,9 +241,25 @@ public final class TickClient implements AutoCloseable {
             if (replay != null) {
                 ch.writeAndFlush(ControlFrames.replay(ch.alloc(), replay));
             } else {
-                ch.writeAndFlush(ControlFrames.subscribe(ch.alloc(), fromSequence.getAsLong(), settings.tables(), settings.syms()));
+                final long from = fromSequence.getAsLong();
+                holds = Math.max(0, from);
+                ch.writeAndFlush(ControlFrames.subscribe(ch.alloc(), from, settings.tables(), settings.syms()));
             }
         });
+    }
+
+    /** Event loop: the next connect goes to the next address (the same one when there is one). */
+    private void next(final String why) {
+        final List<Address> all = settings.addresses();
+        if (all.size() == 1 || closed) {
+            return;
+        }
+        final Address from = target;
+        index = (index + 1) % all.size();
+        target = all.get(index);
+        tpChanges++;
+        LOG.info("subscriber goes on to another tickerplant [client={}, from={}, to={}, why={}, fromSequence={}]", settings.name(), from,
+            target, why, fromSequence.getAsLong());
     }
 
     /**
@@ -195,7 +268,13 @@ public final class TickClient implements AutoCloseable {
      * most 64 × {@code reconnectDelay}) instead of knocking every {@code reconnectDelay}.
      */
     private void scheduleReconnect() {
-        if (!closed && !group.isShuttingDown()) {
+        if (closed || group.isShuttingDown()) {
+            return;
+        }
+        if (atOnce) {
+            atOnce = false;
+            group.execute(this::connect);
+        } else {
             group.schedule(this::connect, reconnectMillis(), TimeUnit.MILLISECONDS);
         }
     }
@@ -229,6 +308,14 @@ public final class TickClient implements AutoCloseable {
             switch (type) {
                 case MessageType.UPDATE:
                     decoder.wrap(frame, frame.readerIndex());
+                    if (holds > 0) {
+                        final long sequence = decoder.sequence();
+                        if (sequence > 0 && sequence <= holds) {
+                            duplicatesDropped++;
+                            return;
+                        }
+                        holds = 0;
+                    }
                     final TableSchema schema = schemaOf(frame);
                     if (schema == null) {
                         LOG.warn("update for a table the TP did not announce [table={}]", decoder.tableName());
@@ -249,6 +336,7 @@ public final class TickClient implements AutoCloseable {
                     break;
                 case MessageType.END_OF_DAY:
                     final ControlFrames.EndOfDay eod = ControlFrames.readEndOfDay(frame);
+                    holds = 0;
                     listener.onEndOfDay(eod.epochDay(), eod.sequence());
                     break;
                 case MessageType.ERROR:

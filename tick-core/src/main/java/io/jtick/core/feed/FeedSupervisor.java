@@ -1,6 +1,7 @@
 package io.jtick.core.feed;
 
 import io.jtick.core.client.FeedPublisher;
+import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ControlFrames;
 import org.slf4j.Logger;
@@ -37,6 +38,7 @@ public final class FeedSupervisor implements AutoCloseable {
     private final Settings settings;
     private final FeedCounters counters;
     private final java.util.concurrent.atomic.AtomicLong reconnectsBefore = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong tpChangesBefore = new java.util.concurrent.atomic.AtomicLong();
     private Job job;
 
     /**
@@ -62,12 +64,9 @@ public final class FeedSupervisor implements AutoCloseable {
             this(FeedPublisher.Settings.of(tpHost, tpPort, "feed-sim"), table, r, u, t, syms, ex, seed, dataDir, hdbHost, hdbReplayPort);
         }
 
-        public String tpHost() {
-            return connection.host();
-        }
-
-        public int tpPort() {
-            return connection.port();
+        /** The tickerplants, {@code host:port,host:port}. */
+        public String tp() {
+            return TickerplantAddresses.format(connection.addresses());
         }
     }
 
@@ -93,7 +92,8 @@ public final class FeedSupervisor implements AutoCloseable {
      * @param running         a feed has started and not ended
      * @param state           idle (none started), connecting, running, finished, stopped or failed
      * @param stopReason      why it ended (null while running)
-     * @param tp              the tickerplant, {@code host:port}
+     * @param tp              the tickerplant the feed is connected to or trying ({@code host:port}); idle: every one it may use
+     *                        ({@code host:port,host:port})
      * @param parameters      the feed's parameters, defaults filled in (empty when idle)
      * @param connectAttempts connections tried, the first one included
      * @param lastError       the last tickerplant or connection error, or null
@@ -105,13 +105,15 @@ public final class FeedSupervisor implements AutoCloseable {
      * @param unackedUpdates  updates kept for resending, not yet acknowledged
      * @param unackedBytes    their bytes (at most {@code tick.feed.buffer})
      * @param resentUpdates   updates sent again after reconnects
+     * @param tpChanges       moves to another of its tickerplants (a cluster's leader moved, a node was lost), this run
+     * @param lastTpChange    the last of them, {@code from -> to (why)}, or null
      * @see FeedStatus for the counters
      */
     public record Status(boolean running, String state, String stopReason, String tp, Map<String, Object> parameters, long rowsSent,
                          long updatesSent, long bytesSent, double rowsPerSecond, long elapsedMillis, long backPressureWaits,
                          long behindScheduleMillis, long maxBehindScheduleMillis, long tpErrors, long connectAttempts,
                          String lastError, boolean connected, long reconnects, long rowsDropped, long lastNumber, long acknowledged,
-                         long unackedUpdates, long unackedBytes, long resentUpdates) {
+                         long unackedUpdates, long unackedBytes, long resentUpdates, long tpChanges, String lastTpChange) {
     }
 
     public FeedSupervisor(final Settings settings, final FeedCounters counters) {
@@ -285,7 +287,7 @@ public final class FeedSupervisor implements AutoCloseable {
         final FeedStatus s = runner == null ? null : runner.status();
         final FeedPublisher.Stats c = j == null ? null : j.publisher.stats();
         return new Status(j != null && !j.ended(), j == null ? "idle" : j.state(), s == null ? null : s.stopReason(),
-            settings.tpHost() + ":" + settings.tpPort(), j == null ? Map.of() : j.parameters,
+            c == null ? settings.tp() : c.tp(), j == null ? Map.of() : j.parameters,
             s == null ? 0 : s.rowsSent(), s == null ? 0 : s.updatesSent(), s == null ? 0 : s.bytesSent(),
             s == null ? 0.0 : Math.round(s.rowsPerSecond() * 10) / 10.0, s == null ? 0 : s.elapsedMillis(),
             s == null ? 0 : s.backPressureWaits(), s == null ? 0 : s.behindScheduleMillis(), s == null ? 0 : s.maxBehindScheduleMillis(),
@@ -293,7 +295,7 @@ public final class FeedSupervisor implements AutoCloseable {
             s != null && s.lastError() != null ? s.lastError() : j == null ? null : j.error(),
             c != null && c.connected(), c == null ? 0 : c.reconnects(), s == null ? 0 : s.rowsDropped(), c == null ? 0 : c.lastNumber(),
             c == null ? 0 : c.acked(), c == null ? 0 : c.bufferedUpdates(), c == null ? 0 : c.bufferedBytes(),
-            c == null ? 0 : c.resentUpdates());
+            c == null ? 0 : c.resentUpdates(), c == null ? 0 : c.tpChanges(), c == null ? null : c.lastTpChange());
     }
 
     /** Reconnects of every feed this supervisor ran (the {@code tick.feed.reconnects} gauge). */
@@ -303,6 +305,15 @@ public final class FeedSupervisor implements AutoCloseable {
             j = job;
         }
         return reconnectsBefore.get() + (j == null || j.ended() ? 0 : j.publisher.stats().reconnects());
+    }
+
+    /** Moves to another tickerplant of every feed this supervisor ran (the {@code tick.feed.tp.changes} gauge). */
+    public long tpChangesTotal() {
+        final Job j;
+        synchronized (this) {
+            j = job;
+        }
+        return tpChangesBefore.get() + (j == null || j.ended() ? 0 : j.publisher.stats().tpChanges());
     }
 
     @Override
@@ -385,6 +396,7 @@ public final class FeedSupervisor implements AutoCloseable {
                     source.close();
                 }
                 reconnectsBefore.addAndGet(publisher.stats().reconnects());
+                tpChangesBefore.addAndGet(publisher.stats().tpChanges());
                 publisher.close();
                 done.countDown();
             }
@@ -415,8 +427,8 @@ public final class FeedSupervisor implements AutoCloseable {
                 return error;
             }
             final FeedPublisher.Stats c = publisher.stats();
-            return c.connectAttempts() == 0 ? null : "tickerplant not reachable yet [host=" + settings.tpHost() + ", port="
-                + settings.tpPort() + ", attempts=" + c.connectAttempts() + "] (retrying with backoff up to "
+            return c.connectAttempts() == 0 ? null : "tickerplant not reachable yet [tp=" + settings.tp() + ", attempts="
+                + c.connectAttempts() + "] (retrying with backoff up to "
                 + settings.connection().reconnectMax().toMillis() + " ms)" + (c.lastError() == null ? "" : ": " + c.lastError());
         }
 

@@ -3,6 +3,7 @@ package io.jtick.core.tp;
 import io.jtick.core.auth.AccessCheck;
 import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.client.TickClient;
+import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.client.TickListener;
 import io.jtick.core.kdb.KdbAccess;
 import io.jtick.core.kdb.KdbSettings;
@@ -151,7 +152,7 @@ public final class TickerplantServer implements AutoCloseable {
             startUpstream();
         }
         LOG.info("tickerplant listening [address={}, transport={}, chained={}, access={}]", serverChannel.localAddress(),
-            Transport.isEpoll() ? "epoll" : "nio", settings.chained() ? settings.upstreamHost() + ":" + settings.upstreamPort() : "no",
+            Transport.isEpoll() ? "epoll" : "nio", settings.chained() ? TickerplantAddresses.format(settings.upstream()) : "no",
             check.describe());
         return this;
     }
@@ -240,7 +241,7 @@ public final class TickerplantServer implements AutoCloseable {
 
     public TickerplantStatus status() {
         return call(t -> t.status(upstream == null ? null
-            : new TickerplantStatus.Upstream(settings.upstreamHost(), settings.upstreamPort(), upstream.isConnected())));
+            : new TickerplantStatus.Upstream(upstream.tickerplant().host(), upstream.tickerplant().port(), upstream.isConnected())));
     }
 
     /** Switches the publish mode and timer at run time. */
@@ -350,9 +351,8 @@ public final class TickerplantServer implements AutoCloseable {
     }
 
     private void startUpstream() {
-        final TickClient.Settings s = new TickClient.Settings(settings.upstreamHost(), settings.upstreamPort(),
-            settings.name() + "-chained", java.util.List.of(), java.util.List.of(), Duration.ofMillis(500), settings.maxFrameLength(),
-            access.token());
+        final TickClient.Settings s = new TickClient.Settings(settings.upstream(), settings.name() + "-chained", java.util.List.of(),
+            java.util.List.of(), Duration.ofMillis(500), settings.maxFrameLength(), access.token());
         upstream = new TickClient(s, new UpstreamListener(), () -> tp.journalSequence(), group, clock);
         upstream.start();
     }

@@ -1,11 +1,14 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.wire.FrameDescriptor;
+import io.jtick.core.wire.LeaderHint.Address;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -13,6 +16,8 @@ import java.util.Objects;
  * tp-service binds {@code tick.tp.*} onto it). {@link #validate()} names the first bad value.
  *
  * @param upstreamHost          non-null makes this a chained TP fed by the TP at upstreamHost:upstreamPort
+ * @param upstreamAddresses     a chained TP's upstream tickerplants when there are several (a TP cluster's members; the first
+ *                              is upstreamHost:upstreamPort): its subscription moves to the next when one is lost; empty: the one
  * @param maxSubscriberBacklog  unsent bytes after which a subscriber is disconnected as slow
  * @param subscriberBacklogAlert unsent bytes after which a subscriber is reported slow (counted, logged once per
  *                              episode); at most {@code maxSubscriberBacklog}
@@ -27,12 +32,17 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
                                   LocalTime eodTime, ZoneId zone, int maxFrameLength, long maxSubscriberBacklog,
                                   boolean broadcast, String upstreamHost, int upstreamPort, Duration heartbeat,
                                   String name, long subscriberBacklogAlert, int feedAckUpdates, Duration feedAckInterval,
-                                  long journalMinFreeBytes, JournalSync journalSync) {
+                                  long journalMinFreeBytes, JournalSync journalSync,
+                                  List<Address> upstreamAddresses) {
+
+    public TickerplantSettings {
+        upstreamAddresses = upstreamAddresses == null ? List.of() : List.copyOf(upstreamAddresses);
+    }
 
     public static TickerplantSettings defaults(final Path journalDir) {
         return new TickerplantSettings("127.0.0.1", 5010, journalDir, PublishMode.ZERO_LATENCY, Duration.ofMillis(100),
             LocalTime.MIDNIGHT, ZoneId.of("UTC"), FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, 64L << 20, true, null, 5010,
-            Duration.ofSeconds(1), "tp", 16L << 20, 1000, Duration.ofMillis(100), 64L << 20, JournalSync.NONE);
+            Duration.ofSeconds(1), "tp", 16L << 20, 1000, Duration.ofMillis(100), 64L << 20, JournalSync.NONE, List.of());
     }
 
     /** Why a chained TP refuses timer log+publish. */
@@ -45,6 +55,14 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
         Objects.requireNonNull(mode, "mode");
         if (chained() && mode == PublishMode.TIMER_LOG_PUBLISH) {
             throw new IllegalArgumentException(CHAINED_LOG_PUBLISH);
+        }
+        if (upstreamAddresses != null && !upstreamAddresses.isEmpty()) {
+            TickerplantAddresses.check("upstream", upstreamAddresses);
+            if (!upstreamAddresses.get(0).equals(new Address(upstreamHost, upstreamPort))) {
+                throw new IllegalArgumentException("the first upstream address must be upstreamHost:upstreamPort [upstreamHost="
+                    + upstreamHost + ", upstreamPort=" + upstreamPort + ", upstreamAddresses="
+                    + TickerplantAddresses.format(upstreamAddresses) + "]");
+            }
         }
         Objects.requireNonNull(eodTime, "eodTime");
         Objects.requireNonNull(zone, "zone");
@@ -91,19 +109,19 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
     public TickerplantSettings withPort(final int p) {
         return new TickerplantSettings(host, p, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes, journalSync);
+            journalMinFreeBytes, journalSync, upstreamAddresses);
     }
 
     public TickerplantSettings withMode(final PublishMode m, final Duration t) {
         return new TickerplantSettings(host, port, journalDir, m, t, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes, journalSync);
+            journalMinFreeBytes, journalSync, upstreamAddresses);
     }
 
     public TickerplantSettings withEndOfDay(final LocalTime t, final ZoneId z) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, t, z, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes, journalSync);
+            journalMinFreeBytes, journalSync, upstreamAddresses);
     }
 
     /** The disconnect level; the alert level becomes a quarter of it (at least one byte) unless it is already lower. */
@@ -115,44 +133,63 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
     public TickerplantSettings withBacklog(final long alert, final long maxBacklog) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, alert, feedAckUpdates, feedAckInterval, journalMinFreeBytes,
-            journalSync);
+            journalSync, upstreamAddresses);
     }
 
     public TickerplantSettings withBroadcast(final boolean b) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             b, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes, journalSync);
+            journalMinFreeBytes, journalSync, upstreamAddresses);
     }
 
     public TickerplantSettings withMaxFrameLength(final int n) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, n, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes, journalSync);
+            journalMinFreeBytes, journalSync, upstreamAddresses);
     }
 
     public TickerplantSettings withUpstream(final String h, final int p) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, h, p, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval, journalMinFreeBytes,
-            journalSync);
+            journalSync, List.of());
+    }
+
+    /** A chained TP fed by the first of {@code upstream} that serves it (the members of a TP cluster, say): see {@link #upstream()}. */
+    public TickerplantSettings withUpstream(final List<Address> upstream) {
+        final Address first = upstream.isEmpty() ? null : upstream.get(0);
+        return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
+            broadcast, first == null ? null : first.host(), first == null ? upstreamPort : first.port(), heartbeat, name,
+            subscriberBacklogAlert, feedAckUpdates, feedAckInterval, journalMinFreeBytes, journalSync, upstream);
+    }
+
+    /**
+     * A chained TP's upstream tickerplants, in the order its subscription tries them: {@code upstreamAddresses}
+     * when set (the first is also {@code upstreamHost:upstreamPort}), else {@code upstreamHost:upstreamPort}; empty when not chained.
+     */
+    public List<Address> upstream() {
+        if (upstreamAddresses != null && !upstreamAddresses.isEmpty()) {
+            return upstreamAddresses;
+        }
+        return chained() ? List.of(new Address(upstreamHost, upstreamPort)) : List.of();
     }
 
     /** When numbered feeds are acknowledged: every {@code updates} journalled updates, or {@code interval} after the last. */
     public TickerplantSettings withFeedAcks(final int updates, final Duration interval) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, updates, interval, journalMinFreeBytes,
-            journalSync);
+            journalSync, upstreamAddresses);
     }
 
     /** What a FEED_ACK promises: journalled ({@link JournalSync#NONE}) or on disk ({@link JournalSync#BATCH}). */
     public TickerplantSettings withJournalSync(final JournalSync sync) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes, sync);
+            journalMinFreeBytes, sync, upstreamAddresses);
     }
 
     public TickerplantSettings withJournalMinFree(final long bytes) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval, bytes,
-            journalSync);
+            journalSync, upstreamAddresses);
     }
 }

@@ -235,7 +235,7 @@ class FeedPublisherTest {
             final int port = reserved.getLocalPort();
             try (FeedPublisher feed = new FeedPublisher(settings(port, "feed-8"), null)) {
                 assertThatThrownBy(() -> feed.connect(500)).isInstanceOf(IOException.class)
-                    .hasMessageContaining("host=127.0.0.1").hasMessageContaining("port=" + port);
+                    .hasMessageContaining("tp=127.0.0.1:" + port);
                 assertThat(feed.isConnected()).isFalse();
                 await("a few attempts, with backoff", WAIT, () -> feed.stats().connectAttempts() >= 3);
             }

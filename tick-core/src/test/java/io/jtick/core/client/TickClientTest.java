@@ -8,6 +8,7 @@ import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;
+import io.jtick.core.wire.LeaderHint.Address;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -15,6 +16,9 @@ import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -178,6 +182,64 @@ class TickClientTest {
             try (FakeTickerplant tp = new FakeTickerplant(port)) {
                 tp.accept();
                 assertThat(ControlFrames.readHello(tp.read()).role()).isEqualTo(ControlFrames.ROLE_SUBSCRIBER);
+            }
+        }
+    }
+
+    private static Address address(final FakeTickerplant tp) {
+        return new Address("127.0.0.1", tp.port());
+    }
+
+    @Test
+    void shouldMoveToTheNextTickerplantAtOnceAndDropTheUpdatesTheListenerHolds() throws Exception {
+        final Events events = new Events();
+        final AtomicLong from = new AtomicLong(-1);
+        try (FakeTickerplant one = new FakeTickerplant(); FakeTickerplant two = new FakeTickerplant();
+             TickClient client = new TickClient(new TickClient.Settings(List.of(address(one), address(two)), "rdb", List.of(), List.of(),
+                 Duration.ofMinutes(1), FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, null), events, from::get, null, NanoClock.SYSTEM)) {
+            client.start();
+            one.accept();
+            one.read();
+            assertThat(ControlFrames.readSubscribe(one.read()).fromSequence()).isEqualTo(-1);
+            one.write(ControlFrames.subscribed(ALLOC, 0, 0, 20_000, List.of(TRADE)));
+            one.write(update(TRADE, 1, "A"));
+            one.write(update(TRADE, 2, "B"));
+            await("two updates", WAIT, () -> events.seen.size() == 3);
+            from.set(2);
+
+            // the node goes away: the next one is tried at once (the reconnect delay is a minute, the accept waits 10 s)
+            one.closeConnection();
+            two.accept();
+            assertThat(client.tickerplant()).isEqualTo(address(two));
+            assertThat(client.tickerplantChanges()).isEqualTo(1);
+            assertThat(ControlFrames.readHello(two.read()).name()).isEqualTo("rdb");
+            assertThat(ControlFrames.readSubscribe(two.read()).fromSequence()).as("from the last sequence the listener holds").isEqualTo(2);
+            // this node had applied only entry 1: it goes live from there, so entry 2 comes again
+            two.write(ControlFrames.subscribed(ALLOC, 1, 1, 20_000, List.of(TRADE)));
+            two.write(ControlFrames.catchUpDone(ALLOC, 1));
+            two.write(update(TRADE, 2, "B"));
+            two.write(update(TRADE, 3, "C"));
+            await("the next update", WAIT, () -> events.seen.contains("update trade 3 [C]"));
+            assertThat(events.seen).containsExactly("subscribed 0 [trade]", "update trade 1 [A]", "update trade 2 [B]", "disconnected",
+                "subscribed 1 [trade]", "catch-up-done 1", "update trade 3 [C]");
+            assertThat(client.duplicatesDropped()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldTryTheNextAddressWhenOneCannotBeReached() throws Exception {
+        // a port bound but not listening: connects to it are refused
+        try (Socket reserved = new Socket(); FakeTickerplant tp = new FakeTickerplant()) {
+            reserved.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            final Address dead = new Address("127.0.0.1", reserved.getLocalPort());
+            final Events events = new Events();
+            try (TickClient client = new TickClient(settings(tp.port()).withAddresses(List.of(dead, address(tp))), events, () -> -1, null,
+                NanoClock.SYSTEM)) {
+                client.start();
+                tp.accept();
+                assertThat(ControlFrames.readHello(tp.read()).role()).isEqualTo(ControlFrames.ROLE_SUBSCRIBER);
+                assertThat(client.tickerplant()).isEqualTo(address(tp));
+                assertThat(client.tickerplantChanges()).isEqualTo(1);
             }
         }
     }
