@@ -290,8 +290,11 @@ final class FeedConnector {
 
         @Override
         public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause) {
-            LOG.warn("feed connection failed [feed={}]: {}", settings.name(), cause.toString());
-            ctx.close();
+            // once per connection: every write still queued on a broken connection fails with the same cause
+            if (ctx.channel().isOpen()) {
+                LOG.warn("feed connection failed [feed={}]: {}", settings.name(), cause.toString());
+                ctx.close();
+            }
         }
     }
 }

@@ -67,7 +67,26 @@ import java.util.function.Supplier;
  */
 public final class ClusterNode implements ReplicatedLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
-    private static final long OFFER_TIMEOUT_NANOS = 2_000_000;
+    /**
+     * How long the leader's tickerplant thread waits out the log's back pressure on one entry before it
+     * refuses the update ({@code no-quorum}): meanwhile it reads nothing more, which pushes back on the
+     * feeds through TCP, as a single TP's full journal queue would.
+     */
+    private static final long OFFER_TIMEOUT_NANOS = 500_000_000L;
+    /**
+     * Aeron's liveness timeouts between a driver and its clients (10 s by default): a node stopped for
+     * longer (SIGSTOP, a long pause) would find its own clients timed out when it resumes and leave the
+     * cluster for good. A minute covers any stall a node should survive; failover does not depend on it
+     * (the leader heartbeat timeout decides that).
+     */
+    private static final long LIVENESS_TIMEOUT_MS = 60_000;
+
+    static {
+        // read once by Aeron when its CommonContext class loads: every client Aeron Cluster makes inside takes it
+        if (System.getProperty("aeron.driver.timeout") == null) {
+            System.setProperty("aeron.driver.timeout", Long.toString(LIVENESS_TIMEOUT_MS));
+        }
+    }
     private static final long KEEP_ALIVE_NANOS = 1_000_000_000L;
     private static final long MEMBERS_TTL_NANOS = 2_000_000_000L;
 
@@ -163,6 +182,8 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
             .termBufferSparseFile(true)
             .ipcTermBufferLength(termLength)
             .publicationTermBufferLength(termLength)
+            .clientLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(LIVENESS_TIMEOUT_MS))
+            .publicationUnblockTimeoutNs(TimeUnit.MILLISECONDS.toNanos(LIVENESS_TIMEOUT_MS + 15_000))
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .errorHandler(e -> report("media driver", e));
@@ -216,7 +237,7 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
         try {
             driver = ClusteredMediaDriver.launch(driverCtx, archiveCtx, consensusCtx);
             container = ClusteredServiceContainer.launch(serviceCtx);
-            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir).driverTimeoutMs(LIVENESS_TIMEOUT_MS));
             housekeeping = server.loop().scheduleAtFixedRate(this::housekeeping, 50, 50, TimeUnit.MILLISECONDS);
             awaitLeader();
         } catch (final RuntimeException e) {
@@ -403,7 +424,7 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
         long offer();
     }
 
-    /** Offers, retrying back pressure for up to 2 ms; {@link ErrorCode#NO_QUORUM} when the log does not take it. */
+    /** Offers, waiting out back pressure for up to 500 ms; {@link ErrorCode#NO_QUORUM} when the log does not take it. */
     private ErrorCode offer(final Offer o) {
         final long deadline = System.nanoTime() + OFFER_TIMEOUT_NANOS;
         offerIdle.reset();
