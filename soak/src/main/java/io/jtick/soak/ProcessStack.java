@@ -35,7 +35,8 @@ import java.util.stream.Stream;
  */
 public final class ProcessStack implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private static final Duration START = Duration.ofMinutes(3);
+    /** A loaded 2-core machine takes minutes to start three Spring Boot JVMs at once. */
+    private static final Duration START = Duration.ofMinutes(10);
 
     /**
      * @param withHdb     start an HDB and let the RDB send it its end of day
@@ -94,7 +95,7 @@ public final class ProcessStack implements AutoCloseable {
                 tps.add(new ServiceProcess("tp-service-" + k, repo, jar(repo, "tp-service", version), freePort(), List.of("-Xmx1g"),
                     concat(List.of("--tick.tp.port=" + tcp[k], "--tick.tp.kdb-port=-1", "--tick.tp.name=tp-" + k,
                         "--tick.tp.journal-dir=" + journalRoot(k, true), "--tick.tp.max-frame-length=1MB",
-                        "--tick.tp.cluster.enabled=true", "--tick.tp.cluster.member-id=" + k,
+                        "--tick.tp.cluster.enabled=true", "--tick.tp.cluster.member-id=" + k, "--tick.tp.cluster.start-timeout=10m",
                         "--tick.tp.cluster.members=" + String.join(",", members),
                         "--tick.tp.cluster.dir=" + dir.resolve("tp-" + k).resolve("cluster"), "--tick.tp.cluster.aeron-dir=" + aeron),
                         tpCommon), logs.resolve("tp-service-" + k + ".log")));
@@ -128,7 +129,8 @@ public final class ProcessStack implements AutoCloseable {
 
     /**
      * Starts the services (HDB, TP, RDB, feed-sim) and waits until each is healthy. The nodes of a
-     * tickerplant cluster start all at once: each is healthy only once a leader is elected.
+     * tickerplant cluster start all at once: each is healthy only once a leader is elected. The RDB and
+     * feed-sim start together once the TP is healthy (a JVM takes long to start on a loaded machine).
      */
     public static ProcessStack start(final Path repo, final Path dir, final Options o) throws IOException, InterruptedException {
         final ProcessStack s = new ProcessStack(repo, dir, o);
@@ -142,8 +144,10 @@ public final class ProcessStack implements AutoCloseable {
             for (final ServiceProcess tp : s.tps) {
                 tp.awaitHealthy(START);
             }
-            s.rdb.start().awaitHealthy(START);
-            s.feed.start().awaitHealthy(START);
+            s.rdb.start();
+            s.feed.start();
+            s.rdb.awaitHealthy(START);
+            s.feed.awaitHealthy(START);
             return s;
         } catch (final IOException | InterruptedException | RuntimeException e) {
             s.close();

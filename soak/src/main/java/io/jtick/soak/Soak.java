@@ -183,7 +183,7 @@ public final class Soak {
         say("soak: %.1f min at %,d rows/s on a cluster of %d tickerplants; every %d s the next of: kill -9 the leader, SIGSTOP a "
             + "follower 10 s, kill -9 the leader, SIGSTOP the leader 5 s; data and logs under %s", o.minutes(), o.rate(), o.cluster(),
             o.killEverySeconds(), o.dir());
-        final Duration wait = Duration.ofMinutes(5);
+        final Duration wait = Duration.ofMinutes(10);
         final long t0 = System.nanoTime();
         boolean ok = false;
         final ProcessStack.Options stack = new ProcessStack.Options(false, o.rdbHeap(), o.buffer(), o.cluster());
