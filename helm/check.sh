@@ -2,7 +2,9 @@
 # Checks the Helm chart and the Grafana dashboards without a cluster:
 #   helm lint; helm template of every values combination the chart documents (COMBOS below, named in
 #   helm/jtick/values.yaml) and of those it must refuse; what each rendering must hold (the API token
-#   from a Secret, end of day sent to the HDB, probes, resources, PDBs, anti-affinity, non-root);
+#   from a Secret, end of day sent to the HDB, probes, resources, PDBs, anti-affinity, non-root; in TP
+#   cluster mode the StatefulSet of members, their ids, names and ports, the majority PDB, anti-affinity,
+#   /dev/shm, and every member's address given to the RDBs and feeds);
 #   every rendered manifest validated against the Kubernetes schemas (kubernetes-validate from PyPI,
 #   strict); every image the chart names is one `./jtick images` builds; dashboards parse as JSON and
 #   query only metrics jtick exports (docs/metrics.md); the Prometheus scrape config parses.
@@ -35,11 +37,16 @@ COMBOS=(
     "hard-anti-affinity|rdb.podAntiAffinity=hard,rdb.replicas=2,rdb.eodScratch.sizeLimit=50Gi"
     "drains-allowed|tp.podDisruptionBudget.maxUnavailable=1,hdb.podDisruptionBudget.enabled=false,dashboards.enabled=false"
     "hdb-only|tp.enabled=false,rdb.enabled=false,feed.enabled=false"
+    "tp-cluster|tp.cluster.enabled=true"
+    "tp-cluster-5|tp.cluster.enabled=true,tp.cluster.replicas=5,tp.cluster.podAntiAffinity=soft,tp.cluster.topologyKey=topology.kubernetes.io/zone,tp.cluster.portBase=20000,networkPolicy.enabled=true,rdb.replicas=2"
 )
 # Combinations the chart must refuse: name|--set list|the message it must give.
 REFUSED=(
     "rdb-without-hdb|hdb.enabled=false|rdb.enabled needs hdb.enabled"
     "bad-anti-affinity|rdb.podAntiAffinity=sometimes|rdb.podAntiAffinity must be soft, hard or none"
+    "even-tp-cluster|tp.cluster.enabled=true,tp.cluster.replicas=4|tp.cluster.replicas must be odd and at least 3"
+    "one-node-tp-cluster|tp.cluster.enabled=true,tp.cluster.replicas=1|tp.cluster.replicas must be odd and at least 3"
+    "bad-tp-anti-affinity|tp.cluster.enabled=true,tp.cluster.podAntiAffinity=sometimes|tp.cluster.podAntiAffinity must be soft, hard or none"
 )
 
 # --- helm ------------------------------------------------------------------------------------
@@ -75,9 +82,11 @@ info "helm: ${HELM[*]} ($("${HELM[@]}" version --short 2> /dev/null || echo unkn
 "${HELM[@]}" lint --strict "$CHART" || fail "helm lint --strict $CHART"
 if [[ "${HELM[0]}" != java ]]; then   # helm-java's lint takes no values
     "${HELM[@]}" lint --strict "$CHART" --set serviceMonitor.enabled=true || fail "helm lint $CHART --set serviceMonitor.enabled=true"
+    "${HELM[@]}" lint --strict "$CHART" --set tp.cluster.enabled=true || fail "helm lint $CHART --set tp.cluster.enabled=true"
 fi
 render() { # name sets: $OUT/<name>.yaml, errors in $OUT/<name>.err
-    local args=(template jtick "$CHART")
+    # the namespace given: helm-java leaves it empty otherwise (the CLI says "default"), and the members' names hold it
+    local args=(template jtick "$CHART" --namespace default)
     [[ -z "$2" ]] || args+=(--set "$2")
     "${HELM[@]}" "${args[@]}" > "$OUT/$1.yaml" 2> "$OUT/$1.err"
 }
@@ -100,8 +109,12 @@ grep -q '^kind: ServiceMonitor$' "$OUT/defaults.yaml" && fail "ServiceMonitor re
 grep -q '^kind: ServiceMonitor$' "$OUT/monitored.yaml" || fail "no ServiceMonitor with serviceMonitor.enabled=true"
 grep -q '^kind: NetworkPolicy$' "$OUT/network-policy.yaml" || fail "no NetworkPolicy with networkPolicy.enabled=true"
 DASHBOARDS=("$CHART"/dashboards/*.json)
-[[ "$(grep -c 'grafana_dashboard: "1"' "$OUT/defaults.yaml")" -eq "${#DASHBOARDS[@]}" ]] \
-    || fail "expected one ConfigMap labelled grafana_dashboard per dashboard"
+# the cluster dashboard only with tp.cluster.enabled
+[[ "$(grep -c 'grafana_dashboard: "1"' "$OUT/tp-cluster.yaml")" -eq "${#DASHBOARDS[@]}" ]] \
+    || fail "expected one ConfigMap labelled grafana_dashboard per dashboard (tp-cluster)"
+[[ "$(grep -c 'grafana_dashboard: "1"' "$OUT/defaults.yaml")" -eq "$((${#DASHBOARDS[@]} - 1))" ]] \
+    || fail "expected one ConfigMap labelled grafana_dashboard per dashboard but the cluster's (defaults)"
+grep -q '^  name: jtick-dashboard-cluster$' "$OUT/defaults.yaml" && fail "the cluster dashboard rendered without tp.cluster.enabled"
 info "helm lint and template: ok (${#COMBOS[@]} combinations rendered, ${#REFUSED[@]} refused as they must be)"
 
 # --- dashboards ------------------------------------------------------------------------------
@@ -113,13 +126,16 @@ import json, re, sys
 
 # The exported names (docs/metrics.md).
 LATENCIES = ["tick_tp_log", "tick_tp_pub", "tick_tp_upd", "tick_tp_flush", "tick_tp_timer", "tick_rdb_recv", "tick_rdb_upd",
-             "tick_rdb_eod_write", "tick_query"]
+             "tick_rdb_eod_write", "tick_query", "tick_tp_cluster_commit"]
 KNOWN = {f"{n}{s}" for n in LATENCIES for s in ("_seconds_bucket", "_seconds_count", "_seconds_sum")}
 KNOWN |= {"tick_tp_rows_total", "tick_tp_updates_total", "tick_tp_bytes_total", "tick_tp_errors_total",
           "tick_tp_subscribers_disconnected_total", "tick_rdb_rows_total", "tick_rdb_updates_total",
           "tick_feed_rows_total", "tick_tp_sequence", "tick_tp_journal_sequence", "tick_tp_subscribers",
           "tick_tp_subscriber_backlog_bytes", "tick_rdb_last_sequence", "tick_query_rows_total", "tick_query_scanned_total",
           "tick_query_errors_total", "tick_query_rejected_total", "tick_hdb_partitions"}
+# the replicated tickerplant's (tp.cluster.enabled; issue 27's metrics, docs/ha.md)
+KNOWN |= {"tick_tp_cluster_elections_total", "tick_tp_cluster_leader_changes_total", "tick_tp_cluster_role",
+          "tick_tp_cluster_commit_position", "tick_tp_cluster_lag_bytes"}
 WORDS = {"sum", "min", "max", "avg", "count", "stddev", "stdvar", "topk", "bottomk", "quantile", "count_values",
          "group", "by", "without", "on", "ignoring", "group_left", "group_right", "bool", "and", "or", "unless",
          "offset", "inf", "nan"}
@@ -217,16 +233,121 @@ fi
 PY=python3
 [[ -x "$(dirname "$KV")/python" ]] && PY="$(dirname "$KV")/python"   # kubernetes-validate's venv has PyYAML
 "$PY" -c 'import yaml' 2> /dev/null || fail "no PyYAML for $PY"
-"$PY" - "$OUT" "${COMBOS[@]%%|*}" << 'PYEOF' || fail "the rendered manifests miss what they must hold"
+"$PY" - "$OUT" "$CHART/values.yaml" "${COMBOS[@]}" << 'PYEOF' || fail "the rendered manifests miss what they must hold"
 import base64, os, sys, yaml
 
-out, names = sys.argv[1], sys.argv[2:]
+out, defaults, combos = sys.argv[1], yaml.safe_load(open(sys.argv[2])), sys.argv[3:]
 bad = []
 
 def service(url):
     return ("Service", url.removeprefix("http://").split(":")[0])
 
-for name in names:
+def value(sets, key):
+    """A value as the combination renders it: its --set, else values.yaml's (as a string)."""
+    for kv in filter(None, sets.split(",")):
+        k, v = kv.split("=", 1)
+        if k == key:
+            return v
+    v = defaults
+    for part in key.split("."):
+        v = v[part]
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+def selects(selector, labels):
+    """A PDB's spec, an affinity term or a label selector that selects pods with these labels."""
+    sel = selector.get("selector", selector.get("labelSelector", selector)).get("matchLabels", {})
+    return bool(sel) and all(labels.get(k) == v for k, v in sel.items())
+
+def tp_cluster(name, sets, docs, by):
+    """What the TP cluster (tp.cluster.enabled) must be: the members, their ids, names, ports and volumes; a PDB
+    keeping a majority; anti-affinity; every member's address in the RDBs and feeds; the cluster dashboard."""
+    n = int(value(sets, "tp.cluster.replicas"))
+    tick, kdb, base = value(sets, "tp.tickPort"), value(sets, "tp.kdbPort"), int(value(sets, "tp.cluster.portBase"))
+    sts = by.get(("StatefulSet", "jtick-tp"))
+    if sts is None:
+        return [f"{name}: no StatefulSet jtick-tp"]
+    where, errs = f"{name}: StatefulSet jtick-tp", []
+    spec, pod = sts["spec"], sts["spec"]["template"]["spec"]
+    labels = spec["template"]["metadata"]["labels"]
+    headless = by.get(("Service", spec["serviceName"]), {}).get("spec", {})
+    if spec.get("replicas") != n:
+        errs.append(f"{where}: replicas {spec.get('replicas')}, not tp.cluster.replicas {n}")
+    if spec.get("podManagementPolicy") != "Parallel":
+        errs.append(f"{where}: members must start together (podManagementPolicy: Parallel): one waits for a majority")
+    if headless.get("clusterIP") != "None" or not headless.get("publishNotReadyAddresses"):
+        errs.append(f"{where}: {spec['serviceName']} must be headless and publish members before they are ready")
+    hosts = [f"jtick-tp-{i}.{spec['serviceName']}.default.svc.{value(sets, 'clusterDomain')}" for i in range(n)]
+    c = next(c for c in pod["containers"] if c["name"] == "tp-service")
+    env = {e["name"]: e for e in c.get("env", [])}
+    if env.get("TICK_TP_CLUSTER_ENABLED", {}).get("value") != "true":
+        errs.append(f"{where}: TICK_TP_CLUSTER_ENABLED is not true")
+    if env.get("TICK_TP_CLUSTER_MEMBER_ID", {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath") \
+            != "metadata.labels['apps.kubernetes.io/pod-index']":
+        errs.append(f"{where}: TICK_TP_CLUSTER_MEMBER_ID is not the pod's ordinal (label apps.kubernetes.io/pod-index)")
+    members = ",".join(f"{i}={h}:{tick}:{kdb}:{base}" for i, h in enumerate(hosts))
+    if env.get("TICK_TP_CLUSTER_MEMBERS", {}).get("value") != members:
+        errs.append(f"{where}: TICK_TP_CLUSTER_MEMBERS is {env.get('TICK_TP_CLUSTER_MEMBERS', {}).get('value')}, not {members}")
+    udp = sorted(p["containerPort"] for p in c.get("ports", []) if p.get("protocol") == "UDP")
+    if udp != list(range(base, base + 5)):
+        errs.append(f"{where}: UDP container ports {udp}, not {base}..{base + 4}")
+    mounts = {m["name"]: m["mountPath"] for m in c.get("volumeMounts", [])}
+    claims = [t["metadata"]["name"] for t in spec.get("volumeClaimTemplates", [])]
+    for key in ("TICK_TP_JOURNAL_DIR", "TICK_TP_CLUSTER_DIR"):
+        path = env.get(key, {}).get("value", "")
+        if not any(v in claims and path.startswith(mounts.get(v, "?") + "/") for v in mounts):
+            errs.append(f"{where}: {key} {path} is not on the member's own volume (volumeClaimTemplates {claims})")
+    shm = next((v for v in pod.get("volumes", []) if mounts.get(v["name"]) == "/dev/shm"), None)
+    if not shm or shm.get("emptyDir", {}).get("medium") != "Memory" or not shm["emptyDir"].get("sizeLimit"):
+        errs.append(f"{where}: /dev/shm is not a memory emptyDir with a sizeLimit (Aeron's driver files)")
+    anti = pod.get("affinity", {}).get("podAntiAffinity", {})
+    mode, key = value(sets, "tp.cluster.podAntiAffinity"), value(sets, "tp.cluster.topologyKey")
+    terms = {"hard": anti.get("requiredDuringSchedulingIgnoredDuringExecution", []),
+             "soft": [t.get("podAffinityTerm", {}) for t in anti.get("preferredDuringSchedulingIgnoredDuringExecution", [])]}
+    if mode != "none" and not any(t.get("topologyKey") == key and selects(t, labels) for t in terms[mode]):
+        errs.append(f"{where}: no {mode} anti-affinity between members on {key}")
+    pdbs = [d for d in docs if d["kind"] == "PodDisruptionBudget" and selects(d["spec"], labels)]
+    if [p["spec"].get("minAvailable") for p in pdbs] != [n // 2 + 1] or any("maxUnavailable" in p["spec"] for p in pdbs):
+        errs.append(f"{name}: the TP's PodDisruptionBudget must be minAvailable {n // 2 + 1} (a majority of {n}): "
+                    f"{[p['spec'] for p in pdbs]}")
+    addresses = ",".join(f"{h}:{tick}" for h in hosts)
+    for d in docs:
+        for c in d.get("spec", {}).get("template", {}).get("spec", {}).get("containers", []):
+            prefix = {"rdb-service": "TICK_RDB", "feed-sim": "TICK_FEED"}.get(c["name"])
+            env = {e["name"]: e.get("value") for e in c.get("env", [])}
+            if prefix and env.get(f"{prefix}_TP_ADDRESSES") != addresses:
+                errs.append(f"{name}: {c['name']} {prefix}_TP_ADDRESSES is {env.get(prefix + '_TP_ADDRESSES')}, not every member {addresses}")
+            if prefix and f"{prefix}_TP_HOST" in env:
+                errs.append(f"{name}: {c['name']} still has {prefix}_TP_HOST beside {prefix}_TP_ADDRESSES")
+    if value(sets, "networkPolicy.enabled") == "true":
+        rules = by.get(("NetworkPolicy", "jtick-tp"), {}).get("spec", {}).get("ingress", [])
+        if not any(p.get("protocol") == "UDP" and p.get("port") == base and p.get("endPort") == base + 4
+                   and any(selects(f.get("podSelector", {}), labels) for f in r.get("from", []))
+                   for r in rules for p in r.get("ports", [])):
+            errs.append(f"{name}: the TP NetworkPolicy does not admit the members' UDP ports {base}..{base + 4} from the members")
+    if ("ConfigMap", "jtick-dashboard-cluster") not in by and value(sets, "dashboards.enabled") == "true":
+        errs.append(f"{name}: no cluster dashboard")
+    return errs
+
+def tp_single(name, docs, by):
+    """Single-node mode: one TP replica, none of the cluster's settings, the RDBs and feeds on the tp Service."""
+    errs = []
+    sts = by.get(("StatefulSet", "jtick-tp"))
+    if sts is not None:
+        if sts["spec"]["replicas"] != 1 or "podManagementPolicy" in sts["spec"]:
+            errs.append(f"{name}: single-node TP is not one replica ordered as before")
+        for c in sts["spec"]["template"]["spec"]["containers"]:
+            if any(e["name"].startswith("TICK_TP_CLUSTER_") for e in c.get("env", [])):
+                errs.append(f"{name}: single-node TP has TICK_TP_CLUSTER_* settings")
+    for d in docs:
+        for c in d.get("spec", {}).get("template", {}).get("spec", {}).get("containers", []):
+            if any(e["name"].endswith("_TP_ADDRESSES") for e in c.get("env", [])):
+                errs.append(f"{name}: {c['name']} has a list of TP addresses without tp.cluster.enabled")
+    if ("ConfigMap", "jtick-dashboard-cluster") in by:
+        errs.append(f"{name}: the cluster dashboard rendered without tp.cluster.enabled")
+    return errs
+
+for combo in combos:
+    name, sets = combo.split("|", 1)
     docs = [d for d in yaml.safe_load_all(open(os.path.join(out, name + ".yaml"))) if d]
     os.makedirs(os.path.join(out, "builtin", name), exist_ok=True)
     for n, d in enumerate(docs):
@@ -271,9 +392,13 @@ for name in names:
             if c["name"] == "hdb-service" and any(k[0] == "Deployment" and k[1].endswith("-rdb") for k in by):
                 if service(env.get("TICK_HDB_GATEWAY_RDB_URL", {}).get("value", "")) not in by:
                     bad.append(f"{where}: the gateway's TICK_HDB_GATEWAY_RDB_URL is no rendered Service")
-        if d["kind"] == "StatefulSet" and name == "defaults":
+        if d["kind"] == "StatefulSet" and name in ("defaults", "tp-cluster"):
             if not any(all(labels.get(k) == v for k, v in p["spec"]["selector"]["matchLabels"].items()) for p in pdbs):
                 bad.append(f"{where}: no PodDisruptionBudget selects its pods")
+    if value(sets, "tp.enabled") == "true" and value(sets, "tp.cluster.enabled") == "true":
+        bad.extend(tp_cluster(name, sets, docs, by))
+    else:
+        bad.extend(tp_single(name, docs, by))
     for s in secrets.values():
         if len(base64.b64decode(s["data"]["token"])) < 32:
             bad.append(f"{name}: Secret {s['metadata']['name']} holds a token shorter than 32 characters")

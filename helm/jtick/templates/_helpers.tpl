@@ -123,3 +123,46 @@ spec:
     matchLabels:
       {{- include "jtick.selectorLabels" (dict "root" .root "component" .component) | nindent 6 }}
 {{- end -}}
+
+{{/*
+The TP cluster's members (tp.cluster.enabled): pod i of the StatefulSet <fullname>-tp is member i, at
+its stable name <fullname>-tp-i.<fullname>-tp-headless.<namespace>.svc.<clusterDomain>.
+jtick.tpMemberHosts: those names, comma-separated.
+*/}}
+{{- define "jtick.tpMemberHosts" -}}
+{{- $name := include "jtick.component" (dict "root" . "component" "tp") -}}
+{{- $hosts := list -}}
+{{- range $i := until (int .Values.tp.cluster.replicas) -}}
+{{- $hosts = append $hosts (printf "%s-%d.%s-headless.%s.svc.%s" $name $i $name $.Release.Namespace $.Values.clusterDomain) -}}
+{{- end -}}
+{{- join "," $hosts -}}
+{{- end -}}
+
+{{/* Every member's feed/subscriber address host:tickPort, comma-separated (tick.rdb.tp-addresses, tick.feed.tp-addresses). */}}
+{{- define "jtick.tpAddresses" -}}
+{{- $out := list -}}
+{{- range $host := splitList "," (include "jtick.tpMemberHosts" .) -}}
+{{- $out = append $out (printf "%s:%v" $host $.Values.tp.tickPort) -}}
+{{- end -}}
+{{- join "," $out -}}
+{{- end -}}
+
+{{/* tick.tp.cluster.members: id=host:tpPort:kdbPort:clusterPortBase for each member. */}}
+{{- define "jtick.tpClusterMembers" -}}
+{{- $out := list -}}
+{{- range $i, $host := splitList "," (include "jtick.tpMemberHosts" .) -}}
+{{- $out = append $out (printf "%d=%s:%v:%v:%v" $i $host $.Values.tp.tickPort $.Values.tp.kdbPort $.Values.tp.cluster.portBase) -}}
+{{- end -}}
+{{- join "," $out -}}
+{{- end -}}
+
+{{/* Refuses TP cluster values that cannot make a cluster, naming the value. */}}
+{{- define "jtick.tpClusterCheck" -}}
+{{- $n := int .Values.tp.cluster.replicas -}}
+{{- if or (lt $n 3) (eq (mod $n 2) 0) -}}
+{{- fail (printf "tp.cluster.replicas must be odd and at least 3: a majority of an even count survives no more losses than one node fewer [value=%v]" .Values.tp.cluster.replicas) -}}
+{{- end -}}
+{{- if not (has .Values.tp.cluster.podAntiAffinity (list "soft" "hard" "none")) -}}
+{{- fail (printf "tp.cluster.podAntiAffinity must be soft, hard or none [value=%s]" .Values.tp.cluster.podAntiAffinity) -}}
+{{- end -}}
+{{- end -}}

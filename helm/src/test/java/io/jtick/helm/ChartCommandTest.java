@@ -21,6 +21,29 @@ class ChartCommandTest {
     }
 
     @Test
+    void shouldRenderTheTickerplantClusterAsAStatefulSetOfItsMembers() {
+        final String cluster = ChartCommand.template(new String[] {"template", "rel", CHART, "--namespace", "ticks", "--set",
+            "tp.cluster.enabled=true"});
+        final String members = "0=rel-jtick-tp-0.rel-jtick-tp-headless.ticks.svc.cluster.local:5010:5011:9010,"
+            + "1=rel-jtick-tp-1.rel-jtick-tp-headless.ticks.svc.cluster.local:5010:5011:9010,"
+            + "2=rel-jtick-tp-2.rel-jtick-tp-headless.ticks.svc.cluster.local:5010:5011:9010";
+        final String addresses = "rel-jtick-tp-0.rel-jtick-tp-headless.ticks.svc.cluster.local:5010,"
+            + "rel-jtick-tp-1.rel-jtick-tp-headless.ticks.svc.cluster.local:5010,"
+            + "rel-jtick-tp-2.rel-jtick-tp-headless.ticks.svc.cluster.local:5010";
+        assertThat(cluster).contains("replicas: 3", "podManagementPolicy: Parallel", "publishNotReadyAddresses: true", "minAvailable: 2",
+            "metadata.labels['apps.kubernetes.io/pod-index']", "value: \"" + members + "\"", "medium: Memory", "mountPath: /dev/shm",
+            "containerPort: 9014", "protocol: UDP", "requiredDuringSchedulingIgnoredDuringExecution",
+            "name: TICK_RDB_TP_ADDRESSES", "name: TICK_FEED_TP_ADDRESSES", "value: \"" + addresses + "\"",
+            "name: rel-jtick-dashboard-cluster");
+        assertThat(cluster).doesNotContain("maxUnavailable: 0\n  selector:\n    matchLabels:\n      app.kubernetes.io/name: jtick-tp",
+            "TICK_RDB_TP_HOST", "TICK_FEED_TP_HOST");
+        final String single = ChartCommand.template(new String[] {"template", "rel", CHART});
+        assertThat(single).doesNotContain("TICK_TP_CLUSTER_", "_TP_ADDRESSES", "podManagementPolicy", "rel-jtick-dashboard-cluster");
+        assertThatThrownBy(() -> ChartCommand.template(new String[] {"template", "rel", CHART, "--set",
+            "tp.cluster.enabled=true,tp.cluster.replicas=4"})).hasMessageContaining("tp.cluster.replicas must be odd and at least 3");
+    }
+
+    @Test
     void shouldPassOnTheChartsOwnRefusals() {
         assertThatThrownBy(() -> ChartCommand.template(new String[] {"template", "rel", CHART, "--set", "hdb.enabled=false"}))
             .hasMessageContaining("rdb.enabled needs hdb.enabled");

@@ -64,7 +64,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *   <li>every PromQL expression of every dashboard, with {@code $instance} set to what its variable
  *       query finds and {@code $__rate_interval} to 4 s (Grafana's value for a 1 s scrape), returns
  *       at least one series with a number, through Prometheus's HTTP API; a failure names the
- *       dashboard and panel;</li>
+ *       dashboard and panel. The one exception is the cluster dashboard while the tickerplant runs
+ *       as a single node (see {@link #CLUSTER_BOARD}): its expressions must parse and evaluate, and
+ *       may answer no series;</li>
  *   <li>after the feed stops, the tplog p99 panel's expression over the whole run agrees with the
  *       tickerplant's own HdrHistogram p99 within one bucket (a factor 2^(1/8), docs/metrics.md),
  *       and the RDB panel's p99 across both RDBs agrees with the two RDBs' HdrHistograms merged.</li>
@@ -82,6 +84,17 @@ class PrometheusDashboardsIT {
     private static final String RATE_INTERVAL = "4s";
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /**
+     * The replicated tickerplant's dashboard: its metrics ({@code tick_tp_cluster_*}) exist only on a tp-service in
+     * cluster mode ({@code tick.tp.cluster.enabled}). While the tickerplant this test scrapes is a single node
+     * ({@code GET /api/cluster} absent or {@code "enabled":false}), each of its expressions is sent to Prometheus
+     * and must parse and evaluate to an instant vector, but may be empty; its {@code $instance} is then Grafana's
+     * "All" ({@code .*}). Once the tickerplant answers {@code "enabled":true} it is held to the rule of the others.
+     * TODO(issue 27) cluster-mode hook: start the tickerplant below as a 3-node cluster (tick.tp.cluster.*, every
+     * node a target of the tp-service job in {@link #startPrometheus}); {@link #tpClusterMode} then switches this
+     * dashboard to the strict rule with no other change.
+     */
+    private static final String CLUSTER_BOARD = "cluster.json";
 
     @TempDir
     Path dir;
@@ -115,6 +128,7 @@ class PrometheusDashboardsIT {
         // the services, each on a random loopback port
         final Path hdbRoot = Files.createDirectories(dir.resolve("hdb"));
         final Path journal = dir.resolve("journal");
+        // TODO(issue 27) cluster-mode hook: a 3-node cluster here puts the cluster dashboard under the strict rule (CLUSTER_BOARD)
         final ConfigurableApplicationContext tp = closer.track(app(TpApplication.class, "tp-service", "--tick.tp.port=0",
             "--tick.tp.kdb-port=0",
             "--tick.tp.journal-dir=" + journal, "--tick.tp.zone=UTC",
@@ -164,22 +178,33 @@ class PrometheusDashboardsIT {
         eventually("the day's partition in the HDB", () -> get(port(gatewayHdb), "/api/status").get("partitions").asInt() == 1, () -> "");
         ok(port(tp), "PUT", "/api/mode", "{\"mode\":\"timer-publish\",\"timer\":\"20ms\"}");
 
-        // every expression of every dashboard returns at least one series with a number
+        // every expression of every dashboard returns at least one series with a number (the cluster dashboard's on a
+        // single-node tickerplant: evaluates, may be empty)
+        final boolean clusterMode = tpClusterMode(port(tp));
         final List<Expr> exprs = new ArrayList<>();
+        final Set<Expr> mayBeEmpty = new HashSet<>();
         final Map<String, String> instances = new LinkedHashMap<>();
         for (final Board b : boards) {
-            instances.put(b.file(), instanceRegex(b));
-            exprs.addAll(expressions(b, instances.get(b.file())));
+            final boolean lenient = CLUSTER_BOARD.equals(b.file()) && !clusterMode;
+            instances.put(b.file(), instanceRegex(b, lenient));
+            final List<Expr> boardExprs = expressions(b, instances.get(b.file()));
+            exprs.addAll(boardExprs);
+            if (lenient) {
+                mayBeEmpty.addAll(boardExprs);
+            }
+        }
+        if (!clusterMode) {
+            assertThat(mayBeEmpty).as("expressions of %s", CLUSTER_BOARD).isNotEmpty();
         }
         final Map<Expr, String> failing = new LinkedHashMap<>();
         final Map<Expr, Integer> series = new LinkedHashMap<>();
         eventually("every dashboard expression answered", () -> {
             failing.clear();
             for (final Expr e : exprs) {
-                final List<JsonNode> result = query(e.expr());
+                final List<JsonNode> result = query(e.expr());   // a parse or evaluation error fails here, lenient or not
                 final long numbers = result.stream().filter(r -> Double.isFinite(value(r))).count();
                 series.put(e, result.size());
-                if (numbers == 0) {
+                if (numbers == 0 && !mayBeEmpty.contains(e)) {
                     failing.put(e, result.isEmpty() ? "no series" : result.size() + " series, none with a number (NaN: no events in "
                         + RATE_INTERVAL + ")");
                 }
@@ -189,6 +214,8 @@ class PrometheusDashboardsIT {
             + f.getKey().legend() + "): " + f.getValue() + ": " + f.getKey().expr()).collect(Collectors.joining("\n  ", "\n  ", "")));
         line("# %d expressions of %d dashboards, $__rate_interval=%s, $instance per dashboard %s", exprs.size(), boards.size(),
             RATE_INTERVAL, instances);
+        line("# tickerplant cluster mode: %s; %d expressions of %s evaluated and allowed to be empty (single node)", clusterMode,
+            mayBeEmpty.size(), CLUSTER_BOARD);
         series.forEach((e, n) -> line("%2d series  %-14s %-55s %-24s %s", n, e.board(), e.panel(), e.legend(), e.expr()));
 
         // after the feed stops: the dashboards' p99 over the whole run against the services' own HdrHistograms
@@ -299,9 +326,10 @@ class PrometheusDashboardsIT {
     /**
      * The dashboard's {@code instance} variable as Grafana fills it with every value selected: its
      * {@code label_values(metric, instance)} query run through Prometheus, values regex-escaped and
-     * joined with '|'. Must find at least one.
+     * joined with '|'. Must find at least one, unless {@code mayFindNone} (the cluster dashboard on a single
+     * node): then, finding none, it is Grafana's "All" value {@code .*}.
      */
-    private String instanceRegex(final Board b) {
+    private String instanceRegex(final Board b, final boolean mayFindNone) {
         for (final JsonNode v : list(b.json().path("templating").path("list"))) {
             if (!"instance".equals(v.path("name").asString())) {
                 continue;
@@ -309,12 +337,24 @@ class PrometheusDashboardsIT {
             final String q = v.path("query").isObject() ? v.path("query").path("query").asString() : v.path("query").asString();
             final Matcher m = Pattern.compile("label_values\\((.+),\\s*instance\\)").matcher(q);
             assertThat(m.matches()).as("%s: variable query %s", b.file(), q).isTrue();
-            final List<String> values = query(m.group(1)).stream().map(r -> r.path("metric").path("instance").asString())
-                .distinct().sorted().toList();
+            final String metric = m.group(1);
+            if (!mayFindNone) {
+                // a scrape that timed out on a busy machine leaves the metric stale until the next one answers
+                eventually(b.file() + ": instances from variable query " + q, () -> !instances(metric).isEmpty(), () -> "");
+            }
+            final List<String> values = instances(metric);
+            if (values.isEmpty() && mayFindNone) {
+                return v.path("allValue").asString(".*");
+            }
             assertThat(values).as("%s: instances from variable query %s", b.file(), q).isNotEmpty();
             return values.stream().map(s -> s.replace(".", "\\\\.")).collect(Collectors.joining("|"));
         }
         return null;
+    }
+
+    /** The distinct {@code instance} labels of a metric's series, sorted. */
+    private List<String> instances(final String metric) {
+        return query(metric).stream().map(r -> r.path("metric").path("instance").asString()).distinct().sorted().toList();
     }
 
     /** Every target of every panel with the variables substituted; any '$' left over is a variable this test does not know. */
@@ -510,6 +550,12 @@ class PrometheusDashboardsIT {
     }
 
     // ------------------------------------------------------------------ services
+
+    /** Whether the tickerplant runs as a cluster member: {@code GET /api/cluster} answers {@code "enabled":true}. */
+    private static boolean tpClusterMode(final int tpPort) throws Exception {
+        final HttpResponse<String> r = call(tpPort, "GET", "/api/cluster", null);
+        return r.statusCode() == 200 && JSON.readTree(r.body()).path("enabled").asBoolean(false);
+    }
 
     private static long rows(final int rdbPort) {
         return get(rdbPort, "/api/status").path("rows").asLong(0);

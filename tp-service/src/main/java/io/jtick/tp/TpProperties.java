@@ -4,6 +4,7 @@ import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.kdb.KdbSettings;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.cluster.ClusterSettings;
+import io.jtick.core.tp.JournalSync;
 import io.jtick.core.tp.PublishMode;
 import io.jtick.core.tp.TickerplantSettings;
 import jakarta.validation.constraints.Max;
@@ -44,9 +45,14 @@ public record TpProperties(
     @DefaultValue("1000") @Min(1) int feedAckUpdates,
     @DefaultValue("100ms") @NotNull Duration feedAckInterval,
     @DefaultValue("64MB") @NotNull DataSize journalMinFreeSpace,
+    @DefaultValue @NotNull Journal journal,
     @DefaultValue("5011") @Min(-1) @Max(65535) int kdbPort,
     @DefaultValue @NotNull Kdb kdb,
     @DefaultValue @NotNull Cluster cluster) {
+
+    /** {@code tick.tp.journal.*}: {@code sync} is what a FEED_ACK promises, {@code none} (journalled) or {@code batch} (on disk). */
+    public record Journal(@DefaultValue("none") @NotNull String sync) {
+    }
 
     /** {@code tick.tp.kdb.*}: who may log in on the kdb+ port. */
     public record Kdb(Path users) {
@@ -84,7 +90,7 @@ public record TpProperties(
         return new TickerplantSettings(host, port, journalDir, PublishMode.parse(mode), timer, eodTime, zone,
             (int) maxFrameLength.toBytes(), maxSubscriberBacklog.toBytes(), broadcast, upstreamHost, upstreamPort, heartbeat, name,
             subscriberBacklogAlert == null ? Math.max(1, maxSubscriberBacklog.toBytes() / 4) : subscriberBacklogAlert.toBytes(),
-            feedAckUpdates, feedAckInterval, journalMinFreeSpace.toBytes())
+            feedAckUpdates, feedAckInterval, journalMinFreeSpace.toBytes(), JournalSync.parse(journal.sync()))
             .validate();
     }
 

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -17,17 +18,33 @@ import java.util.TreeMap;
  * trailing numbers removed ({@code tick-client-bench-rdb-2-7-1} → {@code tick-client-bench-rdb}), so
  * four subscribers add up to one role. The JVM's own threads, which are not Java threads, are read
  * from {@code /proc/self/task} (Linux; 10 ms ticks) as {@code gc} (G1's workers and concurrent
- * threads) and {@code jit} (the compilers). {@code process} is this JVM as a whole, {@code broker}
- * another process (Kafka's), both from {@link ProcessHandle}.
+ * threads) and {@code jit} (the compilers). {@code process} is this JVM as a whole; the system's own
+ * processes ({@link Processes}: Kafka's brokers, a cluster's nodes in their own JVMs) count under
+ * their role, all of them together ({@code broker}) and, when there are several, each on its own
+ * ({@code broker-1}, {@code broker-2}, ...), all from {@link ProcessHandle}; {@code total} is this
+ * JVM and those processes: the CPU the system spent per update.
  */
 final class CpuTimes {
+    /**
+     * Processes of a system's own that do part of its work, counted under {@code role}.
+     *
+     * @param pids in a stable order (node 1 first), so that {@code role-k} names the same process in every run
+     */
+    record Processes(String role, List<Long> pids) {
+        static final Processes NONE = new Processes("", List.of());
+
+        Processes {
+            pids = List.copyOf(pids);
+        }
+    }
+
     private final Map<Long, String> names = new TreeMap<>();
     private final Map<Long, Long> threadNanos = new TreeMap<>();
     private final long processNanos;
-    private final long brokerNanos;
-    private final long brokerPid;
+    private final Processes others;
+    private final long[] otherNanos;
 
-    private CpuTimes(final long brokerPid) {
+    private CpuTimes(final Processes others) {
         final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         if (mx.isThreadCpuTimeSupported()) {
             for (final java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
@@ -43,8 +60,8 @@ final class CpuTimes {
         }
         readJvmThreads(threadNanos, names);
         this.processNanos = cpu(ProcessHandle.current());
-        this.brokerPid = brokerPid;
-        this.brokerNanos = brokerPid > 0 ? ProcessHandle.of(brokerPid).map(CpuTimes::cpu).orElse(-1L) : -1;
+        this.others = others;
+        this.otherNanos = others.pids().stream().mapToLong(pid -> ProcessHandle.of(pid).map(CpuTimes::cpu).orElse(-1L)).toArray();
     }
 
     /** Native ids start here, clear of Java thread ids. */
@@ -81,9 +98,9 @@ final class CpuTimes {
         }
     }
 
-    /** A snapshot now; {@code brokerPid} 0 when there is no other process to count. */
-    static CpuTimes now(final long brokerPid) {
-        return new CpuTimes(brokerPid);
+    /** A snapshot now of this JVM and of {@code others} ({@link Processes#NONE} when the system has none). */
+    static CpuTimes now(final Processes others) {
+        return new CpuTimes(others);
     }
 
     /** Thread name without its trailing numbers (pool and thread indexes). */
@@ -99,7 +116,9 @@ final class CpuTimes {
 
     /**
      * CPU microseconds per update from {@code start} to this snapshot, by role, largest first, then
-     * {@code process} and {@code broker}; roles under 1% of the process are left out.
+     * {@code process}, the other processes' role (together, then each when several) and {@code total};
+     * roles under 1% of the process are left out, and so are the other processes when one of them could
+     * not be read (it ended), and then {@code total} too.
      */
     Map<String, Double> microsPerUpdateSince(final CpuTimes start, final long updates) {
         final Map<String, Long> byRole = new TreeMap<>();
@@ -114,9 +133,26 @@ final class CpuTimes {
             .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
             .forEach(e -> out.put(e.getKey(), e.getValue() / 1e3 / updates));
         out.put("process", process / 1e3 / updates);
-        if (brokerPid > 0 && brokerNanos >= 0 && start.brokerNanos >= 0) {
-            out.put("broker", (brokerNanos - start.brokerNanos) / 1e3 / updates);
+        long othersTotal = 0;
+        final long[] each = new long[otherNanos.length];
+        boolean readable = others.pids().equals(start.others.pids());
+        for (int i = 0; i < each.length && readable; i++) {
+            readable = otherNanos[i] >= 0 && start.otherNanos[i] >= 0;
+            each[i] = otherNanos[i] - start.otherNanos[i];
+            othersTotal += each[i];
         }
+        if (!readable) {
+            return out;
+        }
+        if (each.length > 0) {
+            out.put(others.role(), othersTotal / 1e3 / updates);
+        }
+        if (each.length > 1) {
+            for (int i = 0; i < each.length; i++) {
+                out.put(others.role() + "-" + (i + 1), each[i] / 1e3 / updates);
+            }
+        }
+        out.put("total", (process + othersTotal) / 1e3 / updates);
         return out;
     }
 }

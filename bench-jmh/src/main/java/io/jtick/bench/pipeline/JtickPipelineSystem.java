@@ -2,6 +2,8 @@ package io.jtick.bench.pipeline;
 
 import io.jtick.bench.TickerplantBenchmark;
 import io.jtick.core.client.FeedPublisher;
+import io.jtick.core.cluster.ClusterNode;
+import io.jtick.core.cluster.ClusterSettings;
 import io.jtick.core.client.TickClient;
 import io.jtick.core.client.TickListener;
 import io.jtick.core.metrics.TickMetrics;
@@ -15,6 +17,7 @@ import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantSettings;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -33,6 +36,17 @@ import java.util.concurrent.locks.LockSupport;
  * 127.0.0.1 in this JVM. The TP's and the first RDB's histograms are reported as internals. The feed
  * is a numbered one (protocol 2: acknowledged, resendable), as feed-sim's; {@code jtick-v1} is the same
  * with a protocol 1 feed, to measure what numbering costs in the same run.
+ *
+ * <p>Acknowledgements: as fast as possible, the TP acknowledges a numbered feed as tp-service does by
+ * default (every 1,000 updates or 100 ms); paced, after every update ({@code feedAckUpdates=1}), and
+ * the feed's {@link FeedPublisher#onAcknowledged} listener times each update's FEED_ACK
+ * ({@link AckLatency}): the update was journalled (the Chronicle append, no fsync).
+ *
+ * <p>{@code jtick-cluster3}: the same, but the tickerplant is three nodes of a cluster on Aeron
+ * Cluster (docs/ha.md) in this JVM, each with its own driver, archive, consensus module, service and
+ * tickerplant thread, over UDP on loopback: the feed sends to the leader, whose FEED_ACK means
+ * committed on a majority, and the subscribers read from the leader. Everything shares this
+ * machine's cores with the feed and the subscribers; the CPU per update counts all of it.
  */
 final class JtickPipelineSystem extends PipelineSystem {
     static final List<String> TP_LATENCIES = List.of("tick.tp.upd", "tick.tp.log", "tick.tp.pub", "tick.tp.flush");
@@ -41,13 +55,17 @@ final class JtickPipelineSystem extends PipelineSystem {
     private final SchemaRegistry schemas;
     private final Path root;
     private final boolean numbered;
-    private final TickMetrics tpMetrics = new TickMetrics();
+    private final int clusterNodes;
+    private final List<ClusterNode> nodes = new ArrayList<>();
+    private final List<TickerplantServer> nodeServers = new ArrayList<>();
+    private TickMetrics tpMetrics = new TickMetrics();
     private final List<TickMetrics> rdbMetrics = new ArrayList<>();
     private final List<Subscriber> subscribers = new ArrayList<>();
     private final List<TickClient> clients = new ArrayList<>();
     private Path dir;
     private TickerplantServer server;
     private FeedPublisher feed;
+    private AckLatency acks;
 
     /**
      * @param root   parent of the journal's temp directory, null for the system's temp directory
@@ -55,15 +73,22 @@ final class JtickPipelineSystem extends PipelineSystem {
      */
     JtickPipelineSystem(final SchemaRegistry schemas, final boolean insert, final Path root, final NanoClock clock,
                         final boolean numbered) {
+        this(schemas, insert, root, clock, numbered, 0);
+    }
+
+    /** @param clusterNodes more than 1: the tickerplant is a cluster of that many nodes (a numbered feed) */
+    JtickPipelineSystem(final SchemaRegistry schemas, final boolean insert, final Path root, final NanoClock clock,
+                        final boolean numbered, final int clusterNodes) {
         super(schemas.get("trade"), insert, clock);
         this.schemas = schemas;
         this.root = root;
-        this.numbered = numbered;
+        this.numbered = numbered || clusterNodes > 1;
+        this.clusterNodes = clusterNodes;
     }
 
     @Override
     String name() {
-        return numbered ? "jtick" : "jtick-v1";
+        return clusterNodes > 1 ? "jtick-cluster" + clusterNodes : numbered ? "jtick" : "jtick-v1";
     }
 
     /** The receiver of one more subscriber: an RDB with its own metrics; {@link #start} connects it. */
@@ -82,7 +107,11 @@ final class JtickPipelineSystem extends PipelineSystem {
     @Override
     void start(final Phase phase, final List<Receiver> receivers) throws Exception {
         dir = root == null ? Files.createTempDirectory("jtick-pipeline") : Files.createTempDirectory(root, "jtick-pipeline");
-        server = new TickerplantServer(TickerplantSettings.defaults(dir).withPort(0), schemas, clock, tpMetrics).start();
+        final TickerplantSettings defaults = TickerplantSettings.defaults(dir).withPort(0);
+        final TickerplantSettings settings = phase.paced() && numbered
+            ? defaults.withFeedAcks(1, defaults.feedAckInterval()) : defaults;
+        server = clusterNodes > 1 ? startCluster(settings.feedAckUpdates(), settings.feedAckInterval())
+            : new TickerplantServer(settings, schemas, clock, tpMetrics).start();
         for (int i = 0; i < subscribers.size(); i++) {
             final Subscriber sub = subscribers.get(i);
             final TickClient client = new TickClient(TickClient.Settings.of("127.0.0.1", server.port(), "bench-rdb-" + i), sub,
@@ -101,6 +130,63 @@ final class JtickPipelineSystem extends PipelineSystem {
         }
         feed = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", server.port(), "bench-feed").withNumbered(numbered), null);
         feed.connect(5_000);
+        if (phase.paced() && numbered) {
+            // the numbers the feed gives from here on; room for every update of the run unacknowledged (up to 4M)
+            acks = AckLatency.numbered(clock, feed.stats().lastNumber() + 1,
+                (int) Math.min(1 << 22, phase.totalRows() / phase.r()));
+            feed.onAcknowledged(acks::acknowledgedThrough);
+        }
+    }
+
+    /**
+     * Starts every node at once (each waits for a leader) and returns the leader's tickerplant once it
+     * takes feeds; its metrics become the reported internals. Frames of up to 1 MB keep each node's
+     * Aeron log buffers at 16 MB.
+     */
+    private TickerplantServer startCluster(final int feedAckUpdates, final java.time.Duration feedAckInterval) throws Exception {
+        final List<ClusterSettings.Member> members = ClusterSettings.loopback(clusterNodes);
+        final List<TickMetrics> metrics = new ArrayList<>();
+        final List<Thread> starters = new ArrayList<>();
+        final List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (final ClusterSettings.Member m : members) {
+            final TickMetrics mm = new TickMetrics();
+            final TickerplantSettings ts = TickerplantSettings.defaults(dir.resolve("journal-" + m.id())).withPort(m.tpPort())
+                .withMaxFrameLength(1 << 20).withFeedAcks(feedAckUpdates, feedAckInterval);
+            final ClusterNode node = new ClusterNode(ClusterSettings.of(m.id(), members, dir.resolve("cluster-" + m.id())), ts, mm);
+            final TickerplantServer s = new TickerplantServer(ts, schemas, clock, mm).replicated(node);
+            metrics.add(mm);
+            nodes.add(node);
+            nodeServers.add(s);
+            final Thread t = new Thread(() -> {
+                try {
+                    s.start();
+                    node.start(s);
+                } catch (final Throwable e) {
+                    failures.add(e);
+                }
+            }, "bench-cluster-start-" + m.id());
+            starters.add(t);
+            t.start();
+        }
+        for (final Thread t : starters) {
+            t.join(TimeUnit.SECONDS.toMillis(90));
+        }
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException("cluster did not start: " + failures.get(0), failures.get(0));
+        }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            for (int k = 0; k < nodes.size(); k++) {
+                if (nodes.get(k).acceptsFeeds()) {
+                    tpMetrics = metrics.get(k);
+                    return nodeServers.get(k);
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no cluster leader took feeds within 30 s");
+            }
+            LockSupport.parkNanos(1_000_000);
+        }
     }
 
     @Override
@@ -115,7 +201,18 @@ final class JtickPipelineSystem extends PipelineSystem {
 
     @Override
     boolean send(final ByteBuf frames, final int count) {
+        final AckLatency a = acks;
+        if (a != null) {
+            for (int k = 0, at = frames.readerIndex(); k < count; k++, at += frames.getIntLE(at)) {
+                a.sent(frames.getLongLE(at + FrameDescriptor.FEED_TIME_OFFSET));
+            }
+        }
         return feed.send(frames);
+    }
+
+    @Override
+    AckLatency acks() {
+        return acks;
     }
 
     @Override
@@ -138,6 +235,9 @@ final class JtickPipelineSystem extends PipelineSystem {
         final List<Percentiles> out = new ArrayList<>();
         for (final String n : TP_LATENCIES) {
             out.add(Percentiles.of(n, tpMetrics.latency(n, n).snapshot()));
+        }
+        if (clusterNodes > 1) {
+            out.add(Percentiles.of("tick.tp.cluster.commit", tpMetrics.latency("tick.tp.cluster.commit", "").snapshot()));
         }
         if (insert && !rdbMetrics.isEmpty()) {
             for (final String n : RDB_LATENCIES) {
@@ -162,8 +262,12 @@ final class JtickPipelineSystem extends PipelineSystem {
             for (final TickClient c : clients) {
                 c.close();
             }
-            if (server != null) {
+            if (nodes.isEmpty() && server != null) {
                 server.close();
+            }
+            for (int k = 0; k < nodes.size(); k++) {
+                nodes.get(k).close();
+                nodeServers.get(k).close();
             }
         } finally {
             if (dir != null) {

@@ -2,6 +2,7 @@ package io.jtick.bench.pipeline;
 
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.time.NanoClock;
+import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -31,48 +32,60 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Apache Kafka: a producer on the feed thread sends each update frame as one record (the same bytes;
  * one update = one record, as one update is one journal entry and one publish in jtick) to a topic
- * of one partition (total order, like one tickerplant) on a {@link KafkaBroker} in its own JVM, with
- * {@code acks=1}; one consumer thread per subscriber reads the whole partition from its start
+ * of one partition (total order, like one tickerplant) on a {@link KafkaCluster} of brokers in their
+ * own JVMs; one consumer thread per subscriber reads the whole partition from its start
  * ({@code assign}, no consumer group: four consumers are four independent readers each receiving
  * every row, like four RDB subscribers, not a group sharing the partition) and hands each record's
  * bytes to its receiver.
  *
+ * <p>{@code kafka}: one broker, {@code acks=1}, idempotence off (it needs {@code acks=all}).
+ * {@code kafka-rf3}: three brokers, the topic replicated to all three with {@code min.insync.replicas=2},
+ * {@code acks=all} and idempotence on (Kafka's own defaults for a producer that must not lose or
+ * duplicate a record): a record is acknowledged once the leader and at least one follower hold it.
+ * Consumers read what is committed (the high watermark), so on {@code kafka-rf3} a subscriber sees an
+ * update only after the followers have fetched it.
+ *
  * <p>Producer batching follows the feed: as fast as possible, records are batched up to the feed's
  * write size ({@code batch.size} = the phase's batch bytes, {@code linger.ms=5}, Kafka 4's default);
  * paced, each record goes at once ({@code linger.ms=0}). No compression (jtick sends raw frames),
- * idempotence off (it needs {@code acks=all}), socket buffers of 1 MiB (jtick's), the rest Kafka's
- * defaults.
+ * socket buffers of 1 MiB (jtick's), the rest Kafka's defaults. Paced, the producer's callback times
+ * each record's acknowledgement ({@link AckLatency}).
  */
 final class KafkaSystem extends PipelineSystem {
     private static final AtomicInteger TOPICS = new AtomicInteger();
 
-    private final KafkaBroker broker;
+    private final String name;
+    private final KafkaCluster cluster;
     private final List<Thread> consumers = new ArrayList<>();
     private final List<KafkaConsumer<byte[], ByteBuffer>> open = new ArrayList<>();
     private volatile boolean running = true;
     private volatile String failure;
     private String topic;
     private KafkaProducer<byte[], byte[]> producer;
+    private AckLatency acks;
 
-    KafkaSystem(final TableSchema schema, final boolean insert, final NanoClock clock, final KafkaBroker broker) {
+    /** @param cluster one broker ({@code acks=1}) or several (the topic on all, {@code acks=all}) */
+    KafkaSystem(final String name, final TableSchema schema, final boolean insert, final NanoClock clock, final KafkaCluster cluster) {
         super(schema, insert, clock);
-        this.broker = broker;
+        this.name = name;
+        this.cluster = cluster;
     }
 
     @Override
     String name() {
-        return "kafka";
+        return name;
     }
 
     @Override
     void start(final Phase phase, final List<Receiver> receivers) throws Exception {
         topic = "pipeline-" + TOPICS.incrementAndGet();
-        broker.createTopic(topic);
-        producer = new KafkaProducer<>(producerConfig(broker.bootstrap(), phase));
+        cluster.createTopic(topic);
+        producer = new KafkaProducer<>(producerConfig(cluster.bootstrap(), phase, cluster.size() > 1));
+        acks = phase.paced() ? AckLatency.perUpdate(clock) : null;
         final CountDownLatch ready = new CountDownLatch(receivers.size());
         for (int i = 0; i < receivers.size(); i++) {
             final Receiver r = receivers.get(i);
-            final KafkaConsumer<byte[], ByteBuffer> c = new KafkaConsumer<>(consumerConfig(broker.bootstrap(), i));
+            final KafkaConsumer<byte[], ByteBuffer> c = new KafkaConsumer<>(consumerConfig(cluster.bootstrap(), i));
             synchronized (open) {
                 open.add(c);
             }
@@ -86,12 +99,13 @@ final class KafkaSystem extends PipelineSystem {
         }
     }
 
-    static Map<String, Object> producerConfig(final String bootstrap, final Phase phase) {
+    /** @param replicated acknowledged by the in-sync replicas ({@code acks=all}, idempotent), else by the leader alone */
+    static Map<String, Object> producerConfig(final String bootstrap, final Phase phase, final boolean replicated) {
         final Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "bench-feed");
-        p.put(ProducerConfig.ACKS_CONFIG, "1");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        p.put(ProducerConfig.ACKS_CONFIG, replicated ? "all" : "1");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, replicated);
         p.put(ProducerConfig.LINGER_MS_CONFIG, phase.paced() ? 0 : 5);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, phase.batchBytes());
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
@@ -149,9 +163,15 @@ final class KafkaSystem extends PipelineSystem {
                 final int length = frames.getIntLE(at);
                 final byte[] value = new byte[length];
                 frames.getBytes(at, value);
+                final AckLatency a = acks;
+                final long fed = a == null ? 0 : frames.getLongLE(at + FrameDescriptor.FEED_TIME_OFFSET);
                 producer.send(new ProducerRecord<>(topic, value), (meta, e) -> {
-                    if (e != null && failure == null) {
-                        failure = "produce failed [topic=" + topic + "]: " + e;
+                    if (e != null) {
+                        if (failure == null) {
+                            failure = "produce failed [topic=" + topic + "]: " + e;
+                        }
+                    } else if (a != null) {
+                        a.acknowledged(fed);
                     }
                 });
                 at += length;
@@ -163,8 +183,13 @@ final class KafkaSystem extends PipelineSystem {
     }
 
     @Override
-    long processId() {
-        return broker.pid();
+    CpuTimes.Processes processes() {
+        return new CpuTimes.Processes("broker", cluster.pids());
+    }
+
+    @Override
+    AckLatency acks() {
+        return acks;
     }
 
     @Override
@@ -187,7 +212,7 @@ final class KafkaSystem extends PipelineSystem {
             t.join(TimeUnit.SECONDS.toMillis(10));
         }
         if (topic != null) {
-            broker.deleteTopic(topic);
+            cluster.deleteTopic(topic);
         }
     }
 }

@@ -10,32 +10,48 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The tick path against its peers, in one run and on the same rows: jtick (feed → tickerplant with
  * its Chronicle journal → RDB subscribers over loopback), raw Chronicle Queue (appender → tailers)
- * and Apache Kafka (producer → a KRaft broker in its own JVM → consumers), each with one and with
- * four subscribers that all receive every row. Two phases: as fast as possible ({@code --rows} rows
- * in updates of {@code --r} rows: rows/s from the first counted send to the last row at the slowest
- * subscriber), then paced ({@code --latency-rate} updates/s of {@code --latency-r} rows for
- * {@code --latency-seconds}: feed→subscriber latency, the frame's feed time to the subscriber's
- * receive time, over every subscriber). Every subscriber checks that each row arrived exactly once
- * and in order (the int64 {@code size} column carries the row number) and, by default, inserts the
- * update into an RDB table, as jtick's RDB does. Prints a table per run, the medians and the ratios
- * jtick/peer, and one JSON line; exits 1 when any run lost, duplicated or reordered a row.
+ * and Apache Kafka (producer → consumers through a KRaft broker in its own JVM, {@code kafka}, or
+ * through three, the topic replicated to all with {@code acks=all} and {@code min.insync.replicas=2},
+ * {@code kafka-rf3}), each with one and with four subscribers that all receive every row. Two phases:
+ * as fast as possible ({@code --rows} rows in updates of {@code --r} rows: rows/s from the first
+ * counted send to the last row at the slowest subscriber), then paced ({@code --latency-rate}
+ * updates/s of {@code --latency-r} rows for {@code --latency-seconds}): feed→subscriber latency, the
+ * frame's feed time to the subscriber's receive time, over every subscriber, and feed→acknowledgement
+ * latency, the feed time to the moment the feed learns the update is taken for good (jtick's FEED_ACK,
+ * sent after every update when paced; Kafka's producer callback), for the systems that acknowledge.
+ * CPU per update counts this JVM and the system's own processes (Kafka's brokers). Every subscriber
+ * checks that each row arrived exactly once and in order (the int64 {@code size} column carries the
+ * row number) and, by default, inserts the update into an RDB table, as jtick's RDB does. Prints a
+ * table per run, the medians and the ratios jtick/peer (jtick-cluster3/kafka-rf3 once it runs), the
+ * targets and one JSON line; exits 1 when any run lost, duplicated or reordered a row.
  *
  * <pre>
  * ./jtick bench-pipeline                                         # every system, both phases
  * ./jtick bench-pipeline --systems jtick --latency-rate 0        # jtick alone, throughput only
+ * ./jtick bench-pipeline --systems kafka,kafka-rf3,jtick --subscribers 1   # replicated Kafka beside the others
  * ./jtick bench-pipeline --rows 300000 --r 1 --rate 10000        # one paced run per system (old latency check)
  * </pre>
  */
 public final class PipelineBenchmark {
     /** jtick-v1: jtick with a protocol 1 feed (not numbered), only when asked for by name. */
-    static final List<String> SYSTEMS = List.of("jtick", "chronicle", "kafka");
-    static final List<String> KNOWN = List.of("jtick", "jtick-v1", "chronicle", "kafka");
+    static final List<String> SYSTEMS = List.of("jtick", "chronicle", "kafka", "jtick-cluster3", "kafka-rf3");
+    static final List<String> KNOWN = List.of("jtick", "jtick-v1", "chronicle", "kafka", "jtick-cluster3", "kafka-rf3");
+    /**
+     * Brokers of the Kafka cluster each Kafka system runs on, started once for every run (a cluster
+     * takes seconds to start) and each run on a topic of its own. A replicated jtick
+     * ({@code jtick-cluster3}: three TP nodes in cluster mode) starts its nodes per run like
+     * {@code jtick}: it goes into {@link #KNOWN}, {@link #create} and, when its nodes run as processes,
+     * reports their pids as {@link PipelineSystem#processes()}; the report already compares it with
+     * {@code kafka-rf3} ({@link PipelineReport#PAIRS}).
+     */
+    static final Map<String, Integer> KAFKA_BROKERS = Map.of("kafka", 1, "kafka-rf3", 3);
 
     private PipelineBenchmark() {
     }
@@ -171,7 +187,8 @@ public final class PipelineBenchmark {
         }
 
         static String usage() {
-            return "usage: PipelineBenchmark [--systems jtick,chronicle,kafka (also jtick-v1: a protocol 1 feed)] [--subscribers 1,4]"
+            return "usage: PipelineBenchmark [--systems jtick,chronicle,kafka,kafka-rf3 (also jtick-v1: a protocol 1 feed)]"
+                + " [--subscribers 1,4]"
                 + " [--rows N (10000000)]"
                 + " [--r rows/update (100)] [--warmup rows (rows/5, max 2M)] [--latency-rate updates/s (10000; 0 = no latency"
                 + " phase)] [--latency-seconds S (20)] [--latency-warmup-seconds S (5)] [--latency-r rows/update (1)]"
@@ -185,13 +202,16 @@ public final class PipelineBenchmark {
      * One run of one system.
      *
      * @param seconds            first counted send to the last row at the slowest subscriber
-     * @param cpuMicrosPerUpdate CPU time per counted update by thread role, this process and the broker's
+     * @param feedToAck          feed → acknowledgement latency of the counted updates; null when the system
+     *                           acknowledges nothing (Chronicle, jtick-v1) or the phase is not paced
+     * @param cpuMicrosPerUpdate CPU time per counted update by thread role, this process, the system's own
+     *                           processes (Kafka's brokers) and their total
      * @param exactlyOnceInOrder every subscriber received rows 0 .. warm-up + rows − 1, each once, in order
      *                           (and its table holds exactly those)
      */
     public record RunResult(String system, int subscribers, Phase phase, int repeat, double seconds, double rowsPerSecond,
-                            Percentiles feedToSubscriber, long[] subscriberRows, long orderErrors, boolean exactlyOnceInOrder,
-                            List<Percentiles> internals, Map<String, Double> cpuMicrosPerUpdate, String error) {
+                            Percentiles feedToSubscriber, Percentiles feedToAck, long[] subscriberRows, long orderErrors,
+                            boolean exactlyOnceInOrder, List<Percentiles> internals, Map<String, Double> cpuMicrosPerUpdate, String error) {
         boolean ok() {
             return exactlyOnceInOrder && error == null;
         }
@@ -224,13 +244,16 @@ public final class PipelineBenchmark {
     public static List<RunResult> run(final Options o, final java.util.function.Consumer<RunResult> each) throws Exception {
         final SchemaRegistry schemas = SchemaRegistry.builtIn(o.ex());
         final List<RunResult> out = new ArrayList<>();
-        KafkaBroker broker = null;
+        final Map<String, KafkaCluster> clusters = new LinkedHashMap<>();
         if (o.dir() != null) {
             Files.createDirectories(o.dir());
         }
         try {
-            if (o.systems().contains("kafka")) {
-                broker = KafkaBroker.start(o.dir());
+            for (final String name : o.systems()) {
+                final Integer brokers = KAFKA_BROKERS.get(name);
+                if (brokers != null && !clusters.containsKey(name)) {
+                    clusters.put(name, KafkaCluster.start(o.dir(), brokers));
+                }
             }
             if (o.jitWarmupRows() > 0) {
                 // the code every system shares (feed, receiver, RDB insert) is compiled before anything is timed,
@@ -238,7 +261,7 @@ public final class PipelineBenchmark {
                 final long rows = Math.max(o.r(), o.jitWarmupRows() / o.r() * o.r());
                 final Phase warm = new Phase("jit-warmup", rows, o.r(), 0, 0, o.batchBytes());
                 for (final String name : o.systems()) {
-                    final RunResult res = runOne(create(name, schemas, o, broker), 1, warm, o, 0);
+                    final RunResult res = runOne(create(name, schemas, o, clusters), 1, warm, o, 0);
                     if (!res.ok()) {
                         each.accept(res);
                         out.add(res);
@@ -253,7 +276,7 @@ public final class PipelineBenchmark {
                 for (final Phase phase : o.phases()) {
                     for (final int subs : o.subscribers()) {
                         for (final String name : order) {
-                            final PipelineSystem system = create(name, schemas, o, broker);
+                            final PipelineSystem system = create(name, schemas, o, clusters);
                             final RunResult res = runOne(system, subs, phase, o, rep);
                             out.add(res);
                             each.accept(res);
@@ -264,25 +287,45 @@ public final class PipelineBenchmark {
                 }
             }
         } finally {
-            if (broker != null) {
-                broker.close();
-            }
+            closeAll(clusters.values());
         }
         return out;
     }
 
+    /** Closes every cluster, even when one fails to; then throws the first failure. */
+    private static void closeAll(final Iterable<KafkaCluster> clusters) throws Exception {
+        Exception first = null;
+        for (final KafkaCluster c : clusters) {
+            try {
+                c.close();
+            } catch (final Exception e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
     private static PipelineSystem create(final String name, final SchemaRegistry schemas, final Options o,
-                                         final KafkaBroker broker) {
+                                         final Map<String, KafkaCluster> clusters) {
         final TableSchema trade = schemas.get("trade");
         switch (name) {
             case "jtick":
                 return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true);
             case "jtick-v1":
                 return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, false);
+            case "jtick-cluster3":
+                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true, 3);
             case "chronicle":
                 return new ChronicleSystem(trade, o.insert(), o.dir(), NanoClock.SYSTEM);
             case "kafka":
-                return new KafkaSystem(trade, o.insert(), NanoClock.SYSTEM, broker);
+            case "kafka-rf3":
+                return new KafkaSystem(name, trade, o.insert(), NanoClock.SYSTEM, clusters.get(name));
             default:
                 throw new IllegalArgumentException("unknown system [system=" + name + "]");
         }
@@ -306,17 +349,26 @@ public final class PipelineBenchmark {
                 for (final Receiver r : receivers) {
                     r.await(warm, phase.timeoutMillis(warm), system::failure);
                 }
+                final AckLatency acks = system.acks();
+                if (acks != null) {
+                    acks.await(warm / phase.r(), phase.timeoutMillis(warm), system::failure);
+                    acks.reset();
+                }
                 receivers.forEach(Receiver::resetLatency);
                 system.resetInternals();
             }
             receivers.forEach(r -> r.target(total));
-            final CpuTimes cpuStart = CpuTimes.now(system.processId());
+            final CpuTimes cpuStart = CpuTimes.now(system.processes());
             final long start = System.nanoTime();
             feed.send(system, warm, phase.rows());
             for (final Receiver r : receivers) {
                 r.await(total, phase.timeoutMillis(phase.rows()), system::failure);
             }
-            final Map<String, Double> cpu = CpuTimes.now(system.processId()).microsPerUpdateSince(cpuStart,
+            final AckLatency acks = system.acks();
+            if (acks != null) {
+                acks.await(total / phase.r(), phase.timeoutMillis(phase.rows()), system::failure);
+            }
+            final Map<String, Double> cpu = CpuTimes.now(system.processes()).microsPerUpdateSince(cpuStart,
                 phase.rows() / phase.r());
             long done = start;
             final Histogram all = new Histogram(3);
@@ -336,11 +388,12 @@ public final class PipelineBenchmark {
                 }
             }
             final double seconds = (done - start) / 1e9;
+            final Percentiles ack = acks == null ? null : Percentiles.of("feed->ack", acks.histogram());
             return new RunResult(system.name(), subscribers, phase, repeat, seconds, phase.rows() / seconds,
-                Percentiles.of("feed->subscriber", all), rows, orderErrors, ok, system.internals(), cpu, error);
+                Percentiles.of("feed->subscriber", all), ack, rows, orderErrors, ok, system.internals(), cpu, error);
         } catch (final Exception | Error e) {
             final long[] rows = receivers.stream().mapToLong(Receiver::rows).toArray();
-            return new RunResult(system.name(), subscribers, phase, repeat, 0, 0, null, rows, 0, false, List.of(), Map.of(),
+            return new RunResult(system.name(), subscribers, phase, repeat, 0, 0, null, null, rows, 0, false, List.of(), Map.of(),
                 e.getClass().getSimpleName() + ": " + e.getMessage());
         }
     }

@@ -13,15 +13,29 @@ import java.util.function.ToDoubleFunction;
 
 /** The text and JSON output of {@link PipelineBenchmark}: one block per run, then medians, ratios and targets. */
 final class PipelineReport {
-    /** jtick's throughput target at r=100, rows/s. */
-    static final double TARGET_ROWS_PER_SECOND = 5_000_000;
+    /**
+     * A jtick system, the peer it is held against, and the issues' targets for it: throughput at
+     * r=100 (rows/s, end to end), and at the paced rate p50 and p99 bounds for feed → acknowledgement and
+     * feed → subscriber (NaN: only "ahead of the peer"). {@code jtick-cluster3} is the replicated
+     * tickerplant (three nodes), held against Kafka with three replicas.
+     */
+    record Pair(String ours, String peer, double minRowsPerSecond, double maxP50Micros, double maxP99Micros) {
+    }
+
+    static final List<Pair> PAIRS = List.of(new Pair("jtick", "kafka", 5_000_000, Double.NaN, Double.NaN),
+        new Pair("jtick-cluster3", "kafka-rf3", 2_000_000, 200, 2_000));
 
     private PipelineReport() {
     }
 
-    /** Median over the repeats of one system × subscriber count × phase. */
+    /**
+     * Median over the repeats of one system × subscriber count × phase: throughput, feed → subscriber
+     * and feed → acknowledgement percentiles (NaN when the system acknowledges nothing), microseconds,
+     * and the CPU per update of the system as a whole (this JVM and its own processes).
+     */
     record Summary(String phase, String system, int subscribers, int runs, boolean allOk, double rowsPerSecond, double p50,
-                   double p99, double p999, double max) {
+                   double p99, double p999, double max, double ackP50, double ackP99, double ackP999, double ackMax,
+                   double cpuMicrosPerUpdate) {
     }
 
     static String run(final RunResult res) {
@@ -36,6 +50,11 @@ final class PipelineReport {
         sb.append(String.format(Locale.ROOT, "  %.3f s  %,.0f rows/s  feed->sub us p50 %.1f p99 %.1f p99.9 %.1f max %.1f"
                 + "  exactlyOnceInOrder=%s%s%n", res.seconds(), res.rowsPerSecond(), p.p50() / 1e3, p.p99() / 1e3, p.p999() / 1e3,
             p.max() / 1e3, res.exactlyOnceInOrder(), res.error() == null ? "" : "  error: " + res.error()));
+        final Percentiles a = res.feedToAck();
+        if (a != null) {
+            sb.append(String.format(Locale.ROOT, "    feed->ack us p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f n=%d%n", a.p50() / 1e3,
+                a.p90() / 1e3, a.p99() / 1e3, a.p999() / 1e3, a.max() / 1e3, a.count()));
+        }
         if (!res.cpuMicrosPerUpdate().isEmpty()) {
             sb.append("    cpu us/update:");
             res.cpuMicrosPerUpdate().forEach((k, v) -> sb.append(String.format(Locale.ROOT, " %s %.2f,", k, v)));
@@ -60,10 +79,14 @@ final class PipelineReport {
                         continue;
                     }
                     final List<RunResult> good = rs.stream().filter(RunResult::ok).toList();
+                    final List<RunResult> acked = good.stream().filter(r -> r.feedToAck() != null).toList();
                     out.add(new Summary(ph.name(), sys, subs, rs.size(), good.size() == rs.size(),
                         median(good, RunResult::rowsPerSecond), median(good, r -> r.feedToSubscriber().p50() / 1e3),
                         median(good, r -> r.feedToSubscriber().p99() / 1e3), median(good, r -> r.feedToSubscriber().p999() / 1e3),
-                        median(good, r -> r.feedToSubscriber().max() / 1e3)));
+                        median(good, r -> r.feedToSubscriber().max() / 1e3), median(acked, r -> r.feedToAck().p50() / 1e3),
+                        median(acked, r -> r.feedToAck().p99() / 1e3), median(acked, r -> r.feedToAck().p999() / 1e3),
+                        median(acked, r -> r.feedToAck().max() / 1e3),
+                        median(good, r -> r.cpuMicrosPerUpdate().getOrDefault("total", Double.NaN))));
                 }
             }
         }
@@ -87,30 +110,54 @@ final class PipelineReport {
         return null;
     }
 
+    /** The jtick system a run is compared with: its pair's when that ran ({@code kafka-rf3}: jtick-cluster3), else {@code jtick}. */
+    private static Summary ours(final List<Summary> all, final Summary peer) {
+        for (final Pair p : PAIRS) {
+            if (p.peer().equals(peer.system())) {
+                final Summary s = find(all, peer.phase(), p.ours(), peer.subscribers());
+                if (s != null) {
+                    return s;
+                }
+            }
+        }
+        return find(all, peer.phase(), "jtick", peer.subscribers());
+    }
+
+    /** A value in microseconds, or "-" when there is none (a system without acknowledgements). */
+    private static String us(final double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f", v);
+    }
+
     static String summary(final Options o, final List<RunResult> results, final String loadStart, final String loadEnd) {
         final List<Summary> all = summaries(o, results);
         final StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "%n== tick path against its peers: %d core(s), load average %s at start, %s at end,"
             + " %d repeat(s), medians, sink=%s%n", Runtime.getRuntime().availableProcessors(), loadStart, loadEnd, o.repeat(),
             o.insert() ? "rdb" : "check"));
+        sb.append("   feed->subscriber over every subscriber; feed->ack: jtick's FEED_ACK (paced: after every update), Kafka's"
+            + " producer callback; cpu: this JVM and the system's own processes, per update\n");
+        final String head = "%-14s %4s %14s %9s %9s %9s %9s | %9s %9s %9s %9s | %9s  %-4s %s%n";
+        final String line = "%-14s %4d %,14.0f %9s %9s %9s %9s | %9s %9s %9s %9s | %9s  %-4s %s%n";
         for (final Phase ph : o.phases()) {
             sb.append(String.format(Locale.ROOT, "-- %s%n", ph.describe()));
-            sb.append(String.format(Locale.ROOT, "%-10s %4s %14s %10s %10s %10s %10s  %-8s %s%n", "system", "subs", "rows/s",
-                "p50 us", "p99 us", "p99.9 us", "max us", "ok", "jtick/this: rows/s, p50, p99, p99.9"));
+            sb.append(String.format(Locale.ROOT, head, "system", "subs", "rows/s", "p50 us", "p99 us", "p99.9 us", "max us",
+                "ack p50", "ack p99", "ack p99.9", "ack max", "cpu us/up", "ok", "ours/this: rows/s, p50, p99, p99.9"));
             for (final int subs : o.subscribers()) {
-                final Summary j = find(all, ph.name(), "jtick", subs);
                 for (final String sys : o.systems()) {
                     final Summary s = find(all, ph.name(), sys, subs);
                     if (s == null) {
                         continue;
                     }
                     String ratio = "";
-                    if (j != null && !"jtick".equals(sys)) {
-                        ratio = String.format(Locale.ROOT, "%.2fx, %.2fx, %.2fx, %.2fx", j.rowsPerSecond() / s.rowsPerSecond(),
-                            j.p50() / s.p50(), j.p99() / s.p99(), j.p999() / s.p999());
+                    final Summary j = ours(all, s);
+                    if (j != null && !j.system().equals(sys)) {
+                        ratio = String.format(Locale.ROOT, "%s: %.2fx, %.2fx, %.2fx, %.2fx", j.system(),
+                            j.rowsPerSecond() / s.rowsPerSecond(), j.p50() / s.p50(), j.p99() / s.p99(), j.p999() / s.p999());
                     }
-                    sb.append(String.format(Locale.ROOT, "%-10s %4d %,14.0f %10.1f %10.1f %10.1f %10.1f  %-8s %s%n", sys, subs,
-                        s.rowsPerSecond(), s.p50(), s.p99(), s.p999(), s.max(), s.allOk() ? "yes" : "NO", ratio));
+                    sb.append(String.format(Locale.ROOT, line, sys, subs, s.rowsPerSecond(), us(s.p50()), us(s.p99()), us(s.p999()),
+                        us(s.max()), us(s.ackP50()), us(s.ackP99()), us(s.ackP999()), us(s.ackMax()),
+                        Double.isNaN(s.cpuMicrosPerUpdate()) ? "-" : String.format(Locale.ROOT, "%.2f", s.cpuMicrosPerUpdate()),
+                        s.allOk() ? "yes" : "NO", ratio));
                 }
             }
         }
@@ -118,35 +165,71 @@ final class PipelineReport {
         return sb.toString();
     }
 
-    /** The targets, each met or missed, from the medians. */
+    /** The issues' targets, each met or missed, from the medians. */
     static String targets(final Options o, final List<Summary> all) {
         final StringBuilder sb = new StringBuilder("-- targets\n");
-        for (final Phase ph : o.phases()) {
-            for (final int subs : o.subscribers()) {
-                final Summary j = find(all, ph.name(), "jtick", subs);
-                if (j == null) {
-                    continue;
-                }
-                if (Phase.THROUGHPUT.equals(ph.name()) && ph.r() == 100) {
-                    sb.append(String.format(Locale.ROOT, "jtick >= 5M rows/s end to end at r=100, %d subscriber(s): %,.0f -> %s%n",
-                        subs, j.rowsPerSecond(), j.rowsPerSecond() >= TARGET_ROWS_PER_SECOND ? "met" : "MISSED"));
-                }
-                final Summary k = find(all, ph.name(), "kafka", subs);
-                if (k == null) {
-                    continue;
-                }
-                if (Phase.THROUGHPUT.equals(ph.name())) {
-                    sb.append(String.format(Locale.ROOT, "jtick ahead of Kafka on throughput, %d subscriber(s): %.2fx -> %s%n", subs,
-                        j.rowsPerSecond() / k.rowsPerSecond(), j.rowsPerSecond() > k.rowsPerSecond() ? "met" : "MISSED"));
-                } else {
-                    final boolean ahead = j.p50() < k.p50() && j.p99() < k.p99() && j.p999() < k.p999();
-                    sb.append(String.format(Locale.ROOT, "jtick ahead of Kafka on p50/p99/p99.9 at %,d updates/s, %d subscriber(s):"
-                            + " %.0f/%.0f/%.0f vs %.0f/%.0f/%.0f us -> %s%n", ph.rate(), subs, j.p50(), j.p99(), j.p999(), k.p50(),
-                        k.p99(), k.p999(), ahead ? "met" : "MISSED"));
+        for (final Pair pair : PAIRS) {
+            for (final Phase ph : o.phases()) {
+                for (final int subs : o.subscribers()) {
+                    targets(sb, pair, ph, subs, find(all, ph.name(), pair.ours(), subs), find(all, ph.name(), pair.peer(), subs));
                 }
             }
         }
         return sb.toString();
+    }
+
+    private static void targets(final StringBuilder sb, final Pair pair, final Phase ph, final int subs, final Summary j,
+                                final Summary k) {
+        if (j == null) {
+            return;
+        }
+        final String ours = pair.ours();
+        if (Phase.THROUGHPUT.equals(ph.name())) {
+            if (ph.r() == 100) {
+                sb.append(String.format(Locale.ROOT, "%s >= %.0fM rows/s end to end at r=100, %d subscriber(s): %,.0f -> %s%n", ours,
+                    pair.minRowsPerSecond() / 1e6, subs, j.rowsPerSecond(), met(j.rowsPerSecond() >= pair.minRowsPerSecond())));
+            }
+            if (k != null) {
+                sb.append(String.format(Locale.ROOT, "%s ahead of %s on throughput, %d subscriber(s): %.2fx -> %s%n", ours, pair.peer(),
+                    subs, j.rowsPerSecond() / k.rowsPerSecond(), met(j.rowsPerSecond() > k.rowsPerSecond())));
+            }
+            return;
+        }
+        if (!Double.isNaN(pair.maxP50Micros())) {
+            bounds(sb, ours, "feed->ack", ph, subs, j.ackP50(), j.ackP99(), pair);
+            bounds(sb, ours, "feed->subscriber", ph, subs, j.p50(), j.p99(), pair);
+        }
+        if (k != null) {
+            ahead(sb, ours, pair.peer(), "feed->ack", ph, subs, new double[] {j.ackP50(), j.ackP99(), j.ackP999()},
+                new double[] {k.ackP50(), k.ackP99(), k.ackP999()});
+            ahead(sb, ours, pair.peer(), "feed->subscriber", ph, subs, new double[] {j.p50(), j.p99(), j.p999()},
+                new double[] {k.p50(), k.p99(), k.p999()});
+        }
+    }
+
+    private static void bounds(final StringBuilder sb, final String ours, final String what, final Phase ph, final int subs,
+                               final double p50, final double p99, final Pair pair) {
+        if (Double.isNaN(p50)) {
+            return;
+        }
+        sb.append(String.format(Locale.ROOT, "%s %s p50 <= %.0f us and p99 <= %.0f us at %,d updates/s, %d subscriber(s): %.0f/%.0f us"
+            + " -> %s%n", ours, what, pair.maxP50Micros(), pair.maxP99Micros(), ph.rate(), subs, p50, p99,
+            met(p50 <= pair.maxP50Micros() && p99 <= pair.maxP99Micros())));
+    }
+
+    private static void ahead(final StringBuilder sb, final String ours, final String peer, final String what, final Phase ph,
+                              final int subs, final double[] j, final double[] k) {
+        if (Double.isNaN(j[0]) || Double.isNaN(k[0])) {
+            return;
+        }
+        final boolean ahead = j[0] < k[0] && j[1] < k[1] && j[2] < k[2];
+        sb.append(String.format(Locale.ROOT, "%s ahead of %s on %s p50/p99/p99.9 at %,d updates/s, %d subscriber(s):"
+            + " %.0f/%.0f/%.0f vs %.0f/%.0f/%.0f us -> %s%n", ours, peer, what, ph.rate(), subs, j[0], j[1], j[2], k[0], k[1], k[2],
+            met(ahead)));
+    }
+
+    private static String met(final boolean met) {
+        return met ? "met" : "MISSED";
     }
 
     static String json(final Options o, final List<RunResult> results, final String loadStart, final String loadEnd) {
@@ -185,6 +268,7 @@ final class PipelineReport {
             if (r.feedToSubscriber() != null) {
                 x.put("feedToSubscriberMicros", percentiles(r.feedToSubscriber()));
             }
+            x.put("feedToAckMicros", r.feedToAck() == null ? null : percentiles(r.feedToAck()));
             final Map<String, Object> internals = new LinkedHashMap<>();
             for (final Percentiles p : r.internals()) {
                 internals.put(p.name(), percentiles(p));
@@ -210,6 +294,11 @@ final class PipelineReport {
             x.put("p99Micros", round(s.p99(), 10));
             x.put("p999Micros", round(s.p999(), 10));
             x.put("maxMicros", round(s.max(), 10));
+            x.put("ackP50Micros", round(s.ackP50(), 10));
+            x.put("ackP99Micros", round(s.ackP99(), 10));
+            x.put("ackP999Micros", round(s.ackP999(), 10));
+            x.put("ackMaxMicros", round(s.ackMax(), 10));
+            x.put("cpuMicrosPerUpdate", round(s.cpuMicrosPerUpdate(), 100));
             sums.add(x);
         }
         m.put("medians", sums);

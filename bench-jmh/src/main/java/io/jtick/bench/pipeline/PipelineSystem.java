@@ -31,7 +31,7 @@ abstract class PipelineSystem implements AutoCloseable {
         this.clock = clock;
     }
 
-    /** Short name in the result tables ({@code jtick}, {@code chronicle}, {@code kafka}). */
+    /** Short name in the result tables ({@code jtick}, {@code chronicle}, {@code kafka}, {@code kafka-rf3}). */
     abstract String name();
 
     /**
@@ -80,9 +80,21 @@ abstract class PipelineSystem implements AutoCloseable {
         return List.of();
     }
 
-    /** Pid of a process of its own that does part of the work (Kafka's broker), 0 when none. */
-    long processId() {
-        return 0;
+    /**
+     * Processes of its own that do part of the work, whose CPU counts as the system's: Kafka's brokers,
+     * a cluster's nodes in their own JVMs. None by default (everything runs in this JVM).
+     */
+    CpuTimes.Processes processes() {
+        return CpuTimes.Processes.NONE;
+    }
+
+    /**
+     * Feed → acknowledgement latency of this run, after {@link #start}: set for a paced phase by a
+     * system whose feed is acknowledged (jtick's numbered feed, Kafka's producer), null otherwise
+     * (raw Chronicle, a protocol 1 feed, a throughput phase).
+     */
+    AckLatency acks() {
+        return null;
     }
 
     /** Forgets the internal histograms (after the warm-up). */

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 
 /**
  * A feed's connection to the tickerplant ({@code h(".u.upd";t;x)}), which survives the
@@ -52,7 +53,7 @@ import java.util.concurrent.locks.LockSupport;
  * State shared by both is guarded by this object's monitor: the {@link ResendBuffer} (the ring of
  * unacknowledged chunks, {@code nextNumber}, {@code acked}) and the connector's {@code ready} (the
  * current connection has its HELLO answer). Its own fields are volatile: {@code started},
- * {@code closed}, {@code failure}, {@code lastError}, {@code errors}, {@code resent}.
+ * {@code closed}, {@code failure}, {@code lastError}, {@code errors}, {@code resent}, {@code ackListener}.
  */
 public final class FeedPublisher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FeedPublisher.class);
@@ -159,6 +160,7 @@ public final class FeedPublisher implements AutoCloseable {
     private volatile String lastError;
     private volatile long errors;
     private volatile long resent;
+    private volatile LongConsumer ackListener;
 
     /** A numbered feed with the default buffer and backoff ({@link Settings#of}). */
     public FeedPublisher(final String host, final int port, final String name, final EventLoopGroup group) {
@@ -288,6 +290,17 @@ public final class FeedPublisher implements AutoCloseable {
         return backPressure.awaitWritable(this, buffer, timeoutNanos);
     }
 
+    /**
+     * Numbered: tells {@code listener} the feed's last acknowledged number each time it advances (a
+     * FEED_ACK, or a HELLO answer that covers updates sent before it), on the connection's event loop
+     * and outside this object's monitor; it must not block. For measuring how long acknowledgements
+     * take (feed → acknowledgement latency); null removes it.
+     */
+    public FeedPublisher onAcknowledged(final LongConsumer listener) {
+        this.ackListener = listener;
+        return this;
+    }
+
     /** Numbered: waits until every update sent so far is acknowledged (journalled by the tickerplant); false on timeout. */
     public boolean awaitAcknowledged(final long timeoutNanos) {
         final long deadline = System.nanoTime() + timeoutNanos;
@@ -374,20 +387,28 @@ public final class FeedPublisher implements AutoCloseable {
     /** FEED_ACK: the first on a connection answers HELLO (resend what follows it); later ones free what they cover. */
     void onAck(final Channel ch, final long n) {
         final boolean first;
+        final long before;
+        final long after;
         synchronized (this) {
             if (connector.channel() != ch) {
                 return;
             }
+            before = buffer.acked();
             first = !connector.ready();
             if (first) {
                 answerHello(ch, n);
             } else if (buffer.acknowledge(n)) {
                 connector.progress();
             }
+            after = buffer.acked();
             notifyAll();
         }
         if (first) {
             connector.connected();
+        }
+        final LongConsumer listener = ackListener;
+        if (listener != null && after > before) {
+            listener.accept(after);
         }
     }
 

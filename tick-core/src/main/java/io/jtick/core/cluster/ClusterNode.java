@@ -252,6 +252,7 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
     }
 
     private void awaitLeader() {
+        long lastMembershipQuery = 0;
         final long deadline = System.nanoTime() + settings.startTimeout().toNanos();
         while (!(leaderId >= 0 && started)) {
             if (System.nanoTime() - deadline > 0) {
@@ -264,6 +265,16 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
                 throw new IllegalStateException("no cluster leader within " + settings.startTimeout().toSeconds() + " s [member="
                     + settings.memberId() + "]: a majority of the members must be running and reachable over UDP; not heard from: "
                     + unheard(others));
+            }
+            if (started && leaderId < 0 && System.nanoTime() - lastMembershipQuery > 500_000_000L) {
+                // a node that rejoins a term from a snapshot replays no new-term event: ask the consensus module
+                lastMembershipQuery = System.nanoTime();
+                final ClusterMembership membership = new ClusterMembership();
+                if (ClusterTool.listMembers(membership, settings.dir().resolve("cluster").toFile(), 500)
+                    && membership.leaderMemberId >= 0) {
+                    leaderId = membership.leaderMemberId;
+                    server.execute(t -> onRoleOnLoop());
+                }
             }
             try {
                 Thread.sleep(10);
@@ -520,8 +531,9 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
     public ClusterStatus status() {
         final int leader = leaderId;
         final ClusterSettings.Member l = leader >= 0 ? settings.member(leader) : null;
+        final long termNow = Math.max(term, counter(AeronCounters.CLUSTER_LEADERSHIP_TERM_ID_TYPE_ID));
         return new ClusterStatus(true, settings.memberId(), divergedReason != null ? "diverged" : roleName(), acceptsFeeds(), leader,
-            l == null ? null : l.address(false), term, commitPosition(), service.appliedPosition(), members(), divergedReason);
+            l == null ? null : l.address(false), termNow, commitPosition(), service.appliedPosition(), members(), divergedReason);
     }
 
     private String roleName() {

@@ -61,6 +61,45 @@ public record ClusterSettings(int memberId, List<Member> members, Path dir, Path
     }
 
     /**
+     * {@code count} members on 127.0.0.1 with free ports (tests and benchmarks): each a free TCP port
+     * for feeds and subscribers, no kdb+ port, and {@value #PORTS} free UDP ports from a base that is
+     * a multiple of 10 (so two bases never overlap).
+     */
+    public static List<Member> loopback(final int count) {
+        final List<Member> out = new ArrayList<>();
+        final Set<Integer> bases = new HashSet<>();
+        for (int id = 0; id < count; id++) {
+            int base;
+            do {
+                base = freeUdpBase();
+            } while (!bases.add(base));
+            try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                out.add(new Member(id, "127.0.0.1", s.getLocalPort(), 0, base));
+            } catch (final java.io.IOException e) {
+                throw new IllegalStateException("no free TCP port on loopback", e);
+            }
+        }
+        return out;
+    }
+
+    private static int freeUdpBase() {
+        while (true) {
+            final int base = 10 * java.util.concurrent.ThreadLocalRandom.current().nextInt(2_000, 4_000);
+            boolean free = true;
+            for (int k = 0; k < PORTS && free; k++) {
+                try (java.net.DatagramSocket s = new java.net.DatagramSocket(base + k, InetAddress.getLoopbackAddress())) {
+                    free = s.getLocalPort() == base + k;
+                } catch (final java.io.IOException e) {
+                    free = false;
+                }
+            }
+            if (free) {
+                return base;
+            }
+        }
+    }
+
+    /**
      * Parses {@code tick.tp.cluster.members}: comma-separated {@code id=host:tpPort:kdbPort:clusterPortBase}.
      * Throws {@link IllegalArgumentException} naming the entry that is not of that form.
      */

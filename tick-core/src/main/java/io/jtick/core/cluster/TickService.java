@@ -69,7 +69,8 @@ final class TickService implements ClusteredService {
         this.cluster = cluster;
         if (snapshotImage != null) {
             final ReplicatedState state = readSnapshot(snapshotImage, cluster.idleStrategy());
-            begin(state);
+            // the end-of-day timer comes back with the consensus module's own snapshot (and none may be scheduled in onStart)
+            begin(state, false);
             LOG.info("cluster snapshot loaded [member={}, date={}, sequence={}, feeds={}]", memberId, state.date(), state.sequence(),
                 state.feeds().size());
         }
@@ -93,18 +94,20 @@ final class TickService implements ClusteredService {
         return out[0];
     }
 
-    /** The tickerplant takes {@code state}; the end of its day is a cluster timer. */
-    private void begin(final ReplicatedState state) {
+    /** The tickerplant takes {@code state}; the end of its day is a cluster timer ({@code scheduleEndOfDay}: set it now). */
+    private void begin(final ReplicatedState state, final boolean scheduleEndOfDay) {
         date = state.date();
         node.server().execute(t -> t.applyStart(state));
-        cluster.scheduleTimer(END_OF_DAY_TIMER, calendar.endOfDayNanos(date));
+        if (scheduleEndOfDay) {
+            cluster.scheduleTimer(END_OF_DAY_TIMER, calendar.endOfDayNanos(date));
+        }
         node.stateApplied();
     }
 
     /** A new cluster's first entry: its day starts at sequence 0 in the configured mode. */
     private void ensureStarted(final long timestamp) {
         if (date == null) {
-            begin(new ReplicatedState(calendar.dateOf(timestamp), 0, tpSettings.mode(), tpSettings.timer().toNanos(), List.of()));
+            begin(new ReplicatedState(calendar.dateOf(timestamp), 0, tpSettings.mode(), tpSettings.timer().toNanos(), List.of()), true);
             LOG.info("cluster log begins [member={}, date={}]", memberId, date);
         }
     }
@@ -151,6 +154,7 @@ final class TickService implements ClusteredService {
             try {
                 t.applyUpdate(feed, frame, 0, frameLength, timestamp);
                 node.committed(origin, ingressNanos);
+                node.server().scheduleFlush();
             } finally {
                 frame.release();
             }

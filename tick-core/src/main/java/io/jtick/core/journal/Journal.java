@@ -131,6 +131,20 @@ public interface Journal extends AutoCloseable {
     /** How far ahead of the next entry {@link #pretouch} keeps the pages touched. */
     long PRETOUCH_BYTES = 1L << 20;
 
+    /**
+     * Forces everything appended so far to disk (fdatasync of the day's queue files: the entries, and
+     * Chronicle's header and index pages with them), so that what it covers survives a power cut. The
+     * tickerplant calls it once per batch of work, before the acknowledgements that cover the batch
+     * (group commit, {@code tick.tp.journal.sync=batch}), never per entry. The first call after opening
+     * forces whatever the day's files already held, and the latest earlier day's (a predecessor that died
+     * may have left entries in the page cache that the feeds' numbers count). Same thread as appends.
+     *
+     * @return nanoseconds the force took, or -1 when every entry was forced already (nothing done)
+     * @throws IllegalStateException when the force failed; every later call fails too (pages whose
+     *         writeback failed may be marked clean: only a restart, reading the journal back, tells what is on disk)
+     */
+    long sync();
+
     /** A reader positioned after the entry with {@code sequence} (0 or less: from the first entry); same thread as appends. */
     JournalReader readerAfter(long sequence);
 

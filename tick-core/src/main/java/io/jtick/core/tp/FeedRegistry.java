@@ -31,6 +31,9 @@ import java.util.Map;
  * {@code tickFeeds}/{@code tickNumbers}/{@code tickCount}: the numbered feeds' updates the tick being
  * journalled holds (feed, number), registered once the tick is done ({@link #tickDone}) so the
  * registry never holds a transient hole between two of the tick's entries; {@code scratch} sorts them.
+ * With {@code holdAcks} ({@code tick.tp.journal.sync=batch}) an acknowledgement that falls due is not
+ * sent but marked ({@code Feed.ackHeld}, listed in {@code held}) until the tickerplant has forced the
+ * journal and calls {@link #sendHeld}: one force for every feed acknowledged in the batch.
  */
 final class FeedRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(FeedRegistry.class);
@@ -51,6 +54,8 @@ final class FeedRegistry {
         int pending;
         long acked = -1;
         long ackedAtNanos;
+        /** An acknowledgement fell due and waits for the journal's force ({@link #sendHeld}). */
+        boolean ackHeld;
         int unacked;
         UpdateSource connection;
         long updates;
@@ -152,15 +157,22 @@ final class FeedRegistry {
     private final Map<String, Feed> feeds = new LinkedHashMap<>();
     private final TickerplantCounters counters;
     private final int ackUpdates;
+    private final boolean holdAcks;
+    private Feed[] held = new Feed[8];
+    private int heldCount;
     private Feed[] tickFeeds = new Feed[64];
     private long[] tickNumbers = new long[64];
     private long[] scratch = new long[64];
     private int tickCount;
 
-    /** @param ackUpdates a feed is acknowledged after this many journalled updates ({@link TickerplantSettings#feedAckUpdates}) */
-    FeedRegistry(final TickerplantCounters counters, final int ackUpdates) {
+    /**
+     * @param ackUpdates a feed is acknowledged after this many journalled updates ({@link TickerplantSettings#feedAckUpdates})
+     * @param holdAcks   acknowledgements wait for {@link #sendHeld} (after the journal's force) instead of going out at once
+     */
+    FeedRegistry(final TickerplantCounters counters, final int ackUpdates, final boolean holdAcks) {
         this.counters = counters;
         this.ackUpdates = ackUpdates;
+        this.holdAcks = holdAcks;
     }
 
     /**
@@ -377,14 +389,64 @@ final class FeedRegistry {
         }
     }
 
-    /** Sends FEED_ACK with the feed's journalled number to its connection, if it has one. */
+    /**
+     * Sends FEED_ACK with the feed's journalled number to its connection, if it has one; with
+     * {@code holdAcks}, marks it for {@link #sendHeld} instead.
+     */
     void acknowledge(final Feed f, final long nowNanos) {
         f.unacked = 0;
         f.ackedAtNanos = nowNanos;
         if (f.connection != null && f.acked != f.journalled) {
-            f.acked = f.journalled;
-            f.connection.acknowledge(f.journalled);
+            if (holdAcks) {
+                hold(f);
+            } else {
+                f.acked = f.journalled;
+                f.connection.acknowledge(f.journalled);
+            }
         }
+    }
+
+    private void hold(final Feed f) {
+        if (f.ackHeld) {
+            return;
+        }
+        if (heldCount == held.length) {
+            held = Arrays.copyOf(held, heldCount * 2);
+        }
+        f.ackHeld = true;
+        held[heldCount++] = f;
+    }
+
+    /** True when acknowledgements wait for the journal's force. */
+    boolean acksHeld() {
+        return heldCount > 0;
+    }
+
+    /** The journal is forced: sends every held acknowledgement, each with the feed's journalled number now. */
+    void sendHeld() {
+        for (int k = 0; k < heldCount; k++) {
+            final Feed f = held[k];
+            held[k] = null;
+            f.ackHeld = false;
+            if (f.connection != null && f.acked != f.journalled) {
+                f.acked = f.journalled;
+                f.connection.acknowledge(f.journalled);
+            }
+        }
+        heldCount = 0;
+    }
+
+    /** The journal could not be forced: every feed with an acknowledgement held is refused ({@code code}, {@code reason}) instead. */
+    void refuseHeld(final ErrorCode code, final String reason) {
+        for (int k = 0; k < heldCount; k++) {
+            final Feed f = held[k];
+            held[k] = null;
+            f.ackHeld = false;
+            if (f.connection != null) {
+                f.connection.refuse(code, reason);
+            }
+        }
+        heldCount = 0;
     }
 
     /** Acknowledges every connected feed with journalled progress not acknowledged for {@code intervalNanos}. */

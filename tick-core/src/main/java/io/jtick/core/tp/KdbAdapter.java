@@ -169,6 +169,10 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements UpdateSou
             return;
         }
         counters.rows(updates.rows());
+        if (sync && tp.forceBeforeAnswer() != ErrorCode.NONE) {
+            fail(true, ErrorCode.JOURNAL_FAILURE, tp.lastError(), true, false);
+            return;
+        }
         if (sync) {
             final ByteBuf r = KdbWriter.begin(ctx.alloc(), KdbDescriptor.RESPONSE, 2);
             KdbWriter.genericNull(r);

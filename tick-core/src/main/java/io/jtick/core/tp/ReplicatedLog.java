@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * Cluster mode: the replicated log a tickerplant node puts what changes its journal into (implemented
- * by {@code io.jtick.core.cluster.ClusterNode} on Aeron Cluster). A node's front ends never journal
+ * by the cluster package's ClusterNode on Aeron Cluster). A node's front ends never journal
  * a feed's update themselves: on the leader they offer it here, and every node's tickerplant journals
  * and publishes it once it is committed, in log order ({@link Tickerplant#applyUpdate}). Followers
  * refuse feeds ({@link ErrorCode#NOT_LEADER}); a node that cannot commit refuses them too

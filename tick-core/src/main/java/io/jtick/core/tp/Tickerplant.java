@@ -46,7 +46,8 @@ import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
  *   <li>{@code u}: the subscribers ({@code .u.w}) and what publishing to them needs ({@link SubscriberRegistry});</li>
  *   <li>{@code feeds}: each numbered feed's journalled update numbers, connection and acknowledgements,
  *       and in timer log+publish the numbers the tick being journalled holds ({@link FeedRegistry}),
- *       rebuilt at start from the feed trailers of today's and the previous day's journal;</li>
+ *       rebuilt at start from the feed trailers of today's and the previous day's journal; with
+ *       {@code tick.tp.journal.sync=batch} the acknowledgements held until the journal is forced;</li>
  *   <li>{@code syms}: symbol ids shared by the sym filters and the timer batches;</li>
  *   <li>{@code lastError}: why the last update was refused;</li>
  *   <li>{@code counters}: every metric, today's rows and updates per table included ({@link TickerplantCounters}).</li>
@@ -70,6 +71,9 @@ import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
  * {@link #onSubscribe} ({@code .u.sub}) may replay the journal up to {@code i} on this thread before
  * the subscriber turns live, so no update slips between: no gap, no duplicate. {@link #onEndOfDay}
  * ({@code .u.end}) tells the subscribers and rolls the journal.
+ * With {@link JournalSync#BATCH} an acknowledgement promises the update is on disk: acknowledgements
+ * that fall due are held, and at the end of each batch of work ({@link #flush}, {@link #onTimer},
+ * {@link #acknowledgeFeeds}, end of day) the journal is forced once and they go out (group commit).
  */
 public final class Tickerplant implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Tickerplant.class);
@@ -93,6 +97,7 @@ public final class Tickerplant implements AutoCloseable {
     private final FeedRegistry feeds;
     private final FeedRuns oneFeed = new FeedRuns();
     private final TimerBatch[] pending;
+    private final boolean syncBatch;
 
     private Journal journal;
     private long i;
@@ -139,7 +144,8 @@ public final class Tickerplant implements AutoCloseable {
         this.validator = new UpdateValidator(schemas);
         this.counters = new TickerplantCounters(metrics, schemas.size());
         this.u = new SubscriberRegistry(settings, schemas, alloc, syms, counters);
-        this.feeds = new FeedRegistry(counters, settings.feedAckUpdates());
+        this.syncBatch = settings.journalSync() == JournalSync.BATCH;
+        this.feeds = new FeedRegistry(counters, settings.feedAckUpdates(), syncBatch);
         this.pending = new TimerBatch[schemas.size()];
         for (int t = 0; t < pending.length; t++) {
             pending[t] = new TimerBatch(alloc, schemas.get(t), syms);
@@ -463,6 +469,45 @@ public final class Tickerplant implements AutoCloseable {
     /** Sends FEED_ACK to every numbered feed whose progress was not acknowledged for {@code feedAckInterval} (server housekeeping). */
     public void acknowledgeFeeds() {
         feeds.acknowledgeDue(System.nanoTime(), settings.feedAckInterval().toNanos());
+        commit();
+    }
+
+    /** Group commit: when acknowledgements are held ({@link JournalSync#BATCH}), forces the journal once and sends them. */
+    private void commit() {
+        if (feeds.acksHeld()) {
+            forceJournal();
+        }
+    }
+
+    /**
+     * Forces the journal (timed and counted when there was something to force), then sends the held
+     * acknowledgements; when the force fails they are refused instead (journal-failure: the feeds
+     * reconnect and keep what is unacknowledged) and false is returned.
+     */
+    private boolean forceJournal() {
+        final long nanos;
+        try {
+            nanos = journal.sync();
+        } catch (final RuntimeException e) {
+            counters.error(ErrorCode.JOURNAL_FAILURE);
+            lastError = "journal cannot be forced to disk, acknowledgement withheld: " + e.getMessage();
+            LOG.error(lastError);
+            feeds.refuseHeld(ErrorCode.JOURNAL_FAILURE, lastError);
+            return false;
+        }
+        if (nanos >= 0) {
+            counters.journalSynced(nanos);
+        }
+        feeds.sendHeld();
+        return true;
+    }
+
+    /**
+     * Before a kdb+ sync {@code .u.upd} is answered (its acknowledgement): with {@link JournalSync#BATCH}
+     * forces the journal; {@link ErrorCode#JOURNAL_FAILURE} ({@link #lastError}) when that failed.
+     */
+    ErrorCode forceBeforeAnswer() {
+        return !syncBatch || forceJournal() ? ErrorCode.NONE : ErrorCode.JOURNAL_FAILURE;
     }
 
     // ------------------------------------------------------------------ .z.ts
@@ -478,6 +523,7 @@ public final class Tickerplant implements AutoCloseable {
         if (published) {
             counters.timer.record(System.nanoTime() - t0);
         }
+        commit();
         if (mode == PublishMode.TIMER_LOG_PUBLISH) {
             journal.pretouch(PRETOUCH_PAGES);
         }
@@ -564,9 +610,13 @@ public final class Tickerplant implements AutoCloseable {
         counters.pub.record(System.nanoTime() - p0);
     }
 
-    /** Flushes every subscriber written since the last flush (end of a feed read batch). */
+    /**
+     * End of a feed read batch: flushes every subscriber written since the last flush, then (group
+     * commit, {@link JournalSync#BATCH}) forces the journal once for the acknowledgements the batch made due.
+     */
     public void flush() {
         u.flush();
+        commit();
     }
 
     /**
@@ -692,6 +742,9 @@ public final class Tickerplant implements AutoCloseable {
         }
         final LocalDate ended = date;
         u.endOfDay(ended, i, j, settings.journalDir());
+        if (syncBatch) {
+            forceJournal();
+        }
         journal.close();
         final LocalDate byClock = calendar.dateOf(clock.epochNanos());
         date = byClock.isAfter(ended) ? byClock : ended.plusDays(1);

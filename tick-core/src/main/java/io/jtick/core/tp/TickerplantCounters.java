@@ -26,6 +26,9 @@ final class TickerplantCounters {
     final LatencyStats flush;
     /** One timer tick that had pending updates: journal (log+publish), merge, publish, flush. */
     final LatencyStats timer;
+    /** One force of the journal to disk ({@code tick.tp.journal.sync=batch}). */
+    private final LatencyStats journalSync;
+    private final AtomicLong journalSyncs;
     /** The kdb+ port's own metrics ({@code tick.tp.kdb.*}). */
     final KdbCounters kdb;
 
@@ -56,6 +59,8 @@ final class TickerplantCounters {
         upd = metrics.latency("tick.tp.upd", "TP handling of one update, validate to publish");
         flush = metrics.latency("tick.tp.flush", "TP flush of subscriber sockets per read batch or timer tick");
         timer = metrics.latency("tick.tp.timer", "TP timer tick with pending updates: journal (log+publish), merge, publish, flush");
+        journalSync = metrics.latency("tick.tp.journal.sync", "TP force of the journal to disk before the acknowledgements it covers");
+        journalSyncs = metrics.counter("tick.tp.journal.syncs");
         rows = metrics.counter("tick.tp.rows");
         updates = metrics.counter("tick.tp.updates");
         bytes = metrics.counter("tick.tp.bytes");
@@ -93,6 +98,12 @@ final class TickerplantCounters {
         add(rows, rowCount);
         add(updates, updateCount);
         add(bytes, frameBytes);
+    }
+
+    /** The journal was forced, in {@code nanos}. */
+    void journalSynced(final long nanos) {
+        journalSync.record(nanos);
+        add(journalSyncs, 1);
     }
 
     void error(final ErrorCode code) {

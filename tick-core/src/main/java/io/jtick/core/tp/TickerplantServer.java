@@ -271,7 +271,8 @@ public final class TickerplantServer implements AutoCloseable {
     /** Throws, naming why, when the log did not take what {@code what} offered. */
     private Void offered(final ErrorCode code, final String what) {
         if (code == ErrorCode.NOT_LEADER) {
-            throw new IllegalStateException(what + " refused: " + log.notLeaderReason(false) + "; send it to the leader");
+            throw new IllegalStateException(what + " refused [code=" + code.tag() + "]: " + log.notLeaderReason(false)
+                + "; send it to the leader");
         }
         if (code != ErrorCode.NONE) {
             throw new IllegalStateException(what + " refused [code=" + code.tag() + "]: the cluster cannot commit it now");
@@ -334,7 +335,11 @@ public final class TickerplantServer implements AutoCloseable {
         }
     }
 
-    private void scheduleFlush() {
+    /**
+     * Flushes every subscriber written since the last flush, once the tasks queued before it have run
+     * (one flush for a run of them: the upstream's updates, the cluster log's committed entries).
+     */
+    public void scheduleFlush() {
         if (!flushScheduled) {
             flushScheduled = true;
             loop.execute(() -> {

@@ -20,17 +20,19 @@ import java.util.Objects;
  * @param feedAckInterval       ...or this long after its last acknowledgement, whichever comes first
  * @param journalMinFreeBytes   updates are refused (journal-failure) while the journal's volume has less free
  *                              space than this, before a write into a full memory-mapped file can fail; 0 = no check
+ * @param journalSync           what a FEED_ACK promises: {@link JournalSync#NONE} journalled (page cache), or
+ *                              {@link JournalSync#BATCH} on disk (the journal forced first, once per batch of work)
  */
 public record TickerplantSettings(String host, int port, Path journalDir, PublishMode mode, Duration timer,
                                   LocalTime eodTime, ZoneId zone, int maxFrameLength, long maxSubscriberBacklog,
                                   boolean broadcast, String upstreamHost, int upstreamPort, Duration heartbeat,
                                   String name, long subscriberBacklogAlert, int feedAckUpdates, Duration feedAckInterval,
-                                  long journalMinFreeBytes) {
+                                  long journalMinFreeBytes, JournalSync journalSync) {
 
     public static TickerplantSettings defaults(final Path journalDir) {
         return new TickerplantSettings("127.0.0.1", 5010, journalDir, PublishMode.ZERO_LATENCY, Duration.ofMillis(100),
             LocalTime.MIDNIGHT, ZoneId.of("UTC"), FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, 64L << 20, true, null, 5010,
-            Duration.ofSeconds(1), "tp", 16L << 20, 1000, Duration.ofMillis(100), 64L << 20);
+            Duration.ofSeconds(1), "tp", 16L << 20, 1000, Duration.ofMillis(100), 64L << 20, JournalSync.NONE);
     }
 
     /** Why a chained TP refuses timer log+publish. */
@@ -72,6 +74,9 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
         if (feedAckInterval == null || feedAckInterval.toMillis() < 1) {
             throw new IllegalArgumentException("feedAckInterval must be at least 1 ms [feedAckInterval=" + feedAckInterval + "]");
         }
+        if (journalSync == null) {
+            throw new IllegalArgumentException("journalSync must be none or batch [journalSync=null]");
+        }
         if (journalMinFreeBytes < 0) {
             throw new IllegalArgumentException("journalMinFreeBytes must not be negative [journalMinFreeBytes=" + journalMinFreeBytes
                 + "]");
@@ -86,19 +91,19 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
     public TickerplantSettings withPort(final int p) {
         return new TickerplantSettings(host, p, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes);
+            journalMinFreeBytes, journalSync);
     }
 
     public TickerplantSettings withMode(final PublishMode m, final Duration t) {
         return new TickerplantSettings(host, port, journalDir, m, t, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes);
+            journalMinFreeBytes, journalSync);
     }
 
     public TickerplantSettings withEndOfDay(final LocalTime t, final ZoneId z) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, t, z, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes);
+            journalMinFreeBytes, journalSync);
     }
 
     /** The disconnect level; the alert level becomes a quarter of it (at least one byte) unless it is already lower. */
@@ -109,34 +114,45 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
     /** The alert and the disconnect levels of subscriber backlog. */
     public TickerplantSettings withBacklog(final long alert, final long maxBacklog) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxBacklog,
-            broadcast, upstreamHost, upstreamPort, heartbeat, name, alert, feedAckUpdates, feedAckInterval, journalMinFreeBytes);
+            broadcast, upstreamHost, upstreamPort, heartbeat, name, alert, feedAckUpdates, feedAckInterval, journalMinFreeBytes,
+            journalSync);
     }
 
     public TickerplantSettings withBroadcast(final boolean b) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             b, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes);
+            journalMinFreeBytes, journalSync);
     }
 
     public TickerplantSettings withMaxFrameLength(final int n) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, n, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes);
+            journalMinFreeBytes, journalSync);
     }
 
     public TickerplantSettings withUpstream(final String h, final int p) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
-            broadcast, h, p, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval, journalMinFreeBytes);
+            broadcast, h, p, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval, journalMinFreeBytes,
+            journalSync);
     }
 
     /** When numbered feeds are acknowledged: every {@code updates} journalled updates, or {@code interval} after the last. */
     public TickerplantSettings withFeedAcks(final int updates, final Duration interval) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
-            broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, updates, interval, journalMinFreeBytes);
+            broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, updates, interval, journalMinFreeBytes,
+            journalSync);
+    }
+
+    /** What a FEED_ACK promises: journalled ({@link JournalSync#NONE}) or on disk ({@link JournalSync#BATCH}). */
+    public TickerplantSettings withJournalSync(final JournalSync sync) {
+        return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
+            broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
+            journalMinFreeBytes, sync);
     }
 
     public TickerplantSettings withJournalMinFree(final long bytes) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
-            broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval, bytes);
+            broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval, bytes,
+            journalSync);
     }
 }

@@ -1,10 +1,12 @@
 package io.jtick.core.cluster;
 
 import io.jtick.core.client.FeedPublisher;
+import io.jtick.core.client.TickClient;
 import io.jtick.core.journal.JournalReader;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.Collector;
 import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.tp.TickerplantServer;
@@ -20,15 +22,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 import static io.jtick.core.testing.TestSupport.await;
 import static io.jtick.core.testing.TestSupport.trade;
@@ -72,12 +70,8 @@ class ClusterNodeTest {
         }
     }
 
-    private List<ClusterSettings.Member> members(final int count) throws IOException {
-        final List<ClusterSettings.Member> out = new ArrayList<>();
-        for (int id = 0; id < count; id++) {
-            out.add(new ClusterSettings.Member(id, "127.0.0.1", freeTcpPort(), 0, freeUdpBase()));
-        }
-        return out;
+    private static List<ClusterSettings.Member> members(final int count) {
+        return ClusterSettings.loopback(count);
     }
 
     private TickerplantSettings tpSettings(final ClusterSettings.Member m) {
@@ -174,12 +168,27 @@ class ClusterNodeTest {
         assertThat(wrong.lastError()).contains(ErrorCode.NOT_LEADER.tag());
         assertThat(LeaderHint.leaderOf(wrong.lastError())).isEqualTo(new LeaderHint.Address("127.0.0.1", leader.tp().port()));
 
+        // a subscriber of a follower gets every update live, in order, as it commits
+        final Collector live = new Collector();
+        final TickClient sub = new TickClient(TickClient.Settings.of("127.0.0.1", follower.tp().port(), "replica-reader"), live,
+            live::fromSequence, null, NanoClock.SYSTEM);
+        others.add(sub);
+        sub.start();
+        await("subscribed to the follower", WAIT, sub::isSubscribed);
+
         final FeedPublisher f = feed(leader.tp().port(), "numbered");
         final int total = 2_000;
         for (int id = 1; id <= total; id++) {
             send(f, id);
         }
         assertThat(f.awaitAcknowledged(WAIT.toNanos())).as("every update acknowledged").isTrue();
+        await("the follower's subscriber got every update", WAIT, () -> live.rows.size() == total);
+        final List<String> expectedRows = new ArrayList<>();
+        for (int id = 1; id <= total; id++) {
+            expectedRows.add("trade/A/" + id * 1000L);
+        }
+        assertThat(new ArrayList<>(live.rows)).as("every row once, in order").isEqualTo(expectedRows);
+        assertThat(live.duplicates).isZero();
         for (final Node n : nodes) {
             await("node " + n.id() + " journalled everything", WAIT, () -> n.tp().status().journalSequence() == total);
             assertThat(n.cluster().status().leaderId()).isEqualTo(leader.id());
@@ -199,7 +208,7 @@ class ClusterNodeTest {
     }
 
     @Test
-    void shouldLoseNothingAcknowledgedWhenTheLeaderGoesAndReplayTheLogIntoANodeThatComesBack() throws Exception {
+    void shouldLoseNothingAcknowledgedWhenTheLeaderGoesAndRebuildTheJournalOfANodeThatComesBackEmpty() throws Exception {
         final List<ClusterSettings.Member> members = members(3);
         startAll(members);
         final Node first = leader();
@@ -226,6 +235,9 @@ class ClusterNodeTest {
             await("node " + n.id() + " journalled everything", WAIT, () -> n.tp().status().journalSequence() == 1_000);
         }
 
+        // the node comes back with nothing: no journal, no log; it rebuilds both from the others
+        deleteRecursively(dir.resolve("journal-" + first.id()));
+        deleteRecursively(dir.resolve("cluster-" + first.id()));
         final Node back = start(members, first.id());
         await("the returning node replayed the log", WAIT, () -> back.tp().status().journalSequence() == 1_000);
         assertThat(back.cluster().status().role()).isEqualTo("follower");
@@ -237,6 +249,50 @@ class ClusterNodeTest {
         assertThat(expected).hasSize(1_000);
         for (final ClusterSettings.Member m : members) {
             assertThat(journal(dir.resolve("journal-" + m.id()), date)).as("node " + m.id() + "'s journal").isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void shouldEndTheDayAtOneLogPositionOnEveryNodeAndRestartFromTheSnapshot() throws Exception {
+        final List<ClusterSettings.Member> members = members(3);
+        startAll(members);
+        final Node leader = leader();
+        final FeedPublisher f = feed(leader.tp().port(), "numbered");
+        for (int id = 1; id <= 300; id++) {
+            send(f, id);
+        }
+        assertThat(f.awaitAcknowledged(WAIT.toNanos())).isTrue();
+        final LocalDate day1 = LocalDate.parse(leader.tp().status().date());
+        final Node follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
+        assertThatThrownBy(() -> follower.tp().endOfDay()).hasMessageContaining("not-leader").hasMessageContaining("leader="
+            + "127.0.0.1:" + leader.tp().port());
+        leader.tp().endOfDay();
+        for (final Node n : nodes) {
+            await("node " + n.id() + " in the next day", WAIT, () -> LocalDate.parse(n.tp().status().date()).isAfter(day1));
+        }
+        final LocalDate day2 = LocalDate.parse(leader.tp().status().date());
+        for (int id = 301; id <= 600; id++) {
+            send(f, id);
+        }
+        assertThat(f.awaitAcknowledged(WAIT.toNanos())).isTrue();
+        await("the follower journalled the second day", WAIT, () -> follower.tp().status().journalSequence() == 600);
+
+        // the follower restarts on its own directories: from the end-of-day snapshot, then the log after it
+        follower.close();
+        nodes.remove(follower);
+        final Node back = start(members, follower.id());
+        assertThat(back.tp().status().date()).isEqualTo(day2.toString());
+        await("the restarted follower is back at the end of the log", WAIT, () -> back.tp().status().journalSequence() == 600);
+        for (final Node n : List.copyOf(nodes)) {
+            n.close();
+        }
+        nodes.clear();
+        for (final LocalDate d : List.of(day1, day2)) {
+            final List<String> expected = journal(dir.resolve("journal-" + leader.id()), d);
+            assertThat(expected).hasSize(300);
+            for (final ClusterSettings.Member m : members) {
+                assertThat(journal(dir.resolve("journal-" + m.id()), d)).as("node " + m.id() + " on " + d).isEqualTo(expected);
+            }
         }
     }
 
@@ -254,26 +310,13 @@ class ClusterNodeTest {
             .extracting(ClusterSettings.Member::host).containsExactly("h0", "h1", "h2");
     }
 
-    private static int freeTcpPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
+    private static void deleteRecursively(final Path p) throws IOException {
+        if (!java.nio.file.Files.exists(p)) {
+            return;
         }
-    }
-
-    /** A base of {@link ClusterSettings#PORTS} consecutive free UDP ports on loopback. */
-    private static int freeUdpBase() {
-        while (true) {
-            final int base = ThreadLocalRandom.current().nextInt(20_000, 40_000);
-            boolean free = true;
-            for (int k = 0; k < ClusterSettings.PORTS && free; k++) {
-                try (DatagramSocket s = new DatagramSocket(base + k, InetAddress.getLoopbackAddress())) {
-                    free = s.getLocalPort() == base + k;
-                } catch (final IOException e) {
-                    free = false;
-                }
-            }
-            if (free) {
-                return base;
+        try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(p)) {
+            for (final Path q : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.delete(q);
             }
         }
     }

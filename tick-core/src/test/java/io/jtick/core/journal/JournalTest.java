@@ -107,6 +107,29 @@ class JournalTest {
         }
     }
 
+    @Test
+    void shouldForceWhatIsAppendedOnceAcrossACycleRollAndSayWhenThereIsNothingToForce() throws Exception {
+        final AtomicLong now = new AtomicLong(Instant.parse("2026-11-20T23:59:00Z").toEpochMilli() * 1_000_000L);
+        try (Journal j = Journal.open(root, DAY, 0, now::get)) {
+            assertThat(j.sync()).as("the first force covers what the files held at open, even when nothing was appended").isNotNegative();
+            assertThat(j.sync()).as("nothing appended since").isEqualTo(-1);
+            append(j, 1);
+            append(j, 2);
+            assertThat(j.sync()).as("one force for both entries").isNotNegative();
+            assertThat(j.sync()).isEqualTo(-1);
+            append(j, 3);
+            now.set(Instant.parse("2026-11-21T00:01:00Z").toEpochMilli() * 1_000_000L);
+            append(j, 4);
+            assertThat(files(root.resolve(DAY.toString())).keySet()).filteredOn(n -> n.endsWith(".cq4")).hasSize(2);
+            assertThat(j.sync()).as("the new cycle file and the tail of the old one").isNotNegative();
+            assertThat(j.sync()).isEqualTo(-1);
+        }
+        try (Journal j = Journal.open(root, DAY, 0, NanoClock.SYSTEM); JournalReader r = j.readerAfter(0)) {
+            assertThat(j.lastSequence()).isEqualTo(4);
+            assertThat(firstSequence(r)).as("forcing changed nothing a reader sees").isEqualTo(1);
+        }
+    }
+
     private static long firstSequence(final JournalReader r) {
         final ByteBuf dst = PooledByteBufAllocator.DEFAULT.directBuffer();
         try {

@@ -54,6 +54,11 @@ final class FaultyJournal implements Journal {
     }
 
     @Override
+    public long sync() {
+        return real.sync();
+    }
+
+    @Override
     public int pretouch(final int maxPages) {
         return real.pretouch(maxPages);
     }

@@ -368,4 +368,19 @@ class KdbAdapterTest {
         assertThat(((KdbObjects.Temporal) table.get("time")).type()).isEqualTo(KdbType.TIMESPAN);
         assertThat((int[]) table.get("size")).containsExactly(10, 20);
     }
+
+    @Test
+    void shouldForceTheJournalBeforeAnsweringASyncUpdateWithJournalSyncBatch() throws IOException {
+        start(s -> s.withJournalSync(JournalSync.BATCH), KdbSettings.onPort(0));
+        final EmbeddedChannel feed = connect();
+        send(feed, false, call(".u.upd", sym("trade"), trades(9)));
+        assertThat(metrics.counter("tick.tp.journal.syncs").get()).as("an async call is answered by nothing: no force").isZero();
+        send(feed, true, call(".u.upd", sym("trade"), trades(10)));
+        assertThat(shown(feed)).containsExactly("2 ::");
+        assertThat(metrics.counter("tick.tp.journal.syncs").get()).as("forced before the answer").isEqualTo(1);
+        send(feed, true, call(".u.upd", sym("trade"), trades(11)));
+        assertThat(shown(feed)).containsExactly("2 ::");
+        assertThat(metrics.counter("tick.tp.journal.syncs").get()).isEqualTo(2);
+        assertThat(tp.journalSequence()).isEqualTo(3);
+    }
 }
