@@ -27,42 +27,90 @@ import java.util.stream.Stream;
  * Queries may return every row ({@code tick.query.max-rows}, {@code max-bytes} raised) so that
  * {@link RowCheck} can read all of them. The TP's end of day is set 12 hours ahead: days end only
  * when asked ({@code POST /api/eod}).
+ *
+ * <p>With {@code tpNodes} of 3 (or 5...) the tickerplant is a cluster ({@code tick.tp.cluster.*},
+ * docs/ha.md): node {@code k} journals under {@code tp-<k>/journal}, keeps its consensus state and log
+ * under {@code tp-<k>/cluster} and its media driver in {@code /dev/shm}; the RDB and the feed are given
+ * every node ({@code tick.rdb.tp-addresses}, {@code tick.feed.tp-addresses}) and follow the leader.
  */
 public final class ProcessStack implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private static final Duration START = Duration.ofMinutes(3);
+    /** A loaded 2-core machine takes minutes to start three Spring Boot JVMs at once. */
+    private static final Duration START = Duration.ofMinutes(10);
 
     /**
      * @param withHdb     start an HDB and let the RDB send it its end of day
      * @param rdbHeap     the RDB's -Xmx (it holds the day in memory)
      * @param feedBuffer  feed-sim's buffer of unacknowledged updates ({@code tick.feed.buffer})
+     * @param tpNodes     1: one tickerplant; 3, 5...: a tickerplant cluster of that many nodes
      */
-    public record Options(boolean withHdb, String rdbHeap, String feedBuffer) {
+    public record Options(boolean withHdb, String rdbHeap, String feedBuffer, int tpNodes) {
+        public Options {
+            if (tpNodes < 1 || tpNodes > 1 && tpNodes % 2 == 0) {
+                throw new IllegalArgumentException("tickerplant nodes: 1, or an odd number for a cluster [tpNodes=" + tpNodes + "]");
+            }
+        }
+
         public static Options defaults() {
-            return new Options(true, "2g", "256MB");
+            return new Options(true, "2g", "256MB", 1);
         }
     }
 
-    private final int tpTcp;
-    private final ServiceProcess tp;
+    private final Path dir;
+    private final List<ServiceProcess> tps = new ArrayList<>();
+    private final List<Path> aeronDirs = new ArrayList<>();
     private final ServiceProcess rdb;
     private final ServiceProcess hdb;
     private final ServiceProcess feed;
 
     private ProcessStack(final Path repo, final Path dir, final Options o) throws IOException {
-        this.tpTcp = freePort();
+        this.dir = dir;
         final String version = version(repo);
         final Path logs = dir.resolve("log");
         final List<String> queryLimits = List.of("--tick.query.max-rows=2000000000", "--tick.query.max-bytes=64GB");
         final String eod = java.time.LocalTime.now(java.time.ZoneOffset.UTC).plusHours(12).withNano(0).toString();
-        tp = new ServiceProcess("tp-service", repo, jar(repo, "tp-service", version), freePort(), List.of("-Xmx1g"),
-            List.of("--tick.tp.port=" + tpTcp, "--tick.tp.journal-dir=" + dir.resolve("journal"), "--tick.tp.eod-time=" + eod,
-                "--tick.tp.zone=UTC"), logs.resolve("tp-service.log"));
+        final List<String> tpCommon = List.of("--tick.tp.eod-time=" + eod, "--tick.tp.zone=UTC");
+        final List<String> addresses = new ArrayList<>();
+        if (o.tpNodes() == 1) {
+            final int tpTcp = freePort();
+            addresses.add("127.0.0.1:" + tpTcp);
+            tps.add(new ServiceProcess("tp-service", repo, jar(repo, "tp-service", version), freePort(), List.of("-Xmx1g"),
+                concat(List.of("--tick.tp.port=" + tpTcp, "--tick.tp.journal-dir=" + journalRoot(0, false)), tpCommon),
+                logs.resolve("tp-service.log")));
+        } else {
+            final List<String> members = new ArrayList<>();
+            final int[] tcp = new int[o.tpNodes()];
+            final int[] udp = freeUdpBases(o.tpNodes());
+            for (int k = 0; k < o.tpNodes(); k++) {
+                tcp[k] = freePort();
+                addresses.add("127.0.0.1:" + tcp[k]);
+                members.add(k + "=127.0.0.1:" + tcp[k] + ":0:" + udp[k]);
+            }
+            final Path shm = Path.of("/dev/shm");
+            final String tag = "jtick-soak-" + Integer.toHexString(dir.toAbsolutePath().toString().hashCode());
+            for (int k = 0; k < o.tpNodes(); k++) {
+                final Path aeron = Files.isDirectory(shm) && Files.isWritable(shm) ? shm.resolve(tag + "-" + k)
+                    : dir.resolve("tp-" + k).resolve("aeron");
+                aeronDirs.add(aeron);
+                tps.add(new ServiceProcess("tp-service-" + k, repo, jar(repo, "tp-service", version), freePort(), List.of("-Xmx1g"),
+                    concat(List.of("--tick.tp.port=" + tcp[k], "--tick.tp.kdb-port=-1", "--tick.tp.name=tp-" + k,
+                        "--tick.tp.journal-dir=" + journalRoot(k, true), "--tick.tp.max-frame-length=1MB",
+                        "--tick.tp.cluster.enabled=true", "--tick.tp.cluster.member-id=" + k, "--tick.tp.cluster.start-timeout=10m",
+                        "--tick.tp.cluster.members=" + String.join(",", members),
+                        "--tick.tp.cluster.dir=" + dir.resolve("tp-" + k).resolve("cluster"), "--tick.tp.cluster.aeron-dir=" + aeron),
+                        tpCommon), logs.resolve("tp-service-" + k + ".log")));
+            }
+        }
+        final String tpList = String.join(",", addresses);
+        final String firstPort = addresses.get(0).substring(addresses.get(0).indexOf(':') + 1);
         final int hdbPort = freePort();
         hdb = !o.withHdb() ? null : new ServiceProcess("hdb-service", repo, jar(repo, "hdb-service", version), hdbPort,
             List.of("-Xmx1g"), concat(List.of("--tick.hdb.root=" + dir.resolve("hdb"), "--tick.hdb.tiering.enabled=false"),
             queryLimits), logs.resolve("hdb-service.log"));
-        final List<String> rdbArgs = new ArrayList<>(List.of("--tick.rdb.tp-port=" + tpTcp, "--tick.rdb.reconnect-delay=200ms"));
+        final List<String> rdbArgs = new ArrayList<>(List.of("--tick.rdb.tp-port=" + firstPort, "--tick.rdb.reconnect-delay=200ms"));
+        if (o.tpNodes() > 1) {
+            rdbArgs.add("--tick.rdb.tp-addresses=" + tpList);
+        }
         if (o.withHdb()) {
             rdbArgs.addAll(List.of("--tick.rdb.hdb.root=" + dir.resolve("rdb-eod"), "--tick.rdb.hdb.transfer=upload",
                 "--tick.rdb.hdb.url=http://127.0.0.1:" + hdbPort, "--tick.rdb.hdb.retry-interval=500ms"));
@@ -70,18 +118,36 @@ public final class ProcessStack implements AutoCloseable {
         rdbArgs.addAll(queryLimits);
         rdb = new ServiceProcess("rdb-service", repo, jar(repo, "rdb-service", version), freePort(), List.of("-Xmx" + o.rdbHeap()),
             rdbArgs, logs.resolve("rdb-service.log"));
-        feed = new ServiceProcess("feed-sim", repo, jar(repo, "feed-sim", version), freePort(), List.of("-Xmx1g"),
-            List.of("--tick.feed.tp-port=" + tpTcp, "--tick.feed.buffer=" + o.feedBuffer(), "--tick.feed.reconnect-max=1s",
-                "--tick.feed.runs-dir=" + dir.resolve("runs")), logs.resolve("feed-sim.log"));
+        final List<String> feedArgs = new ArrayList<>(List.of("--tick.feed.tp-port=" + firstPort, "--tick.feed.buffer=" + o.feedBuffer(),
+            "--tick.feed.reconnect-max=1s", "--tick.feed.runs-dir=" + dir.resolve("runs")));
+        if (o.tpNodes() > 1) {
+            feedArgs.add("--tick.feed.tp-addresses=" + tpList);
+        }
+        feed = new ServiceProcess("feed-sim", repo, jar(repo, "feed-sim", version), freePort(), List.of("-Xmx1g"), feedArgs,
+            logs.resolve("feed-sim.log"));
     }
 
-    /** Starts the services (HDB, TP, RDB, feed-sim) and waits until each is healthy. */
+    /**
+     * Starts the services (HDB, TP, RDB, feed-sim) and waits until each is healthy. The nodes of a
+     * tickerplant cluster start all at once: each is healthy only once a leader is elected. The RDB and
+     * feed-sim start together once the TP is healthy (a JVM takes long to start on a loaded machine).
+     */
     public static ProcessStack start(final Path repo, final Path dir, final Options o) throws IOException, InterruptedException {
         final ProcessStack s = new ProcessStack(repo, dir, o);
         try {
-            for (final ServiceProcess p : s.all()) {
-                p.start().awaitHealthy(START);
+            if (s.hdb != null) {
+                s.hdb.start().awaitHealthy(START);
             }
+            for (final ServiceProcess tp : s.tps) {
+                tp.start();
+            }
+            for (final ServiceProcess tp : s.tps) {
+                tp.awaitHealthy(START);
+            }
+            s.rdb.start();
+            s.feed.start();
+            s.rdb.awaitHealthy(START);
+            s.feed.awaitHealthy(START);
             return s;
         } catch (final IOException | InterruptedException | RuntimeException e) {
             s.close();
@@ -104,19 +170,23 @@ public final class ProcessStack implements AutoCloseable {
         }
     }
 
-    private List<ServiceProcess> all() {
-        final List<ServiceProcess> out = new ArrayList<>();
-        if (hdb != null) {
-            out.add(hdb);
-        }
-        out.add(tp);
-        out.add(rdb);
-        out.add(feed);
-        return out;
+    /** The tickerplant (node 0 of a cluster). */
+    public ServiceProcess tp() {
+        return tps.get(0);
     }
 
-    public ServiceProcess tp() {
-        return tp;
+    /** Every tickerplant node, by member id (one without a cluster). */
+    public List<ServiceProcess> tps() {
+        return List.copyOf(tps);
+    }
+
+    /** Where node {@code k} journals (the only TP's journal without a cluster). */
+    public Path journalRoot(final int k) {
+        return journalRoot(k, tps.size() > 1);
+    }
+
+    private Path journalRoot(final int k, final boolean cluster) {
+        return cluster ? dir.resolve("tp-" + k).resolve("journal") : dir.resolve("journal");
     }
 
     public ServiceProcess rdb() {
@@ -135,6 +205,59 @@ public final class ProcessStack implements AutoCloseable {
     public void killAndRestart(final ServiceProcess p) throws IOException, InterruptedException {
         p.kill9();
         p.start().awaitHealthy(START);
+    }
+
+    // ---------------------------------------------------------------- cluster
+
+    /** {@code GET /api/cluster} of a node. */
+    public Map<String, Object> cluster(final ServiceProcess tp) throws IOException, InterruptedException {
+        return getObject(tp, "/api/cluster");
+    }
+
+    /**
+     * The node that leads and takes feeds now, as the running (not paused) nodes see it: one that says
+     * it is the leader and accepts feeds, and that every other running node names as leader; null when
+     * there is none yet (an election, or the nodes do not agree yet).
+     */
+    public ServiceProcess leaderNow() {
+        ServiceProcess leader = null;
+        int leaderId = -1;
+        final List<Integer> named = new ArrayList<>();
+        for (final ServiceProcess tp : tps) {
+            if (!tp.alive() || tp.paused()) {
+                continue;
+            }
+            final Map<String, Object> c;
+            try {
+                c = cluster(tp);
+            } catch (final IOException | RuntimeException e) {
+                return null;
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+            named.add((int) number(c, "leaderId"));
+            if ("leader".equals(c.get("role")) && Boolean.TRUE.equals(c.get("acceptsFeeds"))) {
+                leader = tp;
+                leaderId = (int) number(c, "memberId");
+            }
+        }
+        if (leader == null) {
+            return null;
+        }
+        for (final int id : named) {
+            if (id != leaderId) {
+                return null;
+            }
+        }
+        return leader;
+    }
+
+    /** Waits until a node leads and every running node names it ({@link #leaderNow}). */
+    public ServiceProcess awaitLeader(final Duration timeout) throws InterruptedException {
+        final ServiceProcess[] found = new ServiceProcess[1];
+        await("a leader every running node names", timeout, () -> (found[0] = leaderNow()) != null);
+        return found[0];
     }
 
     // ---------------------------------------------------------------- REST
@@ -193,6 +316,12 @@ public final class ProcessStack implements AutoCloseable {
 
     /** Waits for {@code condition} (polled every 100 ms, exceptions count as false) until the deadline. */
     public static void await(final String what, final Duration timeout, final Check condition) throws InterruptedException {
+        await(what, timeout, 100, condition);
+    }
+
+    /** Waits for {@code condition} (polled every {@code pollMillis}, exceptions count as false) until the deadline. */
+    public static void await(final String what, final Duration timeout, final long pollMillis, final Check condition)
+        throws InterruptedException {
         final long deadline = System.nanoTime() + timeout.toNanos();
         Exception last = null;
         while (true) {
@@ -206,7 +335,7 @@ public final class ProcessStack implements AutoCloseable {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("timed out after " + timeout + " waiting for " + what + (last == null ? "" : ": " + last));
             }
-            Thread.sleep(100);
+            Thread.sleep(pollMillis);
         }
     }
 
@@ -220,6 +349,32 @@ public final class ProcessStack implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
+    }
+
+    /** Port bases of {@code n} runs of five free UDP ports (Aeron's ingress, consensus, log, catch-up, archive). */
+    private static int[] freeUdpBases(final int n) throws IOException {
+        final int[] out = new int[n];
+        int found = 0;
+        for (int base = 20_000 + (int) (ProcessHandle.current().pid() % 400) * 50; found < n && base < 60_000; base += 10) {
+            if (udpFree(base, 5)) {
+                out[found++] = base;
+            }
+        }
+        if (found < n) {
+            throw new IOException("no free UDP ports for the cluster nodes' Aeron");
+        }
+        return out;
+    }
+
+    private static boolean udpFree(final int base, final int count) {
+        for (int p = base; p < base + count; p++) {
+            try (java.net.DatagramSocket s = new java.net.DatagramSocket(p, InetAddress.getLoopbackAddress())) {
+                s.getLocalPort();
+            } catch (final IOException e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String version(final Path repo) throws IOException {
@@ -245,13 +400,29 @@ public final class ProcessStack implements AutoCloseable {
         return out;
     }
 
+    /** Stops the tickerplant nodes only (SIGTERM): their journals can be read afterwards. */
+    public void closeTickerplants() throws InterruptedException {
+        for (final ServiceProcess tp : tps) {
+            tp.close();
+        }
+    }
+
     @Override
     public void close() throws InterruptedException {
-        for (final ServiceProcess p : List.of(feed, rdb, tp)) {
-            p.close();
-        }
+        feed.close();
+        rdb.close();
+        closeTickerplants();
         if (hdb != null) {
             hdb.close();
+        }
+        for (final Path a : aeronDirs) {
+            if (a.startsWith("/dev/shm")) {
+                try {
+                    io.jtick.core.hdb.store.PartitionStore.deleteRecursively(a);
+                } catch (final IOException e) {
+                    System.err.println("could not delete " + a + ": " + e);
+                }
+            }
         }
     }
 }

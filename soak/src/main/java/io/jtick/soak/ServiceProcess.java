@@ -27,6 +27,7 @@ public final class ServiceProcess implements AutoCloseable {
     private final Path log;
     private Process process;
     private int starts;
+    private volatile boolean paused;
 
     /**
      * @param jvmArgs extra JVM options (heap size...)
@@ -92,6 +93,7 @@ public final class ServiceProcess implements AutoCloseable {
         process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
         starts++;
+        paused = false;
         return this;
     }
 
@@ -126,6 +128,37 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code kill -STOP}: the JVM freezes (its sockets stay open, nothing answers) until {@link #resume};
+     * a machine that stalls rather than dies.
+     */
+    public void pause() throws IOException, InterruptedException {
+        signal("STOP");
+        paused = true;
+    }
+
+    /** {@code kill -CONT}: a paused JVM runs on. */
+    public void resume() throws IOException, InterruptedException {
+        signal("CONT");
+        paused = false;
+    }
+
+    /** Stopped with {@link #pause} and not resumed. */
+    public boolean paused() {
+        return paused;
+    }
+
+    private void signal(final String signal) throws IOException, InterruptedException {
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException(name + " does not run: cannot send SIG" + signal);
+        }
+        final Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).redirectErrorStream(true).start();
+        if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            kill.destroyForcibly();
+            throw new IOException("kill -" + signal + " " + process.pid() + " failed: " + new String(kill.getInputStream().readAllBytes()));
+        }
+    }
+
     /** The last lines of the log. */
     public String tail() {
         try {
@@ -136,10 +169,15 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    /** Stops it (SIGTERM, then SIGKILL after 15 s). */
+    /** Stops it (SIGTERM, then SIGKILL after 15 s); a paused JVM is resumed first so that it can stop. */
     @Override
     public void close() throws InterruptedException {
         if (process != null && process.isAlive()) {
+            try {
+                resume();
+            } catch (final IOException | IllegalStateException e) {
+                // gone meanwhile
+            }
             process.destroy();
             if (!process.waitFor(15, TimeUnit.SECONDS)) {
                 kill9();
