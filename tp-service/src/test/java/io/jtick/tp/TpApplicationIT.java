@@ -142,8 +142,8 @@ class TpApplicationIT {
     void shouldDocumentEveryEndpointInOpenApiAndAcceptTheDocumentedExamples() {
         final OpenApiContract api = OpenApiContract.fetch(httpPort);
         assertThat(api.assertEveryMappingDocumented(context)).containsExactlyInAnyOrder("GET /api/status", "PUT /api/mode",
-            "POST /api/eod");
+            "POST /api/eod", "GET /api/cluster");
         api.assertEveryOperationDescribed();
-        assertThat(api.assertExamplesAccepted(Map.of(), Set.of())).hasSize(4); // status, two modes, end of day
+        assertThat(api.assertExamplesAccepted(Map.of(), Set.of())).hasSize(5); // status, two modes, end of day, cluster
     }
 }
