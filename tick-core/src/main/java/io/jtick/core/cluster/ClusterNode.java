@@ -1,15 +1,11 @@
 package io.jtick.core.cluster;
 
 import io.aeron.Aeron;
-import io.aeron.AeronCounters;
 import io.aeron.DirectBufferVector;
 import io.aeron.Publication;
 import io.aeron.archive.Archive;
 import io.aeron.archive.ArchiveThreadingMode;
 import io.aeron.archive.client.AeronArchive;
-import io.aeron.cluster.ClusterMember;
-import io.aeron.cluster.ClusterMembership;
-import io.aeron.cluster.ClusterTool;
 import io.aeron.cluster.ClusteredMediaDriver;
 import io.aeron.cluster.ConsensusModule;
 import io.aeron.cluster.NanosecondClusterClock;
@@ -34,7 +30,6 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NoOpLock;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.status.CountersReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,7 +83,6 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
         }
     }
     private static final long KEEP_ALIVE_NANOS = 1_000_000_000L;
-    private static final long MEMBERS_TTL_NANOS = 2_000_000_000L;
 
     private final ClusterSettings settings;
     private final TickerplantSettings tpSettings;
@@ -107,7 +101,7 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
     private TickerplantServer server;
     private ClusteredMediaDriver driver;
     private ClusteredServiceContainer container;
-    private Aeron aeron;
+    private volatile Aeron aeron;
     private String aeronDir;
     private ScheduledFuture<?> housekeeping;
     private ScheduledFuture<?> connecting;
@@ -123,9 +117,7 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
     private final DirectBufferVector[] vectors = {new DirectBufferVector(), new DirectBufferVector(), new DirectBufferVector()};
     private final BackoffIdleStrategy offerIdle = new BackoffIdleStrategy(10, 10, 1_000, 50_000);
 
-    // members' log positions, refreshed at most every MEMBERS_TTL_NANOS
-    private List<ClusterStatus.Member> members = List.of();
-    private long membersAtNanos;
+    private final ClusterCounters counters;
 
     public ClusterNode(final ClusterSettings settings, final TickerplantSettings tpSettings, final TickMetrics metrics) {
         this.settings = settings.validate();
@@ -137,9 +129,10 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
         this.elections = metrics.counter("tick.tp.cluster.elections");
         this.leaderChanges = metrics.counter("tick.tp.cluster.leader.changes");
         metrics.gauge("tick.tp.cluster.role", () -> role.code());
-        metrics.gauge("tick.tp.cluster.commit.position", this::commitPosition);
+        this.counters = new ClusterCounters(settings, () -> aeron, () -> leaderId);
+        metrics.gauge("tick.tp.cluster.commit.position", counters::commitPosition);
         for (final ClusterSettings.Member m : settings.members()) {
-            metrics.gauge("tick.tp.cluster.lag.bytes|member=" + m.id(), () -> lagOf(m.id()));
+            metrics.gauge("tick.tp.cluster.lag.bytes|member=" + m.id(), () -> counters.lagOf(m.id()));
         }
     }
 
@@ -285,15 +278,14 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
                 }
                 throw new IllegalStateException("no cluster leader within " + settings.startTimeout().toSeconds() + " s [member="
                     + settings.memberId() + "]: a majority of the members must be running and reachable over UDP; not heard from: "
-                    + unheard(others));
+                    + String.join(", ", others));
             }
             if (started && leaderId < 0 && System.nanoTime() - lastMembershipQuery > 500_000_000L) {
                 // a node that rejoins a term from a snapshot replays no new-term event: ask the consensus module
                 lastMembershipQuery = System.nanoTime();
-                final ClusterMembership membership = new ClusterMembership();
-                if (ClusterTool.listMembers(membership, settings.dir().resolve("cluster").toFile(), 500)
-                    && membership.leaderMemberId >= 0) {
-                    leaderId = membership.leaderMemberId;
+                final int leader = counters.leaderOfConsensus();
+                if (leader >= 0) {
+                    leaderId = leader;
                     server.execute(t -> onRoleOnLoop());
                 }
             }
@@ -304,11 +296,6 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
                 throw new IllegalStateException("interrupted while waiting for a cluster leader", e);
             }
         }
-    }
-
-    /** The members of {@code candidates} not known to be up (all of them when nobody answers). */
-    private String unheard(final List<String> candidates) {
-        return String.join(", ", candidates);
     }
 
     // ------------------------------------------------------------------ from the service thread
@@ -552,77 +539,9 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
     public ClusterStatus status() {
         final int leader = leaderId;
         final ClusterSettings.Member l = leader >= 0 ? settings.member(leader) : null;
-        final long termNow = Math.max(term, counter(AeronCounters.CLUSTER_LEADERSHIP_TERM_ID_TYPE_ID));
-        return new ClusterStatus(true, settings.memberId(), divergedReason != null ? "diverged" : roleName(), acceptsFeeds(), leader,
-            l == null ? null : l.address(false), termNow, commitPosition(), service.appliedPosition(), members(), divergedReason);
-    }
-
-    private String roleName() {
-        final long code = counter(AeronCounters.CLUSTER_NODE_ROLE_TYPE_ID);
-        final Cluster.Role r = code >= 0 && code <= 2 ? Cluster.Role.get(code) : role;
-        return r.name().toLowerCase(java.util.Locale.ROOT);
-    }
-
-    /** This node's commit position (Aeron's counter), -1 before it has one. */
-    public long commitPosition() {
-        return counter(AeronCounters.CLUSTER_COMMIT_POSITION_TYPE_ID);
-    }
-
-    private long counter(final int typeId) {
-        final Aeron a = aeron;
-        if (a == null || a.isClosed()) {
-            return -1;
-        }
-        final CountersReader counters = a.countersReader();
-        final long[] value = {-1};
-        counters.forEach((counterId, type, key, label) -> {
-            if (type == typeId) {
-                value[0] = counters.getCounterValue(counterId);
-            }
-        });
-        return value[0];
-    }
-
-    private long lagOf(final int id) {
-        final long commit = commitPosition();
-        for (final ClusterStatus.Member m : members()) {
-            if (m.id() == id) {
-                return m.logPosition() < 0 || commit < 0 ? -1 : Math.max(0, commit - m.logPosition());
-            }
-        }
-        return -1;
-    }
-
-    /** Every member's log position as this node's consensus module knows it (cached for 2 s). */
-    private synchronized List<ClusterStatus.Member> members() {
-        final long now = System.nanoTime();
-        if (now - membersAtNanos < MEMBERS_TTL_NANOS && !members.isEmpty()) {
-            return members;
-        }
-        membersAtNanos = now;
-        final List<ClusterStatus.Member> out = new ArrayList<>();
-        final ClusterMembership membership = new ClusterMembership();
-        boolean known = false;
-        try {
-            known = driver != null && ClusterTool.listMembers(membership, settings.dir().resolve("cluster").toFile(), 500);
-        } catch (final RuntimeException e) {
-            LOG.debug("cluster members not listed: {}", e.toString());
-        }
-        final long commit = commitPosition();
-        for (final ClusterSettings.Member m : settings.members()) {
-            long position = -1;
-            if (known && membership.activeMembers != null) {
-                for (final ClusterMember cm : membership.activeMembers) {
-                    if (cm.id() == m.id()) {
-                        position = cm.logPosition();
-                    }
-                }
-            }
-            out.add(new ClusterStatus.Member(m.id(), m.address(false), m.id() == leaderId, position,
-                position < 0 || commit < 0 ? -1 : Math.max(0, commit - position)));
-        }
-        members = out;
-        return out;
+        return new ClusterStatus(true, settings.memberId(), divergedReason != null ? "diverged" : counters.role(role), acceptsFeeds(),
+            leader, l == null ? null : l.address(false), Math.max(term, counters.term()), counters.commitPosition(),
+            service.appliedPosition(), counters.members(), divergedReason);
     }
 
     public ClusterSettings settings() {

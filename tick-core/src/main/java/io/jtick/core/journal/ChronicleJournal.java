@@ -19,16 +19,12 @@ import org.slf4j.LoggerFactory;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * {@link Journal} on Chronicle Queue: one daily-rolled queue per trading day, one appender, owned by one thread.
@@ -73,13 +69,8 @@ final class ChronicleJournal implements Journal {
     /** Position after the last entry written, and up to where {@link #pretouch} has touched the pages (0: nothing yet). */
     private long endPosition;
     private long touchedUntil;
-    /** The cycle file {@link #sync} forces and its channel (null until a sync found the appender's file). */
-    private Path forcingFile;
-    private FileChannel forcing;
-    /** Sequence up to which the journal is forced; -1 until the first sync (which also forces what the files held at open). */
-    private long forcedSequence = -1;
-    /** Why a force failed (every later {@link #sync} fails), or null. */
-    private String forceFailure;
+    /** What {@link #sync} forces, and how far. */
+    private final JournalForcer forcer;
 
     private ChronicleJournal(final Path dir, final LocalDate date, final SingleChronicleQueue queue, final long firstSequence,
                              final long lastSequence, final NanoClock clock, final long minFreeBytes) {
@@ -91,6 +82,7 @@ final class ChronicleJournal implements Journal {
         this.lastSequence = lastSequence;
         this.clock = clock;
         this.minFreeBytes = minFreeBytes;
+        this.forcer = new JournalForcer(dir, date);
         FileStore fs = null;
         try {
             fs = Files.getFileStore(dir);
@@ -460,79 +452,13 @@ final class ChronicleJournal implements Journal {
 
     @Override
     public long sync() {
-        if (forceFailure != null) {
-            throw new IllegalStateException("journal force failed before, nothing more is forced: restart the tickerplant once the volume"
-                + " is healthy [dir=" + dir + "]: " + forceFailure);
-        }
-        final Path file = appenderFile();
-        if (forcedSequence >= 0 && lastSequence == forcedSequence && (file == null || file.equals(forcingFile))) {
-            return -1;
-        }
-        final long t0 = System.nanoTime();
-        try {
-            if (forcedSequence < 0) {
-                forceDay(dir);
-                final Path root = dir.getParent();
-                if (root != null) {
-                    Journal.days(root).filter(d -> d.isBefore(date)).max(LocalDate::compareTo)
-                        .ifPresent(previous -> forceDay(root.resolve(previous.toString())));
-                    forceDirectory(root);
-                }
-            }
-            if (file != null && !file.equals(forcingFile)) {
-                if (forcing != null) {
-                    // the tail of the cycle file the appender left (a roll)
-                    forcing.force(false);
-                    forcing.close();
-                    forcing = null;
-                }
-                forcing = FileChannel.open(file, StandardOpenOption.WRITE);
-                forcingFile = file;
-                forceDirectory(dir);
-            }
-            if (forcing != null) {
-                forcing.force(false);
-            }
-        } catch (final IOException | RuntimeException e) {
-            forceFailure = e.toString();
-            LOG.error("journal force failed: nothing more is acknowledged until the tickerplant restarts [dir={}, sequence={}]: {}", dir,
-                lastSequence, e.toString());
-            throw new IllegalStateException("journal force failed [dir=" + dir + ", sequence=" + lastSequence + "]: " + e, e);
-        }
-        forcedSequence = lastSequence;
-        return System.nanoTime() - t0;
+        return forcer.force(appenderFile(), lastSequence);
     }
 
     /** The cycle file the appender writes, or null before its first write. */
     private Path appenderFile() {
         final File f = appender.currentFile();
         return f == null ? null : f.toPath();
-    }
-
-    /** Forces every queue file of a day's journal directory (cycle files and Chronicle's metadata), then the directory. */
-    private static void forceDay(final Path day) {
-        if (!Files.isDirectory(day)) {
-            return;
-        }
-        try (Stream<Path> files = Files.list(day)) {
-            for (final Path p : files.filter(f -> f.toString().endsWith(".cq4") || f.toString().endsWith(".cq4t")).toList()) {
-                try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
-                    ch.force(false);
-                }
-            }
-        } catch (final IOException e) {
-            throw new UncheckedIOException("cannot force the journal files [dir=" + day + "]", e);
-        }
-        forceDirectory(day);
-    }
-
-    /** fsync of a directory: the entries of the files created in it. */
-    private static void forceDirectory(final Path d) {
-        try (FileChannel ch = FileChannel.open(d, StandardOpenOption.READ)) {
-            ch.force(true);
-        } catch (final IOException e) {
-            throw new UncheckedIOException("cannot force the directory [dir=" + d + "]", e);
-        }
     }
 
     /**
@@ -614,14 +540,7 @@ final class ChronicleJournal implements Journal {
         } catch (final RuntimeException | InternalError e) {
             LOG.warn("journal appender close failed [dir={}]: {}", dir, e.toString());
         }
-        if (forcing != null) {
-            try {
-                forcing.close();
-            } catch (final IOException e) {
-                LOG.warn("closing the journal's forcing channel failed [dir={}]: {}", dir, e.toString());
-            }
-            forcing = null;
-        }
+        forcer.close();
         queue.close();
         for (final SingleChronicleQueue q : retired) {
             q.close();
