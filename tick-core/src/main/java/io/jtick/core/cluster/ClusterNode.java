@@ -34,7 +34,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -360,15 +359,14 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
     }
 
     @Override
-    public ErrorCode offerUpdate(final String feed, final long feedSequence, final ByteBuf frame, final int offset, final int length) {
+    public ErrorCode offerUpdate(final byte[] feed, final long feedSequence, final ByteBuf frame, final int offset, final int length) {
         if (!isLeader()) {
             return ErrorCode.NOT_LEADER;
         }
         if (ingress == null) {
             return ErrorCode.NO_QUORUM;
         }
-        final int h = LogCodec.updateHeader(header, settings.memberId(), System.nanoTime(),
-            feed == null ? null : feed.getBytes(StandardCharsets.US_ASCII));
+        final int h = LogCodec.updateHeader(header, settings.memberId(), System.nanoTime(), feed);
         vectors[1].reset(header, 0, h);
         final UnsafeBuffer body;
         if (frame.hasMemoryAddress()) {

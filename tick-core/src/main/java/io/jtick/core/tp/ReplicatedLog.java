@@ -23,11 +23,11 @@ public interface ReplicatedLog {
     String notLeaderReason(boolean kdb);
 
     /**
-     * Offers one validated update frame to the log: {@code feed} (null when not numbered) and its
-     * number {@code feedSequence} go with it. Returns {@link ErrorCode#NONE}, or why it could not
+     * Offers one validated update frame to the log: {@code feed}, the numbered feed's name in ASCII
+     * (null when not numbered), and its number {@code feedSequence} go with it. Returns {@link ErrorCode#NONE}, or why it could not
      * ({@link ErrorCode#NOT_LEADER}, {@link ErrorCode#NO_QUORUM}); then nothing of it was offered.
      */
-    ErrorCode offerUpdate(String feed, long feedSequence, ByteBuf frame, int offset, int length);
+    ErrorCode offerUpdate(byte[] feed, long feedSequence, ByteBuf frame, int offset, int length);
 
     /** Offers end of day ({@code POST /api/eod} on the leader). */
     ErrorCode offerEndOfDay();
