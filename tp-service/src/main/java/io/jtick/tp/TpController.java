@@ -51,7 +51,7 @@ class TpController {
     @ApiResponse(responseCode = "200", description = "the node's view of the cluster",
         content = @Content(schema = @Schema(implementation = ClusterStatus.class), examples = @ExampleObject(value =
             "{\"enabled\":true,\"memberId\":0,\"role\":\"leader\",\"acceptsFeeds\":true,\"leaderId\":0,"
-                + "\"leader\":\"127.0.0.1:5010\",\"term\":2,\"commitPosition\":1048576,\"appliedPosition\":1048576,"
+                + "\"leader\":\"127.0.0.1:5010\",\"term\":2,\"commitPosition\":1048576,\"appliedPosition\":1048576,\"snapshots\":0,"
                 + "\"members\":[{\"id\":0,\"address\":\"127.0.0.1:5010\",\"leader\":true,\"logPosition\":1048576,"
                 + "\"lagBytes\":0}],\"diverged\":null}")))
     @GetMapping("/cluster")

@@ -53,6 +53,11 @@ final class ClusterCounters {
         return counter(AeronCounters.CLUSTER_COMMIT_POSITION_TYPE_ID);
     }
 
+    /** The snapshots this node's consensus module has taken since it started, -1 before it runs. */
+    long snapshots() {
+        return counter(AeronCounters.CLUSTER_SNAPSHOT_COUNTER_TYPE_ID);
+    }
+
     /** The leadership term the consensus module is in, -1 before one. */
     long term() {
         return counter(AeronCounters.CLUSTER_LEADERSHIP_TERM_ID_TYPE_ID);

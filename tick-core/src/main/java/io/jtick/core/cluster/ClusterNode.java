@@ -539,7 +539,7 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
         final ClusterSettings.Member l = leader >= 0 ? settings.member(leader) : null;
         return new ClusterStatus(true, settings.memberId(), divergedReason != null ? "diverged" : counters.role(role), acceptsFeeds(),
             leader, l == null ? null : l.address(false), Math.max(term, counters.term()), counters.commitPosition(),
-            service.appliedPosition(), counters.members(), divergedReason);
+            service.appliedPosition(), Math.max(0, counters.snapshots()), counters.members(), divergedReason);
     }
 
     public ClusterSettings settings() {

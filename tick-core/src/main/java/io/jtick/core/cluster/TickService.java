@@ -35,7 +35,9 @@ import java.util.concurrent.TimeUnit;
  * node's tickerplant thread, which journals and publishes it ({@link Tickerplant#applyUpdate}).
  *
  * <p>State: {@code date} (the trading day the log is in; null until the first entry of a new
- * cluster or a snapshot), {@code appliedPosition}. The first entry of a new cluster opens the day of
+ * cluster or a snapshot), {@code appliedPosition} (the log position after the last entry of any kind this
+ * service has taken: a session's messages, opening and closing, timers, new terms and snapshots, so
+ * that it reaches the commit position once the log is still). The first entry of a new cluster opens the day of
  * its timestamp at sequence 0; a snapshot (taken after each end of day, on the leader's request)
  * brings the tickerplant's {@link ReplicatedState} back, and the log replays from there.
  */
@@ -120,6 +122,7 @@ final class TickService implements ClusteredService {
 
     @Override
     public void onSessionClose(final ClientSession session, final long timestamp, final CloseReason closeReason) {
+        appliedPosition = cluster.logPosition();
     }
 
     @Override
@@ -200,6 +203,7 @@ final class TickService implements ClusteredService {
             }
             idle.idle();
         }
+        appliedPosition = cluster.logPosition();
         LOG.info("cluster snapshot taken [member={}, date={}, sequence={}, bytes={}]", memberId, state.date(), state.sequence(), length);
     }
 
@@ -213,6 +217,7 @@ final class TickService implements ClusteredService {
                                          final long termBaseLogPosition, final int leaderMemberId, final int logSessionId,
                                          final TimeUnit timeUnit, final int appVersion) {
         node.newTerm(leadershipTermId, leaderMemberId);
+        appliedPosition = cluster.logPosition();
     }
 
     @Override

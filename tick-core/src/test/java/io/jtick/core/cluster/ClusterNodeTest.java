@@ -274,6 +274,13 @@ class ClusterNodeTest {
         for (final Node n : nodes) {
             await("node " + n.id() + " in the next day", WAIT, () -> LocalDate.parse(n.tp().status().date()).isAfter(day1));
         }
+        // the leader asks for a snapshot after the end of day: the log's last entry is that action, and every
+        // node's applied position still reaches the commit position (it counts entries of every kind)
+        await("the end-of-day snapshot", WAIT, () -> leader.cluster().status().snapshots() >= 1);
+        for (final Node n : nodes) {
+            await("node " + n.id() + " applied the log up to the snapshot", WAIT,
+                () -> n.cluster().status().appliedPosition() == leader.cluster().status().commitPosition());
+        }
         final LocalDate day2 = LocalDate.parse(leader.tp().status().date());
         for (int id = 301; id <= 600; id++) {
             send(f, id);
