@@ -29,8 +29,10 @@ import java.util.concurrent.TimeUnit;
  * A feed's connection to the tickerplant and its backoff: connects, says HELLO, hands FEED_ACK and
  * ERROR frames to the {@link FeedPublisher}, and when the connection drops (or cannot be made)
  * connects again after a bounded exponential backoff ({@link FeedPublisher.Settings#reconnectMin}
- * doubling up to {@link FeedPublisher.Settings#reconnectMax}; back to the minimum once the tickerplant
- * acknowledges progress on a connection, or at once for a protocol 1 feed).
+ * doubling up to {@link FeedPublisher.Settings#reconnectMax}; with several addresses it doubles once per
+ * round of the list, so that every member of a cluster is asked again soon while it elects a leader;
+ * back to the minimum once the tickerplant acknowledges progress on a connection, or at once for a
+ * protocol 1 feed).
  *
  * <p>Which tickerplant ({@link FeedPublisher.Settings#addresses}, tried in order): after a drop or a
  * failed connect, the next address of the list (the same one when there is one). A cluster follower's
@@ -272,7 +274,10 @@ final class FeedConnector {
             return;
         }
         final long min = settings.reconnectMin().toMillis();
-        final long delay = Math.min(settings.reconnectMax().toMillis(), min << Math.min(backoffStep, 20));
+        // with several tickerplants the wait doubles once per round of the list, not per attempt: while a
+        // cluster elects, every member is asked again soon, and the feed finds the new leader within a wait
+        final int doublings = Math.min(backoffStep / addresses.size(), 20);
+        final long delay = Math.min(settings.reconnectMax().toMillis(), min << doublings);
         backoffStep++;
         group.schedule(this::connectNow, delay, TimeUnit.MILLISECONDS);
     }
