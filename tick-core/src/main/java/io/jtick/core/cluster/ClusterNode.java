@@ -1,8 +1,6 @@
 package io.jtick.core.cluster;
 
 import io.aeron.Aeron;
-import io.aeron.DirectBufferVector;
-import io.aeron.Publication;
 import io.aeron.archive.Archive;
 import io.aeron.archive.ArchiveThreadingMode;
 import io.aeron.archive.client.AeronArchive;
@@ -21,6 +19,7 @@ import io.jtick.core.tp.PublishMode;
 import io.jtick.core.tp.ReplicatedLog;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantSettings;
+import io.jtick.core.tp.UpdateSource;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.LeaderHint;
 import io.netty.buffer.ByteBuf;
@@ -29,7 +28,6 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NoOpLock;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,8 +49,9 @@ import java.util.function.Supplier;
  * <p>Threads: the service's callbacks run on the service container's thread, which hands each
  * committed entry to the tickerplant thread in log order ({@link TickerplantServer#execute}); the
  * {@link ReplicatedLog} methods run on the tickerplant thread, which on the leader owns the ingress
- * client (an {@link AeronCluster} session over IPC to this node's consensus module, so an update
- * reaches the log without a network hop on the leader) and polls it in its housekeeping; status reads
+ * ({@link LeaderIngress}: an {@link AeronCluster} session over IPC to this node's consensus module, so
+ * an update reaches the log without a network hop on the leader, and what waits out the log's back
+ * pressure) and polls it in its housekeeping; status reads
  * come from any thread and read volatile fields and Aeron's counters.
  *
  * <p>Acknowledged means committed: a feed's FEED_ACK is sent when its update is applied, and the
@@ -61,12 +60,6 @@ import java.util.function.Supplier;
  */
 public final class ClusterNode implements ReplicatedLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
-    /**
-     * How long the leader's tickerplant thread waits out the log's back pressure on one entry before it
-     * refuses the update ({@code no-quorum}): meanwhile it reads nothing more, which pushes back on the
-     * feeds through TCP, as a single TP's full journal queue would.
-     */
-    private static final long OFFER_TIMEOUT_NANOS = 500_000_000L;
     /**
      * Aeron's liveness timeouts between a driver and its clients (10 s by default): a node stopped for
      * longer (SIGSTOP, a long pause) would find its own clients timed out when it resumes and leave the
@@ -81,7 +74,6 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
             System.setProperty("aeron.driver.timeout", Long.toString(LIVENESS_TIMEOUT_MS));
         }
     }
-    private static final long KEEP_ALIVE_NANOS = 1_000_000_000L;
 
     private final ClusterSettings settings;
     private final TickerplantSettings tpSettings;
@@ -103,19 +95,8 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
     private volatile Aeron aeron;
     private String aeronDir;
     private ScheduledFuture<?> housekeeping;
-    private ScheduledFuture<?> connecting;
 
-    // tickerplant thread only (ingress volatile for status reads)
-    private volatile AeronCluster ingress;
-    private AeronCluster.AsyncConnect pendingConnect;
-    private long lastIngressNanos;
-    private final UnsafeBuffer header = new UnsafeBuffer(new byte[LogCodec.UPDATE_HEADER + 256]);
-    private final UnsafeBuffer frameView = new UnsafeBuffer(0, 0);
-    private final UnsafeBuffer control = new UnsafeBuffer(new byte[64]);
-    /** What {@link AeronCluster#offer(DirectBufferVector[])} sends: its session header (it fills [0]), our header, the frame. */
-    private final DirectBufferVector[] vectors = {new DirectBufferVector(), new DirectBufferVector(), new DirectBufferVector()};
-    private final BackoffIdleStrategy offerIdle = new BackoffIdleStrategy(10, 10, 1_000, 50_000);
-
+    private final LeaderIngress ingress;
     private final ClusterCounters counters;
 
     public ClusterNode(final ClusterSettings settings, final TickerplantSettings tpSettings, final TickMetrics metrics) {
@@ -127,6 +108,7 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
             "feed update received by the leader to committed by a majority and applied there");
         this.elections = metrics.counter("tick.tp.cluster.elections");
         this.leaderChanges = metrics.counter("tick.tp.cluster.leader.changes");
+        this.ingress = new LeaderIngress(this, settings.memberId(), metrics.counter("tick.tp.cluster.backpressured"));
         metrics.gauge("tick.tp.cluster.role", () -> role.code());
         this.counters = new ClusterCounters(settings, () -> aeron, () -> leaderId);
         metrics.gauge("tick.tp.cluster.commit.position", counters::commitPosition);
@@ -285,7 +267,7 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
                 final int leader = counters.leaderOfConsensus();
                 if (leader >= 0) {
                     leaderId = leader;
-                    server.execute(t -> onRoleOnLoop());
+                    server.execute(t -> followRole());
                 }
             }
             try {
@@ -303,7 +285,7 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
         role = newRole;
         LOG.info("cluster role [member={}, role={}, leader={}, term={}]", settings.memberId(), newRole, leaderId, term);
         if (server != null) {
-            server.execute(t -> onRoleOnLoop());
+            server.execute(t -> followRole());
         }
     }
 
@@ -318,7 +300,7 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
         LOG.info("cluster leadership term [member={}, term={}, leader={}, previousLeader={}]", settings.memberId(), leadershipTermId,
             leader, previous);
         if (server != null) {
-            server.execute(t -> onRoleOnLoop());
+            server.execute(t -> followRole());
         }
     }
 
@@ -341,7 +323,7 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
 
     /** True while this node leads and its ingress to the log is connected: feeds sent here are taken. */
     public boolean acceptsFeeds() {
-        return isLeader() && ingress != null;
+        return isLeader() && ingress.connected();
     }
 
     @Override
@@ -359,76 +341,19 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
     }
 
     @Override
-    public ErrorCode offerUpdate(final byte[] feed, final long feedSequence, final ByteBuf frame, final int offset, final int length) {
-        if (!isLeader()) {
-            return ErrorCode.NOT_LEADER;
-        }
-        if (ingress == null) {
-            return ErrorCode.NO_QUORUM;
-        }
-        final int h = LogCodec.updateHeader(header, settings.memberId(), System.nanoTime(), feed);
-        vectors[1].reset(header, 0, h);
-        final UnsafeBuffer body;
-        if (frame.hasMemoryAddress()) {
-            frameView.wrap(frame.memoryAddress() + offset, length);
-            body = frameView;
-        } else {
-            final byte[] copy = new byte[length];
-            frame.getBytes(offset, copy);
-            body = new UnsafeBuffer(copy);
-        }
-        vectors[2].reset(body, 0, length);
-        return offer(() -> ingress.offer(vectors));
+    public ErrorCode offerUpdate(final UpdateSource from, final byte[] feed, final long feedSequence, final ByteBuf frame,
+                                 final int offset, final int length) {
+        return isLeader() ? ingress.offerUpdate(from, feed, feedSequence, frame, offset, length) : ErrorCode.NOT_LEADER;
     }
 
     @Override
     public ErrorCode offerEndOfDay() {
-        if (!isLeader()) {
-            return ErrorCode.NOT_LEADER;
-        }
-        if (ingress == null) {
-            return ErrorCode.NO_QUORUM;
-        }
-        final int n = LogCodec.endOfDay(control);
-        return offer(() -> ingress.offer(control, 0, n));
+        return isLeader() ? ingress.offerEndOfDay() : ErrorCode.NOT_LEADER;
     }
 
     @Override
     public ErrorCode offerMode(final PublishMode mode, final long timerNanos) {
-        if (!isLeader()) {
-            return ErrorCode.NOT_LEADER;
-        }
-        if (ingress == null) {
-            return ErrorCode.NO_QUORUM;
-        }
-        final int n = LogCodec.mode(control, mode, timerNanos);
-        return offer(() -> ingress.offer(control, 0, n));
-    }
-
-    private interface Offer {
-        long offer();
-    }
-
-    /** Offers, waiting out back pressure for up to 500 ms; {@link ErrorCode#NO_QUORUM} when the log does not take it. */
-    private ErrorCode offer(final Offer o) {
-        final long deadline = System.nanoTime() + OFFER_TIMEOUT_NANOS;
-        offerIdle.reset();
-        while (true) {
-            final long r = o.offer();
-            if (r > 0) {
-                lastIngressNanos = System.nanoTime();
-                return ErrorCode.NONE;
-            }
-            if (r == Publication.NOT_CONNECTED || r == Publication.CLOSED || r == Publication.MAX_POSITION_EXCEEDED
-                || System.nanoTime() - deadline > 0) {
-                LOG.warn("cluster log did not take an entry [member={}, result={}]", settings.memberId(), Publication.errorString(r));
-                if (r == Publication.NOT_CONNECTED || r == Publication.CLOSED) {
-                    closeIngress();
-                }
-                return ErrorCode.NO_QUORUM;
-            }
-            offerIdle.idle();
-        }
+        return isLeader() ? ingress.offerMode(mode, timerNanos) : ErrorCode.NOT_LEADER;
     }
 
     @Override
@@ -444,90 +369,28 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
         t.start();
     }
 
-    /** On the tickerplant thread: the ingress client follows the role; a node that stops leading closes its feeds. */
-    private void onRoleOnLoop() {
+    /**
+     * On the tickerplant thread: the ingress session follows the role; a node that stops leading
+     * refuses what waited for the log and closes its numbered feeds (they go to the new leader).
+     */
+    void followRole() {
         if (isLeader()) {
-            if (ingress == null && pendingConnect == null && aeron != null) {
-                pendingConnect = AeronCluster.asyncConnect(new AeronCluster.Context()
-                    .aeron(aeron)
-                    .ownsAeronClient(false)
-                    .ingressChannel("aeron:ipc")
-                    .egressChannel("aeron:ipc")
-                    .messageTimeoutNs(TimeUnit.SECONDS.toNanos(5)));
-                connecting = server.loop().scheduleAtFixedRate(this::pollConnect, 0, 1, TimeUnit.MILLISECONDS);
-            }
+            ingress.connect(aeron, term);
         } else {
-            closeIngress();
+            ingress.refuseWaiting(ErrorCode.NOT_LEADER, null);
+            ingress.close();
             server.tickerplant().leadershipLost();
-        }
-    }
-
-    private void pollConnect() {
-        if (pendingConnect == null) {
-            cancelConnecting();
-            return;
-        }
-        try {
-            final AeronCluster c = pendingConnect.poll();
-            if (c != null) {
-                pendingConnect = null;
-                cancelConnecting();
-                if (isLeader()) {
-                    ingress = c;
-                    lastIngressNanos = System.nanoTime();
-                    LOG.info("cluster ingress connected [member={}, session={}, term={}]", settings.memberId(), c.clusterSessionId(), term);
-                } else {
-                    c.close();
-                }
-            }
-        } catch (final RuntimeException e) {
-            LOG.warn("cluster ingress connect failed, trying again [member={}]: {}", settings.memberId(), e.toString());
-            CloseHelper.quietClose(pendingConnect);
-            pendingConnect = null;
-            cancelConnecting();
-            if (isLeader()) {
-                server.loop().schedule(this::onRoleOnLoop, 50, TimeUnit.MILLISECONDS);
-            }
-        }
-    }
-
-    private void cancelConnecting() {
-        if (connecting != null) {
-            connecting.cancel(false);
-            connecting = null;
-        }
-    }
-
-    private void closeIngress() {
-        if (pendingConnect != null) {
-            CloseHelper.quietClose(pendingConnect);
-            pendingConnect = null;
-            cancelConnecting();
-        }
-        if (ingress != null) {
-            CloseHelper.quietClose(ingress);
-            ingress = null;
         }
     }
 
     private void housekeeping() {
         try {
-            if (ingress != null) {
-                if (ingress.isClosed()) {
-                    ingress = null;
-                    onRoleOnLoop();
-                    return;
-                }
-                ingress.pollEgress();
-                if (System.nanoTime() - lastIngressNanos > KEEP_ALIVE_NANOS && ingress.sendKeepAlive()) {
-                    lastIngressNanos = System.nanoTime();
-                }
-            } else if (isLeader() && pendingConnect == null) {
-                onRoleOnLoop();
+            if (!ingress.housekeeping() && isLeader()) {
+                followRole();
             }
         } catch (final RuntimeException e) {
             LOG.warn("cluster ingress housekeeping failed [member={}]: {}", settings.memberId(), e.toString());
-            closeIngress();
+            ingress.close();
         }
     }
 
@@ -556,7 +419,7 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
                     if (housekeeping != null) {
                         housekeeping.cancel(false);
                     }
-                    closeIngress();
+                    ingress.shutdown();
                 }).get(5, TimeUnit.SECONDS);
             } catch (final Exception e) {
                 LOG.warn("cluster ingress close failed: {}", e.toString());

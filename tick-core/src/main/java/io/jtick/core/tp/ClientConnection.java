@@ -97,6 +97,20 @@ final class ClientConnection {
         }
     }
 
+    /** Stops reading this connection (its TCP window then fills, pacing the peer) until {@link #resumeInput}. */
+    void pauseInput() {
+        if (!rejected) {
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    /** Reads this connection again, unless it was refused meanwhile. */
+    void resumeInput() {
+        if (!rejected) {
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
     /** Closes without an answer or a refusal logged (the adapter logged why): how kdb+ refuses a login. */
     void drop() {
         rejected = true;

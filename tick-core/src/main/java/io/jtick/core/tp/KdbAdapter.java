@@ -323,6 +323,16 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements UpdateSou
     }
 
     @Override
+    public void pauseInput() {
+        link.pauseInput();
+    }
+
+    @Override
+    public void resumeInput() {
+        link.resumeInput();
+    }
+
+    @Override
     public void channelReadComplete(final ChannelHandlerContext context) {
         link.readComplete();
     }

@@ -23,11 +23,15 @@ public interface ReplicatedLog {
     String notLeaderReason(boolean kdb);
 
     /**
-     * Offers one validated update frame to the log: {@code feed}, the numbered feed's name in ASCII
-     * (null when not numbered), and its number {@code feedSequence} go with it. Returns {@link ErrorCode#NONE}, or why it could not
-     * ({@link ErrorCode#NOT_LEADER}, {@link ErrorCode#NO_QUORUM}); then nothing of it was offered.
+     * Offers one validated update frame from {@code from} (null: nobody to pause or tell) to the log:
+     * {@code feed}, the numbered feed's name in ASCII (null when not numbered), and its number
+     * {@code feedSequence} go with it. Returns {@link ErrorCode#NONE}, or why it could not
+     * ({@link ErrorCode#NOT_LEADER}, {@link ErrorCode#NO_QUORUM}); then nothing of it was offered. When
+     * the log is back-pressured the update may wait, in order, with its sender paused
+     * ({@link UpdateSource#pauseInput}); if it then cannot be offered it is refused to the sender
+     * ({@link UpdateSource#refuse}).
      */
-    ErrorCode offerUpdate(byte[] feed, long feedSequence, ByteBuf frame, int offset, int length);
+    ErrorCode offerUpdate(UpdateSource from, byte[] feed, long feedSequence, ByteBuf frame, int offset, int length);
 
     /** Offers end of day ({@code POST /api/eod} on the leader). */
     ErrorCode offerEndOfDay();

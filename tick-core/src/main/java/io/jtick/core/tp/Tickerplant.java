@@ -307,7 +307,7 @@ public final class Tickerplant implements AutoCloseable {
                 return ErrorCode.MALFORMED_FRAME;
             }
         }
-        final ErrorCode offered = log.offerUpdate(feed == null ? null : feed.nameBytes, feedSequence, frame, offset, length);
+        final ErrorCode offered = log.offerUpdate(from, feed == null ? null : feed.nameBytes, feedSequence, frame, offset, length);
         if (offered != ErrorCode.NONE) {
             counters.error(offered);
             lastError = offered == ErrorCode.NOT_LEADER ? log.notLeaderReason(from != null && from.kdb())

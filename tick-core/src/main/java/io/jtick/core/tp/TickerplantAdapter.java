@@ -187,6 +187,16 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements U
     }
 
     @Override
+    public void pauseInput() {
+        link.pauseInput();
+    }
+
+    @Override
+    public void resumeInput() {
+        link.resumeInput();
+    }
+
+    @Override
     public void channelReadComplete(final ChannelHandlerContext context) {
         link.readComplete();
     }

@@ -23,4 +23,12 @@ public interface UpdateSource {
     /** FEED_ACK: the journal holds this numbered feed's updates up to {@code feedSequence}. */
     default void acknowledge(final long feedSequence) {
     }
+
+    /** Cluster mode: the log is back-pressured; read nothing more from this source until {@link #resumeInput}. */
+    default void pauseInput() {
+    }
+
+    /** Cluster mode: the log has taken what waited; read this source again. */
+    default void resumeInput() {
+    }
 }
