@@ -31,7 +31,7 @@ public final class Soak {
 
     /** Command-line options. */
     record Options(double minutes, int rate, int killEverySeconds, String rdbHeap, String buffer, Path repo, Path dir, boolean keep,
-                   int cluster) {
+                   int cluster, boolean killsOnly) {
         static Options parse(final String[] args) {
             double minutes = 10;
             int rate = 200_000;
@@ -42,6 +42,7 @@ public final class Soak {
             Path repo = Path.of("").toAbsolutePath();
             Path dir = null;
             boolean keep = false;
+            boolean killsOnly = false;
             for (int i = 0; i < args.length; i++) {
                 final String a = args[i];
                 if ("--keep".equals(a)) {
@@ -57,6 +58,11 @@ public final class Soak {
                     case "--rate" -> rate = Integer.parseInt(v);
                     case "--kill-every" -> killEvery = Integer.parseInt(v);
                     case "--cluster" -> cluster = Integer.parseInt(v);
+                    case "--faults" -> killsOnly = switch (v) {
+                        case "cycle" -> false;
+                        case "kill-leader" -> true;
+                        default -> throw new IllegalArgumentException("--faults takes cycle or kill-leader [--faults " + v + "]\n" + usage());
+                    };
                     case "--rdb-heap" -> rdbHeap = v;
                     case "--buffer" -> buffer = v;
                     case "--repo" -> repo = Path.of(v).toAbsolutePath();
@@ -77,11 +83,11 @@ public final class Soak {
             if (dir == null) {
                 dir = repo.resolve("var").resolve("soak-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             }
-            return new Options(minutes, rate, killEvery, rdbHeap, buffer, repo, dir, keep, cluster);
+            return new Options(minutes, rate, killEvery, rdbHeap, buffer, repo, dir, keep, cluster, killsOnly);
         }
 
         static String usage() {
-            return "usage: soak --minutes N (10) --rate ROWS_PER_SECOND (200000) [--cluster NODES (3, 5...)]"
+            return "usage: soak --minutes N (10) --rate ROWS_PER_SECOND (200000) [--cluster NODES (3, 5...)] [--faults cycle|kill-leader]"
                 + " [--kill-every SECONDS (60; 20 with --cluster)] [--rdb-heap 10g] [--buffer 512MB] [--dir DIR (var/soak-<time>)] [--keep]"
                 + " [--repo DIR]";
         }
@@ -175,14 +181,14 @@ public final class Soak {
      * {@code --cluster N}: N tickerplant nodes on Aeron Cluster, the RDB and the feed given every node; every
      * {@code --kill-every} seconds the next fault of the cycle: {@code kill -9} of the leader (restarted),
      * SIGSTOP of a follower for 10 s, {@code kill -9} of the leader, SIGSTOP of the leader for 5 s (it must
-     * step down). At the end the RDB's rows are checked ({@link RowCheck}), the nodes stopped and their
+     * step down); with {@code --faults kill-leader} only the kills. At the end the RDB's rows are checked ({@link RowCheck}), the nodes stopped and their
      * journals compared ({@link ClusterCheck}).
      */
     static boolean runCluster(final Options o) throws Exception {
         Files.createDirectories(o.dir());
-        say("soak: %.1f min at %,d rows/s on a cluster of %d tickerplants; every %d s the next of: kill -9 the leader, SIGSTOP a "
-            + "follower 10 s, kill -9 the leader, SIGSTOP the leader 5 s; data and logs under %s", o.minutes(), o.rate(), o.cluster(),
-            o.killEverySeconds(), o.dir());
+        say("soak: %.1f min at %,d rows/s on a cluster of %d tickerplants; every %d s %s; data and logs under %s", o.minutes(), o.rate(),
+            o.cluster(), o.killEverySeconds(), o.killsOnly() ? "kill -9 the leader"
+                : "the next of: kill -9 the leader, SIGSTOP a follower 10 s, kill -9 the leader, SIGSTOP the leader 5 s", o.dir());
         final Duration wait = Duration.ofMinutes(10);
         final long t0 = System.nanoTime();
         boolean ok = false;
@@ -198,7 +204,7 @@ public final class Soak {
             while (System.nanoTime() < end) {
                 final long now = System.nanoTime();
                 if (now >= nextFault) {
-                    final ClusterFaults.Fault f = switch (step++ % 4) {
+                    final ClusterFaults.Fault f = o.killsOnly() ? faults.killLeader() : switch (step++ % 4) {
                         case 0, 2 -> faults.killLeader();
                         case 1 -> faults.pauseFollower(Duration.ofSeconds(10));
                         default -> faults.pauseLeader(Duration.ofSeconds(5));
