@@ -61,7 +61,8 @@ public final class Soak {
                     case "--faults" -> killsOnly = switch (v) {
                         case "cycle" -> false;
                         case "kill-leader" -> true;
-                        default -> throw new IllegalArgumentException("--faults takes cycle or kill-leader [--faults " + v + "]\n" + usage());
+                        default -> throw new IllegalArgumentException("--faults takes cycle or kill-leader [--faults " + v + "]\n"
+                            + usage());
                     };
                     case "--rdb-heap" -> rdbHeap = v;
                     case "--buffer" -> buffer = v;
@@ -186,7 +187,8 @@ public final class Soak {
      */
     static boolean runCluster(final Options o) throws Exception {
         Files.createDirectories(o.dir());
-        say("soak: %.1f min at %,d rows/s on a cluster of %d tickerplants; every %d s %s; data and logs under %s", o.minutes(), o.rate(),
+        say("soak: %.1f min at %,d rows/s on a cluster of %d tickerplants; every %d s %s; data and logs under %s", o.minutes(),
+            o.rate(),
             o.cluster(), o.killEverySeconds(), o.killsOnly() ? "kill -9 the leader"
                 : "the next of: kill -9 the leader, SIGSTOP a follower 10 s, kill -9 the leader, SIGSTOP the leader 5 s", o.dir());
         final Duration wait = Duration.ofMinutes(10);
