@@ -182,7 +182,8 @@ public final class Soak {
      * {@code --cluster N}: N tickerplant nodes on Aeron Cluster, the RDB and the feed given every node; every
      * {@code --kill-every} seconds the next fault of the cycle: {@code kill -9} of the leader (restarted),
      * SIGSTOP of a follower for 10 s, {@code kill -9} of the leader, SIGSTOP of the leader for 5 s (it must
-     * step down); with {@code --faults kill-leader} only the kills. At the end the RDB's rows are checked ({@link RowCheck}), the nodes stopped and their
+     * step down); with {@code --faults kill-leader} only the kills. At the end the RDB's rows are checked
+     * ({@link RowCheck}), the nodes stopped and their
      * journals compared ({@link ClusterCheck}).
      */
     static boolean runCluster(final Options o) throws Exception {
