@@ -61,6 +61,11 @@ final class LogCodec {
         return b.getLong(offset + 5, LE);
     }
 
+    /** The length of the UPDATE's feed name in bytes (ASCII), 0 when its feed does not number its updates. */
+    static int feedNameLength(final DirectBuffer b, final int offset) {
+        return b.getByte(offset + UPDATE_NAME_LENGTH) & 0xFF;
+    }
+
     /** The UPDATE's feed name, or null when its feed does not number its updates. */
     static String feedName(final DirectBuffer b, final int offset) {
         final int n = b.getByte(offset + UPDATE_NAME_LENGTH) & 0xFF;

@@ -63,6 +63,8 @@ final class TickService implements ClusteredService {
     private final UnsafeBuffer tpView = new UnsafeBuffer(0, 0);
     private ByteBuf batch;
     private int batched;
+    /** Tickerplant thread: the feed name of the last update applied. */
+    private String lastFeedName;
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(4096);
     private Cluster cluster;
     private LocalDate date;
@@ -223,7 +225,7 @@ final class TickService implements ClusteredService {
             final int entry = at + BATCH_ENTRY_HEADER;
             final int frameAt = LogCodec.frameOffset(view, entry);
             try {
-                t.applyUpdate(LogCodec.feedName(view, entry), b, frameAt, entry + length - frameAt, timestamp);
+                t.applyUpdate(feedName(view, entry), b, frameAt, entry + length - frameAt, timestamp);
             } catch (final RuntimeException e) {
                 // this node's journal now misses a committed entry: it no longer matches the log
                 LOG.error("committed update not applied [member={}]", memberId, e);
@@ -233,6 +235,26 @@ final class TickService implements ClusteredService {
             at = entry + length;
         }
         t.flush();
+    }
+
+    /** The entry's feed name; the last one's String again when its bytes are the same (a feed's updates come in runs). */
+    private String feedName(final UnsafeBuffer view, final int entry) {
+        final int n = LogCodec.feedNameLength(view, entry);
+        if (n == 0) {
+            return null;
+        }
+        final String last = lastFeedName;
+        if (last != null && last.length() == n) {
+            final int at = entry + LogCodec.UPDATE_HEADER;
+            int k = 0;
+            while (k < n && view.getByte(at + k) == (byte) last.charAt(k)) {
+                k++;
+            }
+            if (k == n) {
+                return last;
+            }
+        }
+        return lastFeedName = LogCodec.feedName(view, entry);
     }
 
     @Override
