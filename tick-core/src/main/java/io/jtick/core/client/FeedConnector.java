@@ -38,8 +38,9 @@ import java.util.concurrent.TimeUnit;
  * failed connect, the next address of the list (the same one when there is one). A cluster follower's
  * refusal {@code not-leader} sends the feed to the leader it names (or, during an election, to the
  * next address), at once the first time in a row and with the backoff after (two nodes that name
- * each other while the leadership moves are not knocked on in a loop); {@code no-quorum} to the next
- * address, with the backoff. Every move is counted, logged and kept ({@link #lastNodeChange}).
+ * each other while the leadership moves are not knocked on in a loop); while the leader is unknown the
+ * next member is asked after the minimum wait, the backoff not growing (an election ends within
+ * seconds); {@code no-quorum} to the next address, with the backoff. Every move is counted, logged and kept ({@link #lastNodeChange}).
  *
  * <p>State: {@code channel} (the current connection, volatile), {@code ready} (it has its HELLO answer;
  * guarded by the publisher's monitor), {@code connects}, {@code connectAttempts}, {@code target} (the
@@ -52,8 +53,11 @@ final class FeedConnector {
     /** The feed's lines under the feed's name. */
     private static final Logger LOG = LoggerFactory.getLogger(FeedPublisher.class);
 
-    /** Where the next connection goes, and why: {@code atOnce} skips the backoff. */
-    private record Move(Address to, String why, boolean atOnce) {
+    /** Where the next connection goes, and why: {@code atOnce} skips the backoff; {@code electing} waits the minimum, not growing it. */
+    private record Move(Address to, String why, boolean atOnce, boolean electing) {
+        Move(final Address to, final String why, final boolean atOnce) {
+            this(to, why, atOnce, false);
+        }
     }
 
     private final FeedPublisher publisher;
@@ -142,7 +146,7 @@ final class FeedConnector {
             refusalsInRow++;
             final Address leader = LeaderHint.leaderOf(reason);
             refusal = leader != null ? new Move(leader, "not-leader, leader " + leader, refusalsInRow == 1)
-                : new Move(next(), "not-leader, leader unknown", refusalsInRow == 1);
+                : new Move(next(), "not-leader, leader unknown", refusalsInRow == 1, true);
         } else {
             refusal = new Move(next(), code.tag(), false);
         }
@@ -190,7 +194,7 @@ final class FeedConnector {
                     connectAttempts, f.cause() == null ? "" : f.cause().toString());
             }
             moveTo(next(), "unreachable");
-            scheduleReconnect(false);
+            scheduleReconnect(false, false);
             return;
         }
         final Channel ch = f.channel();
@@ -241,7 +245,7 @@ final class FeedConnector {
             }
         }
         moveTo(m.to(), m.why());
-        scheduleReconnect(m.atOnce());
+        scheduleReconnect(m.atOnce(), m.electing());
     }
 
     /** The address after the one last used from the list (the same one when the list has one). */
@@ -265,12 +269,18 @@ final class FeedConnector {
         LOG.info("feed goes on to another tickerplant [feed={}, from={}, to={}, why={}]", settings.name(), from, to, why);
     }
 
-    private void scheduleReconnect(final boolean atOnce) {
+    private void scheduleReconnect(final boolean atOnce, final boolean electing) {
         if (publisher.isClosed() || group.isShuttingDown()) {
             return;
         }
         if (atOnce) {
             group.execute(this::connectNow);
+            return;
+        }
+        if (electing) {
+            // the cluster is electing (a member said the leader is unknown): the next member after the
+            // minimum wait, without growing the backoff, so the new leader is found soon after it is elected
+            group.schedule(this::connectNow, settings.reconnectMin().toMillis(), TimeUnit.MILLISECONDS);
             return;
         }
         final long min = settings.reconnectMin().toMillis();
