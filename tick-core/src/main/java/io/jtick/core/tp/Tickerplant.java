@@ -40,16 +40,15 @@ import static io.jtick.core.wire.FrameDescriptor.SEQUENCE_OFFSET;
  *   <li>{@code mode}, {@code timerNanos}: zero-latency, timer publish or timer log+publish, and the tick;</li>
  *   <li>{@code batches}: each table's updates waiting for the timer ({@link TimerBatches});</li>
  *   <li>{@code u}: the subscribers ({@code .u.w}) and what publishing to them needs ({@link SubscriberRegistry});</li>
- *   <li>{@code feeds}: each numbered feed's journalled update numbers, connection and acknowledgements,
- *       and in timer log+publish the numbers the tick being journalled holds ({@link FeedRegistry}),
- *       rebuilt at start from the feed trailers of today's and the previous day's journal; with
- *       {@code tick.tp.journal.sync=batch} the acknowledgements held until the journal is forced;</li>
+ *   <li>{@code feeds}: each numbered feed's journalled update numbers, connection and acknowledgements
+ *       ({@link FeedRegistry}), rebuilt at start from the feed trailers of today's and the previous day's journal;</li>
  *   <li>{@code syms}: symbol ids shared by the sym filters and the timer batches;</li>
  *   <li>{@code lastError}: why the last update was refused;</li>
  *   <li>{@code counters}: every metric, today's rows and updates per table included ({@link TickerplantCounters}).</li>
  * </ul>
- * The rest is fixed at construction (settings, schemas, clock, allocator, the replicated log in
- * cluster mode) or reused scratch (validator, the decoder that stamps times, the one-feed journal trailer).
+ * The rest is fixed at construction (settings, schemas, clock, allocator, the replicated log in cluster
+ * mode, the checks an update passes first: {@link UpdateGate}) or reused scratch (validator, the decoder
+ * that stamps times, the one-feed journal trailer).
  *
  * <p>{@link #onUpdate} ({@code .u.upd}) validates an update, journals the feed's bytes (sequence and
  * TP time stamped in place) and publishes one retained slice of them to every subscriber that takes
@@ -82,6 +81,7 @@ public final class Tickerplant implements AutoCloseable {
     private final LogClock logClock;
     private final ByteBufAllocator alloc;
     private final UpdateValidator validator;
+    private final UpdateGate gate;
     private final UpdateDecoder stamper = new UpdateDecoder();
     private final SymbolTable syms = new SymbolTable();
     private final TickerplantCounters counters;
@@ -131,6 +131,7 @@ public final class Tickerplant implements AutoCloseable {
         final TradingCalendar calendar = new TradingCalendar(settings.eodTime(), settings.zone());
         this.validator = new UpdateValidator(schemas);
         this.counters = new TickerplantCounters(metrics, schemas.size());
+        this.gate = new UpdateGate(settings, log, validator, counters);
         this.u = new SubscriberRegistry(settings, schemas, alloc, syms, counters);
         this.syncBatch = settings.journalSync() == JournalSync.BATCH;
         this.feeds = new FeedRegistry(counters, settings.feedAckUpdates(), syncBatch);
@@ -161,7 +162,11 @@ public final class Tickerplant implements AutoCloseable {
      */
     public ErrorCode onUpdate(final UpdateSource from, final ByteBuf frame, final int offset, final int length) {
         if (log != null) {
-            return offer(from, frame, offset, length);
+            final ErrorCode offered = gate.offer(from, frame, offset, length);
+            if (offered != ErrorCode.NONE) {
+                lastError = gate.reason();
+            }
+            return offered;
         }
         return update(from, from == null ? null : from.feed(), frame, offset, length, false);
     }
@@ -178,27 +183,18 @@ public final class Tickerplant implements AutoCloseable {
                              final int length, final boolean upstream) {
         if (!upstream && settings.chained()) {
             counters.error(ErrorCode.UNEXPECTED_MESSAGE);
-            lastError = takesNoFeeds();
+            lastError = gate.takesNoFeeds();
             return ErrorCode.UNEXPECTED_MESSAGE;
         }
         final long start = System.nanoTime();
-        final ErrorCode code = validator.validate(frame, offset, length);
+        final ErrorCode code = gate.check(feed, frame, offset, length);
         if (code != ErrorCode.NONE) {
-            counters.error(code);
-            lastError = validator.reason();
+            lastError = gate.reason();
             return code;
         }
-        long feedSequence = 0;
-        if (feed != null) {
-            feedSequence = frame.getLongLE(offset + SEQUENCE_OFFSET);
-            if (feedSequence <= 0) {
-                counters.error(ErrorCode.MALFORMED_FRAME);
-                lastError = "a numbered feed sent an update without its number [feed=" + feed.name + ", feedSequence=" + feedSequence + "]";
-                return ErrorCode.MALFORMED_FRAME;
-            }
-            if (log == null ? !feeds.admit(feed, feedSequence) : !feeds.admitReplicated(feed, feedSequence)) {
-                return ErrorCode.NONE;
-            }
+        final long feedSequence = feed == null ? 0 : frame.getLongLE(offset + SEQUENCE_OFFSET);
+        if (feed != null && (log == null ? !feeds.admit(feed, feedSequence) : !feeds.admitReplicated(feed, feedSequence))) {
+            return ErrorCode.NONE;
         }
         final int t = validator.tableIndex();
         final long now = clock.epochNanos();
@@ -238,43 +234,6 @@ public final class Tickerplant implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ cluster mode
-
-    /**
-     * Cluster mode, a feed's update: validated here (a bad one is refused to its sender at once, as on
-     * a single tickerplant), then offered to the log on the leader; it is journalled, published and
-     * acknowledged once committed ({@link #applyUpdate}). A follower refuses it with the leader's
-     * address, a node that cannot commit with {@link ErrorCode#NO_QUORUM}.
-     */
-    private ErrorCode offer(final UpdateSource from, final ByteBuf frame, final int offset, final int length) {
-        if (!log.isLeader()) {
-            counters.error(ErrorCode.NOT_LEADER);
-            lastError = log.notLeaderReason(from != null && from.kdb());
-            return ErrorCode.NOT_LEADER;
-        }
-        final ErrorCode code = validator.validate(frame, offset, length);
-        if (code != ErrorCode.NONE) {
-            counters.error(code);
-            lastError = validator.reason();
-            return code;
-        }
-        final FeedRegistry.Feed feed = from == null ? null : from.feed();
-        long feedSequence = 0;
-        if (feed != null) {
-            feedSequence = frame.getLongLE(offset + SEQUENCE_OFFSET);
-            if (feedSequence <= 0) {
-                counters.error(ErrorCode.MALFORMED_FRAME);
-                lastError = "a numbered feed sent an update without its number [feed=" + feed.name + ", feedSequence=" + feedSequence + "]";
-                return ErrorCode.MALFORMED_FRAME;
-            }
-        }
-        final ErrorCode offered = log.offerUpdate(feed == null ? null : feed.nameBytes, feedSequence, frame, offset, length);
-        if (offered != ErrorCode.NONE) {
-            counters.error(offered);
-            lastError = offered == ErrorCode.NOT_LEADER ? log.notLeaderReason(from != null && from.kdb())
-                : "the cluster cannot commit updates now (no quorum, or the log is not reachable): reconnect and resend";
-        }
-        return offered;
-    }
 
     /**
      * Cluster mode: the state the log stands for at this point (a snapshot's, or a new cluster's
@@ -361,13 +320,9 @@ public final class Tickerplant implements AutoCloseable {
 
     // ------------------------------------------------------------------ numbered feeds
 
-    /** Null, or, for a chained tickerplant, why it refuses a feed (its updates come from upstream only). */
+    /** Null, or why this tickerplant refuses a feed ({@link UpdateGate#takesNoFeeds}). */
     String takesNoFeeds() {
-        if (log != null) {
-            return log.isLeader() ? null : log.notLeaderReason(false);
-        }
-        return settings.chained() ? "this tickerplant is chained and takes no feeds [upstream=" + settings.upstreamHost() + ":"
-            + settings.upstreamPort() + "]" : null;
+        return gate.takesNoFeeds();
     }
 
     /**
