@@ -11,7 +11,6 @@ import io.jtick.core.time.TradingCalendar;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.UpdateDecoder;
-import io.jtick.core.wire.UpdateEncoder;
 import io.jtick.core.wire.UpdateValidator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -27,7 +26,6 @@ import static io.jtick.core.wire.FrameDescriptor.FLAGS_OFFSET;
 import static io.jtick.core.wire.FrameDescriptor.FLAG_STAMP_TIME;
 import static io.jtick.core.wire.FrameDescriptor.ROW_COUNT_OFFSET;
 import static io.jtick.core.wire.FrameDescriptor.SEQUENCE_OFFSET;
-import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
 
 /**
  * The tickerplant: kdb+tick's {@code tick.q} on one thread ({@link SubscriberRegistry} is its {@code u.q}).
@@ -35,26 +33,22 @@ import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
  * <p>All of its mutable state, owned by the tickerplant thread (the Netty event loop that also runs
  * every feed and subscriber connection, so nothing here is shared or locked):
  * <ul>
- *   <li>{@code journal}: today's journal ({@code .u.L}); {@code j}: the last journalled sequence
- *       ({@code .u.j}); {@code i}: the last published one ({@code .u.i}); i == j after every update in
+ *   <li>{@code journal}: the day's journal ({@code .u.L}), the last journalled sequence {@code j}
+ *       ({@code .u.j}), the trading day ({@code .u.d}) and the instant it ends ({@link DayJournal});
+ *       {@code i}: the last published sequence ({@code .u.i}); i == j after every update in
  *       zero-latency mode and after every timer tick;</li>
  *   <li>{@code mode}, {@code timerNanos}: zero-latency, timer publish or timer log+publish, and the tick;</li>
- *   <li>{@code pending[t]}: table t's updates waiting for the timer ({@link TimerBatch}), already
- *       journalled in timer publish, not yet in timer log+publish (which a chained TP refuses, so an
- *       upstream update is always journalled when it arrives);</li>
- *   <li>{@code date}, {@code nextEndOfDay}: the trading day ({@code .u.d}) and the instant it ends;</li>
+ *   <li>{@code batches}: each table's updates waiting for the timer ({@link TimerBatches});</li>
  *   <li>{@code u}: the subscribers ({@code .u.w}) and what publishing to them needs ({@link SubscriberRegistry});</li>
- *   <li>{@code feeds}: each numbered feed's journalled update numbers, connection and acknowledgements,
- *       and in timer log+publish the numbers the tick being journalled holds ({@link FeedRegistry}),
- *       rebuilt at start from the feed trailers of today's and the previous day's journal; with
- *       {@code tick.tp.journal.sync=batch} the acknowledgements held until the journal is forced;</li>
+ *   <li>{@code feeds}: each numbered feed's journalled update numbers, connection and acknowledgements
+ *       ({@link FeedRegistry}), rebuilt at start from the feed trailers of today's and the previous day's journal;</li>
  *   <li>{@code syms}: symbol ids shared by the sym filters and the timer batches;</li>
  *   <li>{@code lastError}: why the last update was refused;</li>
  *   <li>{@code counters}: every metric, today's rows and updates per table included ({@link TickerplantCounters}).</li>
  * </ul>
- * The rest is fixed at construction (settings, schemas, clock, allocator, calendar, journal opener)
- * or reused scratch (validator, the decoder that stamps times, the timer batches' encoder, the
- * one-feed journal trailer).
+ * The rest is fixed at construction (settings, schemas, clock, allocator, the replicated log in cluster
+ * mode, the checks an update passes first: {@link UpdateGate}) or reused scratch (validator, the decoder
+ * that stamps times, the one-feed journal trailer).
  *
  * <p>{@link #onUpdate} ({@code .u.upd}) validates an update, journals the feed's bytes (sequence and
  * TP time stamped in place) and publishes one retained slice of them to every subscriber that takes
@@ -86,26 +80,21 @@ public final class Tickerplant implements AutoCloseable {
     /** Cluster mode: {@link #clock}, reading the applied log entry's time while one is applied. */
     private final LogClock logClock;
     private final ByteBufAllocator alloc;
-    private final TradingCalendar calendar;
-    private final Journal.Opener journals;
     private final UpdateValidator validator;
+    private final UpdateGate gate;
     private final UpdateDecoder stamper = new UpdateDecoder();
-    private final UpdateEncoder batchEncoder = new UpdateEncoder();
     private final SymbolTable syms = new SymbolTable();
     private final TickerplantCounters counters;
     private final SubscriberRegistry u;
     private final FeedRegistry feeds;
     private final FeedRuns oneFeed = new FeedRuns();
-    private final TimerBatch[] pending;
+    private final DayJournal journal;
+    private final TimerBatches batches;
     private final boolean syncBatch;
 
-    private Journal journal;
     private long i;
-    private long j;
     private PublishMode mode;
     private long timerNanos;
-    private LocalDate date;
-    private long nextEndOfDay;
     private String lastError;
 
     public Tickerplant(final TickerplantSettings settings, final SchemaRegistry schemas, final NanoClock clock,
@@ -139,56 +128,29 @@ public final class Tickerplant implements AutoCloseable {
         this.logClock = log == null ? null : new LogClock(clock);
         this.clock = log == null ? clock : logClock;
         this.alloc = alloc;
-        this.journals = journals;
-        this.calendar = new TradingCalendar(settings.eodTime(), settings.zone());
+        final TradingCalendar calendar = new TradingCalendar(settings.eodTime(), settings.zone());
         this.validator = new UpdateValidator(schemas);
         this.counters = new TickerplantCounters(metrics, schemas.size());
+        this.gate = new UpdateGate(settings, log, validator, counters);
         this.u = new SubscriberRegistry(settings, schemas, alloc, syms, counters);
         this.syncBatch = settings.journalSync() == JournalSync.BATCH;
         this.feeds = new FeedRegistry(counters, settings.feedAckUpdates(), syncBatch);
-        this.pending = new TimerBatch[schemas.size()];
-        for (int t = 0; t < pending.length; t++) {
-            pending[t] = new TimerBatch(alloc, schemas.get(t), syms);
-        }
         this.mode = settings.mode();
         this.timerNanos = settings.timer().toNanos();
 
-        final LocalDate today = calendar.dateOf(clock.epochNanos());
-        final LocalDate latest = Journal.days(settings.journalDir()).max(LocalDate::compareTo).orElse(today);
-        date = latest.isAfter(today) ? latest : today;
+        final LocalDate date = DayJournal.startDate(settings.journalDir(), calendar, clock.epochNanos());
         final long s0 = System.nanoTime();
         if (log == null) {
             feeds.scan(settings.journalDir(), date);
         }
         final long scanMillis = (System.nanoTime() - s0) / 1_000_000;
-        journal = journals.open(settings.journalDir(), date, Journal.lastSequenceBefore(settings.journalDir(), date), clock,
-            settings.journalMinFreeBytes());
+        this.journal = new DayJournal(settings, calendar, journals, clock, this.clock, log, counters, date);
+        this.batches = new TimerBatches(schemas, alloc, syms, journal, u, feeds, counters);
         u.date(date);
-        j = journal.lastSequence();
-        i = j;
-        counters.sequences(i, j);
-        nextEndOfDay = calendar.endOfDayNanos(date);
+        i = journal.sequence();
+        counters.sequences(i, journal.sequence());
         LOG.info("tickerplant ready [name={}, date={}, sequence={}, journal={}, mode={}, numberedFeeds={}, feedScanMillis={}, cluster={}]",
-            settings.name(), date, j, journal.dir(), mode.id(), feeds.statuses().size(), scanMillis, log != null);
-    }
-
-    /** Cluster mode: the time of the log entry being applied while one is ({@link #at}), the wall clock otherwise. */
-    private static final class LogClock implements NanoClock {
-        private final NanoClock wall;
-        private long at = -1;
-
-        LogClock(final NanoClock wall) {
-            this.wall = wall;
-        }
-
-        void at(final long epochNanos) {
-            at = epochNanos;
-        }
-
-        @Override
-        public long epochNanos() {
-            return at >= 0 ? at : wall.epochNanos();
-        }
+            settings.name(), date, journal.sequence(), journal.dir(), mode.id(), feeds.statuses().size(), scanMillis, log != null);
     }
 
     // ------------------------------------------------------------------ .u.upd
@@ -200,14 +162,18 @@ public final class Tickerplant implements AutoCloseable {
      */
     public ErrorCode onUpdate(final UpdateSource from, final ByteBuf frame, final int offset, final int length) {
         if (log != null) {
-            return offer(from, frame, offset, length);
+            final ErrorCode offered = gate.offer(from, frame, offset, length);
+            if (offered != ErrorCode.NONE) {
+                lastError = gate.reason();
+            }
+            return offered;
         }
         return update(from, from == null ? null : from.feed(), frame, offset, length, false);
     }
 
     /** An update from the upstream TP (chained): keeps the upstream sequence; duplicates are dropped. */
     public ErrorCode onUpstreamUpdate(final UpdateSource from, final ByteBuf frame, final int offset, final int length) {
-        if (frame.getLongLE(offset + SEQUENCE_OFFSET) <= j) {
+        if (frame.getLongLE(offset + SEQUENCE_OFFSET) <= journal.sequence()) {
             return ErrorCode.NONE;
         }
         return update(from, from == null ? null : from.feed(), frame, offset, length, true);
@@ -217,46 +183,36 @@ public final class Tickerplant implements AutoCloseable {
                              final int length, final boolean upstream) {
         if (!upstream && settings.chained()) {
             counters.error(ErrorCode.UNEXPECTED_MESSAGE);
-            lastError = takesNoFeeds();
+            lastError = gate.takesNoFeeds();
             return ErrorCode.UNEXPECTED_MESSAGE;
         }
         final long start = System.nanoTime();
-        final ErrorCode code = validator.validate(frame, offset, length);
+        final ErrorCode code = gate.check(feed, frame, offset, length);
         if (code != ErrorCode.NONE) {
-            counters.error(code);
-            lastError = validator.reason();
+            lastError = gate.reason();
             return code;
         }
-        long feedSequence = 0;
-        if (feed != null) {
-            feedSequence = frame.getLongLE(offset + SEQUENCE_OFFSET);
-            if (feedSequence <= 0) {
-                counters.error(ErrorCode.MALFORMED_FRAME);
-                lastError = "a numbered feed sent an update without its number [feed=" + feed.name + ", feedSequence=" + feedSequence + "]";
-                return ErrorCode.MALFORMED_FRAME;
-            }
-            if (log == null ? !feeds.admit(feed, feedSequence) : !feeds.admitReplicated(feed, feedSequence)) {
-                return ErrorCode.NONE;
-            }
+        final long feedSequence = feed == null ? 0 : frame.getLongLE(offset + SEQUENCE_OFFSET);
+        if (feed != null && (log == null ? !feeds.admit(feed, feedSequence) : !feeds.admitReplicated(feed, feedSequence))) {
+            return ErrorCode.NONE;
         }
         final int t = validator.tableIndex();
         final long now = clock.epochNanos();
         if ((frame.getUnsignedShortLE(offset + FLAGS_OFFSET) & FLAG_STAMP_TIME) != 0) {
             stampTime(frame, offset, now);
         }
-        if (mode != PublishMode.ZERO_LATENCY && pending[t].count() > 0 && pending[t].bytesWith(length) > settings.maxFrameLength()) {
+        if (mode != PublishMode.ZERO_LATENCY && batches.wouldOutgrow(t, length, settings.maxFrameLength())) {
             // the batch would outgrow one frame: the timer ticks early
             publishPending();
             u.flush();
         }
         if (mode == PublishMode.TIMER_LOG_PUBLISH) {
-            pending[t].add(from, feed, frame, offset, length);
-            if (feed != null) {
-                feed.pending++;
-            }
+            batches.add(t, from, feed, frame, offset, length);
         } else {
-            final long sequence = upstream ? frame.getLongLE(offset + SEQUENCE_OFFSET) : j + 1;
-            if (!journal(frame, offset, length, sequence, now, feed == null ? null : oneFeed.clear().add(feed.nameBytes, feedSequence))) {
+            final long sequence = upstream ? frame.getLongLE(offset + SEQUENCE_OFFSET) : journal.sequence() + 1;
+            final FeedRuns trailer = feed == null ? null : oneFeed.clear().add(feed.nameBytes, feedSequence);
+            if (!journal.append(frame, offset, length, sequence, now, trailer)) {
+                lastError = journal.failure();
                 return ErrorCode.JOURNAL_FAILURE;
             }
             counters.journalled(t, frame.getIntLE(offset + ROW_COUNT_OFFSET), length, 1);
@@ -267,10 +223,10 @@ public final class Tickerplant implements AutoCloseable {
                 final long p0 = System.nanoTime();
                 u.publish(frame, offset, length, t, validator.table());
                 counters.pub.record(System.nanoTime() - p0);
-                i = j;
-                counters.sequences(i, j);
+                i = journal.sequence();
+                counters.sequences(i, i);
             } else {
-                pending[t].add(from, null, frame, offset, length);
+                batches.add(t, from, null, frame, offset, length);
             }
         }
         counters.upd.record(System.nanoTime() - start);
@@ -280,65 +236,23 @@ public final class Tickerplant implements AutoCloseable {
     // ------------------------------------------------------------------ cluster mode
 
     /**
-     * Cluster mode, a feed's update: validated here (a bad one is refused to its sender at once, as on
-     * a single tickerplant), then offered to the log on the leader; it is journalled, published and
-     * acknowledged once committed ({@link #applyUpdate}). A follower refuses it with the leader's
-     * address, a node that cannot commit with {@link ErrorCode#NO_QUORUM}.
-     */
-    private ErrorCode offer(final UpdateSource from, final ByteBuf frame, final int offset, final int length) {
-        if (!log.isLeader()) {
-            counters.error(ErrorCode.NOT_LEADER);
-            lastError = log.notLeaderReason(from != null && from.kdb());
-            return ErrorCode.NOT_LEADER;
-        }
-        final ErrorCode code = validator.validate(frame, offset, length);
-        if (code != ErrorCode.NONE) {
-            counters.error(code);
-            lastError = validator.reason();
-            return code;
-        }
-        final FeedRegistry.Feed feed = from == null ? null : from.feed();
-        long feedSequence = 0;
-        if (feed != null) {
-            feedSequence = frame.getLongLE(offset + SEQUENCE_OFFSET);
-            if (feedSequence <= 0) {
-                counters.error(ErrorCode.MALFORMED_FRAME);
-                lastError = "a numbered feed sent an update without its number [feed=" + feed.name + ", feedSequence=" + feedSequence + "]";
-                return ErrorCode.MALFORMED_FRAME;
-            }
-        }
-        final ErrorCode offered = log.offerUpdate(from, feed == null ? null : feed.nameBytes, feedSequence, frame, offset, length);
-        if (offered != ErrorCode.NONE) {
-            counters.error(offered);
-            lastError = offered == ErrorCode.NOT_LEADER ? log.notLeaderReason(from != null && from.kdb())
-                : "the cluster cannot commit updates now (no quorum, or the log is not reachable): reconnect and resend";
-        }
-        return offered;
-    }
-
-    /**
      * Cluster mode: the state the log stands for at this point (a snapshot's, or a new cluster's
      * first day), called before any other entry is applied. The journal of {@code state.date()} is
      * opened (entries it already holds, up to its last, are then not written again as the log replays
      * them), and the feeds' numbers become the state's.
      */
     public void applyStart(final ReplicatedState state) {
-        if (!state.date().equals(date)) {
-            journal.close();
-            date = state.date();
-            journal = journals.open(settings.journalDir(), date, state.sequence(), clock, settings.journalMinFreeBytes());
-            u.date(date);
+        if (journal.restart(state.date(), state.sequence())) {
+            u.date(journal.date());
         }
-        nextEndOfDay = calendar.endOfDayNanos(date);
-        j = state.sequence();
-        i = j;
-        counters.sequences(i, j);
+        i = journal.sequence();
+        counters.sequences(i, i);
         feeds.restore(state.feeds());
         if (state.mode() != mode || state.timerNanos() != timerNanos) {
             setMode(state.mode(), state.timerNanos());
         }
-        LOG.info("cluster state applied [date={}, sequence={}, journalLast={}, mode={}, numberedFeeds={}]", date, j,
-            journal.lastSequence(), mode.id(), state.feeds().size());
+        LOG.info("cluster state applied [date={}, sequence={}, journalLast={}, mode={}, numberedFeeds={}]", journal.date(),
+            journal.sequence(), journal.lastSequence(), mode.id(), state.feeds().size());
     }
 
     /**
@@ -369,7 +283,7 @@ public final class Tickerplant implements AutoCloseable {
 
     /** Cluster mode: the state to snapshot at this log position ({@link #applyStart} takes it back). */
     public ReplicatedState replicatedState() {
-        return new ReplicatedState(date, j, mode, timerNanos, feeds.numbers());
+        return new ReplicatedState(journal.date(), journal.sequence(), mode, timerNanos, feeds.numbers());
     }
 
     /**
@@ -394,36 +308,6 @@ public final class Tickerplant implements AutoCloseable {
         frame.setShortLE(offset + FLAGS_OFFSET, frame.getUnsignedShortLE(offset + FLAGS_OFFSET) & ~FLAG_STAMP_TIME);
     }
 
-    /**
-     * Journals one frame as {@code sequence} (j+1, or its own from upstream) with the trailer of the
-     * numbered feeds' updates it holds ({@code feedRuns}, null: none); false, counted and logged, when
-     * the journal refuses it (the frame's sequence field is then not to be trusted).
-     */
-    private boolean journal(final ByteBuf frame, final int offset, final int length, final long sequence, final long now,
-                            final FeedRuns feedRuns) {
-        frame.setLongLE(offset + SEQUENCE_OFFSET, sequence);
-        frame.setLongLE(offset + TP_TIME_OFFSET, now);
-        final long t0 = System.nanoTime();
-        try {
-            if (log == null || sequence > journal.lastSequence()) {
-                journal.append(frame, offset, length, sequence, feedRuns);
-            }
-        } catch (final RuntimeException e) {
-            counters.error(ErrorCode.JOURNAL_FAILURE);
-            lastError = "journal write failed, update refused [dir=" + journal.dir() + ", sequence=" + sequence
-                + FeedRegistry.describe(feedRuns) + "]: " + e.getMessage();
-            LOG.error(lastError);
-            if (log != null) {
-                log.diverged(lastError);
-            }
-            return false;
-        }
-        counters.log.record(System.nanoTime() - t0);
-        j = sequence;
-        counters.sequences(i, j);
-        return true;
-    }
-
     /** Why the last update was refused. */
     public String lastError() {
         return lastError;
@@ -436,13 +320,9 @@ public final class Tickerplant implements AutoCloseable {
 
     // ------------------------------------------------------------------ numbered feeds
 
-    /** Null, or, for a chained tickerplant, why it refuses a feed (its updates come from upstream only). */
+    /** Null, or why this tickerplant refuses a feed ({@link UpdateGate#takesNoFeeds}). */
     String takesNoFeeds() {
-        if (log != null) {
-            return log.isLeader() ? null : log.notLeaderReason(false);
-        }
-        return settings.chained() ? "this tickerplant is chained and takes no feeds [upstream=" + settings.upstreamHost() + ":"
-            + settings.upstreamPort() + "]" : null;
+        return gate.takesNoFeeds();
     }
 
     /**
@@ -480,23 +360,14 @@ public final class Tickerplant implements AutoCloseable {
     }
 
     /**
-     * Forces the journal (timed and counted when there was something to force), then sends the held
-     * acknowledgements; when the force fails they are refused instead (journal-failure: the feeds
-     * reconnect and keep what is unacknowledged) and false is returned.
+     * Forces the journal, then sends the held acknowledgements; when the force fails they are refused
+     * instead (journal-failure: the feeds reconnect and keep what is unacknowledged) and false is returned.
      */
     private boolean forceJournal() {
-        final long nanos;
-        try {
-            nanos = journal.sync();
-        } catch (final RuntimeException e) {
-            counters.error(ErrorCode.JOURNAL_FAILURE);
-            lastError = "journal cannot be forced to disk, acknowledgement withheld: " + e.getMessage();
-            LOG.error(lastError);
+        if (!journal.force()) {
+            lastError = journal.failure();
             feeds.refuseHeld(ErrorCode.JOURNAL_FAILURE, lastError);
             return false;
-        }
-        if (nanos >= 0) {
-            counters.journalSynced(nanos);
         }
         feeds.sendHeld();
         return true;
@@ -525,89 +396,22 @@ public final class Tickerplant implements AutoCloseable {
         }
         commit();
         if (mode == PublishMode.TIMER_LOG_PUBLISH) {
-            journal.pretouch(PRETOUCH_PAGES);
+            journal.pretouch();
         }
     }
 
     /**
-     * Journals (log+publish) and publishes what is pending; true when there was something. In timer
-     * log+publish each table's batch is journalled as one entry, all or nothing: after a journal
-     * failure nothing more is journalled this tick, the refused batches are refused to their senders,
-     * and only the tables journalled before it are published.
+     * Journals (log+publish) and publishes what is pending ({@link TimerBatches#publish}); true when
+     * there was something. A batch the journal refused leaves its failure as {@link #lastError}.
      */
     private boolean publishPending() {
-        final long now = clock.epochNanos();
-        boolean any = false;
-        boolean failed = false;
-        for (int t = 0; t < pending.length; t++) {
-            final TimerBatch batch = pending[t];
-            if (batch.count() == 0) {
-                continue;
-            }
-            any = true;
-            if (mode == PublishMode.TIMER_LOG_PUBLISH) {
-                for (int k = 0; k < batch.count(); k++) {
-                    if (batch.feed(k) != null) {
-                        batch.feed(k).pending--;
-                    }
-                }
-                final ByteBuf merged = failed ? null : batch.merged(batchEncoder);
-                if (merged == null || !journalBatch(t, batch, merged, now)) {
-                    refuse(batch, merged != null);
-                    failed = true;
-                    batch.clear();
-                    continue;
-                }
-                publishBatch(t, merged);
-            } else {
-                final ByteBuf merged = batch.merged(batchEncoder);
-                merged.setLongLE(merged.readerIndex() + TP_TIME_OFFSET, now);
-                publishBatch(t, merged);
-            }
-            batch.clear();
+        final boolean any = batches.publish(mode, clock.epochNanos());
+        if (batches.refused()) {
+            lastError = journal.failure();
         }
-        feeds.tickDone();
-        i = j;
-        counters.sequences(i, j);
+        i = journal.sequence();
+        counters.sequences(i, i);
         return any;
-    }
-
-    /**
-     * Journals one batch, merged into one update ({@code merged}), as one entry, its feed trailer
-     * holding every numbered feed's numbers in it (registered at the end of the tick,
-     * {@link FeedRegistry#tickDone}); false when the journal refused it.
-     */
-    private boolean journalBatch(final int t, final TimerBatch batch, final ByteBuf merged, final long now) {
-        if (!journal(merged, merged.readerIndex(), merged.readableBytes(), j + 1, now, batch.feedRuns())) {
-            return false;
-        }
-        counters.journalled(t, batch.rows(), merged.readableBytes(), batch.count());
-        for (int k = 0; k < batch.count(); k++) {
-            if (batch.feed(k) != null) {
-                feeds.tickJournalled(batch.feed(k), batch.sequence(k));
-            }
-        }
-        return true;
-    }
-
-    /** Refuses every frame of {@code batch} to its sender; the batch was counted once by {@link #journal} if it was tried. */
-    private void refuse(final TimerBatch batch, final boolean tried) {
-        final int n = batch.count();
-        counters.errors(ErrorCode.JOURNAL_FAILURE, tried ? n - 1 : n);
-        LOG.error("timer tick refused updates after a journal failure [updates={}, journalSequence={}]", n, j);
-        for (int k = 0; k < n; k++) {
-            final UpdateSource from = batch.source(k);
-            if (from != null) {
-                from.refuse(ErrorCode.JOURNAL_FAILURE, lastError);
-            }
-        }
-    }
-
-    /** Publishes a batch merged into one update (journalled, or in timer publish with the TP time set). */
-    private void publishBatch(final int t, final ByteBuf merged) {
-        final long p0 = System.nanoTime();
-        u.publish(merged, merged.readerIndex(), merged.readableBytes(), t, schemas.get(t));
-        counters.pub.record(System.nanoTime() - p0);
     }
 
     /**
@@ -659,7 +463,7 @@ public final class Tickerplant implements AutoCloseable {
      * instead when the request is bad (the caller sends it and closes).
      */
     public String onSubscribe(final Channel channel, final String name, final ControlFrames.Subscribe req) {
-        return u.add(channel, name, req, journal, i, j, date);
+        return u.add(channel, name, req, journal.current(), i, journal.sequence(), journal.date());
     }
 
     /**
@@ -687,12 +491,12 @@ public final class Tickerplant implements AutoCloseable {
 
     /** Continues catch-ups that were waiting for {@code channel} to drain. */
     public void onWritable(final Channel channel) {
-        u.onWritable(channel, i, journal);
+        u.onWritable(channel, i, journal.current());
     }
 
     /** Runs one turn of every unfinished catch-up (the server calls this when a turn was cut short). */
     public void catchUpTurn() {
-        u.catchUpTurn(i, journal);
+        u.catchUpTurn(i, journal.current());
     }
 
     /** {@code .u.del}: a connection closed, forget its subscriptions. */
@@ -709,12 +513,9 @@ public final class Tickerplant implements AutoCloseable {
      */
     public void pretouchJournal() {
         if (mode == PublishMode.ZERO_LATENCY) {
-            journal.pretouch(PRETOUCH_PAGES);
+            journal.pretouch();
         }
     }
-
-    /** Pages touched at most per call: ~100 µs of page faults, 64 KB (3.2 MB/s at one call per 50 ms). */
-    private static final int PRETOUCH_PAGES = 16;
 
     /** Sends a heartbeat to every live subscriber. */
     public void heartbeat() {
@@ -725,7 +526,7 @@ public final class Tickerplant implements AutoCloseable {
 
     /** Fires end of day if the clock has passed it; returns true when it did. */
     public boolean checkEndOfDay() {
-        if (log == null && clock.epochNanos() >= nextEndOfDay) {
+        if (log == null && clock.epochNanos() >= journal.nextEndOfDay()) {
             onEndOfDay();
             return true;
         }
@@ -740,19 +541,15 @@ public final class Tickerplant implements AutoCloseable {
         if (mode != PublishMode.ZERO_LATENCY) {
             publishPending();
         }
-        final LocalDate ended = date;
-        u.endOfDay(ended, i, j, settings.journalDir());
+        final LocalDate ended = journal.date();
+        u.endOfDay(ended, i, journal.sequence(), settings.journalDir());
         if (syncBatch) {
             forceJournal();
         }
-        journal.close();
-        final LocalDate byClock = calendar.dateOf(clock.epochNanos());
-        date = byClock.isAfter(ended) ? byClock : ended.plusDays(1);
-        journal = journals.open(settings.journalDir(), date, j, clock, settings.journalMinFreeBytes());
-        u.date(date);
-        nextEndOfDay = calendar.endOfDayNanos(date);
+        journal.roll();
+        u.date(journal.date());
         counters.endOfDay();
-        LOG.info("end of day [ended={}, next={}, sequence={}, journal={}]", ended, date, j, journal.dir());
+        LOG.info("end of day [ended={}, next={}, sequence={}, journal={}]", ended, journal.date(), journal.sequence(), journal.dir());
     }
 
     // ------------------------------------------------------------------ status
@@ -762,15 +559,15 @@ public final class Tickerplant implements AutoCloseable {
     }
 
     public long journalSequence() {
-        return j;
+        return journal.sequence();
     }
 
     public LocalDate date() {
-        return date;
+        return journal.date();
     }
 
     public long nextEndOfDayNanos() {
-        return nextEndOfDay;
+        return journal.nextEndOfDay();
     }
 
     /** Bytes queued for all subscribers' sockets; call on the tickerplant thread. */
@@ -800,9 +597,9 @@ public final class Tickerplant implements AutoCloseable {
         for (int t = 0; t < schemas.size(); t++) {
             tables.add(new TickerplantStatus.TableStatus(schemas.get(t).name(), counters.tableRows(t), counters.tableUpdates(t)));
         }
-        return new TickerplantStatus(settings.name(), mode.id(), timerNanos / 1_000_000, date.toString(), i, j,
-            journal.dir().toString(), settings.broadcast(), tables, u.statuses(i), counters.feeds(), feeds.statuses(),
-            counters.errorsByTag(), counters.disconnected(), u.alerts(), upstream, nextEndOfDay);
+        return new TickerplantStatus(settings.name(), mode.id(), timerNanos / 1_000_000, journal.date().toString(), i,
+            journal.sequence(), journal.dir().toString(), settings.broadcast(), tables, u.statuses(i), counters.feeds(),
+            feeds.statuses(), counters.errorsByTag(), counters.disconnected(), u.alerts(), upstream, journal.nextEndOfDay());
     }
 
     @Override
@@ -812,9 +609,7 @@ public final class Tickerplant implements AutoCloseable {
             u.flush();
         }
         u.close();
-        for (final TimerBatch b : pending) {
-            b.release();
-        }
+        batches.release();
         journal.close();
     }
 }

@@ -125,6 +125,10 @@ final class TickerplantCounters {
         journalled.lazySet(j);
     }
 
+    void journalSequence(final long j) {
+        journalled.lazySet(j);
+    }
+
     void subscribers(final int n) {
         subscribers.lazySet(n);
     }

@@ -1,0 +1,27 @@
+package io.jtick.core.tp;
+
+import io.jtick.core.time.NanoClock;
+
+/**
+ * Cluster mode: the tickerplant's clock, reading the time of the log entry being applied while one is
+ * ({@link #at}), so that every node stamps and rolls by the log, and the wall clock otherwise.
+ * Tickerplant thread only.
+ */
+final class LogClock implements NanoClock {
+    private final NanoClock wall;
+    private long at = -1;
+
+    LogClock(final NanoClock wall) {
+        this.wall = wall;
+    }
+
+    /** The applied entry's time from now on; -1 when it has been applied. */
+    void at(final long epochNanos) {
+        at = epochNanos;
+    }
+
+    @Override
+    public long epochNanos() {
+        return at >= 0 ? at : wall.epochNanos();
+    }
+}
