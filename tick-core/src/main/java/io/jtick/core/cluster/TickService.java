@@ -47,6 +47,8 @@ import java.util.concurrent.TimeUnit;
 final class TickService implements ClusteredService {
     private static final Logger LOG = LoggerFactory.getLogger(TickService.class);
     private static final long END_OF_DAY_TIMER = 1;
+    /** Timer log+publish: the tick, a cluster timer, so every node journals the same merged batches at one log position. */
+    private static final long TICK_TIMER = 2;
 
     private final ClusterNode node;
     private final TickerplantSettings tpSettings;
@@ -68,6 +70,8 @@ final class TickService implements ClusteredService {
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(4096);
     private Cluster cluster;
     private LocalDate date;
+    private PublishMode mode;
+    private long timerNanos;
     private volatile long appliedPosition = -1;
 
     TickService(final ClusterNode node, final TickerplantSettings tpSettings, final int memberId) {
@@ -111,15 +115,31 @@ final class TickService implements ClusteredService {
         return out[0];
     }
 
-    /** The tickerplant takes {@code state}; the end of its day is a cluster timer ({@code scheduleEndOfDay}: set it now). */
-    private void begin(final ReplicatedState state, final boolean scheduleEndOfDay) {
+    /**
+     * The tickerplant takes {@code state}; the end of its day and (timer log+publish) its ticks are
+     * cluster timers ({@code scheduleTimers}: set them now; after a snapshot they come back with the
+     * consensus module's own).
+     */
+    private void begin(final ReplicatedState state, final boolean scheduleTimers) {
         date = state.date();
+        mode = state.mode();
+        timerNanos = state.timerNanos();
         handOver();
         node.server().execute(t -> t.applyStart(state));
-        if (scheduleEndOfDay) {
+        if (scheduleTimers) {
             cluster.scheduleTimer(END_OF_DAY_TIMER, calendar.endOfDayNanos(date));
+            scheduleTick(cluster.time());
         }
         node.stateApplied();
+    }
+
+    /** Timer log+publish: the next tick one timer after {@code from} (log time); other modes: none. */
+    private void scheduleTick(final long from) {
+        if (mode == PublishMode.TIMER_LOG_PUBLISH) {
+            cluster.scheduleTimer(TICK_TIMER, from + timerNanos);
+        } else {
+            cluster.cancelTimer(TICK_TIMER);
+        }
     }
 
     /** A new cluster's first entry: its day starts at sequence 0 in the configured mode. */
@@ -149,10 +169,13 @@ final class TickService implements ClusteredService {
             case LogCodec.UPDATE -> update(timestamp, buffer, offset, length);
             case LogCodec.END_OF_DAY -> endOfDay(timestamp);
             case LogCodec.MODE -> {
-                final PublishMode mode = LogCodec.modeOf(buffer, offset);
-                final long timerNanos = LogCodec.timerNanosOf(buffer, offset);
+                final PublishMode m = LogCodec.modeOf(buffer, offset);
+                final long nanos = LogCodec.timerNanosOf(buffer, offset);
+                mode = m;
+                timerNanos = nanos;
                 handOver();
-                node.server().execute(t -> node.server().applyMode(t, mode, timerNanos));
+                node.server().execute(t -> node.server().applyMode(t, m, nanos));
+                scheduleTick(timestamp);
             }
             default -> LOG.error("unknown cluster log entry skipped [member={}, type={}, length={}]", memberId, buffer.getByte(offset),
                 length);
@@ -262,6 +285,10 @@ final class TickService implements ClusteredService {
         ensureStarted(timestamp);
         if (correlationId == END_OF_DAY_TIMER) {
             endOfDay(timestamp);
+        } else if (correlationId == TICK_TIMER && mode == PublishMode.TIMER_LOG_PUBLISH) {
+            handOver();
+            node.server().execute(t -> t.applyTimer(timestamp));
+            scheduleTick(timestamp);
         }
         appliedPosition = cluster.logPosition();
     }
@@ -288,6 +315,11 @@ final class TickService implements ClusteredService {
     @Override
     public void onTakeSnapshot(final ExclusivePublication publication) {
         handOver();
+        if (mode == PublishMode.TIMER_LOG_PUBLISH) {
+            // what waits for the tick is journalled here (the same log position on every node): the snapshot holds no batch
+            final long at = cluster.time();
+            node.server().execute(t -> t.applyTimer(at));
+        }
         final ReplicatedState state = node.server().call(Tickerplant::replicatedState);
         final int length = LogCodec.snapshot(snapshotBuffer, state);
         final IdleStrategy idle = cluster.idleStrategy();

@@ -50,8 +50,10 @@ final class FeedRegistry {
         private int ranges;
         /** The next number the current connection is expected to send. */
         long expected = 1;
-        /** Frames of this feed waiting in timer batches (timer log+publish). */
+        /** Frames of this feed waiting in timer batches (timer log+publish), and the lowest and highest of their numbers. */
         int pending;
+        long pendingLo;
+        long pendingHi;
         long acked = -1;
         long ackedAtNanos;
         /** An acknowledgement fell due and waits for the journal's force ({@link #sendHeld}). */
@@ -210,12 +212,13 @@ final class FeedRegistry {
 
     /**
      * Cluster mode: update {@code n} of {@code feed} was committed to the log; false when the journal
-     * already holds it (a resend: dropped and counted). Decided on the journalled numbers alone, which
-     * every node rebuilds from the same log, never on a connection's state; numbers a feed skipped stay
+     * already holds it, or (timer log+publish) it waits for the tick (a resend: dropped and counted).
+     * Decided on the journalled and waiting numbers alone, which every node rebuilds from the same log,
+     * never on a connection's state; numbers a feed skipped stay
      * holes until it resends them.
      */
     boolean admitReplicated(final Feed feed, final long n) {
-        if (feed.holds(n)) {
+        if (feed.holds(n) || feed.pending > 0 && n >= feed.pendingLo && n <= feed.pendingHi) {
             feed.duplicates++;
             counters.feedDuplicate();
             return false;

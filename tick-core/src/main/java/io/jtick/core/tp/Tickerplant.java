@@ -329,10 +329,11 @@ public final class Tickerplant implements AutoCloseable {
      * A numbered feed's HELLO (protocol 2): {@code from} becomes the connection of feed {@code name}
      * (an older one is closed) and is answered at once with FEED_ACK of the feed's last journalled
      * number, from which it resends. In timer log+publish mode what the feed has waiting for the
-     * timer is journalled first, so the answer counts it.
+     * timer is journalled first, so the answer counts it; not in cluster mode, where only the log
+     * decides when a tick journals (the feed resends what waits, and the resends are dropped by number).
      */
     FeedRegistry.Feed onFeedHello(final UpdateSource from, final String name) {
-        if (feeds.feed(name).pending > 0) {
+        if (log == null && feeds.feed(name).pending > 0) {
             publishPending();
             u.flush();
         }
@@ -383,11 +384,32 @@ public final class Tickerplant implements AutoCloseable {
 
     // ------------------------------------------------------------------ .z.ts
 
-    /** {@code .z.ts}: in the timer modes, journals (log+publish) and publishes each table's batch, then flushes. */
+    /**
+     * {@code .z.ts}: in the timer modes, journals (log+publish) and publishes each table's batch, then
+     * flushes. In cluster mode a log+publish tick is a cluster timer instead ({@link #applyTimer}), so
+     * that every node journals the same batches at the same log position.
+     */
     public void onTimer() {
-        if (mode == PublishMode.ZERO_LATENCY) {
+        if (mode == PublishMode.ZERO_LATENCY || log != null && mode == PublishMode.TIMER_LOG_PUBLISH) {
             return;
         }
+        tick();
+    }
+
+    /** Cluster mode, timer log+publish: the tick at this log position, at the log entry's time. */
+    public void applyTimer(final long logNanos) {
+        if (mode != PublishMode.TIMER_LOG_PUBLISH) {
+            return;
+        }
+        logClock.at(logNanos);
+        try {
+            tick();
+        } finally {
+            logClock.at(-1);
+        }
+    }
+
+    private void tick() {
         final long t0 = System.nanoTime();
         final boolean published = publishPending();
         u.flush();
@@ -431,9 +453,6 @@ public final class Tickerplant implements AutoCloseable {
         if (settings.chained() && newMode == PublishMode.TIMER_LOG_PUBLISH) {
             throw new IllegalArgumentException(TickerplantSettings.CHAINED_LOG_PUBLISH);
         }
-        if (log != null && newMode == PublishMode.TIMER_LOG_PUBLISH) {
-            throw new IllegalArgumentException(CLUSTER_LOG_PUBLISH);
-        }
         if (mode != PublishMode.ZERO_LATENCY) {
             publishPending();
             u.flush();
@@ -442,10 +461,6 @@ public final class Tickerplant implements AutoCloseable {
         mode = newMode;
         timerNanos = newTimerNanos;
     }
-
-    /** Why cluster mode refuses timer log+publish. */
-    public static final String CLUSTER_LOG_PUBLISH = "timer log+publish is not available in cluster mode "
-        + "(a tick's merged batches would have to be decided in the log): use zero-latency or timer-publish";
 
     public PublishMode mode() {
         return mode;
@@ -604,7 +619,8 @@ public final class Tickerplant implements AutoCloseable {
 
     @Override
     public void close() {
-        if (mode != PublishMode.ZERO_LATENCY) {
+        // a cluster node's log+publish tick is the log's to decide: what waits is journalled when the log replays
+        if (mode == PublishMode.TIMER_PUBLISH || mode == PublishMode.TIMER_LOG_PUBLISH && log == null) {
             publishPending();
             u.flush();
         }

@@ -108,9 +108,6 @@ public final class TickerplantServer implements AutoCloseable {
             throw new IllegalArgumentException("a chained tickerplant cannot be a cluster node [upstream=" + settings.upstreamHost() + ":"
                 + settings.upstreamPort() + "]");
         }
-        if (settings.mode() == PublishMode.TIMER_LOG_PUBLISH) {
-            throw new IllegalArgumentException(Tickerplant.CLUSTER_LOG_PUBLISH);
-        }
         this.log = replicatedLog;
         return this;
     }
@@ -250,9 +247,6 @@ public final class TickerplantServer implements AutoCloseable {
             throw new IllegalArgumentException("timer must be at least 1 ms [timer=" + timer + "]");
         }
         if (log != null) {
-            if (mode == PublishMode.TIMER_LOG_PUBLISH) {
-                throw new IllegalArgumentException(Tickerplant.CLUSTER_LOG_PUBLISH);
-            }
             call(t -> offered(log.offerMode(mode, timer.toNanos()), "mode change"));
             return;
         }

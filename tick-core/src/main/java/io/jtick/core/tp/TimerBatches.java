@@ -9,6 +9,7 @@ import io.netty.buffer.ByteBufAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import static io.jtick.core.wire.FrameDescriptor.SEQUENCE_OFFSET;
 import static io.jtick.core.wire.FrameDescriptor.TP_TIME_OFFSET;
 
 /**
@@ -58,7 +59,11 @@ final class TimerBatches {
              final int length) {
         pending[t].add(from, feed, frame, offset, length);
         if (feed != null) {
-            feed.pending++;
+            final long n = frame.getLongLE(offset + SEQUENCE_OFFSET);
+            if (feed.pending++ == 0) {
+                feed.pendingLo = n;
+            }
+            feed.pendingHi = n;
         }
     }
 

@@ -9,6 +9,7 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.testing.Collector;
 import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.time.NanoClock;
+import io.jtick.core.tp.PublishMode;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantSettings;
 import io.jtick.core.wire.ErrorCode;
@@ -74,8 +75,11 @@ class ClusterNodeTest {
         return ClusterSettings.loopback(count);
     }
 
+    /** What a test changes in every node's tickerplant settings. */
+    private java.util.function.UnaryOperator<TickerplantSettings> tune = s -> s;
+
     private TickerplantSettings tpSettings(final ClusterSettings.Member m) {
-        return TickerplantSettings.defaults(dir.resolve("journal-" + m.id())).withPort(m.tpPort()).withMaxFrameLength(1 << 20);
+        return tune.apply(TickerplantSettings.defaults(dir.resolve("journal-" + m.id())).withPort(m.tpPort()).withMaxFrameLength(1 << 20));
     }
 
     private Node start(final List<ClusterSettings.Member> members, final int id) throws IOException {
@@ -354,6 +358,79 @@ class ClusterNodeTest {
             assertThat(expected).hasSize(300);
             for (final ClusterSettings.Member m : members) {
                 assertThat(journal(dir.resolve("journal-" + m.id()), d)).as("node " + m.id() + " on " + d).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void shouldJournalTheSameTimerBatchesOnEveryNodeInTimerLogPublishThroughAnEndOfDayARestartAndAModeChange() throws Exception {
+        tune = s -> s.withMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(20));
+        final List<ClusterSettings.Member> members = members(3);
+        startAll(members);
+        final Node leader = leader();
+        final List<Node> followers = nodes.stream().filter(n -> n != leader).toList();
+        final Collector live = new Collector();
+        final TickClient sub = new TickClient(TickClient.Settings.of("127.0.0.1", followers.get(0).tp().port(), "replica-reader"),
+            live, live::fromSequence, null, NanoClock.SYSTEM);
+        others.add(sub);
+        sub.start();
+        await("subscribed to a follower", WAIT, sub::isSubscribed);
+        final FeedPublisher f = feed(leader.tp().port(), "ticks");
+        for (int id = 1; id <= 300; id++) {
+            send(f, id);
+        }
+        assertThat(f.awaitAcknowledged(WAIT.toNanos())).as("acknowledged once a cluster tick journalled them").isTrue();
+        final LocalDate day1 = LocalDate.parse(leader.tp().status().date());
+
+        // end of day, and the snapshot after it (a tick first, so it holds no batch)
+        leader.tp().endOfDay();
+        for (final Node n : nodes) {
+            await("node " + n.id() + " in the next day", WAIT, () -> LocalDate.parse(n.tp().status().date()).isAfter(day1));
+        }
+        await("the end-of-day snapshot", WAIT, () -> leader.cluster().status().snapshots() >= 1);
+        final LocalDate day2 = LocalDate.parse(leader.tp().status().date());
+        for (int id = 301; id <= 600; id++) {
+            send(f, id);
+        }
+        assertThat(f.awaitAcknowledged(WAIT.toNanos())).isTrue();
+
+        // a follower restarts from the snapshot and replays the log's ticks after it
+        final Node restarted = followers.get(1);
+        restarted.close();
+        nodes.remove(restarted);
+        final Node back = start(members, restarted.id());
+        final long sequence = leader.tp().status().journalSequence();
+        await("the restarted follower is back at the end of the log", WAIT, () -> back.tp().status().journalSequence() == sequence);
+
+        // a mode change is decided in the log too: zero-latency from there on every node
+        leader.tp().setMode(PublishMode.ZERO_LATENCY, Duration.ofMillis(20));
+        for (final Node n : nodes) {
+            await("node " + n.id() + " in zero-latency", WAIT, () -> PublishMode.ZERO_LATENCY.id().equals(n.tp().status().mode()));
+        }
+        for (int id = 601; id <= 700; id++) {
+            send(f, id);
+        }
+        assertThat(f.awaitAcknowledged(WAIT.toNanos())).isTrue();
+        await("the follower's subscriber got every row", WAIT, () -> live.rows.size() == 700);
+        final List<String> expected = new ArrayList<>();
+        for (int id = 1; id <= 700; id++) {
+            expected.add("trade/A/" + id * 1000L);
+        }
+        assertThat(new ArrayList<>(live.rows)).as("every row once, in order").isEqualTo(expected);
+        final long last = leader.tp().status().journalSequence();
+        for (final Node n : nodes) {
+            await("node " + n.id() + " journalled everything", WAIT, () -> n.tp().status().journalSequence() == last);
+        }
+        for (final Node n : List.copyOf(nodes)) {
+            n.close();
+        }
+        nodes.clear();
+        for (final LocalDate d : List.of(day1, day2)) {
+            final List<String> journal = journal(dir.resolve("journal-" + leader.id()), d);
+            assertThat(journal).as("updates merged into the ticks' batches on " + d).isNotEmpty()
+                .hasSizeLessThan(d.equals(day1) ? 300 : 400);
+            for (final ClusterSettings.Member m : members) {
+                assertThat(journal(dir.resolve("journal-" + m.id()), d)).as("node " + m.id() + " on " + d).isEqualTo(journal);
             }
         }
     }
