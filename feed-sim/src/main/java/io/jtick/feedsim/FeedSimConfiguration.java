@@ -7,6 +7,7 @@ import io.jtick.core.feed.FeedCounters;
 import io.jtick.core.feed.FeedRequest;
 import io.jtick.core.feed.FeedSupervisor;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.feedsim.console.ConsoleForwarder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -55,9 +56,10 @@ class FeedSimConfiguration {
         return FeedCounters.register(metrics);
     }
 
-    /** Takes the counters and the supervisor so their meters exist before the binder runs. */
+    /** Takes the counters, the supervisor and the console's pass-through so their meters exist before the binder runs. */
     @Bean
-    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final FeedCounters counters, final FeedSupervisor feeds) {
+    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final FeedCounters counters, final FeedSupervisor feeds,
+                                        final ConsoleForwarder console) {
         return new TickMetricsBinder(metrics);
     }
 
