@@ -57,7 +57,7 @@ export function runChart(container, run, experiment, labels, axisName) {
     const ref = run.rows.map(r => positive(paper(r, f)));
     if (ref.some(v => v !== null)) {
       series.push({ id: 'paper:' + f, name: f + (experiment.id === 'replay' ? ' TimeBase' : ' paper'), type: 'line', color,
-        symbol: 'rect', symbolSize: 7, lineStyle: { type: 'dashed', width: 1.5 }, itemStyle: { color: '#fff', borderColor: color, borderWidth: 2 },
+        symbol: 'rect', symbolSize: 7, lineStyle: { type: 'dashed', width: 1.5, color }, itemStyle: { color: '#fff', borderColor: color, borderWidth: 2 },
         data: ref, connectNulls: false, tooltip: { valueFormatter: v => fmt(v, unit) } });
     }
   });
@@ -67,10 +67,10 @@ export function runChart(container, run, experiment, labels, axisName) {
       `${experiment.id === 'replay' ? 'TimeBase' : 'the white paper'} dashed, log scale.` } },
     animation: false,
     title: { text: `${experiment.title}: medians per entry, jtick solid, ${experiment.id === 'replay' ? 'TimeBase' : 'paper'} dashed`,
-      textStyle: { fontSize: 14 } },
+      textStyle: { fontSize: 14, width: Math.max(200, container.clientWidth - 20), overflow: 'break' } },
     tooltip: { trigger: 'axis' },
     legend: { type: 'scroll', bottom: 0 },
-    grid: { left: 60, right: 20, top: 50, bottom: 90, containLabel: true },
+    grid: { left: 60, right: 20, top: container.clientWidth < 600 ? 70 : 50, bottom: 90, containLabel: true },
     xAxis: { type: 'category', data: labels, name: axisName, nameLocation: 'middle', nameGap: 55,
       axisLabel: { rotate: labels.length > 6 ? 35 : 0, interval: 0 } },
     yAxis: { type: 'log', name: experiment.id === 'replay' ? 'rows/s' : 'median µs', logBase: 10 },
@@ -101,7 +101,10 @@ export function queryChart(container, answer) {
   if (numeric.length === 0) {
     return null;
   }
-  const x = answer.rows.map(r => r[time]);
+  // one day: the time of day alone on the axis
+  const stamps = answer.rows.map(r => String(r[time]).replace('T', ' ').replace('Z', ''));
+  const oneDay = stamps.every(t => t.slice(0, 10) === stamps[0].slice(0, 10));
+  const x = oneDay ? stamps.map(t => t.slice(11)) : stamps;
   const ohlc = ['open', 'high', 'low', 'close'].map(col);
   const c = chart(container);
   let series;
@@ -122,7 +125,8 @@ export function queryChart(container, answer) {
     tooltip: { trigger: 'axis' },
     legend: { bottom: 0 },
     grid: { left: 60, right: 20, top: 20, bottom: 70, containLabel: true },
-    xAxis: { type: 'category', data: x.map(t => String(t).replace('T', ' ').replace('Z', '')), name: answer.columns[time] },
+    xAxis: { type: 'category', data: x, name: oneDay ? answer.columns[time] + ' (' + stamps[0].slice(0, 10) + ' UTC)' : answer.columns[time],
+      nameLocation: 'middle', nameGap: 30 },
     yAxis: { type: 'value', scale: true },
     dataZoom: [{ type: 'inside' }],
     series

@@ -65,7 +65,8 @@ export function facts(id, pairs) {
 }
 
 /**
- * A table: columns [{label, num?}], rows of cells (a cell is a value or {text, class, title}); caption optional.
+ * A table: columns [{label, num?}], rows of cells (a cell is a value or {text, class, title, value}: value, the raw
+ * value as JSON, goes in data-value); caption optional.
  */
 export function table(columns, rows, caption, attrs = {}) {
   const head = el('tr', {}, columns.map(c => el('th', { scope: 'col', class: c.num ? 'num' : null, text: c.label })));
@@ -73,7 +74,7 @@ export function table(columns, rows, caption, attrs = {}) {
     const c = cell !== null && typeof cell === 'object' && !Array.isArray(cell) ? cell : { text: cell };
     const cls = [columns[i] && columns[i].num ? 'num' : null, c.class].filter(Boolean).join(' ') || null;
     return el(i === 0 && columns[0].rowHeader ? 'th' : 'td', { class: cls, title: c.title, scope: i === 0 && columns[0].rowHeader ? 'row' : null,
-      text: c.text === null || c.text === undefined ? '–' : String(c.text) });
+      'data-value': c.value, text: c.text === null || c.text === undefined ? '–' : String(c.text) });
   })));
   return el('table', attrs, caption ? el('caption', { text: caption }) : null, el('thead', {}, head), el('tbody', {}, body));
 }

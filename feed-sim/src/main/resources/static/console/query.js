@@ -54,7 +54,7 @@ async function run(event) {
     summary.textContent = `${num(answer.rowCount)} rows (${num(answer.rowsScanned)} scanned in ${num(answer.segments)} segments, `
       + `${num(answer.elapsedMicros / 1000, 1)} ms)` + (answer.rows.length > shown.length ? `; the table shows the first ${MAX_TABLE_ROWS}` : '');
     fill('query-table', table(answer.columns.map((c, i) => ({ label: c, num: /^(float|int)/.test(answer.types[i]) })),
-      shown.map(r => r.map((v, i) => typeof v === 'number' ? num(v, answer.types[i].startsWith('int') ? 0 : undefined) : v)),
+      shown.map(r => r.map((v, i) => ({ text: typeof v === 'number' ? value(v, answer.types[i]) : v, value: JSON.stringify(v) }))),
       null, { id: 'query-result' }));
     chartBox.hidden = false;
     const kind = queryChart(chartBox, answer);
@@ -71,6 +71,11 @@ async function run(event) {
   } finally {
     button.disabled = false;
   }
+}
+
+/** A number as the answer holds it: integers grouped, floats with their digits (up to 9 after the point). */
+function value(v, type) {
+  return type.startsWith('int') ? num(v, 0) : v.toLocaleString('en-US', { maximumFractionDigits: 9, useGrouping: false });
 }
 
 function showError(message, status) {
