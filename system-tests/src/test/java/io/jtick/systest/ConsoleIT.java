@@ -42,7 +42,7 @@ import static io.jtick.core.testing.TestSupport.await;
 import static io.jtick.systest.TickStack.JSON;
 import static io.jtick.systest.TickStack.app;
 import static io.jtick.systest.TickStack.call;
-import static io.jtick.systest.TickStack.get;
+import static io.jtick.systest.TickStack.ok;
 import static io.jtick.systest.TickStack.port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -52,7 +52,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * chromium-driver) against the four services started here on loopback: the overview shows the tickerplant's sequence
  * moving; a rows-per-update run started from the form finishes and its chart holds one point per matrix entry plus
  * the paper's; a query's table equals the RDB's REST answer; a bad query shows the API's error; every page is usable at
- * 1280 px and at 400 px. A screenshot of each page is kept under {@code target/surefire-reports/console/}.
+ * 1280 px and at 400 px. Every service asks for the API token, reads included: the console asks for it once and
+ * sends it on every call. A screenshot of each page is kept under {@code target/surefire-reports/console/}.
  */
 @Tag("slow")
 @ExtendWith(LeakCheck.class)
@@ -67,6 +68,9 @@ class ConsoleIT {
     private static final Path SHOTS = Path.of("target", "surefire-reports", "console");
     private static final String CHROMIUM = "/usr/bin/chromium";
     private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
+    /** Every service asks for it, reads included: the console must ask once and send it everywhere. */
+    private static final String TOKEN = "console-test-token-0123456789abcdef";
+    private static final String[] GUARDED = {"--tick.api.token=" + TOKEN, "--tick.api.guard=always", "--tick.api.protect-reads=true"};
 
     @TempDir
     Path dir;
@@ -88,8 +92,14 @@ class ConsoleIT {
         browser = startBrowser();
         final String base = "http://127.0.0.1:" + console + "/";
 
-        // overview: every service UP, the tickerplant's sequence moving
+        // the API token asked for once, at the first call that needs it; then every view has it
         browser.get(base);
+        until("the token dialog", () -> Boolean.TRUE.equals(js("return document.getElementById('token-dialog').open")));
+        browser.findElement(By.id("token-input")).sendKeys(TOKEN);
+        browser.findElement(By.cssSelector("#token-form button[value=save]")).click();
+        until("the token kept", () -> text("token-button").equals("API token: set"));
+
+        // overview: every service UP, the tickerplant's sequence moving
         until("four services UP", () -> ((Number) js("return [...document.querySelectorAll('#health .badge')]"
             + ".filter(b => b.textContent === 'UP').length")).intValue() == 4);
         until("a sequence on the overview", () -> sequence() > 0);
@@ -111,7 +121,7 @@ class ConsoleIT {
         until("the run page", () -> browser.getCurrentUrl().contains("#runs/"));
         final String runId = browser.getCurrentUrl().replaceAll(".*#runs/", "");
         await("the run done", RUN_WAIT, () -> text("run-status").startsWith("done"));
-        final JsonNode run = get(console, "/api/runs/" + runId);
+        final JsonNode run = ok(console, "GET", "/api/runs/" + runId, null, TOKEN);
         assertThat(run.get("rows").size()).isEqualTo(2);
         until("the chart drawn", () -> Boolean.TRUE.equals(js("return !!echarts.getInstanceByDom(document.getElementById('run-chart'))")));
         @SuppressWarnings("unchecked")
@@ -144,7 +154,7 @@ class ConsoleIT {
         final int rdb = port(rdbApp);
         final String q = "{\"table\":\"trade\",\"where\":{\"sym\":\"S0001\"},\"select\":[\"time\",\"sym\",\"price\",\"size\",\"cond\"],"
             + "\"limit\":25}";
-        final JsonNode rest = JSON.readTree(call(rdb, "POST", "/api/query", q).body());
+        final JsonNode rest = JSON.readTree(call(rdb, "POST", "/api/query", q, "application/json", TOKEN).body());
         assertThat(rest.get("rows").size()).isPositive();
         browser.get(base + "#query");
         query("rdb", q);
@@ -171,7 +181,7 @@ class ConsoleIT {
 
         // a bad query shows the API's own words
         final String bad = "{\"table\":\"trade\",\"select\":[\"pirce\"]}";
-        final HttpResponse<String> refused = call(rdb, "POST", "/api/query", bad);
+        final HttpResponse<String> refused = call(rdb, "POST", "/api/query", bad, "application/json", TOKEN);
         assertThat(refused.statusCode()).isEqualTo(400);
         final String words = JSON.readTree(refused.body()).get("error").asString();
         query("rdb", bad);
@@ -194,24 +204,30 @@ class ConsoleIT {
     private int startServices() throws Exception {
         final Path journal = dir.resolve("journal");
         final Path hdbRoot = Files.createDirectories(dir.resolve("hdb"));
-        final ConfigurableApplicationContext tp = closer.track(app(TpApplication.class, "tp-service", "--tick.tp.port=0",
+        final ConfigurableApplicationContext tp = closer.track(app(TpApplication.class, "tp-service", guarded("--tick.tp.port=0",
             "--tick.tp.kdb-port=0", "--tick.tp.journal-dir=" + journal, "--tick.tp.zone=UTC",
-            "--tick.tp.eod-time=" + LocalTime.now(ZoneOffset.UTC).plusHours(12).withNano(0)));
+            "--tick.tp.eod-time=" + LocalTime.now(ZoneOffset.UTC).plusHours(12).withNano(0))));
         final int tpFeedPort = tp.getBean(TickerplantServer.class).port();
-        final ConfigurableApplicationContext hdb = closer.track(app(HdbApplication.class, "hdb-service", "--tick.hdb.root=" + hdbRoot,
-            "--tick.hdb.tiering.enabled=false"));
-        rdbApp = closer.track(app(RdbApplication.class, "rdb-service", "--tick.rdb.tp-port=" + tpFeedPort,
+        final ConfigurableApplicationContext hdb = closer.track(app(HdbApplication.class, "hdb-service",
+            guarded("--tick.hdb.root=" + hdbRoot, "--tick.hdb.tiering.enabled=false")));
+        rdbApp = closer.track(app(RdbApplication.class, "rdb-service", guarded("--tick.rdb.tp-port=" + tpFeedPort,
             "--tick.rdb.reconnect-delay=100ms", "--tick.rdb.hdb.root=" + hdbRoot, "--tick.rdb.hdb.url=http://127.0.0.1:" + port(hdb),
-            "--tick.rdb.journal-root=" + journal));
-        await("RDB subscribed", WAIT, () -> get(port(rdbApp), "/api/status").get("subscribed").asBoolean());
+            "--tick.rdb.journal-root=" + journal)));
+        await("RDB subscribed", WAIT, () -> ok(port(rdbApp), "GET", "/api/status", null, TOKEN).get("subscribed").asBoolean());
         final Path paper = Path.of(System.getProperty("jtick.shared.data", "../shared/data")).resolveSibling("reference")
             .resolve("kx-tick-profiling.csv");
-        final ConfigurableApplicationContext feed = closer.track(app(FeedSimApplication.class, "feed-sim",
+        final ConfigurableApplicationContext feed = closer.track(app(FeedSimApplication.class, "feed-sim", guarded(
             "--tick.feed.tp-port=" + tpFeedPort, "--tick.feed.autostart=true", "--tick.feed.runs-dir=" + dir.resolve("runs"),
             "--tick.feed.lab-dir=" + dir.resolve("lab"), "--tick.feed.paper-figures=" + paper, "--tick.feed.jit-warmup=200ms",
             "--tick.console.tp-url=http://127.0.0.1:" + port(tp), "--tick.console.rdb-url=http://127.0.0.1:" + port(rdbApp),
-            "--tick.console.hdb-url=http://127.0.0.1:" + port(hdb)));
+            "--tick.console.hdb-url=http://127.0.0.1:" + port(hdb))));
         return port(feed);
+    }
+
+    private static String[] guarded(final String... args) {
+        final List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of(GUARDED));
+        return all.toArray(new String[0]);
     }
 
     private WebDriver startBrowser() throws Exception {
