@@ -3,6 +3,7 @@
 import { download, json, post } from './api.js';
 import { el, fill, num, table } from './dom.js';
 import { chartFigures, ours, paper, runChart } from './charts.js';
+import * as study from './study.js';
 
 let experiments = null;
 let openId = null;
@@ -15,6 +16,7 @@ export function init() {
   document.getElementById('run-reset').addEventListener('click', () => showExperiment(true));
   document.getElementById('run-form').addEventListener('submit', start);
   document.getElementById('run-compare').addEventListener('change', compare);
+  study.init();
 }
 
 export async function show(arg) {
@@ -31,6 +33,7 @@ export async function show(arg) {
       text: x.id + (x.paperTable ? ` (paper Table ${x.paperTable})` : '') })));
     showExperiment(true);
   }
+  study.show();
   await list();
   if (arg && arg !== openId) {
     open(arg);

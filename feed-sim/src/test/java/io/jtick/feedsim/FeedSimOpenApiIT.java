@@ -68,7 +68,7 @@ class FeedSimOpenApiIT {
         final OpenApiContract api = OpenApiContract.fetch(port);
         final List<String> operations = List.of("GET /api/feed", "POST /api/feed/start", "POST /api/feed/stop", "POST /api/runs",
             "GET /api/runs", "GET /api/runs/{id}", "DELETE /api/runs/{id}", "GET /api/experiments", "GET /api/console",
-            "GET /api/console/{service}/{resource}", "POST /api/console/{target}/query");
+            "GET /api/console/{service}/{resource}", "POST /api/console/{target}/query", "POST /api/console/hdb/compression-study");
         assertThat(api.assertEveryMappingDocumented(app)).containsExactlyInAnyOrderElementsOf(operations);
         api.assertEveryOperationDescribed();
 
@@ -80,7 +80,7 @@ class FeedSimOpenApiIT {
         assertThat(api.sendExamples("GET /api/console/{service}/{resource}", Map.of())).singleElement().asString()
             .contains("\"status\":\"UP\"");
         // what the pass-through does not forward, and a service that does not answer: errors naming them, counted
-        // (its query example needs an RDB: ConsoleIT, system-tests, sends real queries through it)
+        // (its query and study examples need an RDB and an HDB: ConsoleIT, system-tests, sends real ones through it)
         assertThat(send(httpPort, "GET", "/api/console/tp/eod")).satisfies(r -> {
             assertThat(r.statusCode()).isEqualTo(404);
             assertThat(r.body()).contains("the console does not forward this [service=tp, resource=eod, forwarded=cluster|health|status]");

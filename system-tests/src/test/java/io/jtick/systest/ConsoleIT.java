@@ -52,7 +52,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * chromium-driver) against the four services started here on loopback: the overview shows the tickerplant's sequence
  * moving; a rows-per-update run started from the form finishes and its chart holds one point per matrix entry plus
  * the paper's; a query's table equals the RDB's REST answer; a bad query shows the API's error; every page is usable at
- * 1280 px and at 400 px. Every service asks for the API token, reads included: the console asks for it once and
+ * 1280 px and at 400 px; after an end of day, the HDB's compression study of that day runs from the Runs view. Every
+ * service asks for the API token, reads included: the console asks for it once and
  * sends it on every call. A screenshot of each page is kept under {@code target/surefire-reports/console/}.
  */
 @Tag("slow")
@@ -77,7 +78,9 @@ class ConsoleIT {
 
     private final Closer closer = new Closer();
     private WebDriver browser;
+    private ConfigurableApplicationContext tpApp;
     private ConfigurableApplicationContext rdbApp;
+    private ConfigurableApplicationContext hdbApp;
 
     @AfterEach
     void closeAll() throws Exception {
@@ -190,6 +193,25 @@ class ConsoleIT {
         assertThat(browser.findElements(By.cssSelector("#query-result tbody tr"))).isEmpty();
         shot("query-error");
 
+        // end of day: the day moves to the HDB, whose compression study runs from the Runs view
+        ok(port(tpApp), "POST", "/api/eod", null, TOKEN);
+        await("the day in the HDB", WAIT, () -> ok(port(hdbApp), "GET", "/api/status", null, TOKEN).get("partitions").asInt() == 1);
+        final String day = ok(port(hdbApp), "GET", "/api/partitions", null, TOKEN).get(0).get("date").asString();
+        browser.get(base + "#runs");
+        until("the day offered to the study",
+            () -> browser.findElements(By.cssSelector("#study-date option[value='" + day + "']")).size() == 1);
+        final WebElement encodings = browser.findElement(By.id("study-encodings"));
+        encodings.clear();
+        encodings.sendKeys("lz4, zstd:1");
+        browser.findElement(By.id("study-start")).click();
+        await("the study's tables", RUN_WAIT, () -> !browser.findElements(By.cssSelector("#study-columns-table tbody tr")).isEmpty());
+        assertThat(text("study-status")).startsWith("trade of " + day);
+        @SuppressWarnings("unchecked")
+        final List<String> bars = (List<String>) js("return echarts.getInstanceByDom(document.getElementById('study-chart')).getOption()"
+            + ".series.map(s => s.id)");
+        assertThat(bars).contains("enc:lz4", "enc:zstd:1");
+        shot("study");
+
         // a narrow window: nothing wider than the window, the pages still there
         browser.manage().window().setSize(new Dimension(400, 900));
         for (final String page : List.of("overview", "runs/" + runId, "query")) {
@@ -204,14 +226,14 @@ class ConsoleIT {
     private int startServices() throws Exception {
         final Path journal = dir.resolve("journal");
         final Path hdbRoot = Files.createDirectories(dir.resolve("hdb"));
-        final ConfigurableApplicationContext tp = closer.track(app(TpApplication.class, "tp-service", guarded("--tick.tp.port=0",
+        tpApp = closer.track(app(TpApplication.class, "tp-service", guarded("--tick.tp.port=0",
             "--tick.tp.kdb-port=0", "--tick.tp.journal-dir=" + journal, "--tick.tp.zone=UTC",
             "--tick.tp.eod-time=" + LocalTime.now(ZoneOffset.UTC).plusHours(12).withNano(0))));
-        final int tpFeedPort = tp.getBean(TickerplantServer.class).port();
-        final ConfigurableApplicationContext hdb = closer.track(app(HdbApplication.class, "hdb-service",
+        final int tpFeedPort = tpApp.getBean(TickerplantServer.class).port();
+        hdbApp = closer.track(app(HdbApplication.class, "hdb-service",
             guarded("--tick.hdb.root=" + hdbRoot, "--tick.hdb.tiering.enabled=false")));
         rdbApp = closer.track(app(RdbApplication.class, "rdb-service", guarded("--tick.rdb.tp-port=" + tpFeedPort,
-            "--tick.rdb.reconnect-delay=100ms", "--tick.rdb.hdb.root=" + hdbRoot, "--tick.rdb.hdb.url=http://127.0.0.1:" + port(hdb),
+            "--tick.rdb.reconnect-delay=100ms", "--tick.rdb.hdb.root=" + hdbRoot, "--tick.rdb.hdb.url=http://127.0.0.1:" + port(hdbApp),
             "--tick.rdb.journal-root=" + journal)));
         await("RDB subscribed", WAIT, () -> ok(port(rdbApp), "GET", "/api/status", null, TOKEN).get("subscribed").asBoolean());
         final Path paper = Path.of(System.getProperty("jtick.shared.data", "../shared/data")).resolveSibling("reference")
@@ -219,8 +241,8 @@ class ConsoleIT {
         final ConfigurableApplicationContext feed = closer.track(app(FeedSimApplication.class, "feed-sim", guarded(
             "--tick.feed.tp-port=" + tpFeedPort, "--tick.feed.autostart=true", "--tick.feed.runs-dir=" + dir.resolve("runs"),
             "--tick.feed.lab-dir=" + dir.resolve("lab"), "--tick.feed.paper-figures=" + paper, "--tick.feed.jit-warmup=200ms",
-            "--tick.console.tp-url=http://127.0.0.1:" + port(tp), "--tick.console.rdb-url=http://127.0.0.1:" + port(rdbApp),
-            "--tick.console.hdb-url=http://127.0.0.1:" + port(hdb))));
+            "--tick.console.tp-url=http://127.0.0.1:" + port(tpApp), "--tick.console.rdb-url=http://127.0.0.1:" + port(rdbApp),
+            "--tick.console.hdb-url=http://127.0.0.1:" + port(hdbApp))));
         return port(feed);
     }
 

@@ -29,7 +29,8 @@ import java.util.TreeMap;
  * The web console's same-origin pass-through (the page at {@code /} is served from this jar; the browser reaches the
  * other services only through here, so they need no CORS): {@code GET /api/console} (what is forwarded where),
  * {@code GET /api/console/{service}/{resource}} (a documented read endpoint of tp, rdb or hdb) and
- * {@code POST /api/console/{target}/query} (a query document to the RDB, the HDB or the HDB's gateway). The caller's
+ * {@code POST /api/console/{target}/query} (a query document to the RDB, the HDB or the HDB's gateway) and
+ * {@code POST /api/console/hdb/compression-study} (the HDB's compression study of one day). The caller's
  * API token goes along; the answer, errors included, comes back as the service gave it.
  */
 @RestController
@@ -54,7 +55,7 @@ class ConsoleController {
         @Schema(type = "object"), examples = @ExampleObject(value = "{\"services\":{\"hdb\":{\"url\":\"http://127.0.0.1:8012\","
         + "\"resources\":{\"health\":\"/actuator/health\",\"import\":\"/api/import\",\"partitions\":\"/api/partitions\",\"replays\":"
         + "\"/api/replays\",\"status\":\"/api/status\"}}},\"queryTargets\":{\"gateway\":\"hdb /api/gateway/query\",\"hdb\":"
-        + "\"hdb /api/query\",\"rdb\":\"rdb /api/query\"}}")))
+        + "\"hdb /api/query\",\"rdb\":\"rdb /api/query\"},\"studies\":{\"compression-study\":\"hdb /api/compression-study\"}}")))
     @GetMapping
     Map<String, Object> services() {
         final Map<String, Object> services = new TreeMap<>();
@@ -69,6 +70,7 @@ class ConsoleController {
         final Map<String, Object> out = new LinkedHashMap<>();
         out.put("services", services);
         out.put("queryTargets", targets);
+        out.put("studies", Map.of("compression-study", "hdb " + ConsoleForwarder.STUDY));
         return out;
     }
 
@@ -113,6 +115,31 @@ class ConsoleController {
         @Parameter(hidden = true) @RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) final String authorization,
         @Parameter(hidden = true) @RequestHeader(value = "X-Api-Token", required = false) final String apiToken) {
         return passOn(forwarder.query(target, body, accept, authorization, apiToken));
+    }
+
+    @Operation(summary = "A compression study of one HDB partition (hdb-service POST /api/compression-study), passed through",
+        description = "The body goes to the HDB as it is (date, table, encodings, runs, cold); the answer comes when the study is "
+            + "done: per column and encoding the size, write time and ratios, per query and encoding the read times. It is a call "
+            + "that starts work: with the API token asked for, it needs the token like any write.")
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(mediaType = "application/json",
+        schema = @Schema(type = "object"), examples = @ExampleObject(name = "one-day-three-encodings",
+            value = "{\"date\":\"2026-11-20\",\"table\":\"trade\",\"encodings\":[\"lz4\",\"zstd:1\",\"auto/zstd:3\"],\"runs\":1,"
+                + "\"cold\":false}")))
+    @ApiResponse(responseCode = "200", description = "the study's tables", content = @Content(schema = @Schema(type = "object"),
+        examples = @ExampleObject(value = "{\"date\":\"2026-11-20\",\"table\":\"trade\",\"rows\":30290,\"encodings\":[\"none\","
+            + "\"lz4\"],\"columns\":[{\"column\":\"price\",\"type\":\"float64\",\"encoding\":\"lz4\",\"rawBytes\":242320,"
+            + "\"storedBytes\":82471,\"sizePct\":34.03,\"writeMillis\":15.5,\"writeRatio\":1.83}],\"queries\":[]}")))
+    @ApiResponse(responseCode = "400", description = "unknown partition or table, bad encoding (the HDB's words)", content =
+        @Content(schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(value = "{\"error\":\"unknown "
+        + "partition [date=2020-01-01, table=trade]\",\"status\":400}")))
+    @ApiResponse(responseCode = "502", description = "the HDB did not answer", content = @Content(schema = @Schema(implementation =
+        ErrorBody.class), examples = @ExampleObject(value = UNREACHABLE)))
+    @PostMapping("/hdb/compression-study")
+    ResponseEntity<StreamingResponseBody> compressionStudy(
+        @RequestBody(required = false) final byte[] body,
+        @Parameter(hidden = true) @RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) final String authorization,
+        @Parameter(hidden = true) @RequestHeader(value = "X-Api-Token", required = false) final String apiToken) {
+        return passOn(forwarder.compressionStudy(body, authorization, apiToken));
     }
 
     private static ResponseEntity<StreamingResponseBody> passOn(final ConsoleForwarder.Answer answer) {

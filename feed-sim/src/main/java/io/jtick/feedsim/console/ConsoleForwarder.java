@@ -19,10 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The console's pass-through to tp-service, rdb-service and hdb-service: only their documented read endpoints
- * ({@link #READS}) and query endpoints ({@link #QUERIES}), each forwarded with the caller's API token
- * ({@code Authorization} or {@code X-Api-Token}) so the service decides as it would for a direct call. Nothing that
- * changes state passes. Counts every call forwarded, every one refused (not a forwarded endpoint) and every one
- * that failed (the service did not answer in {@code tick.console.timeout}).
+ * ({@link #READS}), query endpoints ({@link #QUERIES}) and the HDB's compression study ({@link #STUDY}), each forwarded
+ * with the caller's API token ({@code Authorization} or {@code X-Api-Token}) so the service decides as it would for a
+ * direct call. Nothing else that changes state passes. Counts every call forwarded, every one refused (not a forwarded
+ * endpoint) and every one that failed (the service did not answer in {@code tick.console.timeout}).
  */
 public final class ConsoleForwarder {
     /** service → console resource → the service's documented path (GET). */
@@ -34,6 +34,8 @@ public final class ConsoleForwarder {
     /** query target → service and its documented query path (POST). */
     static final Map<String, List<String>> QUERIES = Map.of(
         "rdb", List.of("rdb", "/api/query"), "hdb", List.of("hdb", "/api/query"), "gateway", List.of("hdb", "/api/gateway/query"));
+    /** The one study forwarded: hdb-service's compression study (it writes only scratch copies of a partition). */
+    static final String STUDY = "/api/compression-study";
     /** Largest query document forwarded. */
     static final int MAX_QUERY_BYTES = 1 << 20;
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleForwarder.class);
@@ -86,6 +88,16 @@ public final class ConsoleForwarder {
         final HttpRequest.Builder b = HttpRequest.newBuilder(uri(to.get(0), to.get(1)))
             .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));
         return send(to.get(0), b, type, authorization, apiToken);
+    }
+
+    /** {@code POST} of a compression study request to the HDB; it answers when the study is done. */
+    Answer compressionStudy(final byte[] body, final String authorization, final String apiToken) {
+        if (body != null && body.length > MAX_QUERY_BYTES) {
+            throw refuse(HttpStatus.CONTENT_TOO_LARGE, "study request too large [bytes=" + body.length + ", max=" + MAX_QUERY_BYTES + "]");
+        }
+        final HttpRequest.Builder b = HttpRequest.newBuilder(uri("hdb", STUDY)).header("Content-Type", "application/json")
+            .POST(body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        return send("hdb", b, "application/json", authorization, apiToken);
     }
 
     private URI uri(final String service, final String path) {
