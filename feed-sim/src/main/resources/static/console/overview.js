@@ -138,7 +138,7 @@ function showRdb(r) {
   facts('rdb-facts', [
     ['subscribed', (s.subscribed ? 'yes' : 'no') + ' to ' + s.tp + (s.caughtUp ? ', caught up' : ', catching up')],
     ['last sequence', num(s.lastSequence)],
-    ['rows', num(s.rows)],
+    ['rows received since start', num(s.rows)],
     ['heap', bytes(m.heapUsedBytes) + ' of ' + bytes(m.heapMaxBytes)],
     ['end of day', s.lastEodError ? 'failed: ' + s.lastEodError : (s.endOfDays + ' done')]]);
   const tables = m.tables || {};

@@ -153,6 +153,21 @@ class ConsoleIT {
         assertThat(browser.findElements(By.cssSelector("#run-result td.above"))).isNotEmpty();
         shot("run");
 
+        // compare: a second run of one entry (started over REST) beside the first, entry by entry
+        final String second = "{\"experiment\":\"rows-per-update\",\"durationSeconds\":1,\"matrix\":[{\"r\":1,\"u\":10,\"t\":1}]}";
+        final String secondId = JSON.readTree(call(console, "POST", "/api/runs", second, "application/json", TOKEN).body()).get("id")
+            .asString();
+        await("the second run done", RUN_WAIT,
+            () -> !"running".equals(ok(console, "GET", "/api/runs/" + secondId, null, TOKEN).get("status").asString()));
+        browser.get(base + "#runs");
+        browser.get(base + "#runs/" + runId);
+        until("the second run offered to compare",
+            () -> browser.findElements(By.cssSelector("#run-compare option[value='" + secondId + "']")).size() == 1);
+        new Select(browser.findElement(By.id("run-compare"))).selectByValue(secondId);
+        // two entries of the first run × six figures; the second run has only the first entry
+        until("the comparison", () -> browser.findElements(By.cssSelector("#run-compare-table tbody tr")).size() == 12);
+        assertThat(browser.findElements(By.cssSelector("#run-compare-table tbody tr")).get(0).getText()).startsWith("1/10/1 1/10/1 tplog");
+
         // query: the table equals the RDB's own answer (the run stopped the feed: the rows hold still)
         final int rdb = port(rdbApp);
         final String q = "{\"table\":\"trade\",\"where\":{\"sym\":\"S0001\"},\"select\":[\"time\",\"sym\",\"price\",\"size\",\"cond\"],"
