@@ -3,6 +3,8 @@
 // "Authorization: Bearer <token>", as the API asks.
 const KEY = 'jtick.apiToken';
 let asking = null;
+// the dialog was cancelled: the polls stop asking until the header's button is pressed
+let declined = false;
 
 export function token() {
   return sessionStorage.getItem(KEY);
@@ -19,6 +21,7 @@ export function setToken(t) {
 
 /** Opens the token dialog; resolves with the token entered, or null. One dialog at a time. */
 export function askToken() {
+  declined = false;
   if (asking) {
     return asking;
   }
@@ -32,6 +35,7 @@ export function askToken() {
         setToken(input.value.trim());
         resolve(token());
       } else {
+        declined = true;
         resolve(null);
       }
     }, { once: true });
@@ -61,7 +65,7 @@ async function send(path, options) {
 /** The fetch Response of a call; a 401 asks for the token once and retries with it. */
 export async function call(path, options = {}) {
   let r = await send(path, options);
-  if (r.status === 401 && !options.noAsk) {
+  if (r.status === 401 && !options.noAsk && !declined) {
     if (await askToken()) {
       r = await send(path, options);
     }
