@@ -8,7 +8,7 @@ import org.springframework.context.annotation.Configuration;
 /** {@code tick.console.*} → the pass-through the console page reads the other services through. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ConsoleProperties.class)
-public class ConsoleConfiguration {
+class ConsoleConfiguration {
     @Bean
     ConsoleForwarder consoleForwarder(final ConsoleProperties properties, final TickMetrics metrics) {
         return new ConsoleForwarder(properties, metrics);

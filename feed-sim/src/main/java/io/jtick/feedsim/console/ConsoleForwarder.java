@@ -46,7 +46,7 @@ public final class ConsoleForwarder {
     private final AtomicLong refused;
     private final AtomicLong failed;
 
-    public ConsoleForwarder(final ConsoleProperties properties, final TickMetrics metrics) {
+    ConsoleForwarder(final ConsoleProperties properties, final TickMetrics metrics) {
         this.properties = properties;
         this.http = HttpClient.newBuilder().connectTimeout(properties.timeout()).version(HttpClient.Version.HTTP_1_1).build();
         this.forwarded = metrics.counter("tick.console.forwarded");
@@ -55,7 +55,7 @@ public final class ConsoleForwarder {
     }
 
     /** A service's answer, passed on as it came: status, content type, body (streamed, the caller closes it). */
-    public record Answer(int status, String contentType, InputStream body) {
+    record Answer(int status, String contentType, InputStream body) {
     }
 
     /** {@code GET} of {@code service}'s documented {@code resource}; 404 naming what is forwarded for anything else. */

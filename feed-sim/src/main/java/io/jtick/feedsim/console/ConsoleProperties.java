@@ -19,7 +19,7 @@ import java.time.Duration;
  */
 @Validated
 @ConfigurationProperties("tick.console")
-public record ConsoleProperties(
+record ConsoleProperties(
     @DefaultValue("http://127.0.0.1:8010") @NotNull @Pattern(regexp = "https?://.+") String tpUrl,
     @DefaultValue("http://127.0.0.1:8011") @NotNull @Pattern(regexp = "https?://.+") String rdbUrl,
     @DefaultValue("http://127.0.0.1:8012") @NotNull @Pattern(regexp = "https?://.+") String hdbUrl,
