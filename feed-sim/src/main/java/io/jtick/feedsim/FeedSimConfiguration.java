@@ -7,8 +7,10 @@ import io.jtick.core.feed.FeedCounters;
 import io.jtick.core.feed.FeedRequest;
 import io.jtick.core.feed.FeedSupervisor;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.feedsim.console.ConsoleForwarder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -55,9 +57,14 @@ class FeedSimConfiguration {
         return FeedCounters.register(metrics);
     }
 
-    /** Takes the counters and the supervisor so their meters exist before the binder runs. */
+    /**
+     * Takes the counters, the supervisor and the console's pass-through (when the console is configured: slice tests leave it
+     * out) so their meters exist before the binder runs.
+     */
     @Bean
-    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final FeedCounters counters, final FeedSupervisor feeds) {
+    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final FeedCounters counters, final FeedSupervisor feeds,
+                                        final ObjectProvider<ConsoleForwarder> console) {
+        console.getIfAvailable();
         return new TickMetricsBinder(metrics);
     }
 
