@@ -23,11 +23,16 @@ public final class SqlParams {
         return new SqlParams(values);
     }
 
-    boolean describing() {
+    /** True when the values are not known yet. */
+    public boolean describing() {
         return values == null;
     }
 
     /** The value of {@code $index} (1-based). */
+    public Object value(final int index) {
+        return get(index);
+    }
+
     Object get(final int index) {
         if (values == null) {
             throw new IllegalStateException("describing");
