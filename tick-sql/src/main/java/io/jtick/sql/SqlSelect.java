@@ -99,7 +99,10 @@ final class SqlSelect {
             b.doc.put("limit", Math.addExact(lo[0], offset));
         }
         if (!by.isEmpty()) {
-            b.doc.put("by", by);
+            // a list: a column by its name, any other key as {"name": expression}
+            final List<Object> keys = new ArrayList<>();
+            by.forEach((name, expr) -> keys.add(name.equals(expr) ? name : Map.of(name, expr)));
+            b.doc.put("by", keys);
         }
         b.doc.put("select", select);
         final List<String> engine = new ArrayList<>(by.keySet());

@@ -84,6 +84,15 @@ class SqlCompilerTest {
     }
 
     @Test
+    void shouldGroupByManyKeys() {
+        final ResultTable t = run("SELECT date, sym, count(*) AS n FROM trade WHERE date BETWEEN '2026-11-01' AND '2026-11-20' "
+            + "GROUP BY date, sym ORDER BY date, sym LIMIT 3", SqlParams.NONE);
+        final ResultTable json = engine.query("{\"table\":\"trade\",\"dates\":{\"from\":\"2026-11-01\",\"to\":\"2026-11-20\"},"
+            + "\"select\":{\"n\":{\"count\":\"*\"}},\"by\":[\"date\",\"sym\"],\"limit\":3}", SOURCE);
+        assertThat(t.rows()).isEqualTo(json.rows()).hasSize(3);
+    }
+
+    @Test
     void shouldOrderProjectAndOffsetAsSqlSays() {
         final ResultTable t = run("SELECT count(*), sym FROM trade GROUP BY sym ORDER BY sym LIMIT 2 OFFSET 1", SqlParams.NONE);
         final ResultTable all = engine.query("{\"table\":\"trade\",\"select\":{\"n\":{\"count\":\"*\"}},\"by\":\"sym\"}", SOURCE);
