@@ -83,6 +83,20 @@ class SqlCompilerTest {
         assertThat(actual.rows()).isEqualTo(expected.rows());
     }
 
+    /** A Grafana time-series panel's statement, its $__timeFilter macro expanded as Grafana sends it. */
+    @Test
+    void shouldRunGrafanasTimeSeriesStatement() {
+        final ResultTable t = run("SELECT date_bin('1 minute', time, TIMESTAMP '2000-01-01') AS time, sum(price * size) / "
+            + "sum(size) AS vwap "
+            + "FROM trade WHERE time BETWEEN '2026-11-21T09:30:00Z' AND '2026-11-21T16:00:00Z' AND sym = 'S03' GROUP BY 1 ORDER BY 1",
+            SqlParams.NONE);
+        final ResultTable json = engine.query("{\"table\":\"trade\",\"where\":{\"time\":{\"within\":[\"2026-11-21T09:30:00Z\","
+            + "\"2026-11-21T16:00:00Z\"]},\"sym\":\"S03\"},\"select\":{\"vwap\":{\"wavg\":[\"size\",\"price\"]}},"
+            + "\"by\":{\"time\":{\"xbar\":[\"1m\",\"time\"]}},\"orderBy\":[\"time\"]}", SOURCE);
+        assertThat(t.columns()).containsExactly("time", "vwap");
+        assertThat(t.rows()).isEqualTo(json.rows()).isNotEmpty();
+    }
+
     @Test
     void shouldGroupByManyKeys() {
         final ResultTable t = run("SELECT date, sym, count(*) AS n FROM trade WHERE date BETWEEN '2026-11-01' AND '2026-11-20' "

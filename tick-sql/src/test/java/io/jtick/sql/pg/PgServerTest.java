@@ -138,6 +138,15 @@ class PgServerTest {
                 assertThat(cols).containsExactly("time:timestamptz", "sym:varchar", "price:float8", "size:int8", "cond:bpchar");
             }
             try (Statement st = c.createStatement()) {
+                // Grafana's query builder lists tables and columns this way
+                try (ResultSet rs = st.executeQuery("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' "
+                    + "ORDER BY table_name")) {
+                    assertThat(rows(rs)).containsExactlyInAnyOrder(List.of("trade"), List.of("quote"));
+                }
+                try (ResultSet rs = st.executeQuery("SELECT column_name, data_type FROM information_schema.columns "
+                    + "WHERE table_name = 'quote'")) {
+                    assertThat(rows(rs)).hasSize(6).contains(List.of("bid", "double precision"));
+                }
                 st.execute("SET application_name = 'jtick-test'");
                 try (ResultSet rs = st.executeQuery("SHOW application_name")) {
                     assertThat(rs.next()).isTrue();
