@@ -4,7 +4,6 @@ import io.jtick.core.query.model.Json;
 import io.jtick.core.schema.ColumnDef;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.QuerySource;
-import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.LongValue;
@@ -25,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Compiles one SELECT into the engine's query document ({@code docs/query.md} "SQL"): the engine
@@ -44,13 +44,9 @@ public final class SqlCompiler {
      * @param nowNanos what {@code now()} is for this statement (epoch ns)
      */
     public static SqlPlan compile(final String sql, final QuerySource source, final SqlParams params, final long nowNanos) {
-        final QuestDbClauses clauses = QuestDbClauses.of(sql);
-        final Statement st;
-        try {
-            st = CCJSqlParserUtil.parse(clauses.sql());
-        } catch (final JSQLParserException e) {
-            throw new SqlException(SqlException.SYNTAX, "syntax error: " + firstLine(e));
-        }
+        final Parsed parsed = parse(sql);
+        final QuestDbClauses clauses = parsed.clauses();
+        final Statement st = parsed.statement();
         if (!(st instanceof Select select)) {
             throw SqlException.notSupported("statement " + st.getClass().getSimpleName().replace("Statement", "").toUpperCase(Locale.ROOT)
                 + " (only SELECT runs here)");
@@ -65,7 +61,39 @@ public final class SqlCompiler {
         return new SqlCompiler.Build(ps, clauses, source, new SqlLiterals(nowNanos, params)).plan();
     }
 
-    static String firstLine(final Exception e) {
+    /** A statement as parsed: the QuestDB clauses taken out and JSqlParser's tree (read, never changed, so shared). */
+    private record Parsed(QuestDbClauses clauses, Statement statement) {
+    }
+
+    private static final int CACHED = 4096;
+    /** Parsed statements by text: a prepared statement bound again and again is parsed once. */
+    private static final ConcurrentHashMap<String, Parsed> PARSED = new ConcurrentHashMap<>();
+
+    private static Parsed parse(final String sql) {
+        final Parsed cached = PARSED.get(sql);
+        if (cached != null) {
+            return cached;
+        }
+        final QuestDbClauses clauses = QuestDbClauses.of(sql);
+        final Statement st;
+        try {
+            // the parser itself on this thread: CCJSqlParserUtil.parse(String) runs it on an executor (a timeout guard)
+            st = CCJSqlParserUtil.newParser(clauses.sql()).Statement();
+        } catch (final net.sf.jsqlparser.parser.ParseException | net.sf.jsqlparser.parser.TokenMgrException e) {
+            throw new SqlException(SqlException.SYNTAX, "syntax error: " + firstLine(e));
+        }
+        if (st == null) {
+            throw new SqlException(SqlException.SYNTAX, "syntax error: no statement");
+        }
+        final Parsed p = new Parsed(clauses, st);
+        if (PARSED.size() >= CACHED) {
+            PARSED.clear();
+        }
+        PARSED.put(sql, p);
+        return p;
+    }
+
+    static String firstLine(final Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getMessage() == null) {
             t = t.getCause();
