@@ -19,7 +19,8 @@ import java.util.List;
 
 /**
  * The six questions over the PostgreSQL port (pgJDBC, binary transfer, prepared statements, every
- * value read) against the engine's own time on the same data in the same JVM, then small prepared
+ * value read; "rows only": the same answer with no value read, what the protocol costs without
+ * the driver's decoding) against the engine's own time on the same data in the same JVM, then small prepared
  * queries (one sym's last trade) on one connection: queries/s and latency percentiles.
  * {@code SqlWireCheck [rows] [syms] [repeats] [seconds]}.
  */
@@ -55,10 +56,11 @@ public final class SqlWireCheck {
              Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + pg.port()
                  + "/jtick?user=jtick&binaryTransfer=true&prepareThreshold=1")) {
             System.out.printf("%s; PostgreSQL port %d, pgJDBC binary, prepared%n", data, pg.port());
-            System.out.printf("%-14s %12s %12s %8s %8s%n", "median ms", "engine", "pgwire", "ratio", "rows");
+            System.out.printf("%-14s %12s %12s %8s %14s %8s%n", "median ms", "engine", "pgwire", "ratio", "rows only ms", "rows");
             for (final BenchQuery q : BenchQuery.values()) {
                 final long[] engine = new long[repeats];
                 final long[] wire = new long[repeats];
+                final long[] next = new long[repeats];
                 long n = 0;
                 try (PreparedStatement ps = c.prepareStatement(sql(q, data))) {
                     for (int w = 0; w < 3; w++) {
@@ -72,13 +74,21 @@ public final class SqlWireCheck {
                         s0 = System.nanoTime();
                         n = readAll(ps);
                         wire[r] = System.nanoTime() - s0;
+                        s0 = System.nanoTime();
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                n += 0;
+                            }
+                        }
+                        next[r] = System.nanoTime() - s0;
                     }
                 }
                 Arrays.sort(engine);
                 Arrays.sort(wire);
+                Arrays.sort(next);
                 final double e = engine[repeats / 2] / 1e6;
                 final double p = wire[repeats / 2] / 1e6;
-                System.out.printf("%-14s %12.3f %12.3f %8.2f %8d%n", q, e, p, p / e, n);
+                System.out.printf("%-14s %12.3f %12.3f %8.2f %14.3f %8d%n", q, e, p, p / e, next[repeats / 2] / 1e6, n);
             }
             smallQueries(c, data, seconds);
         }

@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
  * as PostgreSQL does. State: the output buffer, the named statements and portals, the settings.
  */
 final class PgSession {
+    /** The extended protocol's messages: after an error in one of them the rest up to Sync are skipped. */
+    private static final String EXTENDED = "PBDEHC";
     private static final Pattern PARAM = Pattern.compile("\\$(\\d+)");
 
     private final PgConnection conn;
@@ -132,7 +134,8 @@ final class PgSession {
                 }
             }
         } catch (final SqlException e) {
-            fail(e.sqlState(), e.getMessage(), type != 'Q');
+            // an error in the extended protocol skips to its Sync; after a simple Query or an unknown message there is none
+            fail(e.sqlState(), e.getMessage(), EXTENDED.indexOf(type) >= 0);
             if (type == 'Q') {
                 PgProxy.ready(out());
                 flush();

@@ -220,6 +220,48 @@ class PgServerTest {
             final DataInputStream in = new DataInputStream(s.getInputStream());
             assertThat(in.readByte()).isEqualTo((byte) 'E');
         }
+        try (Socket s = new Socket("127.0.0.1", guarded.port())) {
+            // a query before authentication
+            final DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            final byte[] params = "user\0jtick\0\0".getBytes(StandardCharsets.UTF_8);
+            out.writeInt(8 + params.length);
+            out.writeInt(196_608);
+            out.write(params);
+            out.flush();
+            final DataInputStream in = new DataInputStream(s.getInputStream());
+            assertThat(in.readByte()).isEqualTo((byte) 'R');
+            in.readFully(new byte[in.readInt() - 4]);
+            final byte[] q = "SELECT 1\0".getBytes(StandardCharsets.UTF_8);
+            out.writeByte('Q');
+            out.writeInt(4 + q.length);
+            out.write(q);
+            out.flush();
+            assertThat(in.readByte()).isEqualTo((byte) 'E');
+            final byte[] body = new byte[in.readInt() - 4];
+            in.readFully(body);
+            assertThat(new String(body, StandardCharsets.UTF_8)).contains("08P01").contains("message before authentication");
+        }
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            // an unknown message type: an error, and the connection goes on serving
+            s.setSoTimeout(10_000);
+            final DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            final byte[] params = "user\0jtick\0\0".getBytes(StandardCharsets.UTF_8);
+            out.writeInt(8 + params.length);
+            out.writeInt(196_608);
+            out.write(params);
+            out.flush();
+            final DataInputStream in = new DataInputStream(s.getInputStream());
+            assertThat(until(in, 'Z')).startsWith("R").endsWith("K");
+            out.writeByte('z');
+            out.writeInt(4);
+            final byte[] q = "SELECT count(*) FROM trade\0".getBytes(StandardCharsets.UTF_8);
+            out.writeByte('Q');
+            out.writeInt(4 + q.length);
+            out.write(q);
+            out.flush();
+            assertThat(until(in, 'E')).isEmpty();
+            assertThat(until(in, 'Z')).contains("T", "D", "C");
+        }
         try (Connection c = connect(server, ""); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT 1")) {
             assertThat(rs.next()).isTrue();
         }
@@ -235,6 +277,19 @@ class PgServerTest {
         final String vwap = psql("SELECT sym, sum(price * size) / sum(size) AS vwap, count(*) AS n FROM trade GROUP BY sym");
         final ResultTable e = ENGINE.query(SIX.keySet().toArray(new String[0])[1], SOURCE);
         assertThat(vwap).contains(e.getString(0, 0) + "|" + e.getDouble(0, 1) + "|" + e.getLong(0, 2));
+    }
+
+    /** Reads messages up to one of type {@code type} (its body skipped); returns the types read before it. */
+    private static List<String> until(final DataInputStream in, final char type) throws java.io.IOException {
+        final List<String> seen = new ArrayList<>();
+        while (true) {
+            final char t = (char) in.readByte();
+            in.readFully(new byte[in.readInt() - 4]);
+            if (t == type) {
+                return seen;
+            }
+            seen.add(String.valueOf(t));
+        }
     }
 
     private static String psql(final String command) throws Exception {
