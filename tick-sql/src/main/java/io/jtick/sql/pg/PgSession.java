@@ -401,8 +401,9 @@ final class PgSession {
 
     /** Runs a plan: its rows, then CommandComplete (or PortalSuspended when {@code maxRows} stopped it). */
     private void run(final Plan plan, final boolean[] binary, final int maxRows, final Portal portal) {
-        server.statements.incrementAndGet();
+        // a cancel meant for an earlier statement does not stop this one; counted once it can be cancelled
         conn.takeCancelled();
+        server.statements.incrementAndGet();
         if (plan instanceof Empty) {
             PgProxy.simple(out(), 'I');
         } else if (plan instanceof Session s) {

@@ -267,6 +267,82 @@ class PgServerTest {
         }
     }
 
+    /**
+     * A client that does not read: the statement waits at the socket's high-water mark (the answer
+     * is never built in memory) until a CancelRequest with the connection's key stops it with 57014;
+     * the connection then serves the next statement.
+     */
+    @Test
+    void shouldPaceASlowClientAndCancelOnRequest() throws Exception {
+        final io.jtick.core.table.MemorySegment.Builder b = io.jtick.core.table.MemorySegment.builder(TableSchema.trade(0), 20_000);
+        final long t0 = 20_000L * 86_400_000_000_000L;
+        for (int i = 0; i < 400_000; i++) {
+            b.value(t0 + i).symbol("S" + (i % 100)).value(100.0 + i % 7).value((long) i).value((byte) 'A').endRow();
+        }
+        final MemorySource big = new MemorySource().add(b.build());
+        try (PgServer pg = new PgServer(new PgSettings("127.0.0.1", 0, AccessSettings.DEFAULT, 1 << 20, 1),
+            new SqlRunner(ENGINE, () -> 0L), big, () -> List.of(TableSchema.trade(0)), new TickMetrics(), "slow");
+             Socket s = new Socket()) {
+            s.setReceiveBufferSize(64 * 1024);
+            s.connect(new java.net.InetSocketAddress("127.0.0.1", pg.port()));
+            s.setSoTimeout(20_000);
+            final DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            final byte[] params = "user\0jtick\0\0".getBytes(StandardCharsets.UTF_8);
+            out.writeInt(8 + params.length);
+            out.writeInt(196_608);
+            out.write(params);
+            out.flush();
+            final DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(s.getInputStream()));
+            int pid = 0;
+            int secret = 0;
+            while (true) {
+                final char t = (char) in.readByte();
+                final byte[] body = new byte[in.readInt() - 4];
+                in.readFully(body);
+                if (t == 'K') {
+                    pid = java.nio.ByteBuffer.wrap(body).getInt(0);
+                    secret = java.nio.ByteBuffer.wrap(body).getInt(4);
+                }
+                if (t == 'Z') {
+                    break;
+                }
+            }
+            final byte[] q = "SELECT time, sym, price, size FROM trade\0".getBytes(StandardCharsets.UTF_8);
+            out.writeByte('Q');
+            out.writeInt(4 + q.length);
+            out.write(q);
+            out.flush();
+            // the client reads nothing: the server fills the socket and its high-water mark, then waits
+            io.jtick.core.testing.TestSupport.await("the statement runs", java.time.Duration.ofSeconds(20), () -> pg.statements.get() == 1);
+            try (Socket cancel = new Socket("127.0.0.1", pg.port())) {
+                final DataOutputStream c = new DataOutputStream(cancel.getOutputStream());
+                c.writeInt(16);
+                c.writeInt(80_877_102);
+                c.writeInt(pid);
+                c.writeInt(secret);
+                c.flush();
+                assertThat(cancel.getInputStream().read()).isEqualTo(-1);
+            }
+            long rows = 0;
+            String error = null;
+            while (true) {
+                final char t = (char) in.readByte();
+                final byte[] body = new byte[in.readInt() - 4];
+                in.readFully(body);
+                if (t == 'D') {
+                    rows++;
+                } else if (t == 'E') {
+                    error = new String(body, StandardCharsets.UTF_8);
+                } else if (t == 'Z') {
+                    break;
+                }
+            }
+            assertThat(error).as("rows before the cancel: %d", rows).contains("57014").contains("canceling statement due to user request");
+            assertThat(rows).isPositive().isLessThan(400_000);
+            assertThat(pg.cancelled.get()).isPositive();
+        }
+    }
+
     @Test
     void shouldServePsql() throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/psql")), "psql is not installed (Debian package postgresql-client; .ci/run "
