@@ -1,11 +1,13 @@
 package io.jtick.hdb;
 
+import io.jtick.boot.PgPort;
 import io.jtick.boot.QueryEndpoint;
 import io.jtick.boot.QueryProperties;
 import io.jtick.boot.TickMetricsBinder;
 import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.hdb.read.PartitionSource;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.gateway.Gateway;
 import io.jtick.core.query.QueryEngine;
 import io.jtick.core.table.QuerySource;
@@ -82,10 +84,24 @@ class HdbConfiguration {
         return factory -> factory.addConnectorCustomizers(connector -> connector.setProperty("continueResponseTiming", "onRead"));
     }
 
-    /** Takes the lifecycles, the import runner and the queries so their meters exist before the binder runs. */
+    /**
+     * The PostgreSQL port ({@code tick.hdb.pg-port}): through the gateway (partitions and today's RDB)
+     * when {@code tick.hdb.gateway.rdb-url} is set, else over the partitions.
+     */
+    @Bean(destroyMethod = "close")
+    PgPort pgPort(final HdbProperties properties, final AccessSettings access, final HdbQueries queries, final TickMetrics metrics) {
+        final boolean gateway = queries.gatewaySource() != null;
+        final QuerySource source = gateway ? queries.gatewaySource() : queries.hdbSource();
+        return new PgPort(gateway ? "gateway" : "hdb", properties.pgHost(), properties.pgPort(), access,
+            gateway ? queries.gatewayEndpoint() : queries.hdbEndpoint(), source,
+            () -> SchemaRegistry.builtIn(0).tables().stream().filter(t -> source.schema(t.name()) != null)
+                .map(t -> source.schema(t.name())).toList(), metrics);
+    }
+
+    /** Takes the lifecycles, the import runner, the queries and the PostgreSQL port so their meters exist before the binder runs. */
     @Bean
     TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final HdbLifecycle store, final HdbQueries queries,
-                                        final ReplayLifecycle replay, final ImportRunner imports) {
+                                        final ReplayLifecycle replay, final ImportRunner imports, final PgPort pg) {
         return new TickMetricsBinder(metrics);
     }
 }

@@ -49,7 +49,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The HDB's REST API: {@code GET /api/partitions}, {@code POST /api/reload}, {@code POST /api/query},
+ * The HDB's REST API: {@code GET /api/partitions}, {@code POST /api/reload}, {@code POST /api/query}, {@code POST /api/sql},
+ * {@code POST /api/gateway/sql},
  * {@code POST /api/gateway/query}, {@code POST /api/tiering/run}, {@code POST /api/compression-study},
  * {@code PUT /api/partitions/{date}}, {@code GET /api/status}.
  * Bad input answers 400 with a message ({@link ApiErrors}); a corrupt block answers 500 naming
@@ -61,6 +62,8 @@ import java.util.TreeMap;
 class HdbController {
     /** A day the examples name: HdbOpenApiIT writes its partitions for it. */
     static final String EXAMPLE_DATE = "2026-11-20";
+    private static final String SQL_BY_DATE = "SELECT date, sym, count(*) AS n FROM trade WHERE date BETWEEN '2026-11-01' AND '"
+        + EXAMPLE_DATE + "' GROUP BY date, sym ORDER BY date, sym LIMIT 10";
     private static final String PARTITIONS_EXAMPLE = "[{\"date\":\"2026-11-20\",\"tier\":\"hot\",\"tables\":[{\"table\":\"trade\","
         + "\"rows\":30290,\"bytesOnDisk\":880070,\"rawBytes\":878410,\"columns\":[{\"name\":\"time\",\"type\":\"timestamp\","
         + "\"encoding\":\"none\",\"rawBytes\":242320,\"bytesOnDisk\":242748},{\"name\":\"price\",\"type\":\"float64\","
@@ -209,6 +212,59 @@ class HdbController {
                @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
                final HttpServletResponse response) throws IOException {
         queries.hdbEndpoint().handle(body, accept, queries.hdbSource(), Map.of(), response);
+    }
+
+    /** {@code POST /api/sql}: one SELECT over the partitions (the {@code date} column picks them), answered as {@code POST /api/query}. */
+    @Operation(summary = "SQL over the date partitions", description = ApiDocs.SQL_DOC)
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "text/plain",
+        schema = @Schema(type = "string", description = ApiDocs.SQL_DOC), examples = {
+            @ExampleObject(name = "vwap-by-sym", value = ApiDocs.SQL_VWAP),
+            @ExampleObject(name = "count-by-date", value = SQL_BY_DATE)}))
+    @ApiResponse(responseCode = "200", description = ApiDocs.QUERY_RESULT,
+        content = {@Content(mediaType = "application/json", schema = @Schema(type = "object", description = ApiDocs.QUERY_RESULT),
+            examples = @ExampleObject(value = ApiDocs.QUERY_RESULT_EXAMPLE)),
+            @Content(mediaType = ApiDocs.CSV, schema = @Schema(type = "string"),
+                examples = @ExampleObject(value = ApiDocs.QUERY_CSV_EXAMPLE))})
+    @ApiResponse(responseCode = "400", description = "a statement jtick does not run: the message names it, sqlstate classifies it",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(value = ApiDocs.BAD_SQL_EXAMPLE)))
+    @ApiResponse(responseCode = "413", description = "the result is over tick.query.max-rows or max-bytes",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(value = ApiDocs.TOO_BIG_EXAMPLE)))
+    @PostMapping("/sql")
+    void sql(@RequestBody final String body,
+             @Parameter(description = "application/json (default) or text/csv", example = "application/json",
+                 schema = @Schema(allowableValues = {"application/json", ApiDocs.CSV}))
+             @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
+             final HttpServletResponse response) throws IOException {
+        queries.hdbEndpoint().handleSql(body, accept, queries.hdbSource(), Map.of(), response);
+    }
+
+    /** {@code POST /api/gateway/sql}: one SELECT over the partitions and today's RDB, as {@code POST /api/gateway/query}. */
+    @Operation(summary = "SQL through the gateway: the HDB's partitions and today's RDB", description = ApiDocs.SQL_DOC)
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "text/plain",
+        schema = @Schema(type = "string", description = ApiDocs.SQL_DOC), examples = {
+            @ExampleObject(name = "vwap-by-sym", value = ApiDocs.SQL_VWAP),
+            @ExampleObject(name = "count-by-date", value = SQL_BY_DATE)}))
+    @ApiResponse(responseCode = "200", description = ApiDocs.QUERY_RESULT,
+        content = {@Content(mediaType = "application/json", schema = @Schema(type = "object", description = ApiDocs.QUERY_RESULT),
+            examples = @ExampleObject(value = ApiDocs.QUERY_RESULT_EXAMPLE)),
+            @Content(mediaType = ApiDocs.CSV, schema = @Schema(type = "string"),
+                examples = @ExampleObject(value = ApiDocs.QUERY_CSV_EXAMPLE))})
+    @ApiResponse(responseCode = "400", description = "a statement jtick does not run: the message names it, sqlstate classifies it",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(value = ApiDocs.BAD_SQL_EXAMPLE)))
+    @ApiResponse(responseCode = "503", description = "no RDB configured (tick.hdb.gateway.rdb-url) or the RDB cannot be reached",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(
+            value = "{\"error\":\"no RDB for the gateway: set tick.hdb.gateway.rdb-url (like http://127.0.0.1:8011)\",\"status\":503}")))
+    @PostMapping("/gateway/sql")
+    void gatewaySql(@RequestBody final String body,
+                    @Parameter(description = "application/json (default) or text/csv", example = "application/json",
+                        schema = @Schema(allowableValues = {"application/json", ApiDocs.CSV}))
+                    @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
+                    final HttpServletResponse response) throws IOException {
+        if (queries.gatewaySource() == null) {
+            throw new ApiErrors.ApiException(HttpStatus.SERVICE_UNAVAILABLE,
+                "no RDB for the gateway: set tick.hdb.gateway.rdb-url (like http://127.0.0.1:8011)");
+        }
+        queries.gatewayEndpoint().handleSql(body, accept, queries.gatewaySource(), Map.of(), response);
     }
 
     /**

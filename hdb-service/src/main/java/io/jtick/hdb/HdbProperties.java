@@ -39,6 +39,9 @@ import java.util.Map;
  * @param replayPort the replay port: consumers ask it for historical replays in the native wire format (0 = any free port)
  * @param replay     how replays run ({@code tick.hdb.replay.*})
  * @param imports    the bulk import of recorded files ({@code tick.hdb.import.*}, {@code POST /api/import})
+ * @param pgPort     the PostgreSQL wire protocol port (8813): the gateway's answers (partitions and today's RDB) when
+ *                   {@code tick.hdb.gateway.rdb-url} is set, else the partitions'; -1 = off, 0 = any free port
+ * @param pgHost     address the PostgreSQL port binds to (off loopback it asks for the API token as REST does)
  */
 @Validated
 @ConfigurationProperties("tick.hdb")
@@ -53,7 +56,9 @@ public record HdbProperties(
     @DefaultValue("64MB") @NotNull DataSize decodedBlockCache,
     @DefaultValue("5012") @Min(0) @Max(65535) int replayPort,
     @DefaultValue @NotNull @Valid Replay replay,
-    @Name("import") @DefaultValue @NotNull @Valid Imports imports) {
+    @Name("import") @DefaultValue @NotNull @Valid Imports imports,
+    @DefaultValue("8813") @Min(-1) @Max(65535) int pgPort,
+    @DefaultValue("127.0.0.1") @NotNull String pgHost) {
 
     /**
      * Historical replay ({@code tick.hdb.replay.*}; the port is {@code tick.hdb.replay-port}).

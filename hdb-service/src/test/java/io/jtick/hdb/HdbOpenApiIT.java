@@ -51,6 +51,7 @@ class HdbOpenApiIT {
         final OpenApiContract api = OpenApiContract.fetch(port);
         assertThat(api.assertEveryMappingDocumented(context)).containsExactlyInAnyOrder(
             "GET /api/partitions", "POST /api/reload", "POST /api/query", "POST /api/gateway/query", "POST /api/tiering/run",
+            "POST /api/sql", "POST /api/gateway/sql",
             "POST /api/compression-study", "GET /api/status", "PUT /api/partitions/{date}", "GET /api/replays",
             "DELETE /api/replays/{replayId}", "POST /api/import", "GET /api/import", "GET /api/import/{importId}");
         api.assertEveryOperationDescribed();
@@ -59,7 +60,8 @@ class HdbOpenApiIT {
         final String id = started.replaceAll(".*\"id\":\"([^\"]+)\".*", "$1");
         // DELETE /api/replays/{replayId} needs a running replay: HdbReplayIT stops one
         assertThat(api.assertExamplesAccepted(Map.of("importId", id), Set.of("PUT /api/partitions/{date}", "POST /api/gateway/query",
-            "DELETE /api/replays/{replayId}", "POST /api/import"))).hasSize(11); // partitions, reload, 3 queries, tiering, study,
+            "POST /api/gateway/sql", "DELETE /api/replays/{replayId}", "POST /api/import")))
+            .hasSize(13); // partitions, reload, 3 queries, 2 SQL statements, tiering, study,
         // status, replays, the imports and the one import
     }
 }

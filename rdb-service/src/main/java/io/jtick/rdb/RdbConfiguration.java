@@ -1,5 +1,6 @@
 package io.jtick.rdb;
 
+import io.jtick.boot.PgPort;
 import io.jtick.boot.QueryEndpoint;
 import io.jtick.boot.QueryProperties;
 import io.jtick.boot.TickMetricsBinder;
@@ -13,6 +14,7 @@ import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.TableSegment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -98,9 +100,18 @@ class RdbConfiguration {
         return new QueryEndpoint(new QueryEngine(metrics, properties.limits(), "rdb"));
     }
 
-    /** Takes the database and the query endpoint so their meters exist before the binder runs. */
+    /** The PostgreSQL port over today's tables ({@code tick.rdb.pg-port}), through the query endpoint's engine. */
+    @Bean(destroyMethod = "close")
+    PgPort pgPort(final RdbProperties properties, final AccessSettings access, final QueryEndpoint query, final RealtimeDatabase rdb,
+                  final TickMetrics metrics) {
+        return new PgPort("rdb", properties.pgHost(), properties.pgPort(), access, query, rdb,
+            () -> rdb.tables().stream().map(TableSegment::schema).toList(), metrics);
+    }
+
+    /** Takes the database, the query endpoint and the PostgreSQL port so their meters exist before the binder runs. */
     @Bean
-    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final RealtimeDatabase rdb, final QueryEndpoint query) {
+    TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final RealtimeDatabase rdb, final QueryEndpoint query,
+                                        final PgPort pg) {
         return new TickMetricsBinder(metrics);
     }
 }

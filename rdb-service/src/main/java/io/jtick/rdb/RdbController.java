@@ -35,7 +35,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Query REST over today's data: {@code POST /api/query}, {@code GET /api/tables},
+ * Query REST over today's data: {@code POST /api/query}, {@code POST /api/sql}, {@code GET /api/tables},
  * {@code GET /api/status} (subscription, counters, end of day and write-down). Bad input answers 400
  * with a message, results over the configured limits 413 (see {@link ApiErrors} and {@link QueryEndpoint}).
  */
@@ -93,6 +93,34 @@ class RdbController {
                @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
                final HttpServletResponse response) throws IOException {
         query.handle(body, accept, rdb, Map.of(DAY_HEADER, LocalDate.ofEpochDay(rdb.currentDay()).toString()), response);
+    }
+
+    /** {@code POST /api/sql}: one SELECT over today's tables, answered as {@code POST /api/query} answers its document. */
+    @Operation(summary = "SQL over today's tables", description = ApiDocs.SQL_DOC)
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "text/plain",
+        schema = @Schema(type = "string", description = ApiDocs.SQL_DOC), examples = {
+            @ExampleObject(name = "vwap-by-sym", value = ApiDocs.SQL_VWAP),
+            @ExampleObject(name = "rows-of-one-sym", value = ApiDocs.SQL_ROWS)}))
+    @ApiResponse(responseCode = "200", description = ApiDocs.QUERY_RESULT,
+        headers = @Header(name = DAY_HEADER, description = "the RDB's trading day",
+            schema = @Schema(type = "string", example = "2026-11-24")),
+        content = {@Content(mediaType = "application/json", schema = @Schema(type = "object", description = ApiDocs.QUERY_RESULT),
+            examples = @ExampleObject(value = ApiDocs.QUERY_RESULT_EXAMPLE)),
+            @Content(mediaType = ApiDocs.CSV, schema = @Schema(type = "string"),
+                examples = @ExampleObject(value = ApiDocs.QUERY_CSV_EXAMPLE))})
+    @ApiResponse(responseCode = "400", description = "a statement jtick does not run: the message names it, sqlstate classifies it",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class),
+            examples = @ExampleObject(value = ApiDocs.BAD_SQL_EXAMPLE)))
+    @ApiResponse(responseCode = "413", description = "the result is over tick.query.max-rows or max-bytes",
+        content = @Content(schema = @Schema(implementation = ErrorBody.class),
+            examples = @ExampleObject(value = ApiDocs.TOO_BIG_EXAMPLE)))
+    @PostMapping("/sql")
+    void sql(@RequestBody final String body,
+             @Parameter(description = "application/json (default) or text/csv", example = "application/json",
+                 schema = @Schema(allowableValues = {"application/json", ApiDocs.CSV}))
+             @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
+             final HttpServletResponse response) throws IOException {
+        query.handleSql(body, accept, rdb, Map.of(DAY_HEADER, LocalDate.ofEpochDay(rdb.currentDay()).toString()), response);
     }
 
     record ColumnView(String name, String type) {

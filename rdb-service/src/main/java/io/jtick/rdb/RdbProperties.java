@@ -35,6 +35,8 @@ import java.util.List;
  * @param reconnectDelay wait between reconnect attempts
  * @param journalRoot    the TP's journal directory ({@code tick.tp.journal-dir}) for {@code POST /api/eod/replay}; empty = no replay
  * @param hdb            end-of-day write-down
+ * @param pgPort         the PostgreSQL wire protocol port over today's tables (8812, QuestDB's); -1 = off, 0 = any free port
+ * @param pgHost         address the PostgreSQL port binds to (off loopback it asks for the API token as REST does)
  */
 @Validated
 @ConfigurationProperties("tick.rdb")
@@ -47,7 +49,9 @@ public record RdbProperties(
     @NotNull @DefaultValue({}) List<String> syms,
     @NotNull @DefaultValue("500ms") Duration reconnectDelay,
     String journalRoot,
-    @NotNull @Valid @DefaultValue Hdb hdb) {
+    @NotNull @Valid @DefaultValue Hdb hdb,
+    @Min(-1) @Max(65535) @DefaultValue("8812") int pgPort,
+    @NotBlank @DefaultValue("127.0.0.1") String pgHost) {
 
     /**
      * End-of-day write-down ({@code tick.rdb.hdb.*}).

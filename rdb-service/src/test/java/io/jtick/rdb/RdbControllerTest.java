@@ -32,6 +32,7 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.hasSize;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -104,6 +105,36 @@ class RdbControllerTest {
             .andExpect(jsonPath("$.rows[0][3]").value(10))
             .andExpect(jsonPath("$.rows[1][0]").value("2026-11-21T09:30:02Z"))
             .andExpect(jsonPath("$.rowsScanned").value(2));
+    }
+
+    @Test
+    void shouldAnswerSqlAsItsQueryDocument() throws Exception {
+        final String json = query("{\"table\":\"trade\",\"select\":{\"vwap\":{\"wavg\":[\"size\",\"price\"]},"
+            + "\"n\":{\"count\":\"*\"}},\"by\":\"sym\"}").andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
+        final String sql = mvc.perform(post("/api/sql").contentType(MediaType.TEXT_PLAIN)
+                .content("SELECT sym, sum(price * size) / sum(size) AS vwap, count(*) AS n FROM trade GROUP BY sym"))
+            .andExpect(status().isOk())
+            .andExpect(header().string("X-Jtick-Types", "symbol,float64,int64"))
+            .andReturn().getResponse().getContentAsString();
+        assertThat(sql.replaceAll(",\"elapsedMicros\":\\d+", "")).isEqualTo(json.replaceAll(",\"elapsedMicros\":\\d+", ""));
+        mvc.perform(post("/api/sql").contentType(MediaType.TEXT_PLAIN).accept("text/csv")
+                .content("SELECT sym, price FROM trade WHERE sym IN ('AAPL', 'MSFT') ORDER BY price DESC LIMIT 2 OFFSET 1"))
+            .andExpect(status().isOk())
+            .andExpect(content().string("sym,price\nAAPL,102.5\nAAPL,100.5\n"));
+    }
+
+    @Test
+    void shouldRefuseSqlWithItsSqlState() throws Exception {
+        mvc.perform(post("/api/sql").contentType(MediaType.TEXT_PLAIN).content("SELECT pirce FROM trade"))
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.sqlstate").value("42703"))
+            .andExpect(jsonPath("$.error").value("unknown column [table=trade, column=pirce]"));
+        mvc.perform(post("/api/sql").contentType(MediaType.TEXT_PLAIN).content("DELETE FROM trade"))
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.sqlstate").value("0A000"));
+        mvc.perform(post("/api/sql").contentType(MediaType.TEXT_PLAIN).content("SELECT * FROM trade"))
+            .andExpect(status().isPayloadTooLarge())
+            .andExpect(jsonPath("$.sqlstate").value("53400"));
     }
 
     @Test

@@ -71,13 +71,13 @@ class RdbOpenApiIT {
         await("150 rows in the RDB", Duration.ofSeconds(30), () -> rdb.getBean(RdbController.class).status().rows() == 150);
 
         final OpenApiContract api = OpenApiContract.fetch(port);
-        assertThat(api.assertEveryMappingDocumented(rdb)).containsExactlyInAnyOrder("POST /api/query", "GET /api/tables",
+        assertThat(api.assertEveryMappingDocumented(rdb)).containsExactlyInAnyOrder("POST /api/query", "POST /api/sql", "GET /api/tables",
             "GET /api/status", "POST /api/eod/replay");
         api.assertEveryOperationDescribed();
         // the replay's date must be one the journal holds: the tickerplant's trading day (with the end of
         // day 12 hours from now, that is tomorrow's date in the afternoon)
         final LocalDate day = tp.call(t -> t.date());
         assertThat(api.assertExamplesAccepted(Map.of("date", day.toString()), Set.of()))
-            .hasSize(5); // two query examples, tables, status, replay
+            .hasSize(7); // two query examples, two SQL examples, tables, status, replay
     }
 }

@@ -46,6 +46,9 @@ public final class ServiceProcess implements AutoCloseable {
         c.add(jar.toString());
         c.add("--server.address=127.0.0.1");
         c.add("--server.port=" + httpPort);
+        // the PostgreSQL ports of the RDB and HDB on any free port (other services ignore the keys)
+        c.add("--tick.rdb.pg-port=0");
+        c.add("--tick.hdb.pg-port=0");
         c.addAll(args);
         this.command = List.copyOf(c);
     }

@@ -32,6 +32,18 @@ public class ApiDocs {
         + "\"select\":[\"time\",\"sym\",\"price\",\"size\"],\"limit\":5}";
     public static final String QUERY_DOC = "A query document (docs/query.md): table, where, select (columns or aggregates), by, "
         + "asof, orderBy, limit; the first API's syms/from/to/columns/limit still work.";
+    /** POST /api/sql: what it takes. */
+    public static final String SQL_DOC = "One SELECT (docs/query.md \"SQL\"), compiled to a query document and answered as "
+        + "POST /api/query answers it: aggregates, sum(price*size)/sum(size) or wavg(size, price) as the VWAP, WHERE with = <> < > "
+        + "BETWEEN IN AND OR, now() and intervals, GROUP BY, ORDER BY, LIMIT/OFFSET, date_bin/time_bucket and SAMPLE BY, "
+        + "DISTINCT ON and LATEST ON, ASOF JOIN, the date column of partitions. Anything else answers 400 with the PostgreSQL "
+        + "SQLSTATE in sqlstate (0A000 not supported, 42P01 unknown table, 42703 unknown column, 42804/22P02 types).";
+    /** A VWAP and a count per sym, in SQL. */
+    public static final String SQL_VWAP = "SELECT sym, sum(price * size) / sum(size) AS vwap, count(*) AS n FROM trade GROUP BY sym";
+    /** Rows of one sym, in SQL. */
+    public static final String SQL_ROWS = "SELECT time, sym, price, size FROM trade WHERE sym = 'S0001' ORDER BY time DESC LIMIT 5";
+    public static final String BAD_SQL_EXAMPLE = "{\"error\":\"unknown column [table=trade, column=pirce]\",\"status\":400,"
+        + "\"sqlstate\":\"42703\"}";
     public static final String BAD_QUERY_EXAMPLE = "{\"error\":\"unknown table [table=nope]\",\"status\":400}";
     public static final String TOO_BIG_EXAMPLE = "{\"error\":\"result over the row limit [rows=1000001, "
         + "key=tick.query.max-rows, limit=1000000]\",\"status\":413}";

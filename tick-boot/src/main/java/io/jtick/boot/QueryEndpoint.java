@@ -7,6 +7,10 @@ import io.jtick.core.query.result.JsonResultWriter;
 import io.jtick.core.query.QueryEngine;
 import io.jtick.core.query.model.QueryException;
 import io.jtick.core.table.QuerySource;
+import io.jtick.core.time.NanoClock;
+import io.jtick.sql.SqlException;
+import io.jtick.sql.SqlParams;
+import io.jtick.sql.SqlRunner;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,11 +35,13 @@ public final class QueryEndpoint {
     private static final Logger LOG = LoggerFactory.getLogger(QueryEndpoint.class);
 
     private final QueryEngine engine;
+    private final SqlRunner sql;
     /** One encode buffer per servlet thread: an answer allocates no 64 KiB buffer of its own. */
     private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[EncodingWriter.DEFAULT_BUFFER]);
 
     public QueryEndpoint(final QueryEngine engine) {
         this.engine = engine;
+        this.sql = new SqlRunner(engine, NanoClock.SYSTEM);
     }
 
     public QueryEngine engine() {
@@ -49,27 +55,9 @@ public final class QueryEndpoint {
      */
     public void handle(final String body, final String accept, final QuerySource source, final Map<String, String> headers,
                        final HttpServletResponse response) throws IOException {
-        final boolean csv = accept != null && accept.contains("text/csv");
         final EncodingWriter[] writer = new EncodingWriter[1];
         try {
-            engine.run(body, source, q -> {
-                response.setStatus(200);
-                // as large as the writer's buffer: an answer that fits goes out in one write, with a Content-Length
-                response.setBufferSize(EncodingWriter.DEFAULT_BUFFER);
-                response.setContentType(csv ? "text/csv;charset=UTF-8" : "application/json");
-                response.setHeader(TYPES_HEADER, q.typesHeader());
-                headers.forEach(response::setHeader);
-                final OutputStream out;
-                try {
-                    out = response.getOutputStream();
-                } catch (final IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                final long maxBytes = engine.limits().maxBytes();
-                final byte[] buffer = buffers.get();
-                writer[0] = csv ? new CsvResultWriter(out, maxBytes, buffer) : new JsonResultWriter(out, maxBytes, buffer);
-                return writer[0];
-            });
+            engine.run(body, source, q -> writer[0] = open(accept, q.typesHeader(), headers, response));
         } catch (final QueryException e) {
             fail(response, writer[0], e.reason().httpStatus(), e.getMessage());
         } catch (final UncheckedIOException e) {
@@ -84,6 +72,59 @@ public final class QueryEndpoint {
             LOG.error("query failed [query={}]", body, e);
             fail(response, writer[0], 500, "query failed: " + e, "");
         }
+    }
+
+    /**
+     * {@code POST /api/sql}: a SELECT ({@code docs/query.md} "SQL") compiled to a query document and
+     * answered exactly as {@link #handle} answers that document; a refusal answers 400 (413 over a
+     * limit, 503 when a source is gone) with the PostgreSQL SQLSTATE in {@code sqlstate}.
+     */
+    public void handleSql(final String sql, final String accept, final QuerySource source, final Map<String, String> headers,
+                          final HttpServletResponse response) throws IOException {
+        final EncodingWriter[] writer = new EncodingWriter[1];
+        try {
+            final SqlRunner.Prepared p = sql().prepare(sql, source, SqlParams.NONE);
+            writer[0] = open(accept, SqlRunner.typesHeader(p), headers, response);
+            sql().execute(p, source, writer[0]);
+        } catch (final SqlException e) {
+            fail(response, writer[0], e.httpStatus(), e.getMessage(), ",\"sqlstate\":\"" + e.sqlState() + "\"");
+        } catch (final UncheckedIOException e) {
+            if (e.getCause() instanceof CorruptPartitionException c) {
+                fail(response, writer[0], 500, c.getMessage(), ",\"file\":" + quote(new StringBuilder(), String.valueOf(c.file()))
+                    + ",\"block\":" + c.block());
+            } else {
+                LOG.debug("query client went away: {}", e.getMessage());
+            }
+        } catch (final RuntimeException e) {
+            LOG.error("query failed [sql={}]", sql, e);
+            fail(response, writer[0], 500, "query failed: " + e, ",\"sqlstate\":\"XX000\"");
+        }
+    }
+
+    /** The SQL front end over this endpoint's engine. */
+    public SqlRunner sql() {
+        return sql;
+    }
+
+    /** Status, headers and the JSON or CSV writer of an answer whose columns are known. */
+    private EncodingWriter open(final String accept, final String types, final Map<String, String> headers,
+                                final HttpServletResponse response) {
+        final boolean csv = accept != null && accept.contains("text/csv");
+        response.setStatus(200);
+        // as large as the writer's buffer: an answer that fits goes out in one write, with a Content-Length
+        response.setBufferSize(EncodingWriter.DEFAULT_BUFFER);
+        response.setContentType(csv ? "text/csv;charset=UTF-8" : "application/json");
+        response.setHeader(TYPES_HEADER, types);
+        headers.forEach(response::setHeader);
+        final OutputStream out;
+        try {
+            out = response.getOutputStream();
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        final long maxBytes = engine.limits().maxBytes();
+        final byte[] buffer = buffers.get();
+        return csv ? new CsvResultWriter(out, maxBytes, buffer) : new JsonResultWriter(out, maxBytes, buffer);
     }
 
     private static void fail(final HttpServletResponse response, final EncodingWriter writer, final int status, final String message)

@@ -104,6 +104,15 @@ public final class JtickQuerySystem implements QuerySystem {
         return layout.systemName;
     }
 
+    /** Where the data is, for another front end over the same engine (SqlWireCheck). */
+    QuerySource source() {
+        return source;
+    }
+
+    QueryEngine engine() {
+        return engine;
+    }
+
     /** The question as a jtick query document. */
     static String json(final BenchQuery q, final TickData d) {
         switch (q) {

@@ -1,0 +1,16 @@
+package io.jtick.sql;
+
+import java.util.List;
+
+/**
+ * A SELECT compiled for the engine: the query document it runs, and how the engine's result
+ * columns become the statement's (SQL orders and names its columns freely, the engine answers group
+ * keys first; ORDER BY may name a column the SELECT does not show; OFFSET skips rows).
+ *
+ * @param json       the query document ({@code docs/query.md}), what {@code POST /api/query} would take
+ * @param names      the statement's column names, as PostgreSQL names them (duplicates allowed)
+ * @param projection for each of the statement's columns, its index among the engine's result columns
+ * @param offset     rows to skip before the first one sent
+ */
+public record SqlPlan(String json, List<String> names, int[] projection, long offset) {
+}
