@@ -1,4 +1,4 @@
-// Query: a JSON query document (docs/query.md) against the RDB, the HDB or the gateway, through feed-sim's
+// Query: a JSON query document (docs/query.md) or one SQL SELECT against the RDB, the HDB or the gateway, through feed-sim's
 // pass-through; the answer as a table and, when time-bucketed, a line or candlestick plot; errors in the API's words.
 import { json } from './api.js';
 import { el, fill, num, table } from './dom.js';
@@ -10,11 +10,24 @@ const EXAMPLES = {
     close: { last: 'price' }, volume: { sum: 'size' } }, by: { time: { xbar: ['1m', 'time'] } } },
   vwap: { table: 'trade', select: { vwap: { wavg: ['size', 'price'] }, n: { count: '*' } }, by: ['sym'], limit: 20 }
 };
+const SQL_EXAMPLES = {
+  bars: "SELECT time, first(price) AS open, max(price) AS high, min(price) AS low, last(price) AS close, sum(size) AS volume "
+    + "FROM trade WHERE sym = 'S0001' SAMPLE BY 1m",
+  vwap: 'SELECT sym, sum(price * size) / sum(size) AS vwap, count(*) AS n FROM trade GROUP BY sym LIMIT 20'
+};
 
 export function init() {
   const text = document.getElementById('query-text');
   text.value = JSON.stringify(EXAMPLES.vwap);
+  const language = document.getElementById('query-language');
+  language.addEventListener('change', () => {
+    text.value = language.value === 'sql' ? SQL_EXAMPLES.vwap : JSON.stringify(EXAMPLES.vwap);
+  });
   document.querySelectorAll('#query-form [data-example]').forEach(b => b.addEventListener('click', () => {
+    if (language.value === 'sql') {
+      text.value = SQL_EXAMPLES[b.dataset.example];
+      return;
+    }
     const q = Object.assign({}, EXAMPLES[b.dataset.example]);
     if (document.getElementById('query-target').value !== 'rdb') {
       // the HDB and the gateway answer over dates
@@ -44,8 +57,9 @@ async function run(event) {
   button.disabled = true;
   try {
     // sent as typed: the service parses it and names any problem
-    const answer = await json('api/console/' + target + '/query', { method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: document.getElementById('query-text').value });
+    const sql = document.getElementById('query-language').value === 'sql';
+    const answer = await json('api/console/' + target + (sql ? '/sql' : '/query'), { method: 'POST',
+      headers: { 'Content-Type': sql ? 'text/plain' : 'application/json' }, body: document.getElementById('query-text').value });
     if (answer.error) {
       // a result cut while it streamed: the rows so far, then the error
       showError(answer.error);

@@ -68,7 +68,8 @@ class FeedSimOpenApiIT {
         final OpenApiContract api = OpenApiContract.fetch(port);
         final List<String> operations = List.of("GET /api/feed", "POST /api/feed/start", "POST /api/feed/stop", "POST /api/runs",
             "GET /api/runs", "GET /api/runs/{id}", "DELETE /api/runs/{id}", "GET /api/experiments", "GET /api/console",
-            "GET /api/console/{service}/{resource}", "POST /api/console/{target}/query", "POST /api/console/hdb/compression-study");
+            "GET /api/console/{service}/{resource}", "POST /api/console/{target}/query", "POST /api/console/{target}/sql",
+            "POST /api/console/hdb/compression-study");
         assertThat(api.assertEveryMappingDocumented(app)).containsExactlyInAnyOrderElementsOf(operations);
         api.assertEveryOperationDescribed();
 

@@ -199,6 +199,27 @@ class ConsoleIT {
                     .isEqualTo(rest.get("rows").get(i).get(c));
             }
         }
+        // the same rows asked in SQL: the table equals the RDB's POST /api/sql answer
+        final String sql = "SELECT time, sym, price, size, cond FROM trade WHERE sym = 'S0001' LIMIT 25";
+        final JsonNode restSql = JSON.readTree(call(rdb, "POST", "/api/sql", sql, "text/plain", TOKEN).body());
+        assertThat(restSql.get("rows")).isEqualTo(rest.get("rows"));
+        new Select(browser.findElement(By.id("query-language"))).selectByValue("sql");
+        query("rdb", "SELECT 1 FROM nope");
+        until("the SQL error shown", () -> browser.findElement(By.id("query-error")).isDisplayed());
+        assertThat(text("query-error")).startsWith("Error 400: ").contains("nope");
+        query("rdb", sql);
+        until("the SQL answer's table", () -> !browser.findElement(By.id("query-error")).isDisplayed()
+            && browser.findElements(By.cssSelector("#query-result tbody tr")).size() == restSql.get("rows").size());
+        final List<WebElement> sqlRows = browser.findElements(By.cssSelector("#query-result tbody tr"));
+        for (int i = 0; i < sqlRows.size(); i++) {
+            final List<WebElement> cells = sqlRows.get(i).findElements(By.tagName("td"));
+            for (int c = 0; c < columns.size(); c++) {
+                assertThat(JSON.readTree(cells.get(c).getAttribute("data-value"))).as("SQL row %d %s", i, columns.get(c))
+                    .isEqualTo(restSql.get("rows").get(i).get(c));
+            }
+        }
+        new Select(browser.findElement(By.id("query-language"))).selectByValue("json");
+
         // a time-bucketed answer plots as candlesticks
         query("rdb", "{\"table\":\"trade\",\"where\":{\"sym\":\"S0001\"},\"select\":{\"open\":{\"first\":\"price\"},\"high\":{\"max\":"
             + "\"price\"},\"low\":{\"min\":\"price\"},\"close\":{\"last\":\"price\"}},\"by\":{\"time\":{\"xbar\":[\"1s\",\"time\"]}}}");

@@ -55,7 +55,8 @@ class ConsoleController {
         @Schema(type = "object"), examples = @ExampleObject(value = "{\"services\":{\"hdb\":{\"url\":\"http://127.0.0.1:8012\","
         + "\"resources\":{\"health\":\"/actuator/health\",\"import\":\"/api/import\",\"partitions\":\"/api/partitions\",\"replays\":"
         + "\"/api/replays\",\"status\":\"/api/status\"}}},\"queryTargets\":{\"gateway\":\"hdb /api/gateway/query\",\"hdb\":"
-        + "\"hdb /api/query\",\"rdb\":\"rdb /api/query\"},\"studies\":{\"compression-study\":\"hdb /api/compression-study\"}}")))
+        + "\"hdb /api/query\",\"rdb\":\"rdb /api/query\"},\"sqlTargets\":{\"gateway\":\"hdb /api/gateway/sql\",\"hdb\":"
+        + "\"hdb /api/sql\",\"rdb\":\"rdb /api/sql\"},\"studies\":{\"compression-study\":\"hdb /api/compression-study\"}}")))
     @GetMapping
     Map<String, Object> services() {
         final Map<String, Object> services = new TreeMap<>();
@@ -70,6 +71,9 @@ class ConsoleController {
         final Map<String, Object> out = new LinkedHashMap<>();
         out.put("services", services);
         out.put("queryTargets", targets);
+        final Map<String, String> sqlTargets = new TreeMap<>();
+        ConsoleForwarder.SQL.forEach((target, to) -> sqlTargets.put(target, to.get(0) + " " + to.get(1)));
+        out.put("sqlTargets", sqlTargets);
         out.put("studies", Map.of("compression-study", "hdb " + ConsoleForwarder.STUDY));
         return out;
     }
@@ -115,6 +119,31 @@ class ConsoleController {
         @Parameter(hidden = true) @RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) final String authorization,
         @Parameter(hidden = true) @RequestHeader(value = "X-Api-Token", required = false) final String apiToken) {
         return passOn(forwarder.query(target, body, accept, authorization, apiToken));
+    }
+
+    @Operation(summary = "One SQL SELECT (docs/query.md \"SQL\") to the RDB, the HDB or the HDB's gateway, passed through",
+        description = "The body (text/plain) goes to rdb POST /api/sql, hdb POST /api/sql or hdb POST /api/gateway/sql; the answer "
+            + "(rows, or a 400 naming the problem with its PostgreSQL SQLSTATE) comes back as the service gave it. Accept: text/csv "
+            + "asks for CSV.")
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(mediaType = "text/plain",
+        schema = @Schema(type = "string"), examples = @ExampleObject(name = "count-by-sym",
+            value = "SELECT sym, count(*) AS n FROM trade GROUP BY sym LIMIT 5")))
+    @ApiResponse(responseCode = "200", description = "the answer: columns, types, rows", content = @Content(schema = @Schema(type =
+        "object"), examples = @ExampleObject(value = "{\"columns\":[\"sym\",\"n\"],\"types\":[\"symbol\",\"int64\"],\"rows\":"
+        + "[[\"S0000\",1012]],\"rowCount\":1,\"rowsScanned\":100150,\"segments\":1,\"elapsedMicros\":811}")))
+    @ApiResponse(responseCode = "400", description = "the query is wrong (the SQL front end's words and SQLSTATE)", content =
+        @Content(schema = @Schema(implementation = ErrorBody.class), examples = @ExampleObject(value = "{\"error\":\"unknown table "
+        + "[table=nope]\",\"status\":400,\"sqlstate\":\"42P01\"}")))
+    @ApiResponse(responseCode = "502", description = "the service did not answer", content = @Content(schema = @Schema(implementation =
+        ErrorBody.class), examples = @ExampleObject(value = UNREACHABLE)))
+    @PostMapping(value = "/{target}/sql", consumes = {"text/plain", "*/*"})
+    ResponseEntity<StreamingResponseBody> sql(
+        @Parameter(description = "rdb, hdb or gateway", example = "rdb") @PathVariable final String target,
+        @RequestBody(required = false) final byte[] body,
+        @Parameter(hidden = true) @RequestHeader(value = HttpHeaders.ACCEPT, required = false) final String accept,
+        @Parameter(hidden = true) @RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) final String authorization,
+        @Parameter(hidden = true) @RequestHeader(value = "X-Api-Token", required = false) final String apiToken) {
+        return passOn(forwarder.sql(target, body, accept, authorization, apiToken));
     }
 
     @Operation(summary = "A compression study of one HDB partition (hdb-service POST /api/compression-study), passed through",

@@ -34,6 +34,9 @@ public final class ConsoleForwarder {
     /** query target → service and its documented query path (POST). */
     static final Map<String, List<String>> QUERIES = Map.of(
         "rdb", List.of("rdb", "/api/query"), "hdb", List.of("hdb", "/api/query"), "gateway", List.of("hdb", "/api/gateway/query"));
+    /** SQL target → service and its documented SQL path (POST, the SELECT as text/plain). */
+    static final Map<String, List<String>> SQL = Map.of(
+        "rdb", List.of("rdb", "/api/sql"), "hdb", List.of("hdb", "/api/sql"), "gateway", List.of("hdb", "/api/gateway/sql"));
     /** The one study forwarded: hdb-service's compression study (it writes only scratch copies of a partition). */
     static final String STUDY = "/api/compression-study";
     /** Largest query document forwarded. */
@@ -74,19 +77,29 @@ public final class ConsoleForwarder {
 
     /** {@code POST} of a query document to {@code target}'s query endpoint (rdb, hdb, gateway). */
     Answer query(final String target, final byte[] body, final String accept, final String authorization, final String apiToken) {
-        final List<String> to = QUERIES.get(target);
+        return post(QUERIES, "application/json", "a JSON document", target, body, accept, authorization, apiToken);
+    }
+
+    /** {@code POST} of one SELECT to {@code target}'s SQL endpoint (rdb, hdb, gateway). */
+    Answer sql(final String target, final byte[] body, final String accept, final String authorization, final String apiToken) {
+        return post(SQL, "text/plain; charset=utf-8", "a SELECT", target, body, accept, authorization, apiToken);
+    }
+
+    private Answer post(final Map<String, List<String>> routes, final String contentType, final String what, final String target,
+                        final byte[] body, final String accept, final String authorization, final String apiToken) {
+        final List<String> to = routes.get(target);
         if (to == null) {
             throw refuse("no such query target [target=" + target + ", known=rdb|hdb|gateway]");
         }
         if (body == null || body.length == 0) {
-            throw refuse(HttpStatus.BAD_REQUEST, "a query needs a JSON document as its body [target=" + target + "]");
+            throw refuse(HttpStatus.BAD_REQUEST, "a query needs " + what + " as its body [target=" + target + "]");
         }
         if (body.length > MAX_QUERY_BYTES) {
             throw refuse(HttpStatus.CONTENT_TOO_LARGE, "query document too large [bytes=" + body.length + ", max=" + MAX_QUERY_BYTES + "]");
         }
         final String type = accept != null && accept.contains("text/csv") ? "text/csv" : "application/json";
         final HttpRequest.Builder b = HttpRequest.newBuilder(uri(to.get(0), to.get(1)))
-            .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));
+            .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body));
         return send(to.get(0), b, type, authorization, apiToken);
     }
 
