@@ -425,6 +425,20 @@ final class FeedRegistry {
         return heldCount > 0;
     }
 
+    /**
+     * Group commit: forces {@code journal}, then sends the held acknowledgements; when the force fails
+     * they are refused instead (journal-failure: the feeds reconnect and keep what is unacknowledged) and
+     * false is returned ({@link DayJournal#failure} says why).
+     */
+    boolean sendHeldOnceForced(final DayJournal journal) {
+        if (!journal.force()) {
+            refuseHeld(ErrorCode.JOURNAL_FAILURE, journal.failure());
+            return false;
+        }
+        sendHeld();
+        return true;
+    }
+
     /** The journal is forced: sends every held acknowledgement, each with the feed's journalled number now. */
     void sendHeld() {
         for (int k = 0; k < heldCount; k++) {

@@ -20,6 +20,16 @@ final class LogClock implements NanoClock {
         at = epochNanos;
     }
 
+    /** Runs {@code r} (end of day, a tick: rare) at the applied entry's time {@code epochNanos}. */
+    void run(final long epochNanos, final Runnable r) {
+        at = epochNanos;
+        try {
+            r.run();
+        } finally {
+            at = -1;
+        }
+    }
+
     @Override
     public long epochNanos() {
         return at >= 0 ? at : wall.epochNanos();

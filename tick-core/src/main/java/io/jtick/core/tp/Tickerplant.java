@@ -4,13 +4,11 @@ import io.jtick.core.journal.FeedRuns;
 import io.jtick.core.journal.Journal;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
-import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.SymbolTable;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.time.TradingCalendar;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
-import io.jtick.core.wire.UpdateDecoder;
 import io.jtick.core.wire.UpdateValidator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -22,8 +20,6 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.jtick.core.wire.FrameDescriptor.FLAGS_OFFSET;
-import static io.jtick.core.wire.FrameDescriptor.FLAG_STAMP_TIME;
 import static io.jtick.core.wire.FrameDescriptor.ROW_COUNT_OFFSET;
 import static io.jtick.core.wire.FrameDescriptor.SEQUENCE_OFFSET;
 
@@ -47,8 +43,8 @@ import static io.jtick.core.wire.FrameDescriptor.SEQUENCE_OFFSET;
  *   <li>{@code counters}: every metric, today's rows and updates per table included ({@link TickerplantCounters}).</li>
  * </ul>
  * The rest is fixed at construction (settings, schemas, clock, allocator, the replicated log in cluster
- * mode, the checks an update passes first: {@link UpdateGate}) or reused scratch (validator, the decoder
- * that stamps times, the one-feed journal trailer).
+ * mode, the checks an update passes first and its time stamp: {@link UpdateGate}) or reused scratch
+ * (validator, the one-feed journal trailer).
  *
  * <p>{@link #onUpdate} ({@code .u.upd}) validates an update, journals the feed's bytes (sequence and
  * TP time stamped in place) and publishes one retained slice of them to every subscriber that takes
@@ -82,7 +78,6 @@ public final class Tickerplant implements AutoCloseable {
     private final ByteBufAllocator alloc;
     private final UpdateValidator validator;
     private final UpdateGate gate;
-    private final UpdateDecoder stamper = new UpdateDecoder();
     private final SymbolTable syms = new SymbolTable();
     private final TickerplantCounters counters;
     private final SubscriberRegistry u;
@@ -198,9 +193,7 @@ public final class Tickerplant implements AutoCloseable {
         }
         final int t = validator.tableIndex();
         final long now = clock.epochNanos();
-        if ((frame.getUnsignedShortLE(offset + FLAGS_OFFSET) & FLAG_STAMP_TIME) != 0) {
-            stampTime(frame, offset, now);
-        }
+        gate.stampTime(frame, offset, now);
         if (mode != PublishMode.ZERO_LATENCY && batches.wouldOutgrow(t, length, settings.maxFrameLength())) {
             // the batch would outgrow one frame: the timer ticks early
             publishPending();
@@ -273,12 +266,7 @@ public final class Tickerplant implements AutoCloseable {
 
     /** Cluster mode: end of day at this log position ({@link #onEndOfDay} at the log entry's time). */
     public void applyEndOfDay(final long logNanos) {
-        logClock.at(logNanos);
-        try {
-            onEndOfDay();
-        } finally {
-            logClock.at(-1);
-        }
+        logClock.run(logNanos, this::onEndOfDay);
     }
 
     /** Cluster mode: the state to snapshot at this log position ({@link #applyStart} takes it back). */
@@ -297,15 +285,6 @@ public final class Tickerplant implements AutoCloseable {
     /** True in cluster mode. */
     public boolean replicated() {
         return log != null;
-    }
-
-    private void stampTime(final ByteBuf frame, final int offset, final long now) {
-        final UpdateDecoder d = stamper.wrap(frame, offset);
-        final int base = d.dataOffset(TableSchema.TIME);
-        for (int r = 0, rows = d.rowCount(); r < rows; r++) {
-            frame.setLongLE(base + (r << 3), now);
-        }
-        frame.setShortLE(offset + FLAGS_OFFSET, frame.getUnsignedShortLE(offset + FLAGS_OFFSET) & ~FLAG_STAMP_TIME);
     }
 
     /** Why the last update was refused. */
@@ -360,18 +339,13 @@ public final class Tickerplant implements AutoCloseable {
         }
     }
 
-    /**
-     * Forces the journal, then sends the held acknowledgements; when the force fails they are refused
-     * instead (journal-failure: the feeds reconnect and keep what is unacknowledged) and false is returned.
-     */
+    /** {@link FeedRegistry#sendHeldOnceForced}; false, with the journal's failure as {@link #lastError}, when the force failed. */
     private boolean forceJournal() {
-        if (!journal.force()) {
-            lastError = journal.failure();
-            feeds.refuseHeld(ErrorCode.JOURNAL_FAILURE, lastError);
-            return false;
+        if (feeds.sendHeldOnceForced(journal)) {
+            return true;
         }
-        feeds.sendHeld();
-        return true;
+        lastError = journal.failure();
+        return false;
     }
 
     /**
@@ -398,14 +372,8 @@ public final class Tickerplant implements AutoCloseable {
 
     /** Cluster mode, timer log+publish: the tick at this log position, at the log entry's time. */
     public void applyTimer(final long logNanos) {
-        if (mode != PublishMode.TIMER_LOG_PUBLISH) {
-            return;
-        }
-        logClock.at(logNanos);
-        try {
-            tick();
-        } finally {
-            logClock.at(-1);
+        if (mode == PublishMode.TIMER_LOG_PUBLISH) {
+            logClock.run(logNanos, this::tick);
         }
     }
 

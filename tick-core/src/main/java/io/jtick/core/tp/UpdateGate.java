@@ -1,17 +1,22 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.UpdateDecoder;
 import io.jtick.core.wire.UpdateValidator;
 import io.netty.buffer.ByteBuf;
 
+import static io.jtick.core.wire.FrameDescriptor.FLAGS_OFFSET;
+import static io.jtick.core.wire.FrameDescriptor.FLAG_STAMP_TIME;
 import static io.jtick.core.wire.FrameDescriptor.SEQUENCE_OFFSET;
 
 /**
  * The checks a feed's update passes before the tickerplant takes it: whether this tickerplant takes
  * feeds at all (a chained one does not, nor a cluster's follower), whether the update is valid and,
  * from a numbered feed, carries its number; in cluster mode the leader then offers it to the
- * replicated log ({@link #offer}). A refusal is counted, and {@link #reason} says why (the tickerplant
- * keeps it as its {@code lastError}). No state of its own but that reason; the validator is the
+ * replicated log ({@link #offer}); an update that asks for it gets the TP time in its rows
+ * ({@link #stampTime}). A refusal is counted, and {@link #reason} says why (the tickerplant
+ * keeps it as its {@code lastError}). No state of its own but that reason and a decoder's scratch; the validator is the
  * tickerplant's, whose table it reads next. Tickerplant thread only.
  */
 final class UpdateGate {
@@ -20,6 +25,7 @@ final class UpdateGate {
     private final ReplicatedLog log;
     private final UpdateValidator validator;
     private final TickerplantCounters counters;
+    private final UpdateDecoder stamper = new UpdateDecoder();
     private String reason;
 
     UpdateGate(final TickerplantSettings settings, final ReplicatedLog log, final UpdateValidator validator,
@@ -84,6 +90,23 @@ final class UpdateGate {
                 : "the cluster cannot commit updates now (no quorum, or the log is not reachable): reconnect and resend";
         }
         return offered;
+    }
+
+    /**
+     * An update whose feed asked the tickerplant to stamp its rows' time (FLAG_STAMP_TIME) gets TP time
+     * {@code now} in every row, and the flag cleared; any other is left as it is.
+     */
+    void stampTime(final ByteBuf frame, final int offset, final long now) {
+        final int flags = frame.getUnsignedShortLE(offset + FLAGS_OFFSET);
+        if ((flags & FLAG_STAMP_TIME) == 0) {
+            return;
+        }
+        final UpdateDecoder d = stamper.wrap(frame, offset);
+        final int base = d.dataOffset(TableSchema.TIME);
+        for (int r = 0, rows = d.rowCount(); r < rows; r++) {
+            frame.setLongLE(base + (r << 3), now);
+        }
+        frame.setShortLE(offset + FLAGS_OFFSET, flags & ~FLAG_STAMP_TIME);
     }
 
     /** Why the last update was refused here. */
