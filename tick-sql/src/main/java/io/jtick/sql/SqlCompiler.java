@@ -306,7 +306,8 @@ public final class SqlCompiler {
                     ordered.put(k, doc.get(k));
                 }
             }
-            return new SqlPlan(Json.write(ordered), plan.names(), plan.projection(), plan.offset());
+            final long limit = ordered.get("limit") instanceof Number n ? n.longValue() : 0;
+            return new SqlPlan(Json.write(ordered), plan.names(), plan.projection(), plan.offset(), limit, literals.readNow());
         }
 
         /** {@code LIMIT n} / {@code FETCH FIRST n ROWS} and {@code OFFSET m}: the engine keeps n + m, the sink skips m. */

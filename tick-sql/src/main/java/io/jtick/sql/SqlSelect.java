@@ -111,7 +111,7 @@ final class SqlSelect {
         for (int i = 0; i < projection.length; i++) {
             projection[i] = engine.indexOf(shows.get(i));
         }
-        return new SqlPlan(null, List.copyOf(names), projection, offset);
+        return new SqlPlan(null, List.copyOf(names), projection, offset, 0, false);
     }
 
     // ---- modes ----------------------------------------------------------------------------------
