@@ -183,12 +183,28 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
             synchronized (queue) {
                 f = queue.poll();
                 if (f == null) {
-                    draining = false;
+                    // the event loop takes over behind this worker's writes (queued to it as tasks, in order), never before them
+                    try {
+                        ctx.executor().execute(this::resume);
+                    } catch (final java.util.concurrent.RejectedExecutionException closing) {
+                        draining = false;
+                    }
                     return;
                 }
             }
             handle(f);
         }
+    }
+
+    /** On the event loop, after the worker's writes: messages run here again, or a worker drains what came meanwhile. */
+    private void resume() {
+        synchronized (queue) {
+            if (queue.isEmpty()) {
+                draining = false;
+                return;
+            }
+        }
+        server.workers.execute(this::drain);
     }
 
     /** Runs one message of a ready connection and releases it; a failure the session did not answer closes the connection. */
