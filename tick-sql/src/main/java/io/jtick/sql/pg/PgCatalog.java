@@ -4,11 +4,14 @@ import io.jtick.core.query.model.ValueType;
 import io.jtick.core.schema.ColumnDef;
 import io.jtick.core.schema.TableSchema;
 import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.CaseExpression;
+import net.sf.jsqlparser.expression.CastExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.operators.arithmetic.Division;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -39,7 +42,9 @@ final class PgCatalog {
     static final String VERSION = "PostgreSQL 14.0 (jtick)";
     private static final Pattern RELNAME_REGEX = Pattern.compile("relname\\s+OPERATOR\\(pg_catalog\\.~\\)\\s+'\\^\\((.*?)\\)\\$'");
     private static final Pattern OID = Pattern.compile("(?:c\\.oid|attrelid)\\s*=\\s*'(\\d+)'");
-    private static final Pattern LIKE = Pattern.compile("(?i)(?:relname|table_name)\\s+(?:LIKE|=)\\s+E?'([^']*)'");
+    /** A table named by a condition: {@code relname LIKE 'x'}, {@code table_name = 'x'}, {@code quote_ident(table_name) = ...}. */
+    private static final Pattern LIKE = Pattern.compile(
+        "(?i)(?:(?:relname|table_name)\\s+(?:LIKE|=)\\s+|quote_ident\\(table_name\\)\\s*=\\s*)E?'([^']*)'");
     private static final int FIRST_OID = 16_384;
 
     private final Supplier<List<TableSchema>> tables;
@@ -53,6 +58,7 @@ final class PgCatalog {
         final String s = sql.toLowerCase(Locale.ROOT);
         return s.contains("pg_catalog") || s.contains("information_schema") || s.contains("pg_class") || s.contains("pg_type")
             || s.contains("pg_namespace") || s.contains("pg_settings") || s.contains("pg_database") || s.contains("pg_tables")
+            || s.contains("pg_extension")
             || !s.matches("(?s).*\\bfrom\\b.*");
     }
 
@@ -179,6 +185,8 @@ final class PgCatalog {
                     contexts.add(x);
                 }
             }
+        } else if (from.contains("schemata") || from.contains("pg_namespace")) {
+            contexts.add(Map.of("schema_name", "public", "nspname", "public", "catalog_name", "jtick", "schema_owner", "jtick"));
         } else if (from.contains("tables") || from.contains("pg_class") || from.contains("pg_tables")) {
             for (final TableSchema t : matching(all, sql)) {
                 contexts.add(table(t));
@@ -228,6 +236,23 @@ final class PgCatalog {
         if (e instanceof NullValue) {
             return null;
         }
+        if (e instanceof CastExpression cast) {
+            return value(cast.getLeftExpression(), c);
+        }
+        if (e instanceof CaseExpression k && k.getWhenClauses() != null && !k.getWhenClauses().isEmpty()) {
+            // Grafana's "CASE WHEN the schema is on the search path THEN name ELSE schema.name": every table is in public, on it
+            return value(k.getWhenClauses().get(0).getThenExpression(), c);
+        }
+        if (e instanceof Division d) {
+            // current_setting('server_version_num')::int/100, Grafana's version probe
+            final String a = value(d.getLeftExpression(), c);
+            final String b = value(d.getRightExpression(), c);
+            try {
+                return a == null || b == null ? null : String.valueOf(Long.parseLong(a) / Long.parseLong(b));
+            } catch (final NumberFormatException | ArithmeticException x) {
+                return null;
+            }
+        }
         if (e instanceof Function f) {
             switch (f.getName().toLowerCase(Locale.ROOT).replace("pg_catalog.", "")) {
                 case "version":
@@ -239,6 +264,9 @@ final class PgCatalog {
                 case "current_user":
                 case "session_user":
                     return "jtick";
+                case "current_setting":
+                    return f.getParameters() == null || f.getParameters().isEmpty() ? null
+                        : setting(value((Expression) f.getParameters().get(0), c));
                 case "quote_ident":
                     return f.getParameters() == null || f.getParameters().isEmpty() ? null
                         : value((Expression) f.getParameters().get(0), c);
@@ -251,6 +279,18 @@ final class PgCatalog {
             return s.equals("current_schema") ? "public" : "jtick";
         }
         return null;
+    }
+
+    /** The settings a catalog statement reads through {@code current_setting}: the server's, as ParameterStatus gives them. */
+    private static String setting(final String name) {
+        return name == null ? null : switch (name.toLowerCase(Locale.ROOT)) {
+            case "server_version_num" -> "140000";
+            case "server_version" -> "14.0";
+            case "search_path" -> "\"$user\", public";
+            case "timezone" -> "UTC";
+            case "server_encoding", "client_encoding" -> "UTF8";
+            default -> null;
+        };
     }
 
     private static String name(final Expression e, final Alias alias) {
