@@ -112,7 +112,7 @@ final class SqlSelect {
         for (int i = 0; i < projection.length; i++) {
             projection[i] = engine.indexOf(shows.get(i));
         }
-        return new SqlPlan(null, List.copyOf(names), projection, offset, 0, false);
+        return new SqlPlan(null, List.copyOf(names), projection, offset, 0, false, false);
     }
 
     // ---- modes ----------------------------------------------------------------------------------

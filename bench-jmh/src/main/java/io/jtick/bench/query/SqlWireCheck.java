@@ -133,7 +133,19 @@ public final class SqlWireCheck {
     }
 
     /** The QuestDB version the peer runs (the jar's manifest, else unknown). */
-    private static final String QUESTDB = String.valueOf(io.questdb.cairo.CairoEngine.class.getPackage().getImplementationVersion());
+    private static final String QUESTDB = questDbVersion();
+
+    private static String questDbVersion() {
+        try (java.io.InputStream in = SqlWireCheck.class.getResourceAsStream("/META-INF/maven/org.questdb/questdb/pom.properties")) {
+            final java.util.Properties p = new java.util.Properties();
+            if (in != null) {
+                p.load(in);
+            }
+            return p.getProperty("version", "(version unknown)");
+        } catch (final java.io.IOException e) {
+            return "(version unknown)";
+        }
+    }
 
     private static double median(final long[] v) {
         Arrays.sort(v);

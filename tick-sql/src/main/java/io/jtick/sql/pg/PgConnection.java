@@ -19,7 +19,8 @@ import java.util.Map;
  * One client of the PostgreSQL port ({@code *Adapter} of the protocol: decodes and dispatches).
  * Start-up and authentication run on the event loop. Once ready, a message runs on the event loop
  * too when {@link PgSession#inline} says its answer is bounded (Parse, Bind, Describe, Sync, and
- * an Execute of at most {@link PgSession#INLINE_ROWS} rows: no thread hand-over per statement);
+ * an Execute of a grouped statement or of at most {@link PgSession#INLINE_ROWS} rows: no thread
+ * hand-over per statement);
  * any other, and every message behind it, queues and runs in order on a worker, where a slow
  * reader paces the statement. State: {@code phase}, the process id and secret of CancelRequest,
  * the queue of messages and whether a worker drains it, and {@code cancelled}.

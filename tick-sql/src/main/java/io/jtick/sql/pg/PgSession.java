@@ -31,9 +31,11 @@ final class PgSession {
     private static final Pattern PARAM = Pattern.compile("\\$(\\d+)");
     private static final Pattern TRAILING_SEMICOLON = Pattern.compile(";\\s*$");
     /**
-     * A statement whose answer has at most this many rows ({@code LIMIT}, or a portal read in parts)
-     * runs on the connection's I/O thread, as QuestDB runs every statement: no hand-over to a worker
-     * and back. Anything else runs on a worker, where a slow reader can pace it.
+     * A statement whose answer has at most this many rows ({@code LIMIT}, or a portal read in parts),
+     * or whose answer the engine builds in memory before sending it (groups and aggregates, bounded
+     * by {@code tick.query.max-rows}), runs on the connection's I/O thread, as QuestDB runs
+     * every statement: no hand-over to a worker and back. A row query streams on a worker, where a
+     * slow reader paces it.
      */
     static final int INLINE_ROWS = 1000;
 
@@ -135,8 +137,9 @@ final class PgSession {
         if (p.table != null) {
             return maxRows > 0 && maxRows <= INLINE_ROWS;
         }
+        // an answer the engine holds in memory anyway (groups, aggregates), or at most INLINE_ROWS rows
         final long limit = s.prepared().plan().limit();
-        return limit > 0 && limit <= INLINE_ROWS;
+        return s.prepared().plan().grouped() || limit > 0 && limit <= INLINE_ROWS;
     }
 
     void handle(final char type, final ByteBuf body) {
