@@ -150,7 +150,8 @@ final class PgCatalog {
     private Answer generic(final String sql, final List<TableSchema> all) {
         final PlainSelect ps;
         try {
-            final var st = CCJSqlParserUtil.parse(sql);
+            // on this thread: CCJSqlParserUtil.parse(String) hands each statement to a new executor thread (a timeout guard)
+            final var st = CCJSqlParserUtil.newParser(sql).Statement();
             if (!(st instanceof PlainSelect p)) {
                 return new Answer(List.of(), List.of());
             }
