@@ -46,6 +46,11 @@ final class PgCatalog {
     private static final Pattern LIKE = Pattern.compile(
         "(?i)(?:(?:relname|table_name)\\s+(?:LIKE|=)\\s+|quote_ident\\(table_name\\)\\s*=\\s*)E?'([^']*)'");
     private static final int FIRST_OID = 16_384;
+    private static final Pattern FROM = Pattern.compile("\\bfrom\\b");
+    /** Catalog statements parsed, by text: clients send the same few again and again (read, never changed, so shared). */
+    private static final java.util.concurrent.ConcurrentHashMap<String, java.util.Optional<PlainSelect>> PARSED =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int CACHED = 1024;
 
     private final Supplier<List<TableSchema>> tables;
 
@@ -59,7 +64,7 @@ final class PgCatalog {
         return s.contains("pg_catalog") || s.contains("information_schema") || s.contains("pg_class") || s.contains("pg_type")
             || s.contains("pg_namespace") || s.contains("pg_settings") || s.contains("pg_database") || s.contains("pg_tables")
             || s.contains("pg_extension")
-            || !s.matches("(?s).*\\bfrom\\b.*");
+            || !FROM.matcher(s).find();
     }
 
     Answer answer(final String sql) {
@@ -148,15 +153,8 @@ final class PgCatalog {
      * without FROM, one row of constants and functions; else no rows. Items are looked up by name.
      */
     private Answer generic(final String sql, final List<TableSchema> all) {
-        final PlainSelect ps;
-        try {
-            // on this thread: CCJSqlParserUtil.parse(String) hands each statement to a new executor thread (a timeout guard)
-            final var st = CCJSqlParserUtil.newParser(sql).Statement();
-            if (!(st instanceof PlainSelect p)) {
-                return new Answer(List.of(), List.of());
-            }
-            ps = p;
-        } catch (final Exception e) {
+        final PlainSelect ps = parse(sql);
+        if (ps == null) {
             return new Answer(List.of(), List.of());
         }
         final List<String> names = new ArrayList<>();
@@ -202,6 +200,25 @@ final class PgCatalog {
             rows.add(row);
         }
         return new Answer(names, rows);
+    }
+
+    /** The statement as one SELECT, or null (not a SELECT, or not parsed). */
+    private static PlainSelect parse(final String sql) {
+        java.util.Optional<PlainSelect> p = PARSED.get(sql);
+        if (p == null) {
+            try {
+                // on this thread: CCJSqlParserUtil.parse(String) hands each statement to a new executor thread (a timeout guard)
+                final var st = CCJSqlParserUtil.newParser(sql).Statement();
+                p = java.util.Optional.ofNullable(st instanceof PlainSelect ps ? ps : null);
+            } catch (final Exception e) {
+                p = java.util.Optional.empty();
+            }
+            if (PARSED.size() >= CACHED) {
+                PARSED.clear();
+            }
+            PARSED.put(sql, p);
+        }
+        return p.orElse(null);
     }
 
     private static Map<String, String> table(final TableSchema t) {
