@@ -142,24 +142,27 @@ final class PgRowSink implements ResultSink {
         b.setInt(at, n);
     }
 
-    /** PostgreSQL's text form of a timestamptz in UTC, to the nanosecond: {@code 2026-11-21 09:30:00.000000123+00}. */
+    /**
+     * PostgreSQL's text form of a timestamptz in UTC, to the microsecond as PostgreSQL writes it
+     * ({@code 2026-11-21 09:30:00.123456+00}; nanoseconds cut toward the past, as in binary results):
+     * clients parse at most six digits (psycopg reads {@code .000000123} as 123 microseconds).
+     */
     static String timestamp(final long epochNanos) {
         final long sec = Math.floorDiv(epochNanos, 1_000_000_000L);
-        final int nanos = (int) Math.floorMod(epochNanos, 1_000_000_000L);
+        final int micros = (int) (Math.floorMod(epochNanos, 1_000_000_000L) / 1_000);
         final LocalDateTime t = LocalDateTime.ofEpochSecond(sec, 0, ZoneOffset.UTC);
         final StringBuilder sb = new StringBuilder(32);
         sb.append(t.toLocalDate()).append(' ');
         two(sb, t.getHour()).append(':');
         two(sb, t.getMinute()).append(':');
         two(sb, t.getSecond());
-        if (nanos != 0) {
-            String f = Integer.toString(1_000_000_000 + nanos).substring(1);
+        if (micros != 0) {
+            final String f = Integer.toString(1_000_000 + micros).substring(1);
             int end = f.length();
             while (f.charAt(end - 1) == '0') {
                 end--;
             }
-            f = f.substring(0, end);
-            sb.append('.').append(f);
+            sb.append('.').append(f, 0, end);
         }
         return sb.append("+00").toString();
     }
