@@ -286,6 +286,7 @@ public final class JtickQuerySystem implements QuerySystem {
         } finally {
             buf.release();
         }
+        rdb.onCatchUpDone(seq); // the load is the RDB's catch-up replay of the day's journal
         if (rdb.rowCount("trade") != d.trades || rdb.rowCount("quote") != d.quotes) {
             throw new IllegalStateException("RDB load incomplete [trade=" + rdb.rowCount("trade") + ", quote=" + rdb.rowCount("quote")
                 + ", status=" + rdb.status() + "]");

@@ -161,6 +161,10 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
 
     @Override
     public void onCatchUpDone(final long sequence) {
+        // the replayed rows are indexed now, once, rather than by the first query that asks for a sym
+        for (final RealtimeTable t : tables) {
+            t.indexPublished();
+        }
         caughtUp = true;
     }
 

@@ -128,6 +128,17 @@ public final class RealtimeTable {
         return index != null;
     }
 
+    /**
+     * Any thread: indexes the rows published so far, the work the next one-sym query would do
+     * first (the RDB does it once its catch-up replay is in); nothing for a table without the index.
+     */
+    public void indexPublished() {
+        if (index != null) {
+            final int n = published;
+            index.catchUp(chunks[TableSchema.SYM], n);
+        }
+    }
+
     /** Writer thread: dictionaries mapped from the cache / symbol by symbol (see {@link SymDictionaryCache}). */
     long dictionaryHits() {
         return dictionaries.hits();

@@ -164,6 +164,10 @@ class RealtimeDatabaseTest {
             }
         }
         rdb = indexed;
+        final long unindexedBytes = indexed.memoryBytes("trade");
+        indexed.onCatchUpDone(200);
+        assertThat(indexed.memoryBytes("trade")).as("the catch-up's rows indexed when it is done")
+            .isGreaterThanOrEqualTo(unindexedBytes + 4L * 200 * 50);
         final QueryEngine engine = new QueryEngine();
         for (final String q : List.of("{\"table\":\"trade\",\"where\":{\"sym\":\"IBM\"}}",
             "{\"table\":\"trade\",\"where\":{\"sym\":[\"MSFT\",\"AAPL\"],\"time\":{\"within\":[" + (T0 + 700) + "," + (T0 + 5000)
