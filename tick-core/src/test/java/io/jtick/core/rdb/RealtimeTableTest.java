@@ -304,7 +304,9 @@ class RealtimeTableTest {
                     final TableSegment view = table.segment(0);
                     final int n = view.rowCount();
                     final ColumnChunk[] c = columns(view);
-                    for (int r = 0; r < n; r++) {
+                    // the rows checked by the first reader only; both check the postings (the index race)
+                    final boolean rowsToo = Thread.currentThread().getName().endsWith("-1");
+                    for (int r = 0; rowsToo && r < n; r++) {
                         if (c[0].longs()[c[0].offset() + r] != r || c[3].longs()[c[3].offset() + r] != r
                             || !view.symName(c[1].ints()[c[1].offset() + r]).equals("S" + (r % 5))) {
                             throw new AssertionError("torn row [row=" + r + ", rows=" + n + "]");
