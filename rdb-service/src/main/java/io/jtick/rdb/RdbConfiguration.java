@@ -29,6 +29,7 @@ import org.springframework.util.StringUtils;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Set;
 
 /** Properties → core RDB (with the end-of-day write-down when configured) → subscription lifecycle, and the core metrics. */
 @Configuration(proxyBeanMethods = false)
@@ -49,7 +50,7 @@ class RdbConfiguration {
             ? SchemaRegistry.builtIn(0).tables().stream().map(TableSchema::name).toList()
             : properties.tables();
         return new RealtimeDatabase(metrics, endOfDay.getIfAvailable(() -> EndOfDayHandler.NONE), gaugeTables,
-            RealtimeTable.DEFAULT_CAPACITY);
+            RealtimeTable.DEFAULT_CAPACITY, Set.copyOf(properties.unindexedTables()));
     }
 
     /**

@@ -32,6 +32,8 @@ import java.util.List;
  * @param name           subscriber name the TP shows in its status
  * @param tables         tables to subscribe to; empty for all
  * @param syms           symbols to subscribe to; empty for all
+ * @param unindexedTables tables kept without the sym index (as a kdb+ table without {@code g#}): one-sym queries scan
+ *                       the sym column instead; the index of the others is built off the insert path, by the queries
  * @param reconnectDelay wait between reconnect attempts
  * @param journalRoot    the TP's journal directory ({@code tick.tp.journal-dir}) for {@code POST /api/eod/replay}; empty = no replay
  * @param hdb            end-of-day write-down
@@ -47,6 +49,7 @@ public record RdbProperties(
     @NotBlank @DefaultValue("rdb") String name,
     @NotNull @DefaultValue({}) List<String> tables,
     @NotNull @DefaultValue({}) List<String> syms,
+    @NotNull @DefaultValue({}) List<String> unindexedTables,
     @NotNull @DefaultValue("500ms") Duration reconnectDelay,
     String journalRoot,
     @NotNull @Valid @DefaultValue Hdb hdb,

@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -97,7 +98,7 @@ final class JtickPipelineSystem extends PipelineSystem {
         final TickMetrics metrics = new TickMetrics();
         rdbMetrics.add(metrics);
         final Subscriber sub = new Subscriber(insert
-            ? new RealtimeDatabase(metrics, EndOfDayHandler.NONE, List.of(), (int) Math.min(capacityRows, 1 << 28)) : null);
+            ? new RealtimeDatabase(metrics, EndOfDayHandler.NONE, List.of(), (int) Math.min(capacityRows, 1 << 28), Set.of()) : null);
         final Receiver receiver = new Receiver(sub::insert, insert ? sub::table : null, clock);
         sub.receiver = receiver;
         subscribers.add(sub);

@@ -33,6 +33,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * jtick: the data fed into a real {@link RealtimeDatabase} through update frames of 10,000 rows
@@ -227,7 +228,7 @@ public final class JtickQuerySystem implements QuerySystem {
 
     private static RealtimeDatabase rdb(final TickData d, final int day) {
         final RealtimeDatabase rdb = new RealtimeDatabase(new TickMetrics(), io.jtick.core.rdb.EndOfDayHandler.NONE, List.of(),
-            Math.max(1024, Integer.highestOneBit(Math.max(d.trades, d.quotes)) << 1));
+            Math.max(1024, Integer.highestOneBit(Math.max(d.trades, d.quotes)) << 1), Set.of());
         final Map<String, TableSchema> schemas = new LinkedHashMap<>();
         schemas.put("trade", TableSchema.trade(0));
         schemas.put("quote", TableSchema.quote(0));
@@ -285,6 +286,7 @@ public final class JtickQuerySystem implements QuerySystem {
         } finally {
             buf.release();
         }
+        rdb.onCatchUpDone(seq); // the load is the RDB's catch-up replay of the day's journal
         if (rdb.rowCount("trade") != d.trades || rdb.rowCount("quote") != d.quotes) {
             throw new IllegalStateException("RDB load incomplete [trade=" + rdb.rowCount("trade") + ", quote=" + rdb.rowCount("quote")
                 + ", status=" + rdb.status() + "]");

@@ -20,6 +20,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -58,6 +59,7 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
     private final SymbolCatalog symbols = new SymbolCatalog();
     private final EndOfDayHandler endOfDay;
     private final int initialCapacity;
+    private final Set<String> unindexedTables;
     private final LatencyStats recv;
     private final LatencyStats upd;
     private final AtomicLong rows;
@@ -77,7 +79,7 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
 
     /** An RDB that drops its data at end of day. */
     public RealtimeDatabase(final TickMetrics metrics) {
-        this(metrics, EndOfDayHandler.NONE, List.of(), RealtimeTable.DEFAULT_CAPACITY);
+        this(metrics, EndOfDayHandler.NONE, List.of(), RealtimeTable.DEFAULT_CAPACITY, Set.of());
     }
 
     /**
@@ -86,11 +88,13 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
      * @param gaugeTables     tables that get a {@code tick.rdb.table.rows} gauge now (metric exporters
      *                        bind once at start-up, before the TP has told which tables exist)
      * @param initialCapacity rows each new table starts with
+     * @param unindexedTables tables kept without a sym index (one-sym queries scan them, as a kdb+ table without {@code g#})
      */
     public RealtimeDatabase(final TickMetrics metrics, final EndOfDayHandler endOfDay, final Collection<String> gaugeTables,
-                            final int initialCapacity) {
+                            final int initialCapacity, final Set<String> unindexedTables) {
         this.endOfDay = endOfDay;
         this.initialCapacity = initialCapacity;
+        this.unindexedTables = Set.copyOf(unindexedTables);
         this.recv = metrics.latency("tick.rdb.recv", "RDB receive time minus TP publish time");
         this.upd = metrics.latency("tick.rdb.upd", "RDB insert time of one update");
         this.rows = metrics.counter("tick.rdb.rows");
@@ -117,11 +121,11 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
         for (final TableSchema schema : subscribed.schemas().values()) {
             final RealtimeTable existing = find(schema.name());
             if (existing == null) {
-                addTable(new RealtimeTable(schema, symbols, initialCapacity));
+                addTable(newTable(schema));
             } else if (!existing.schema().equals(schema)) {
                 LOG.warn("table schema changed, dropping its rows [table={}, rows={}, was={}, now={}]", schema.name(),
                     existing.rowCount(), existing.schema().toSchemaString(), schema.toSchemaString());
-                replaceTable(existing, new RealtimeTable(schema, symbols, initialCapacity));
+                replaceTable(existing, newTable(schema));
             }
         }
     }
@@ -138,7 +142,7 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
         }
         RealtimeTable table = find(schema);
         if (table == null) {
-            table = new RealtimeTable(schema, symbols, initialCapacity);
+            table = newTable(schema);
             addTable(table);
         }
         try {
@@ -157,6 +161,10 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
 
     @Override
     public void onCatchUpDone(final long sequence) {
+        // the replayed rows are indexed now, once, rather than by the first query that asks for a sym
+        for (final RealtimeTable t : tables) {
+            t.indexPublished();
+        }
         caughtUp = true;
     }
 
@@ -183,7 +191,7 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
         }
         final RealtimeTable[] fresh = new RealtimeTable[day.length];
         for (int i = 0; i < day.length; i++) {
-            fresh[i] = new RealtimeTable(day[i].schema(), symbols, initialCapacity);
+            fresh[i] = newTable(day[i].schema());
         }
         tables = fresh;
         lastEndOfDay = epochDay;
@@ -192,6 +200,10 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
             lastSequence = sequence;
         }
         eods.setRelease(eods.getPlain() + 1);
+    }
+
+    private RealtimeTable newTable(final TableSchema schema) {
+        return new RealtimeTable(schema, symbols, initialCapacity, !unindexedTables.contains(schema.name()));
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.jtick.core.table.RowSink;
 import io.jtick.core.table.TableSegment;
 import io.jtick.core.schema.TableSchema;
 
+import java.util.Arrays;
+
 /**
  * A {@link TableSegment} over one RDB table as published when it was taken: range reads wrap the
  * table's own column chunks (zero copy when the range lies in one chunk, see {@link ColumnStore}),
@@ -77,13 +79,44 @@ final class RealtimeSegment implements TableSegment {
     }
 
     /**
-     * The sym's postings below the published row count, block by block ({@link SymIndex#rows}):
-     * a block that is a run of consecutive rows goes out as a range.
+     * The sym's rows below the segment's row count: from the sym index, brought up to that count
+     * first ({@link SymIndex#catchUp}), block by block (a block that is a run of consecutive rows
+     * goes out as a range); from a scan of the sym column when the table has no index.
      */
     @Override
     public void symRows(final int symId, final RowSink sink) {
-        final int firstRowSym = rows == 0 ? -1 : ((int[]) chunks[TableSchema.SYM][0])[0];
+        final Object[] sym = chunks[TableSchema.SYM];
+        if (index == null) {
+            scanSym(sym, symId, sink);
+            return;
+        }
+        index.catchUp(sym, rows);
+        final int firstRowSym = rows == 0 ? -1 : ((int[]) sym[0])[0];
         index.rows(symId, rows, firstRowSym, sink);
+    }
+
+    /** A table without the index: the rows holding {@code symId}, found by a scan of the sym column, as one ascending list. */
+    private void scanSym(final Object[] sym, final int symId, final RowSink sink) {
+        int[] found = new int[64];
+        int n = 0;
+        for (int row = 0; row < rows;) {
+            final int from = row & ColumnStore.MASK;
+            final int to = Math.min(from + (rows - row), ColumnStore.CHUNK_ROWS);
+            final int[] s = (int[]) sym[row >>> ColumnStore.SHIFT];
+            final int base = row - from;
+            for (int i = from; i < to; i++) {
+                if (s[i] == symId) {
+                    if (n == found.length) {
+                        found = Arrays.copyOf(found, n << 1);
+                    }
+                    found[n++] = base + i;
+                }
+            }
+            row += to - from;
+        }
+        if (n > 0) {
+            sink.rows(found, 0, n);
+        }
     }
 
     @Override

@@ -11,13 +11,17 @@ import java.util.Arrays;
 /**
  * One in-memory table of the RDB: each column a list of fixed-size primitive chunks
  * ({@link ColumnStore}: {@code long[]} timestamp/int64, {@code int[]} sym ids and int32,
- * {@code double[]}, {@code float[]}, {@code short[]}, {@code byte[]} for byte/bool/char) plus a
- * {@link SymIndex}. {@link #append} copies each column block of an update straight from the
- * frame's memory and maps the update's sym codes to catalog ids through a
- * {@link SymDictionaryCache}; nothing is allocated per row or per update unless a chunk, an index
- * block or a new symbol is added. Growth never copies what is there (except while the first chunk
- * is still smaller than a full one), so memory is the rows' bytes, 4 bytes of index per row and
- * at most one partly filled chunk per column and one partly filled block per symbol.
+ * {@code double[]}, {@code float[]}, {@code short[]}, {@code byte[]} for byte/bool/char) plus,
+ * unless the table is made without it, a {@link SymIndex} ({@code g#}). {@link #append} copies each
+ * column block of an update straight from the frame's memory and maps the update's sym codes to
+ * catalog ids through a {@link SymDictionaryCache}; nothing is allocated per row or per update
+ * unless a chunk or a new symbol is added. The sym index is kept off the insert path: the first
+ * query that asks a segment for one sym's rows indexes the rows published since the last such query
+ * ({@link SymIndex#catchUp}), so inserts never pay for it and queries always see every row. A table
+ * without the index answers the same question by scanning its sym column. Growth never copies what
+ * is there (except while the first chunk is still smaller than a full one), so memory is the rows'
+ * bytes, 4 bytes of index per row once indexed and at most one partly filled chunk per column and
+ * one partly filled block per symbol.
  *
  * <p>Threads: one writer (the subscription's event loop) calls {@link #append}; any thread may
  * call {@link #segment}, {@link #rowCount} and {@link #memoryBytes}. The writer stores values,
@@ -53,19 +57,24 @@ public final class RealtimeTable {
         this(schema, symbols, DEFAULT_CAPACITY);
     }
 
+    public RealtimeTable(final TableSchema schema, final SymbolCatalog symbols, final int initialCapacity) {
+        this(schema, symbols, initialCapacity, true);
+    }
+
     /**
      * @param initialCapacity rows to hold before the first growth: a smaller first chunk below
      *                        {@link ColumnStore#CHUNK_ROWS}, else whole chunks allocated now (the
      *                        lab sizes a table up front so that nothing is allocated while it measures)
+     * @param symIndexed      keep a sym index ({@code g#}) for one-sym queries; without it they scan the sym column
      */
-    public RealtimeTable(final TableSchema schema, final SymbolCatalog symbols, final int initialCapacity) {
+    public RealtimeTable(final TableSchema schema, final SymbolCatalog symbols, final int initialCapacity, final boolean symIndexed) {
         if (initialCapacity < 1 || initialCapacity > MAX_ROWS) {
             throw new IllegalArgumentException("capacity must be 1.." + MAX_ROWS + " [table=" + schema.name()
                 + ", capacity=" + initialCapacity + "]");
         }
         this.schema = schema;
         this.symbols = symbols;
-        this.index = new SymIndex(symbols.size() + 16);
+        this.index = symIndexed ? new SymIndex(symbols.size() + 16) : null;
         this.types = new ColumnType[schema.columnCount()];
         for (int c = 0; c < types.length; c++) {
             types[c] = schema.type(c);
@@ -111,7 +120,23 @@ public final class RealtimeTable {
      * may see the figure of a moment ago.
      */
     public long memoryBytes() {
-        return columnBytes + index.bytes() + dictionaries.bytes();
+        return columnBytes + (index == null ? 0 : index.bytes()) + dictionaries.bytes();
+    }
+
+    /** True when one-sym queries use a sym index ({@code g#}) rather than a scan of the sym column. */
+    public boolean symIndexed() {
+        return index != null;
+    }
+
+    /**
+     * Any thread: indexes the rows published so far, the work the next one-sym query would do
+     * first (the RDB does it once its catch-up replay is in); nothing for a table without the index.
+     */
+    public void indexPublished() {
+        if (index != null) {
+            final int n = published;
+            index.catchUp(chunks[TableSchema.SYM], n);
+        }
     }
 
     /** Writer thread: dictionaries mapped from the cache / symbol by symbol (see {@link SymDictionaryCache}). */
@@ -162,7 +187,6 @@ public final class RealtimeTable {
             for (int i = from; i < to; i++) {
                 s[i] = ids[s[i]];
             }
-            index.addAll(s, from, to, row);
             if (sorted) {
                 final long[] t = (long[]) time[k];
                 for (int i = from; i < to; i++) {

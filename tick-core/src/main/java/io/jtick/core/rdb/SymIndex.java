@@ -21,11 +21,13 @@ import java.util.Arrays;
  * entry, block end), added to row by row, took 4-5 ns, and a separate postings array per symbol
  * 7-8 ns).
  *
- * <p>Publication: the writer stores entries before the table publishes its row count; a reader
- * that read the count {@code n} first sees at least the entries of rows {@code < n}. Arrays
- * replaced on growth go through volatile stores so a reader that sees a newer array sees its
- * contents. Readers stop at the first entry that is not below the published row count or not
- * ascending, and so never hand out what was not published. One writer.
+ * <p>The writer: whichever query thread calls {@link #catchUp}, which indexes the table's rows
+ * published since the last call, one thread at a time (the insert path never touches the index).
+ * A reader calls {@link #catchUp} up to its segment's row count {@code n} before {@link #rows}, and
+ * so sees at least the entries of rows {@code < n}, while another thread may be adding later rows.
+ * Arrays replaced on growth go through volatile stores so a reader that sees a newer array sees its
+ * contents. Readers stop at the first entry that is not below their row count or not ascending,
+ * and so never hand out rows past their snapshot.
  */
 final class SymIndex {
     static final int FIRST_BLOCK = 8;
@@ -52,6 +54,8 @@ final class SymIndex {
     private int[] at;
     /** Writer: the same slabs as {@link #slabs}, read without a volatile load per row. */
     private int[][] writerSlabs;
+    /** Rows indexed so far (written under the lock of {@link #catchUp}). */
+    private volatile int indexed;
     /** Writer: slabs allocated; where the next full-size block and the next small block go (slab, entry). */
     private int slabCount;
     private int bigSlab = -1;
@@ -67,6 +71,30 @@ final class SymIndex {
         at = new int[2 * n];
         writerSlabs = slabs;
         bytes = arrayBytes(n) + arrayBytes(2 * n) + arrayBytes(4);
+    }
+
+    /**
+     * Any thread: indexes rows {@code indexed..rows-1} of the table from its sym column chunks
+     * ({@code symChunks}, the table's published chunk holder; rows below {@code rows} are published
+     * and no longer change). Returns at once when they are indexed already; otherwise one thread at
+     * a time does the work, so each row is indexed once.
+     */
+    void catchUp(final Object[] symChunks, final int rows) {
+        if (indexed >= rows) {
+            return;
+        }
+        synchronized (this) {
+            int row = indexed;
+            while (row < rows) {
+                final int from = row & ColumnStore.MASK;
+                final int to = Math.min(from + (rows - row), ColumnStore.CHUNK_ROWS);
+                addAll((int[]) symChunks[row >>> ColumnStore.SHIFT], from, to, row);
+                row += to - from;
+            }
+            if (row > indexed) {
+                indexed = row;
+            }
+        }
     }
 
     /** Entries of block {@code i} of a chain. */

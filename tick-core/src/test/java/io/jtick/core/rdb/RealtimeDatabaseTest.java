@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,7 +44,7 @@ class RealtimeDatabaseTest {
                 throw new IOException("disk full");
             }
             saved.add(tables);
-        }, List.of("trade", "quote"), 4);
+        }, List.of("trade", "quote"), 4, Set.of());
         buf = PooledByteBufAllocator.DEFAULT.directBuffer();
     }
 
@@ -142,6 +143,41 @@ class RealtimeDatabaseTest {
         assertThat(engine.query("{\"table\":\"trade\",\"dates\":\"2024-10-04\",\"select\":{\"n\":{\"count\":\"*\"}}}", rdb)
             .rows()).as("2024-10-04 is day 20000").containsExactly(List.of(4L));
         assertThat(engine.query("{\"table\":\"trade\",\"dates\":\"2024-10-03\"}", rdb).rows()).isEmpty();
+    }
+
+    @Test
+    void shouldAnswerTheSameFromATableKeptWithoutTheSymIndexAndHoldNoIndexForIt() {
+        final RealtimeDatabase indexed = rdb;
+        final RealtimeDatabase plain = new RealtimeDatabase(metrics, EndOfDayHandler.NONE, List.of(), 4, Set.of("trade"));
+        final String[] syms = {"AAPL", "IBM", "MSFT"};
+        for (final RealtimeDatabase db : List.of(indexed, plain)) {
+            rdb = db;
+            subscribe();
+            for (int seq = 1; seq <= 200; seq++) {
+                final long[] time = new long[50];
+                final String[] sym = new String[50];
+                for (int r = 0; r < 50; r++) {
+                    time[r] = T0 + seq * 50L + r;
+                    sym[r] = syms[(seq + r * r) % syms.length];
+                }
+                trade(seq, T0, time, sym);
+            }
+        }
+        rdb = indexed;
+        final long unindexedBytes = indexed.memoryBytes("trade");
+        indexed.onCatchUpDone(200);
+        assertThat(indexed.memoryBytes("trade")).as("the catch-up's rows indexed when it is done")
+            .isGreaterThanOrEqualTo(unindexedBytes + 4L * 200 * 50);
+        final QueryEngine engine = new QueryEngine();
+        for (final String q : List.of("{\"table\":\"trade\",\"where\":{\"sym\":\"IBM\"}}",
+            "{\"table\":\"trade\",\"where\":{\"sym\":[\"MSFT\",\"AAPL\"],\"time\":{\"within\":[" + (T0 + 700) + "," + (T0 + 5000)
+                + "]}},\"select\":{\"n\":{\"count\":\"*\"},\"v\":{\"sum\":\"size\"}},\"by\":\"sym\"}")) {
+            final ResultTable want = engine.query(q, indexed);
+            assertThat(want.rows()).isNotEmpty();
+            assertThat(engine.query(q, plain).rows()).as(q).isEqualTo(want.rows());
+        }
+        assertThat(indexed.memoryBytes("trade")).as("4 bytes of index per row once a query built it")
+            .isGreaterThanOrEqualTo(plain.memoryBytes("trade") + 4L * 200 * 50);
     }
 
     @Test

@@ -148,11 +148,13 @@ class RealtimeTableTest {
     }
 
     @Test
-    void shouldSelectLikeBruteForceWithSortedAndUnsortedTime() {
-        for (final boolean sorted : new boolean[] {true, false}) {
-            final Random rnd = new Random(sorted ? 1 : 2);
+    void shouldSelectLikeBruteForceWithSortedAndUnsortedTimeWithAndWithoutTheSymIndex() {
+        for (int variant = 0; variant < 4; variant++) {
+            final boolean sorted = variant % 2 == 0;
+            final boolean indexed = variant < 2;
+            final Random rnd = new Random(variant + 1);
             final SymbolCatalog symbols = new SymbolCatalog();
-            final RealtimeTable table = new RealtimeTable(TableSchema.trade(0), symbols, 16);
+            final RealtimeTable table = new RealtimeTable(TableSchema.trade(0), symbols, 16, indexed);
             final List<Long> times = new ArrayList<>();
             final List<String> syms = new ArrayList<>();
             final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
@@ -208,7 +210,7 @@ class RealtimeTableTest {
                     }
                 }
                 final ResultTable sel = select(view, want, q % 10 == 0 ? null : new long[] {from, to}, limit);
-                assertThat(rows(sel)).as("sorted=%s syms=%s from=%d to=%d limit=%d", sorted, want, from, to, limit)
+                assertThat(rows(sel)).as("sorted=%s indexed=%s syms=%s from=%d to=%d limit=%d", sorted, indexed, want, from, to, limit)
                     .containsExactlyElementsOf(expected);
                 if (!want.isEmpty()) {
                     assertThat(sel.stats().rowsScanned()).isLessThanOrEqualTo(matchingSymRows);
@@ -221,7 +223,12 @@ class RealtimeTableTest {
 
     @Test
     void shouldVisitOnlyTheRowsOfTheQueriedSym() {
-        final RealtimeTable table = new RealtimeTable(TableSchema.trade(0), new SymbolCatalog(), 16);
+        for (final boolean indexed : new boolean[] {true, false}) {
+            visitOnlyTheRowsOfTheQueriedSym(new RealtimeTable(TableSchema.trade(0), new SymbolCatalog(), 16, indexed));
+        }
+    }
+
+    private static void visitOnlyTheRowsOfTheQueriedSym(final RealtimeTable table) {
         final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
         try {
             final int n = 1000;
@@ -291,13 +298,15 @@ class RealtimeTableTest {
         final AtomicReference<Throwable> readerFailure = new AtomicReference<>();
         final AtomicBoolean done = new AtomicBoolean();
         final AtomicLong views = new AtomicLong();
-        final Thread reader = new Thread(() -> {
+        final Runnable read = () -> {
             try {
                 while (!done.get() || views.get() == 0) {
                     final TableSegment view = table.segment(0);
                     final int n = view.rowCount();
                     final ColumnChunk[] c = columns(view);
-                    for (int r = 0; r < n; r++) {
+                    // the rows checked by the first reader only; both check the postings (the index race)
+                    final boolean rowsToo = Thread.currentThread().getName().endsWith("-1");
+                    for (int r = 0; rowsToo && r < n; r++) {
                         if (c[0].longs()[c[0].offset() + r] != r || c[3].longs()[c[3].offset() + r] != r
                             || !view.symName(c[1].ints()[c[1].offset() + r]).equals("S" + (r % 5))) {
                             throw new AssertionError("torn row [row=" + r + ", rows=" + n + "]");
@@ -317,8 +326,12 @@ class RealtimeTableTest {
             } catch (final Throwable t) {
                 readerFailure.set(t);
             }
-        }, "rdb-test-reader");
+        };
+        // two readers: each one-sym query indexes the rows published since the last one, racing the other
+        final Thread reader = new Thread(read, "rdb-test-reader-1");
+        final Thread reader2 = new Thread(read, "rdb-test-reader-2");
         reader.start();
+        reader2.start();
         final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
         int total = 0;
         try {
@@ -357,7 +370,7 @@ class RealtimeTableTest {
         final AtomicReference<Throwable> readerFailure = new AtomicReference<>();
         final AtomicBoolean done = new AtomicBoolean();
         final AtomicLong views = new AtomicLong();
-        final Thread reader = new Thread(() -> {
+        final Runnable read = () -> {
             try {
                 while (!done.get() || views.get() == 0) {
                     final TableSegment view = table.segment(0);
@@ -381,8 +394,12 @@ class RealtimeTableTest {
             } catch (final Throwable t) {
                 readerFailure.set(t);
             }
-        }, "rdb-test-reader");
+        };
+        // two readers: each one-sym query indexes the rows published since the last one, racing the other
+        final Thread reader = new Thread(read, "rdb-test-reader-1");
+        final Thread reader2 = new Thread(read, "rdb-test-reader-2");
         reader.start();
+        reader2.start();
         final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
         int rows = 0;
         try {
@@ -403,7 +420,9 @@ class RealtimeTableTest {
             assertThat(buf.release()).isTrue();
         }
         reader.join(120_000);
+        reader2.join(120_000);
         assertThat(reader.isAlive()).isFalse();
+        assertThat(reader2.isAlive()).isFalse();
         assertThat(readerFailure.get()).isNull();
         assertThat(views.get()).isPositive();
         final TableSegment view = table.segment(0);
@@ -445,6 +464,9 @@ class RealtimeTableTest {
         assertThat(table.dictionaryMisses()).isEqualTo(1);
         assertThat(table.dictionaryHits()).isEqualTo(batches - 1);
         final long raw = rows * TableSchema.trade(0).rowWidth();
+        final long columnBound = raw + (long) ColumnStore.CHUNK_ROWS * TableSchema.trade(0).rowWidth() + 64 * 1024;
+        assertThat(table.memoryBytes()).as("no index before a one-sym query").isGreaterThanOrEqualTo(raw).isLessThan(columnBound);
+        assertThat(Cells.symRows(table.segment(0), "S7")).hasSize(batches);
         // columns (one partly filled chunk each) + 4 bytes of index per row (one open block per sym)
         final long bound = raw + 4 * rows + (long) ColumnStore.CHUNK_ROWS * TableSchema.trade(0).rowWidth()
             + (long) n * SymIndex.MAX_BLOCK * 4 + 2L * SymIndex.SLAB_INTS * 4 + 64 * 1024;

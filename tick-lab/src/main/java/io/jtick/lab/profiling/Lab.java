@@ -34,6 +34,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -293,7 +294,7 @@ final class Lab implements AutoCloseable {
         Sub(final int k, final int port, final String table, final NanoClock clock, final long capRows, final int capacity) {
             this.name = "lab-rdb-" + (k + 1);
             this.capRows = capRows;
-            this.rdb = new RealtimeDatabase(metrics, EndOfDayHandler.NONE, List.of(), capacity);
+            this.rdb = new RealtimeDatabase(metrics, EndOfDayHandler.NONE, List.of(), capacity, Set.of());
             this.group = Transport.newGroup(1, name);
             this.client = new TickClient(TickClient.Settings.of("127.0.0.1", port, name).withTables(List.of(table)), this,
                 rdb::lastSequence, group, clock);
