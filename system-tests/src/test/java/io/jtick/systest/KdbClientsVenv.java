@@ -69,16 +69,22 @@ final class KdbClientsVenv {
 
     /** Runs {@code kdb_clients.py args...} to its end (at most {@code seconds}); returns its stdout lines, fails on a non-zero exit. */
     static List<String> run(final Path python, final int seconds, final String... args) throws IOException, InterruptedException {
-        final Process p = start(python, args);
+        return runScript(python, "kdb_clients.py", seconds, args);
+    }
+
+    /** Runs {@code script args...} (a script beside kdb_clients.py) to its end; its stdout lines, fails on a non-zero exit. */
+    static List<String> runScript(final Path python, final String script, final int seconds, final String... args)
+        throws IOException, InterruptedException {
+        final Process p = start(python, script, args);
         final List<String> out = new ArrayList<>();
         final Thread reader = drain(p, out);
         if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new AssertionError("kdb_clients.py " + String.join(" ", args) + " did not end in " + seconds + " s: " + out);
+            throw new AssertionError(script + " " + String.join(" ", args) + " did not end in " + seconds + " s: " + out);
         }
         reader.join(5000);
         if (p.exitValue() != 0) {
-            throw new AssertionError("kdb_clients.py " + String.join(" ", args) + " exited " + p.exitValue() + ":\n"
+            throw new AssertionError(script + " " + String.join(" ", args) + " exited " + p.exitValue() + ":\n"
                 + String.join("\n", out));
         }
         return out;
@@ -86,7 +92,11 @@ final class KdbClientsVenv {
 
     /** Starts {@code kdb_clients.py args...} with stderr merged into stdout. */
     static Process start(final Path python, final String... args) throws IOException {
-        final List<String> cmd = new ArrayList<>(List.of(python.toString(), "-u", SCRIPTS.resolve("kdb_clients.py").toString()));
+        return start(python, "kdb_clients.py", args);
+    }
+
+    private static Process start(final Path python, final String script, final String... args) throws IOException {
+        final List<String> cmd = new ArrayList<>(List.of(python.toString(), "-u", SCRIPTS.resolve(script).toString()));
         cmd.addAll(List.of(args));
         final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("PYKX_UNLICENSED", "true");
