@@ -44,6 +44,12 @@ class QEvaluatorTest {
             + "|{\"table\":\"quote\",\"where\":{\"time\":{\"within\":[\"10:00\",\"11:00\"]}},\"select\":{\"spread\":{\"avg\":{\"-\":"
             + "[\"ask\",\"bid\"]}}},\"by\":\"sym\"}|1",
         "select by sym from trade|{\"table\":\"trade\",\"by\":\"sym\"}|1",
+        "select slip:avg price-bid by sym from aj[`sym`time; trade; quote]|{\"table\":\"trade\",\"select\":{\"slip\":{\"avg\":"
+            + "{\"-\":[\"price\",\"bid\"]}}},\"by\":\"sym\",\"asof\":{\"table\":\"quote\",\"select\":[\"bid\"]}}|1",
+        "select med price, dev price by sym from trade where date within 2026.11.20 2026.11.21|{\"table\":\"trade\",\"dates\":"
+            + "{\"from\":\"2026-11-20\",\"to\":\"2026-11-21\"},\"select\":{\"price\":{\"median\":\"price\"},\"price1\":"
+            + "{\"dev\":\"price\"}},\"by\":\"sym\"}|1",
+        "trade|{\"table\":\"trade\"}|0",
         "select[5] from trade where size>1000, cond in \"FI\""
             + "|{\"table\":\"trade\",\"where\":{\"size\":{\">\":1000},\"cond\":{\"in\":[\"F\",\"I\"]}},\"limit\":5}|0",
         "3#select from trade where sym in `S01`S02, price<105.5"
