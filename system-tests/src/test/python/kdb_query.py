@@ -1,6 +1,7 @@
 """q queries over kdb+ IPC against jtick's RDB/HDB kdb+ port, for system-tests' KdbQueryIT (docs/kdb-ipc.md).
 
-kdb_query.py CLIENT PORT QUERIES_FILE: CLIENT is pykx or kola; QUERIES_FILE holds one q query per line.
+kdb_query.py CLIENT PORT QUERIES_FILE: CLIENT is pykx or kola, QUERIES_FILE holds one q query per line; or CLIENT is
+qsql, each line a JSON object of PyKX qsql.select/exec arguments ({"fn": "select", "table": "trade", "columns": {...}}).
 Prints one JSON line per query: {"columns": [...], "keys": n, "types": [...], "rows": [[...]]} or {"error": "..."}.
 Values: timestamps as epoch ns, dates as YYYY-MM-DD, chars and symbols as strings, nulls as null.
 """
@@ -75,6 +76,19 @@ def run_pykx(port, queries):
                 print(json.dumps({"error": str(e)}), flush=True)
 
 
+def run_qsql(port, calls):
+    """PyKX's qsql.select/qsql.exec (functional selects): each line a JSON object of the call's arguments."""
+    import pykx as kx
+    with kx.SyncQConnection("127.0.0.1", port, no_ctx=True) as q:
+        for line in calls:
+            call = json.loads(line)
+            fn = getattr(q.qsql, call.pop("fn"))
+            try:
+                print(json.dumps(pykx_answer(kx, fn(call.pop("table"), **call))), flush=True)
+            except kx.QError as e:
+                print(json.dumps({"error": str(e)}), flush=True)
+
+
 def run_kola(port, queries):
     import kola
     import polars as pl
@@ -118,7 +132,7 @@ def main():
     client, port, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     with open(path) as f:
         queries = [line.rstrip("\n") for line in f if line.strip()]
-    {"pykx": run_pykx, "kola": run_kola}[client](port, queries)
+    {"pykx": run_pykx, "kola": run_kola, "qsql": run_qsql}[client](port, queries)
 
 
 if __name__ == "__main__":

@@ -143,6 +143,21 @@ class KdbQueryIT {
             check(python, client, hdbKdb, stack.hdbPort(), hdb);
         }
 
+        // functional selects, as PyKX's qsql.select/exec send them: the same plan, the same answer
+        final List<JsonNode> qsql = ask(python, "qsql", rdbKdb, List.of(
+            "{\"fn\":\"select\",\"table\":\"trade\",\"columns\":{\"n\":\"count i\",\"vwap\":\"size wavg price\"},"
+                + "\"by\":{\"sym\":\"sym\"},\"where\":[\"sym in `IBM`KX\",\"size>150000\"]}",
+            "{\"fn\":\"select\",\"table\":\"trade\",\"where\":\"sym=`MSFT\"}",
+            "{\"fn\":\"exec\",\"table\":\"trade\",\"columns\":{\"s\":\"sum size\"}}"));
+        final JsonNode vwap = ok(stack.rdbPort(), "POST", "/api/query", "{\"table\":\"trade\",\"where\":{\"sym\":{\"in\":[\"IBM\",\"KX\"]},"
+            + "\"size\":{\">\":150000}},\"select\":{\"n\":{\"count\":\"*\"},\"vwap\":{\"wavg\":[\"size\",\"price\"]}},\"by\":\"sym\"}");
+        assertThat(qsql.get(0).get("keys").asInt()).isEqualTo(1);
+        assertThat(qsql.get(0).get("rows").toString()).isEqualTo(rows(vwap).toString());
+        assertThat(qsql.get(1).get("rows").toString()).isEqualTo(rows(ok(stack.rdbPort(), "POST", "/api/query",
+            "{\"table\":\"trade\",\"where\":{\"sym\":\"MSFT\"}}")).toString());
+        assertThat(qsql.get(2).get("atom").asLong()).isEqualTo(ok(stack.rdbPort(), "POST", "/api/query",
+            "{\"table\":\"trade\",\"select\":{\"s\":{\"sum\":\"size\"}}}").get("rows").get(0).get(0).asLong());
+
         // the catalogue and errors, as PyKX shows them
         final List<JsonNode> other = ask(python, "pykx", rdbKdb, List.of("tables[]", "meta trade", "count trade", "select from nope",
             "select from trade where size=`IBM", "`size xdesc select from trade", "select pirce from trade"));

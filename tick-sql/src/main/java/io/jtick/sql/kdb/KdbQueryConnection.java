@@ -8,6 +8,8 @@ import io.jtick.core.kdb.KdbType;
 import io.jtick.core.kdb.KdbWriter;
 import io.jtick.core.wire.TruncatedFrameException;
 import io.jtick.sql.q.QException;
+import io.jtick.sql.q.QFunctional;
+import io.jtick.sql.q.QParser;
 import io.jtick.sql.q.QValue;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
@@ -140,7 +142,7 @@ final class KdbQueryConnection extends ChannelInboundHandlerAdapter {
         final boolean sync = type == KdbDescriptor.SYNC;
         server.queries.getAndIncrement();
         try {
-            final QValue v = server.evaluator.evaluate(query(reader.body()));
+            final QValue v = evaluate(reader.body());
             server.latency.record(System.nanoTime() - t0);
             if (!sync) {
                 return new Outcome(null, false);
@@ -172,12 +174,21 @@ final class KdbQueryConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** The q text of a message: a string (char vector or char atom); anything else is not a query this port runs. */
-    private String query(final int pos) {
+    /** A message's answer: q text (a char vector or char atom), or a functional select as PyKX sends it. */
+    private QValue evaluate(final int pos) {
         final int t = reader.type(pos);
-        reader.skip(pos);
         if (t == KdbType.CHAR || t == -KdbType.CHAR) {
-            return reader.text(pos);
+            reader.skip(pos);
+            return server.evaluator.evaluate(reader.text(pos));
+        }
+        if (t == KdbType.LIST) {
+            final QValue list = new KdbValueReader(reader).read(pos);
+            if (QFunctional.isSelect(list)) {
+                return server.evaluator.evaluate(QFunctional.select(list));
+            }
+            final boolean text = list.count() > 0 && list.item(0).type() == KdbType.CHAR;
+            throw QException.nyi("a call " + (text ? QParser.abbreviate(list.item(0).text())
+                : "of a " + KdbType.name(list.count() > 0 ? list.item(0).type() : 0)) + " (send q text, or PyKX's qsql.select/exec)");
         }
         throw QException.nyi("a message of type " + KdbType.name(t) + " (send q text: h\"select ...\")");
     }

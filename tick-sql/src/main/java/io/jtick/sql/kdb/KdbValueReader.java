@@ -30,8 +30,10 @@ public final class KdbValueReader {
     }
 
     private QValue read(final int pos, final int[] end) {
-        reader.skip(pos);
         final int t = reader.type(pos);
+        if (t == 100 || t > 103 && t <= 112) {
+            throw QException.nyi("a function value (type " + t + ") in a message: send q text");
+        }
         if (t == KdbType.ERROR) {
             final String text = reader.buffer().toString(pos + 1, reader.symbolEnd(pos + 1) - pos - 1, StandardCharsets.ISO_8859_1);
             end[0] = reader.symbolEnd(pos + 1) + 1;
@@ -83,6 +85,7 @@ public final class KdbValueReader {
             return new QValue(KdbType.SYMBOL, s);
         }
         if (t == KdbType.CHAR) {
+            reader.need(p, n);
             end[0] = p + n;
             return QValue.chars(reader.buffer().toString(p, n, StandardCharsets.ISO_8859_1));
         }
@@ -90,6 +93,10 @@ public final class KdbValueReader {
             throw QException.nyi("guid values");
         }
         final int w = KdbType.width(t);
+        if (w == 0) {
+            throw new KdbReader.Malformed("unknown vector type [type=" + t + "]");
+        }
+        reader.need(p, (long) n * w);
         end[0] = p + n * w;
         if (t == KdbType.FLOAT || t == KdbType.REAL) {
             final double[] d = new double[n];

@@ -42,7 +42,7 @@ public final class QParser {
         return n;
     }
 
-    static String abbreviate(final String text) {
+    public static String abbreviate(final String text) {
         return text.length() > 80 ? text.substring(0, 80) + "..." : text;
     }
 

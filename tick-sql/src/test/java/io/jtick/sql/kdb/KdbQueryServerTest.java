@@ -1,6 +1,8 @@
 package io.jtick.sql.kdb;
 
 import io.jtick.core.auth.AccessSettings;
+import io.jtick.core.kdb.KdbDescriptor;
+import io.jtick.core.kdb.KdbWriter;
 import io.jtick.core.kdb.KdbSettings;
 import io.jtick.core.kdb.KdbType;
 import io.jtick.core.metrics.TickMetrics;
@@ -14,11 +16,14 @@ import io.jtick.sql.SqlRunner;
 import io.jtick.sql.SqlTestData;
 import io.jtick.sql.q.QValue;
 import io.jtick.sql.q.QValues;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -122,6 +127,49 @@ class KdbQueryServerTest {
             assertThat(big.closedByServer()).isTrue();
         }
         assertThat(metrics.counters().get("tick.kdb.bad-messages|service=test").get()).isGreaterThanOrEqualTo(2);
+    }
+
+    /** PyKX's qsql.select: (lambda; `trade; ("{parse each x}"; enlist "sym=`S07"); 0b; ("{key[x]!...}"; columns)). */
+    @Test
+    void shouldAnswerAFunctionalSelectAsPyKXSendsIt() throws Exception {
+        try (KdbTestClient c = new KdbTestClient(server.port(), "")) {
+            final ByteBuf m = KdbWriter.begin(ByteBufAllocator.DEFAULT, KdbDescriptor.SYNC, 512);
+            KdbWriter.list(m, 5);
+            KdbWriter.chars(m, "{[tab;x;y;z]?[tab;value x;value y;value z]}");
+            KdbWriter.symbol(m, "trade");
+            KdbWriter.list(m, 2);
+            KdbWriter.chars(m, "{parse each x}");
+            KdbWriter.list(m, 1);
+            KdbWriter.chars(m, "sym=`S07");
+            KdbWriter.list(m, 2);
+            KdbWriter.chars(m, "{x}");
+            m.writeByte(-KdbType.BOOLEAN).writeByte(0);
+            KdbWriter.list(m, 2);
+            KdbWriter.chars(m, "{key[x]!{$[0=x 0;(::);1=x 0;parse;(::)] x 1}each value x}");
+            m.writeByte(KdbType.DICT);
+            KdbWriter.vector(m, KdbType.SYMBOL, 2);
+            m.writeBytes("n\0v\0".getBytes(StandardCharsets.US_ASCII));
+            KdbWriter.list(m, 2);
+            KdbWriter.list(m, 2);
+            KdbWriter.longAtom(m, 1);
+            KdbWriter.chars(m, "count i");
+            KdbWriter.list(m, 2);
+            KdbWriter.longAtom(m, 1);
+            KdbWriter.chars(m, "size wavg price");
+            c.send(KdbWriter.end(m));
+            final QValue answer = c.receive();
+            assertThat(rows(answer)).isEqualTo(ENGINE.query("{\"table\":\"trade\",\"where\":{\"sym\":\"S07\"},\"select\":{\"n\":"
+                + "{\"count\":\"*\"},\"v\":{\"wavg\":[\"size\",\"price\"]}}}", SOURCE).rows());
+            // a lambda to evaluate is not a query: nyi, and the connection goes on
+            final ByteBuf f = KdbWriter.begin(ByteBufAllocator.DEFAULT, KdbDescriptor.SYNC, 64);
+            KdbWriter.list(f, 3);
+            KdbWriter.chars(f, "{x+y}");
+            KdbWriter.longAtom(f, 1);
+            KdbWriter.longAtom(f, 2);
+            c.send(KdbWriter.end(f));
+            assertThat(c.receive().text()).startsWith("nyi [a call {x+y}");
+            assertThat(c.sync("count trade").longValue()).isEqualTo(8000L);
+        }
     }
 
     @Test
