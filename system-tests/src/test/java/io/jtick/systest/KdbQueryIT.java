@@ -163,7 +163,7 @@ class KdbQueryIT {
             "select from trade where size=`IBM", "`size xdesc select from trade", "select pirce from trade"));
         assertThat(other.get(0).toString()).isEqualTo("{\"vector\":\"SymbolVector\",\"values\":[\"quote\",\"trade\"]}");
         assertThat(other.get(1).get("rows").toString()).isEqualTo(
-            "[[\"time\",\"p\",\"\",\"\"],[\"sym\",\"s\",\"\",\"\"],[\"price\",\"f\",\"\",\"\"],[\"size\",\"j\",\"\",\"\"],"
+            "[[\"time\",\"p\",\"\",\"\"],[\"sym\",\"s\",\"\",\"g\"],[\"price\",\"f\",\"\",\"\"],[\"size\",\"j\",\"\",\"\"],"
                 + "[\"cond\",\"c\",\"\",\"\"]]");
         assertThat(other.get(2).toString()).isEqualTo("{\"atom\":240,\"type\":\"LongAtom\"}");
         assertThat(other.get(3).toString()).isEqualTo("{\"error\":\"nope\"}");

@@ -104,7 +104,13 @@ final class KdbQueryConnection extends ChannelInboundHandlerAdapter {
                 } finally {
                     m.release();
                 }
-                ctx.executor().execute(() -> done(o));
+                try {
+                    ctx.executor().execute(() -> done(o));
+                } catch (final java.util.concurrent.RejectedExecutionException e) {
+                    if (o.response() != null) {
+                        o.response().release(); // the server is closing
+                    }
+                }
             });
         } catch (final java.util.concurrent.RejectedExecutionException e) {
             m.release();

@@ -167,8 +167,9 @@ public final class QEvaluator {
         }
         final String[] attributes = empty.clone();
         final int sym = names.indexOf("sym");
-        if (sym >= 0 && context.partitioned()) {
-            attributes[sym] = "p"; // a partition is sorted and parted by sym
+        if (sym >= 0) {
+            // a partition is sorted and parted by sym; the RDB keeps a sym index, as kdb-tick's g#sym
+            attributes[sym] = context.partitioned() ? "p" : "g";
         }
         return QValues.dict(QValues.table(List.of("c"), List.of(new QValue(KdbType.SYMBOL, names.toArray(new String[0])))),
             QValues.table(List.of("t", "f", "a"), List.of(QValue.chars(chars.toString()), new QValue(KdbType.SYMBOL, empty),
