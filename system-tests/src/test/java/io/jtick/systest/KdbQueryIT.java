@@ -7,11 +7,13 @@ import io.jtick.core.testing.Closer;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.wire.UpdateEncoder;
+import io.jtick.hdb.HdbApplication;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 import java.nio.charset.StandardCharsets;
@@ -35,8 +37,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * q users on the RDB's and HDB's kdb+ ports with real clients: PyKX 4.2.0 (unlicensed,
  * {@code no_ctx=True}) and kola 2.6.1 from the test virtualenv ({@link KdbClientsVenv}). Trades and
  * quotes go through a real tickerplant to the rdb-service app; end of day writes day 1 to the
- * hdb-service app; day 2 stays in the RDB. The six benchmark questions, a date range on the HDB,
- * {@code meta}, {@code tables[]} and errors are asked in q, and every table is equal, value for value
+ * hdb-service app; day 2 stays in the RDB. The six benchmark questions, a date range on the HDB, both
+ * days through a gateway's kdb+ port ({@code tick.hdb.kdb-gateway=true}), PyKX's functional selects
+ * ({@code qsql.select}/{@code exec}), {@code meta}, {@code tables[]} and errors are asked in q, and every table is equal, value for value
  * and type for type, to {@code POST /api/query}'s answer to the same question's document. Tagged slow:
  * the first run installs the clients from PyPI, and each Python client takes seconds to start.
  */
@@ -142,6 +145,19 @@ class KdbQueryIT {
             check(python, client, rdbKdb, stack.rdbPort(), rdb);
             check(python, client, hdbKdb, stack.hdbPort(), hdb);
         }
+
+        // the gateway's view (tick.hdb.kdb-gateway=true): an hdb-service over the same root with the RDB's URL answers across both days
+        final ConfigurableApplicationContext gw = closer.track(TickStack.app(HdbApplication.class, "gateway",
+            "--tick.hdb.root=" + stack.hdbRoot(), "--tick.hdb.tiering.enabled=false", "--tick.hdb.kdb-gateway=true",
+            "--tick.hdb.gateway.rdb-url=http://127.0.0.1:" + stack.rdbPort()));
+        final String d2 = day2.toString().replace('-', '.');
+        final List<JsonNode> across = ask(python, "pykx", gw.getBean(KdbPort.class).port(), List.of(
+            "select n:count i, vwap:size wavg price by date from trade where date within " + d1 + " " + d2));
+        final JsonNode merged = ok(TickStack.port(gw), "POST", "/api/gateway/query", "{\"table\":\"trade\",\"dates\":{\"from\":\""
+            + day1 + "\",\"to\":\"" + day2 + "\"},\"select\":{\"n\":{\"count\":\"*\"},\"vwap\":{\"wavg\":[\"size\",\"price\"]}},"
+            + "\"by\":\"date\"}");
+        assertThat(across.get(0).get("rows").toString()).isEqualTo(rows(merged).toString());
+        assertThat(across.get(0).get("rows")).hasSize(2);
 
         // functional selects, as PyKX's qsql.select/exec send them: the same plan, the same answer
         final List<JsonNode> qsql = ask(python, "qsql", rdbKdb, List.of(
