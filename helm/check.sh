@@ -2,7 +2,8 @@
 # Checks the Helm chart and the Grafana dashboards without a cluster:
 #   helm lint; helm template of every values combination the chart documents (COMBOS below, named in
 #   helm/jtick/values.yaml) and of those it must refuse; what each rendering must hold (the API token
-#   from a Secret, end of day sent to the HDB, probes, resources, PDBs, anti-affinity, non-root; in TP
+#   from a Secret, end of day sent to the HDB, probes, resources, PDBs, anti-affinity, non-root, the RDB's
+#   and HDB's PostgreSQL ports on their Services and off loopback; in TP
 #   cluster mode the StatefulSet of members, their ids, names and ports, the majority PDB, anti-affinity,
 #   /dev/shm, and every member's address given to the RDBs and feeds);
 #   every rendered manifest validated against the Kubernetes schemas (kubernetes-validate from PyPI,
@@ -389,6 +390,17 @@ for combo in combos:
                     bad.append(f"{where}: TICK_RDB_HDB_URL is no rendered Service")
                 if "podAntiAffinity" not in pod.get("affinity", {}):
                     bad.append(f"{where}: no anti-affinity between RDB replicas")
+            if c["name"] in ("rdb-service", "hdb-service"):
+                # SQL over the PostgreSQL wire protocol: a named container port, bound off loopback, on the component's Service
+                svc = "rdb" if c["name"] == "rdb-service" else "hdb"
+                pg = next((p for p in c.get("ports", []) if p.get("name") == "pg"), None)
+                key = f"TICK_{svc.upper()}_PG"
+                if pg is None or env.get(key + "_PORT", {}).get("value") != str(pg["containerPort"]) \
+                        or env.get(key + "_HOST", {}).get("value") != "0.0.0.0":
+                    bad.append(f"{where}: no PostgreSQL port (container port pg, {key}_PORT, {key}_HOST=0.0.0.0)")
+                elif not any(d2["kind"] == "Service" and d2["metadata"]["name"].endswith("-" + svc)
+                             and any(p.get("targetPort") == "pg" for p in d2["spec"]["ports"]) for d2 in docs):
+                    bad.append(f"{where}: its Service does not expose the PostgreSQL port")
             if c["name"] == "hdb-service" and any(k[0] == "Deployment" and k[1].endswith("-rdb") for k in by):
                 if service(env.get("TICK_HDB_GATEWAY_RDB_URL", {}).get("value", "")) not in by:
                     bad.append(f"{where}: the gateway's TICK_HDB_GATEWAY_RDB_URL is no rendered Service")

@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Python virtualenv of real kdb+ clients (PyKX, kola) that {@link KdbClientsIT} runs: created
+ * The Python virtualenv of real kdb+ clients (PyKX, kola) that {@link KdbClientsIT} runs, and of the
+ * PostgreSQL clients (psycopg 3, pandas) {@link SqlClientsIT} runs: created
  * under the repository's {@code .tools/kdb-clients} the first time (python3 -m venv, then pip install
  * -r system-tests/src/test/python/requirements.txt from PyPI) and reused while the requirements file
  * is unchanged. When it cannot be created (no python3-venv, no network to the package index) the
@@ -69,13 +70,13 @@ final class KdbClientsVenv {
 
     /** Runs {@code kdb_clients.py args...} to its end (at most {@code seconds}); returns its stdout lines, fails on a non-zero exit. */
     static List<String> run(final Path python, final int seconds, final String... args) throws IOException, InterruptedException {
-        return runScript(python, "kdb_clients.py", seconds, args);
+        return runScript(python, seconds, "kdb_clients.py", args);
     }
 
-    /** Runs {@code script args...} (a script beside kdb_clients.py) to its end; its stdout lines, fails on a non-zero exit. */
-    static List<String> runScript(final Path python, final String script, final int seconds, final String... args)
+    /** Runs {@code script args...} (a script of system-tests/src/test/python) to its end, as {@link #run} does. */
+    static List<String> runScript(final Path python, final int seconds, final String script, final String... args)
         throws IOException, InterruptedException {
-        final Process p = start(python, script, args);
+        final Process p = startScript(python, script, args);
         final List<String> out = new ArrayList<>();
         final Thread reader = drain(p, out);
         if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
@@ -92,10 +93,11 @@ final class KdbClientsVenv {
 
     /** Starts {@code kdb_clients.py args...} with stderr merged into stdout. */
     static Process start(final Path python, final String... args) throws IOException {
-        return start(python, "kdb_clients.py", args);
+        return startScript(python, "kdb_clients.py", args);
     }
 
-    private static Process start(final Path python, final String script, final String... args) throws IOException {
+    /** Starts {@code script args...} with stderr merged into stdout. */
+    static Process startScript(final Path python, final String script, final String... args) throws IOException {
         final List<String> cmd = new ArrayList<>(List.of(python.toString(), "-u", SCRIPTS.resolve(script).toString()));
         cmd.addAll(List.of(args));
         final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);

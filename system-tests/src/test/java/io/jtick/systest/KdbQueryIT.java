@@ -210,7 +210,7 @@ class KdbQueryIT {
     private static List<JsonNode> ask(final Path python, final String client, final int port, final List<String> queries) throws Exception {
         final Path file = Files.writeString(Files.createTempFile("q", ".txt"), String.join("\n", queries) + "\n");
         try {
-            final List<String> out = KdbClientsVenv.runScript(python, "kdb_query.py", 180, client, Integer.toString(port), file.toString());
+            final List<String> out = KdbClientsVenv.runScript(python, 180, "kdb_query.py", client, Integer.toString(port), file.toString());
             final List<JsonNode> answers = new ArrayList<>();
             for (final String line : out) {
                 if (line.startsWith("{")) {

@@ -65,6 +65,10 @@ public final class SqlCompiler {
     private record Parsed(QuestDbClauses clauses, Statement statement) {
     }
 
+    /** The engine's aggregates, as the document names them. */
+    private static final java.util.Set<String> ENGINE_AGGREGATES = java.util.Set.of("count", "sum", "avg", "min", "max", "first", "last",
+        "wavg", "median", "dev");
+
     private static final int CACHED = 4096;
     /** Parsed statements by text: a prepared statement bound again and again is parsed once. */
     private static final ConcurrentHashMap<String, Parsed> PARSED = new ConcurrentHashMap<>();
@@ -306,7 +310,13 @@ public final class SqlCompiler {
                     ordered.put(k, doc.get(k));
                 }
             }
-            return new SqlPlan(Json.write(ordered), plan.names(), plan.projection(), plan.offset());
+            final long limit = ordered.get("limit") instanceof Number n ? n.longValue() : 0;
+            // groups (or one row of aggregates) are held by the engine before the first row goes out
+            final boolean grouped = ordered.containsKey("by")
+                || ordered.get("select") instanceof Map<?, ?> sel && !sel.isEmpty()
+                && sel.values().stream().allMatch(v -> v instanceof Map<?, ?> m && m.size() == 1
+                    && ENGINE_AGGREGATES.containsAll(m.keySet()));
+            return new SqlPlan(Json.write(ordered), plan.names(), plan.projection(), plan.offset(), limit, literals.readNow(), grouped);
         }
 
         /** {@code LIMIT n} / {@code FETCH FIRST n ROWS} and {@code OFFSET m}: the engine keeps n + m, the sink skips m. */

@@ -41,10 +41,16 @@ final class SqlLiterals {
     private final long nowNanos;
     private final SqlParams params;
     private int positional;
+    private boolean readNow;
 
     SqlLiterals(final long nowNanos, final SqlParams params) {
         this.nowNanos = nowNanos;
         this.params = params;
+    }
+
+    /** True when a value read the statement's time ({@code now()}, {@code current_date}...): its document changes with the clock. */
+    boolean readNow() {
+        return readNow;
     }
 
     /** A timestamp with an interval on it: epoch ns; the type of a literal. */
@@ -124,14 +130,17 @@ final class SqlLiterals {
         if (e instanceof TimeKeyExpression t) {
             final String k = t.getStringValue().toLowerCase(Locale.ROOT).replace("()", "");
             if (k.equals("current_timestamp") || k.equals("now") || k.equals("localtimestamp")) {
+                readNow = true;
                 return nowNanos;
             }
             if (k.equals("current_date")) {
+                readNow = true;
                 return java.time.LocalDate.ofEpochDay(Math.floorDiv(nowNanos, 86_400_000_000_000L)).toString();
             }
             throw SqlException.notSupported(t.getStringValue());
         }
         if (e instanceof Function f && isNow(f)) {
+            readNow = true;
             return nowNanos;
         }
         if (e instanceof DateTimeLiteralExpression d) {

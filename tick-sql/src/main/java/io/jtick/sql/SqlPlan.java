@@ -11,6 +11,11 @@ import java.util.List;
  * @param names      the statement's column names, as PostgreSQL names them (duplicates allowed)
  * @param projection for each of the statement's columns, its index among the engine's result columns
  * @param offset     rows to skip before the first one sent
+ * @param limit      the most rows the engine answers ({@code LIMIT} plus {@code OFFSET}); 0 when unbounded
+ * @param readsClock true when the document depends on the statement's time ({@code now()}): it is compiled again at each run
+ * @param grouped    true when the engine answers from groups it holds in memory (GROUP BY, aggregates), not
+ *                   from rows streamed as they are read
  */
-public record SqlPlan(String json, List<String> names, int[] projection, long offset) {
+public record SqlPlan(String json, List<String> names, int[] projection, long offset, long limit, boolean readsClock,
+                      boolean grouped) {
 }

@@ -33,13 +33,22 @@ public final class SqlRunner {
 
     /** A statement compiled and prepared: its columns and their types known before it runs. */
     public record Prepared(SqlPlan plan, PreparedQuery query, List<String> names, List<ValueType> types, int engineColumns) {
+        /** The statement to run once more without compiling it again (it has no parameters and does not read the clock). */
+        public Prepared again() {
+            return new Prepared(plan, query.again(), names, types, engineColumns);
+        }
+
+        /** True when {@link #again} gives the statement as compiling it again would: no parameters, no {@code now()}. */
+        public boolean reusable(final int parameters) {
+            return parameters == 0 && !plan.readsClock();
+        }
     }
 
     public Prepared prepare(final String sql, final QuerySource source, final SqlParams params) {
         return prepare(SqlCompiler.compile(sql, source, params, clock.epochNanos()), source);
     }
 
-    /** The clock {@code now()} and q's {@code .z.p} read. */
+    /** The clock {@code now()} reads. */
     public NanoClock clock() {
         return clock;
     }

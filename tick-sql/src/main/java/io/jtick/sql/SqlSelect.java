@@ -4,6 +4,7 @@ import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.CastExpression;
 import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExtractExpression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.Parenthesis;
@@ -111,7 +112,7 @@ final class SqlSelect {
         for (int i = 0; i < projection.length; i++) {
             projection[i] = engine.indexOf(shows.get(i));
         }
-        return new SqlPlan(null, List.copyOf(names), projection, offset);
+        return new SqlPlan(null, List.copyOf(names), projection, offset, 0, false, false);
     }
 
     // ---- modes ----------------------------------------------------------------------------------
@@ -471,6 +472,10 @@ final class SqlSelect {
         if (e instanceof CastExpression c && c.getLeftExpression() instanceof Column) {
             return value(c.getLeftExpression());
         }
+        final Object epochBucket = epochBucket(e);
+        if (epochBucket != null) {
+            return epochBucket;
+        }
         if (e instanceof Addition || e instanceof Subtraction || e instanceof Multiplication || e instanceof Division) {
             final BinaryExpression x = (BinaryExpression) e;
             final String op = e instanceof Addition ? "+" : e instanceof Subtraction ? "-" : e instanceof Multiplication ? "*" : "/";
@@ -522,6 +527,28 @@ final class SqlSelect {
             }
         }
         return Map.of("xbar", List.of(duration(nanos), value(arg(f, 1))));
+    }
+
+    /**
+     * Grafana's {@code $__timeGroup(time, '1m')} as its PostgreSQL data source writes it,
+     * {@code floor(extract(epoch from time)/60)*60}: a bucket of 60 s (q's xbar; the bucket comes back
+     * as a timestamp, which Grafana reads as it reads PostgreSQL's epoch number). Null for anything else.
+     */
+    private Object epochBucket(final Expression e) {
+        if (!(strip(e) instanceof Multiplication m) || !(strip(m.getLeftExpression()) instanceof Function f)
+            || !f.getName().equalsIgnoreCase("floor") || f.getParameters() == null || f.getParameters().size() != 1
+            || !(strip(arg(f, 0)) instanceof Division d) || !(strip(d.getLeftExpression()) instanceof ExtractExpression x)
+            || !"epoch".equalsIgnoreCase(x.getName())) {
+            return null;
+        }
+        final Object by = b.literals.eval(strip(d.getRightExpression()));
+        final Object times = b.literals.eval(strip(m.getRightExpression()));
+        if (!(by instanceof Number n) || !(times instanceof Number t) || n.doubleValue() != t.doubleValue() || n.doubleValue() <= 0) {
+            throw SqlException.notSupported("floor(extract(epoch from ...)/n)*m other than Grafana's time bucket (n = m seconds) "
+                + "[expression=" + e + "]");
+        }
+        final long nanos = Math.round(n.doubleValue() * 1e9);
+        return Map.of("xbar", List.of(duration(nanos), value(x.getExpression())));
     }
 
     /** Nanoseconds as the shortest duration the engine reads ({@code 1m}, {@code 250ms}). */

@@ -97,6 +97,43 @@ class SqlCompilerTest {
         assertThat(t.rows()).isEqualTo(json.rows()).isNotEmpty();
     }
 
+    /**
+     * The same panel written with Grafana's other macros, as its PostgreSQL data source expands them
+     * (pkg/tsdb/grafana-postgresql-datasource/macros.go): {@code $__timeGroupAlias(time,'1m')},
+     * {@code $__timeGroup} in GROUP BY, the TimescaleDB variant, {@code $__timeFrom()}/{@code $__timeTo()}
+     * and {@code $__unixEpochNanoFilter(time)}; each answers as the document does.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "timeGroupAlias|SELECT floor(extract(epoch from time)/60)*60 AS \"time\", sum(price * size) / sum(size) AS vwap FROM trade "
+            + "WHERE time BETWEEN '2026-11-21T09:30:00Z' AND '2026-11-21T16:00:00Z' AND sym = 'S03' GROUP BY 1 ORDER BY 1",
+        "timeGroup in group by|SELECT floor(extract(epoch from time)/60)*60 AS time, sum(price * size) / sum(size) AS vwap FROM trade "
+            + "WHERE time BETWEEN '2026-11-21T09:30:00.000000000Z' AND '2026-11-21T16:00:00Z' AND sym = 'S03' "
+            + "GROUP BY floor(extract(epoch from time)/60)*60 ORDER BY floor(extract(epoch from time)/60)*60",
+        "timescaledb|SELECT time_bucket('60.000s',time) AS \"time\", sum(price * size) / sum(size) AS vwap FROM trade "
+            + "WHERE time BETWEEN '2026-11-21T09:30:00Z' AND '2026-11-21T16:00:00Z' AND sym = 'S03' GROUP BY 1 ORDER BY 1",
+        "timeFrom timeTo|SELECT floor(extract(epoch from time)/60)*60 AS \"time\", sum(price * size) / sum(size) AS vwap FROM trade "
+            + "WHERE time >= '2026-11-21T09:30:00Z' AND time <= '2026-11-21T16:00:00Z' AND sym = 'S03' GROUP BY 1 ORDER BY 1",
+        "unixEpochNanoFilter|SELECT floor(extract(epoch from time)/60)*60 AS \"time\", sum(price * size) / sum(size) AS vwap "
+            + "FROM trade WHERE time >= 1795253400000000000 AND time <= 1795276800000000000 AND sym = 'S03' GROUP BY 1 ORDER BY 1",
+    })
+    void shouldRunGrafanasMacrosAsExpanded(final String name, final String sql) {
+        final ResultTable t = run(sql, SqlParams.NONE);
+        final ResultTable json = engine.query("{\"table\":\"trade\",\"where\":{\"time\":{\"within\":[\"2026-11-21T09:30:00Z\","
+            + "\"2026-11-21T16:00:00Z\"]},\"sym\":\"S03\"},\"select\":{\"vwap\":{\"wavg\":[\"size\",\"price\"]}},"
+            + "\"by\":{\"time\":{\"xbar\":[\"1m\",\"time\"]}},\"orderBy\":[\"time\"]}", SOURCE);
+        assertThat(t.columns()).containsExactly("time", "vwap");
+        assertThat(t.types()).isEqualTo(json.types());
+        assertThat(t.rows()).isEqualTo(json.rows()).isNotEmpty();
+    }
+
+    @Test
+    void shouldRefuseAnEpochExpressionThatIsNotATimeBucket() {
+        assertThatThrownBy(() -> run("SELECT floor(extract(epoch from time)/60)*30 AS t, count(*) FROM trade GROUP BY 1", SqlParams.NONE))
+            .isInstanceOf(SqlException.class).hasMessageContaining("Grafana's time bucket")
+            .extracting(e -> ((SqlException) e).sqlState()).isEqualTo("0A000");
+    }
+
     @Test
     void shouldGroupByManyKeys() {
         final ResultTable t = run("SELECT date, sym, count(*) AS n FROM trade WHERE date BETWEEN '2026-11-01' AND '2026-11-20' "

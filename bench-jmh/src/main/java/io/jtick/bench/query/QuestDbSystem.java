@@ -9,6 +9,9 @@ import io.questdb.cairo.sql.Record;
 import io.questdb.cairo.sql.RecordCursor;
 import io.questdb.cairo.sql.RecordCursorFactory;
 import io.questdb.cairo.sql.RecordMetadata;
+import io.questdb.cutlass.pgwire.DefaultPGCircuitBreakerRegistry;
+import io.questdb.cutlass.pgwire.DefaultPGConfiguration;
+import io.questdb.cutlass.pgwire.PGServer;
 import io.questdb.griffin.SqlExecutionContextImpl;
 import io.questdb.mp.WorkerPool;
 import io.questdb.mp.WorkerPoolUtils;
@@ -47,6 +50,8 @@ public final class QuestDbSystem implements QuerySystem {
     private final WorkerPool pool;
     private final SqlExecutionContextImpl ctx;
     private final Map<BenchQuery, RecordCursorFactory> factories = new EnumMap<>(BenchQuery.class);
+    private WorkerPool pgPool;
+    private PGServer pgServer;
 
     public QuestDbSystem(final TickData d) throws Exception {
         dir = Files.createTempDirectory("jtick-questdb-");
@@ -192,8 +197,46 @@ public final class QuestDbSystem implements QuerySystem {
         return a;
     }
 
+    /**
+     * Starts QuestDB's own PostgreSQL wire server over this engine, embedded in this JVM as its
+     * {@code ServerMain} would (its {@code PGServer} on its own worker pool of one thread per core,
+     * user {@code admin}, password {@code quest}), on a free loopback port; returns the port.
+     */
+    public int startPgWire() throws java.io.IOException {
+        final int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        final int workers = Runtime.getRuntime().availableProcessors();
+        final DefaultPGConfiguration conf = new DefaultPGConfiguration() {
+            @Override
+            public int getBindPort() {
+                return port;
+            }
+
+            @Override
+            public int getBindIPv4Address() {
+                return 0x7F000001;
+            }
+
+            @Override
+            public int getWorkerCount() {
+                return workers;
+            }
+        };
+        pgPool = new WorkerPool(() -> workers);
+        pgServer = new PGServer(conf, engine, pgPool, new DefaultPGCircuitBreakerRegistry(conf, engine.getConfiguration()),
+            () -> new SqlExecutionContextImpl(engine, workers));
+        pgPool.start();
+        return port;
+    }
+
     @Override
     public void close() throws Exception {
+        if (pgServer != null) {
+            pgPool.halt();
+            pgServer.close();
+        }
         for (final RecordCursorFactory f : factories.values()) {
             f.close();
         }

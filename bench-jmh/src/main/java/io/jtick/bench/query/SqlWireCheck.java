@@ -4,6 +4,8 @@ import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.time.NanoClock;
+import io.jtick.core.query.result.ResultTable;
+import io.jtick.sql.SqlParams;
 import io.jtick.sql.SqlRunner;
 import io.jtick.sql.pg.PgServer;
 import io.jtick.sql.pg.PgSettings;
@@ -21,8 +23,9 @@ import java.util.List;
  * The six questions over the PostgreSQL port (pgJDBC, binary transfer, prepared statements, every
  * value read; "rows only": the same answer with no value read, what the protocol costs without
  * the driver's decoding) against the engine's own time on the same data in the same JVM, then small prepared
- * queries (one sym's last trade) on one connection: queries/s and latency percentiles.
- * {@code SqlWireCheck [rows] [syms] [repeats] [seconds]}.
+ * queries (one sym's last trade) on one connection: queries/s and latency percentiles. The peer in
+ * the same run: QuestDB's own PGWire server, embedded over the same data ({@link QuestDbSystem#startPgWire}),
+ * its engine alone beside it. {@code SqlWireCheck [rows] [syms] [repeats] [seconds] [questdb|none]}.
  */
 public final class SqlWireCheck {
     private SqlWireCheck() {
@@ -48,24 +51,39 @@ public final class SqlWireCheck {
         final int syms = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
         final int repeats = args.length > 2 ? Integer.parseInt(args[2]) : 20;
         final int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 10;
+        final boolean peer = args.length <= 4 || !args[4].equals("none");
         final TickData data = TickData.load("synthetic", rows, syms);
+        final SqlRunner runner;
         try (JtickQuerySystem jtick = new JtickQuerySystem(data, JtickQuerySystem.Layout.RDB);
              PgServer pg = new PgServer(new PgSettings("127.0.0.1", 0, AccessSettings.DEFAULT, 16 << 20, 2),
-                 new SqlRunner(jtick.engine(), NanoClock.SYSTEM), jtick.source(),
+                 runner = new SqlRunner(jtick.engine(), NanoClock.SYSTEM), jtick.source(),
                  () -> List.of(TableSchema.trade(0), TableSchema.quote(0)), new TickMetrics(), "bench");
              Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + pg.port()
-                 + "/jtick?user=jtick&binaryTransfer=true&prepareThreshold=1")) {
-            System.out.printf("%s; PostgreSQL port %d, pgJDBC binary, prepared%n", data, pg.port());
-            System.out.printf("%-14s %12s %12s %8s %14s %8s%n", "median ms", "engine", "pgwire", "ratio", "rows only ms", "rows");
+                 + "/jtick?user=jtick&binaryTransfer=true&prepareThreshold=1");
+             QuestDbSystem quest = peer ? new QuestDbSystem(data) : null;
+             Connection qc = quest == null ? null : DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + quest.startPgWire()
+                 + "/qdb?user=admin&password=quest&binaryTransfer=true&prepareThreshold=1")) {
+            System.out.printf("%s; jtick's PostgreSQL port %d%s, pgJDBC binary, prepared%n", data, pg.port(),
+                quest == null ? "" : " and QuestDB " + QUESTDB + "'s own PGWire server, embedded");
+            System.out.printf("%-14s %9s %9s %6s %10s %9s %9s %8s %7s%n", "median ms", "engine", "pgwire", "ratio", "rows only",
+                "questdb", "qdb pg", "vs qdb", "rows");
             for (final BenchQuery q : BenchQuery.values()) {
                 final long[] engine = new long[repeats];
                 final long[] wire = new long[repeats];
                 final long[] next = new long[repeats];
+                final long[] qEngine = new long[repeats];
+                final long[] qWire = new long[repeats];
                 long n = 0;
-                try (PreparedStatement ps = c.prepareStatement(sql(q, data))) {
+                long qn = 0;
+                try (PreparedStatement ps = c.prepareStatement(sql(q, data));
+                     PreparedStatement qs = qc == null ? null : qc.prepareStatement(QuestDbSystem.sql(q, data))) {
                     for (int w = 0; w < 3; w++) {
                         jtick.run(q);
                         n = readAll(ps);
+                        if (qs != null) {
+                            quest.run(q);
+                            qn = readAll(qs);
+                        }
                     }
                     for (int r = 0; r < repeats; r++) {
                         long s0 = System.nanoTime();
@@ -81,17 +99,86 @@ public final class SqlWireCheck {
                             }
                         }
                         next[r] = System.nanoTime() - s0;
+                        if (qs != null) {
+                            s0 = System.nanoTime();
+                            quest.run(q);
+                            qEngine[r] = System.nanoTime() - s0;
+                            s0 = System.nanoTime();
+                            qn = readAll(qs);
+                            qWire[r] = System.nanoTime() - s0;
+                        }
                     }
                 }
-                Arrays.sort(engine);
-                Arrays.sort(wire);
-                Arrays.sort(next);
-                final double e = engine[repeats / 2] / 1e6;
-                final double p = wire[repeats / 2] / 1e6;
-                System.out.printf("%-14s %12.3f %12.3f %8.2f %14.3f %8d%n", q, e, p, p / e, next[repeats / 2] / 1e6, n);
+                final double e = median(engine);
+                final double p = median(wire);
+                final double qp = median(qWire);
+                System.out.printf("%-14s %9.3f %9.3f %6.2f %10.3f %9.3f %9.3f %8.2f %7s%n", q, e, p, p / e, median(next), median(qEngine),
+                    qp, quest == null ? Double.NaN : p / qp, quest == null || qn == n ? String.valueOf(n) : n + "/" + qn);
             }
-            smallQueries(c, data, seconds);
+            // the round trip with almost nothing to do or read: one sym's count (the client to the server's thread and back)
+            final String tiny = "SELECT count(*) AS n FROM trade WHERE sym = '" + data.oneSym + "'";
+            System.out.printf("%nround trip of %s (prepared), median of 2000: jtick %.3f ms%s%n", tiny, roundTrip(c, tiny),
+                qc == null ? "" : String.format(", QuestDB %.3f ms", roundTrip(qc, tiny)));
+            final String small = "SELECT time, price, size FROM trade WHERE sym = ? ORDER BY time DESC LIMIT 1";
+            System.out.printf("%nsmall prepared queries (one sym's last trade: %s), one connection, %d s each:%n", small, seconds);
+            smallQueries("jtick engine (compile + run)", data, seconds, sym -> {
+                final SqlRunner.Prepared sp = runner.prepare(small, jtick.source(), SqlParams.of(List.of(sym)));
+                return runner.execute(sp, jtick.source(), new ResultTable()).rows();
+            });
+            try (PreparedStatement ps = c.prepareStatement(small)) {
+                smallQueries("jtick PGWire", data, seconds, sym -> bind(ps, sym));
+            }
+            if (qc != null) {
+                try (PreparedStatement qs = qc.prepareStatement(small)) {
+                    smallQueries("QuestDB PGWire", data, seconds, sym -> bind(qs, sym));
+                }
+            }
         }
+    }
+
+    /** The QuestDB version the peer runs (the jar's manifest, else unknown). */
+    private static final String QUESTDB = questDbVersion();
+
+    private static String questDbVersion() {
+        try (java.io.InputStream in = SqlWireCheck.class.getResourceAsStream("/META-INF/maven/org.questdb/questdb/pom.properties")) {
+            final java.util.Properties p = new java.util.Properties();
+            if (in != null) {
+                p.load(in);
+            }
+            return p.getProperty("version", "(version unknown)");
+        } catch (final java.io.IOException e) {
+            return "(version unknown)";
+        }
+    }
+
+    private static double median(final long[] v) {
+        Arrays.sort(v);
+        return v[v.length / 2] / 1e6;
+    }
+
+    private static double roundTrip(final Connection c, final String sql) throws SQLException {
+        final long[] t = new long[2000];
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int w = 0; w < 500; w++) {
+                readAll(ps);
+            }
+            for (int i = 0; i < t.length; i++) {
+                final long s0 = System.nanoTime();
+                readAll(ps);
+                t[i] = System.nanoTime() - s0;
+            }
+        }
+        return median(t);
+    }
+
+    /** One run of a small query for a sym; returns its rows. */
+    private interface SmallQuery {
+        long run(String sym) throws SQLException;
+    }
+
+    private static long bind(final PreparedStatement ps, final String sym) throws SQLException {
+        ps.setString(1, sym);
+        return readAll(ps);
     }
 
     /** Reads every value of the statement's answer; returns the rows. */
@@ -114,30 +201,30 @@ public final class SqlWireCheck {
         return rows;
     }
 
-    /** One sym's last trade, a prepared statement with a parameter, as fast as one connection goes. */
-    private static void smallQueries(final Connection c, final TickData data, final int seconds) throws SQLException {
+    /** One sym's last trade, a statement with a parameter, as fast as one connection goes: queries/s and latency. */
+    private static void smallQueries(final String who, final TickData data, final int seconds, final SmallQuery query)
+        throws SQLException {
         final Histogram h = new Histogram(60_000_000_000L, 3);
-        try (PreparedStatement ps = c.prepareStatement("SELECT time, price, size FROM trade WHERE sym = ? ORDER BY time DESC LIMIT 1")) {
-            final long end = System.nanoTime() + seconds * 1_000_000_000L;
-            long i = 0;
-            final long warm = System.nanoTime() + 2_000_000_000L;
-            while (System.nanoTime() < warm) {
-                ps.setString(1, data.syms[(int) (i++ % data.syms.length)]);
-                readAll(ps);
-            }
-            final long start = System.nanoTime();
-            long done = 0;
-            while (System.nanoTime() < end) {
-                ps.setString(1, data.syms[(int) (i++ % data.syms.length)]);
-                final long s0 = System.nanoTime();
-                readAll(ps);
-                h.recordValue(System.nanoTime() - s0);
-                done++;
-            }
-            final double secs = (System.nanoTime() - start) / 1e9;
-            System.out.printf("%nsmall prepared queries (one sym's last trade), one connection: %.0f queries/s; latency us p50 %.1f, "
-                + "p99 %.1f, p99.9 %.1f, max %.1f (%d queries)%n", done / secs, h.getValueAtPercentile(50) / 1e3,
-                h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3, done);
+        long i = 0;
+        final long warm = System.nanoTime() + 2_000_000_000L;
+        while (System.nanoTime() < warm) {
+            query.run(data.syms[(int) (i++ % data.syms.length)]);
         }
+        final long start = System.nanoTime();
+        final long end = start + seconds * 1_000_000_000L;
+        long done = 0;
+        while (System.nanoTime() < end) {
+            final String sym = data.syms[(int) (i++ % data.syms.length)];
+            final long s0 = System.nanoTime();
+            if (query.run(sym) != 1) {
+                throw new IllegalStateException("no last trade [system=" + who + ", sym=" + sym + "]");
+            }
+            h.recordValue(System.nanoTime() - s0);
+            done++;
+        }
+        final double secs = (System.nanoTime() - start) / 1e9;
+        System.out.printf("  %-30s %8.0f queries/s; latency us p50 %7.1f, p99 %8.1f, p99.9 %8.1f, max %8.1f (%d queries)%n", who,
+            done / secs, h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3,
+            h.getMaxValue() / 1e3, done);
     }
 }

@@ -16,6 +16,11 @@ public final class PreparedQuery {
         this.startNanos = startNanos;
     }
 
+    /** The same bound plan to run once more, its time ({@code tick.query}, {@code elapsedMicros}) counted from now. */
+    public PreparedQuery again() {
+        return new PreparedQuery(plan, System.nanoTime());
+    }
+
     /** {@code X-Jtick-Types}: the type names, comma separated. */
     public String typesHeader() {
         final StringBuilder sb = new StringBuilder();

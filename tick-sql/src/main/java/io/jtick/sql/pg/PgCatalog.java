@@ -4,11 +4,14 @@ import io.jtick.core.query.model.ValueType;
 import io.jtick.core.schema.ColumnDef;
 import io.jtick.core.schema.TableSchema;
 import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.CaseExpression;
+import net.sf.jsqlparser.expression.CastExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.operators.arithmetic.Division;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -39,8 +42,15 @@ final class PgCatalog {
     static final String VERSION = "PostgreSQL 14.0 (jtick)";
     private static final Pattern RELNAME_REGEX = Pattern.compile("relname\\s+OPERATOR\\(pg_catalog\\.~\\)\\s+'\\^\\((.*?)\\)\\$'");
     private static final Pattern OID = Pattern.compile("(?:c\\.oid|attrelid)\\s*=\\s*'(\\d+)'");
-    private static final Pattern LIKE = Pattern.compile("(?i)(?:relname|table_name)\\s+(?:LIKE|=)\\s+E?'([^']*)'");
+    /** A table named by a condition: {@code relname LIKE 'x'}, {@code table_name = 'x'}, {@code quote_ident(table_name) = ...}. */
+    private static final Pattern LIKE = Pattern.compile(
+        "(?i)(?:(?:relname|table_name)\\s+(?:LIKE|=)\\s+|quote_ident\\(table_name\\)\\s*=\\s*)E?'([^']*)'");
     private static final int FIRST_OID = 16_384;
+    private static final Pattern FROM = Pattern.compile("\\bfrom\\b");
+    /** Catalog statements parsed, by text: clients send the same few again and again (read, never changed, so shared). */
+    private static final java.util.concurrent.ConcurrentHashMap<String, java.util.Optional<PlainSelect>> PARSED =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int CACHED = 1024;
 
     private final Supplier<List<TableSchema>> tables;
 
@@ -53,7 +63,8 @@ final class PgCatalog {
         final String s = sql.toLowerCase(Locale.ROOT);
         return s.contains("pg_catalog") || s.contains("information_schema") || s.contains("pg_class") || s.contains("pg_type")
             || s.contains("pg_namespace") || s.contains("pg_settings") || s.contains("pg_database") || s.contains("pg_tables")
-            || !s.matches("(?s).*\\bfrom\\b.*");
+            || s.contains("pg_extension")
+            || !FROM.matcher(s).find();
     }
 
     Answer answer(final String sql) {
@@ -142,14 +153,8 @@ final class PgCatalog {
      * without FROM, one row of constants and functions; else no rows. Items are looked up by name.
      */
     private Answer generic(final String sql, final List<TableSchema> all) {
-        final PlainSelect ps;
-        try {
-            final var st = CCJSqlParserUtil.parse(sql);
-            if (!(st instanceof PlainSelect p)) {
-                return new Answer(List.of(), List.of());
-            }
-            ps = p;
-        } catch (final Exception e) {
+        final PlainSelect ps = parse(sql);
+        if (ps == null) {
             return new Answer(List.of(), List.of());
         }
         final List<String> names = new ArrayList<>();
@@ -179,6 +184,8 @@ final class PgCatalog {
                     contexts.add(x);
                 }
             }
+        } else if (from.contains("schemata") || from.contains("pg_namespace")) {
+            contexts.add(Map.of("schema_name", "public", "nspname", "public", "catalog_name", "jtick", "schema_owner", "jtick"));
         } else if (from.contains("tables") || from.contains("pg_class") || from.contains("pg_tables")) {
             for (final TableSchema t : matching(all, sql)) {
                 contexts.add(table(t));
@@ -193,6 +200,25 @@ final class PgCatalog {
             rows.add(row);
         }
         return new Answer(names, rows);
+    }
+
+    /** The statement as one SELECT, or null (not a SELECT, or not parsed). */
+    private static PlainSelect parse(final String sql) {
+        java.util.Optional<PlainSelect> p = PARSED.get(sql);
+        if (p == null) {
+            try {
+                // on this thread: CCJSqlParserUtil.parse(String) hands each statement to a new executor thread (a timeout guard)
+                final var st = CCJSqlParserUtil.newParser(sql).Statement();
+                p = java.util.Optional.ofNullable(st instanceof PlainSelect ps ? ps : null);
+            } catch (final Exception e) {
+                p = java.util.Optional.empty();
+            }
+            if (PARSED.size() >= CACHED) {
+                PARSED.clear();
+            }
+            PARSED.put(sql, p);
+        }
+        return p.orElse(null);
     }
 
     private static Map<String, String> table(final TableSchema t) {
@@ -228,6 +254,23 @@ final class PgCatalog {
         if (e instanceof NullValue) {
             return null;
         }
+        if (e instanceof CastExpression cast) {
+            return value(cast.getLeftExpression(), c);
+        }
+        if (e instanceof CaseExpression k && k.getWhenClauses() != null && !k.getWhenClauses().isEmpty()) {
+            // Grafana's "CASE WHEN the schema is on the search path THEN name ELSE schema.name": every table is in public, on it
+            return value(k.getWhenClauses().get(0).getThenExpression(), c);
+        }
+        if (e instanceof Division d) {
+            // current_setting('server_version_num')::int/100, Grafana's version probe
+            final String a = value(d.getLeftExpression(), c);
+            final String b = value(d.getRightExpression(), c);
+            try {
+                return a == null || b == null ? null : String.valueOf(Long.parseLong(a) / Long.parseLong(b));
+            } catch (final NumberFormatException | ArithmeticException x) {
+                return null;
+            }
+        }
         if (e instanceof Function f) {
             switch (f.getName().toLowerCase(Locale.ROOT).replace("pg_catalog.", "")) {
                 case "version":
@@ -239,6 +282,9 @@ final class PgCatalog {
                 case "current_user":
                 case "session_user":
                     return "jtick";
+                case "current_setting":
+                    return f.getParameters() == null || f.getParameters().isEmpty() ? null
+                        : setting(value((Expression) f.getParameters().get(0), c));
                 case "quote_ident":
                     return f.getParameters() == null || f.getParameters().isEmpty() ? null
                         : value((Expression) f.getParameters().get(0), c);
@@ -251,6 +297,18 @@ final class PgCatalog {
             return s.equals("current_schema") ? "public" : "jtick";
         }
         return null;
+    }
+
+    /** The settings a catalog statement reads through {@code current_setting}: the server's, as ParameterStatus gives them. */
+    private static String setting(final String name) {
+        return name == null ? null : switch (name.toLowerCase(Locale.ROOT)) {
+            case "server_version_num" -> "140000";
+            case "server_version" -> "14.0";
+            case "search_path" -> "\"$user\", public";
+            case "timezone" -> "UTC";
+            case "server_encoding", "client_encoding" -> "UTF8";
+            default -> null;
+        };
     }
 
     private static String name(final Expression e, final Alias alias) {

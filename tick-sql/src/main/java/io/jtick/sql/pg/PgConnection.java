@@ -17,9 +17,13 @@ import java.util.Map;
 
 /**
  * One client of the PostgreSQL port ({@code *Adapter} of the protocol: decodes and dispatches).
- * Start-up and authentication run on the event loop; once ready, messages queue and run in order
- * on a worker ({@link PgSession} runs statements). State: {@code phase}, the process id and secret
- * of CancelRequest, the queue of messages and whether a worker drains it, and {@code cancelled}.
+ * Start-up and authentication run on the event loop. Once ready, a message runs on the event loop
+ * too when {@link PgSession#inline} says its answer is bounded (Parse, Bind, Describe, Sync, and
+ * an Execute of a grouped statement or of at most {@link PgSession#INLINE_ROWS} rows: no thread
+ * hand-over per statement);
+ * any other, and every message behind it, queues and runs in order on a worker, where a slow
+ * reader paces the statement. State: {@code phase}, the process id and secret of CancelRequest,
+ * the queue of messages and whether a worker drains it, and {@code cancelled}.
  */
 final class PgConnection extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(PgConnection.class);
@@ -112,8 +116,11 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         c.fireChannelWritabilityChanged();
     }
 
-    /** Blocks the worker while the socket's outbound buffer is over its high mark. */
+    /** Blocks the worker while the socket's outbound buffer is over its high mark (never the event loop: its answers are bounded). */
     void awaitWritable() {
+        if (ctx.executor().inEventLoop()) {
+            return;
+        }
         synchronized (writable) {
             while (!ctx.channel().isWritable() && !cancelled() && ctx.channel().isActive()) {
                 try {
@@ -141,16 +148,24 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
             c.writeAndFlush(b).addListener(f -> c.close());
             return;
         }
-        final PgDecoder.Frame f = (PgDecoder.Frame) msg;
+        PgDecoder.Frame f = (PgDecoder.Frame) msg;
         if (phase == Phase.READY) {
             synchronized (queue) {
-                queue.add(f);
-                if (draining) {
-                    return;
+                // behind a worker's statement everything waits its turn; only this thread adds to the queue
+                if (draining || !session.inline(f.type(), f.body())) {
+                    queue.add(f);
+                    if (draining) {
+                        return;
+                    }
+                    draining = true;
+                    f = null;
                 }
-                draining = true;
             }
-            server.workers.execute(this::drain);
+            if (f == null) {
+                server.workers.execute(this::drain);
+            } else {
+                handle(f);
+            }
             return;
         }
         try {
@@ -169,22 +184,43 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
             synchronized (queue) {
                 f = queue.poll();
                 if (f == null) {
-                    draining = false;
+                    // the event loop takes over behind this worker's writes (queued to it as tasks, in order), never before them
+                    try {
+                        ctx.executor().execute(this::resume);
+                    } catch (final java.util.concurrent.RejectedExecutionException closing) {
+                        draining = false;
+                    }
                     return;
                 }
             }
-            try {
-                if (!inactive) {
-                    session.handle(f.type(), f.body());
-                }
-            } catch (final RuntimeException e) {
-                LOG.warn("pg message failed [type={}]", PgDecoder.printable(f.type()), e);
-                if (ctx.channel().isActive()) {
-                    ctx.close();
-                }
-            } finally {
-                ReferenceCountUtil.safeRelease(f.body());
+            handle(f);
+        }
+    }
+
+    /** On the event loop, after the worker's writes: messages run here again, or a worker drains what came meanwhile. */
+    private void resume() {
+        synchronized (queue) {
+            if (queue.isEmpty()) {
+                draining = false;
+                return;
             }
+        }
+        server.workers.execute(this::drain);
+    }
+
+    /** Runs one message of a ready connection and releases it; a failure the session did not answer closes the connection. */
+    private void handle(final PgDecoder.Frame f) {
+        try {
+            if (!inactive) {
+                session.handle(f.type(), f.body());
+            }
+        } catch (final RuntimeException e) {
+            LOG.warn("pg message failed [type={}]", PgDecoder.printable(f.type()), e);
+            if (ctx.channel().isActive()) {
+                ctx.close();
+            }
+        } finally {
+            ReferenceCountUtil.safeRelease(f.body());
         }
     }
 

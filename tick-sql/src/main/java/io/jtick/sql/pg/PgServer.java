@@ -30,9 +30,10 @@ import java.util.function.Supplier;
 
 /**
  * The PostgreSQL wire protocol (v3) on its own port, over one query source through the SQL front
- * end: psql, pgJDBC, psycopg and anything built on them query jtick as they would PostgreSQL. One
- * Netty event loop reads and writes; statements run on {@code workers} threads, each connection's in
- * order. Metrics: {@code tick.pg.connections} (opened), {@code tick.pg.statements},
+ * end: psql, pgJDBC, psycopg and anything built on them query jtick as they would PostgreSQL.
+ * {@code workers} Netty event loops read and write, and run the statements whose answers are bounded
+ * (see {@link PgConnection}); the others run on {@code workers} threads, each connection's in order.
+ * Metrics: {@code tick.pg.connections} (opened), {@code tick.pg.statements},
  * {@code tick.pg.errors} (statements refused or failed), {@code tick.pg.bad-messages} (malformed,
  * unknown, oversized or out-of-order messages), {@code tick.pg.cancelled}, gauge {@code tick.pg.open}.
  */
@@ -86,7 +87,7 @@ public final class PgServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.group = Transport.newGroup(1, "pg-" + (service == null ? "io" : service));
+        this.group = Transport.newGroup(settings.workers(), "pg-" + (service == null ? "io" : service));
         try {
             this.channel = new ServerBootstrap().group(group).channel(Transport.serverChannel())
                 .childOption(ChannelOption.TCP_NODELAY, true)

@@ -29,6 +29,15 @@ final class PgSession {
     /** The extended protocol's messages: after an error in one of them the rest up to Sync are skipped. */
     private static final String EXTENDED = "PBDEHC";
     private static final Pattern PARAM = Pattern.compile("\\$(\\d+)");
+    private static final Pattern TRAILING_SEMICOLON = Pattern.compile(";\\s*$");
+    /**
+     * A statement whose answer has at most this many rows ({@code LIMIT}, or a portal read in parts),
+     * or whose answer the engine builds in memory before sending it (groups and aggregates, bounded
+     * by {@code tick.query.max-rows}), runs on the connection's I/O thread, as QuestDB runs
+     * every statement: no hand-over to a worker and back. A row query streams on a worker, where a
+     * slow reader paces it.
+     */
+    static final int INLINE_ROWS = 1000;
 
     private final PgConnection conn;
     private final PgServer server;
@@ -38,7 +47,8 @@ final class PgSession {
     private final Map<String, Portal> portals = new HashMap<>();
     private final Map<String, String> settings = new LinkedHashMap<>();
 
-    private record Statement(String sql, int[] paramTypes) {
+    /** A named statement: its text, declared parameter types, the parameters it uses, and its plan compiled at Parse. */
+    private record Statement(String sql, int[] paramTypes, int parameters, Plan described) {
     }
 
     /** What a statement does. */
@@ -93,14 +103,43 @@ final class PgSession {
         return out;
     }
 
-    /** Sends what is buffered; waits while the client reads slowly. */
+    /** Sends what is buffered; on a worker, waits while the client reads slowly. */
     private void flush() {
         if (out != null && out.isReadable()) {
             final ByteBuf b = out;
             out = null;
-            conn.ctx().channel().writeAndFlush(b);
+            conn.ctx().channel().writeAndFlush(b, conn.ctx().channel().voidPromise());
         }
         conn.awaitWritable();
+    }
+
+    /**
+     * True when the message may run on the I/O thread: every message but a simple Query and the
+     * Execute of a statement whose answer is not bounded by {@link #INLINE_ROWS}. Reads the body
+     * without consuming it.
+     */
+    boolean inline(final char type, final ByteBuf body) {
+        if (type == 'Q') {
+            return false;
+        }
+        if (type != 'E' || skipToSync) {
+            return true;
+        }
+        final int end = body.indexOf(body.readerIndex(), body.writerIndex(), (byte) 0);
+        if (end < 0 || body.writerIndex() - end < 5) {
+            return true;
+        }
+        final Portal p = portals.get(body.toString(body.readerIndex(), end - body.readerIndex(), StandardCharsets.UTF_8));
+        if (p == null || !(p.plan instanceof Select s)) {
+            return true;
+        }
+        final int maxRows = body.getInt(end + 1);
+        if (p.table != null) {
+            return maxRows > 0 && maxRows <= INLINE_ROWS;
+        }
+        // an answer the engine holds in memory anyway (groups, aggregates), or at most INLINE_ROWS rows
+        final long limit = s.prepared().plan().limit();
+        return s.prepared().plan().grouped() || limit > 0 && limit <= INLINE_ROWS;
     }
 
     void handle(final char type, final ByteBuf body) {
@@ -207,8 +246,8 @@ final class PgSession {
             types[i] = b.readInt();
         }
         // errors of the statement itself (syntax, tables, columns) are reported here, as PostgreSQL does
-        plan(sql, SqlParams.DESCRIBE);
-        statements.put(name, new Statement(sql, types));
+        final Plan described = plan(sql, SqlParams.DESCRIBE);
+        statements.put(name, new Statement(sql, types, parameterCount(sql), described));
         PgProxy.simple(out(), '1');
     }
 
@@ -238,7 +277,9 @@ final class PgSession {
         for (int i = 0; i < nr; i++) {
             results[i] = b.readShort();
         }
-        final Plan plan = plan(st.sql(), SqlParams.of(values));
+        // a statement without parameters runs its Parse-time plan again (compiled once, as a server-side prepared statement should be)
+        final Plan plan = st.described() instanceof Select s && s.prepared().reusable(st.parameters()) ? new Select(s.prepared().again())
+            : plan(st.sql(), SqlParams.of(values));
         final int columns = plan instanceof Select s ? s.prepared().names().size()
             : plan instanceof Text t ? t.answer().names().size() : 0;
         final boolean[] binary = new boolean[columns];
@@ -270,13 +311,13 @@ final class PgSession {
         final String name = PgConnection.cstring(b);
         if (what == 'S') {
             final Statement st = statement(name);
-            final int n = Math.max(st.paramTypes().length, parameterCount(st.sql()));
+            final int n = Math.max(st.paramTypes().length, st.parameters());
             final int[] oids = new int[n];
             for (int i = 0; i < n; i++) {
                 oids[i] = i < st.paramTypes().length && st.paramTypes()[i] != 0 ? st.paramTypes()[i] : PgTypes.TEXT;
             }
             PgProxy.parameterDescription(out(), oids);
-            describe(plan(st.sql(), SqlParams.DESCRIBE), null);
+            describe(st.described(), null);
         } else {
             final Portal p = portal(name);
             describe(p.plan, p.binary);
@@ -317,12 +358,15 @@ final class PgSession {
     // ---- plans ----------------------------------------------------------------------------------
 
     private Plan plan(final String sql0, final SqlParams params) {
-        final String sql = sql0.trim().replaceAll(";\\s*$", "");
+        final String sql = TRAILING_SEMICOLON.matcher(sql0.trim()).replaceFirst("");
         if (sql.isEmpty()) {
             return new Empty();
         }
-        final String[] words = sql.split("\\s+", 3);
-        final String first = words[0].toLowerCase(Locale.ROOT);
+        int w = 0;
+        while (w < sql.length() && !Character.isWhitespace(sql.charAt(w))) {
+            w++;
+        }
+        final String first = sql.substring(0, w).toLowerCase(Locale.ROOT);
         switch (first) {
             case "set":
                 set(sql);

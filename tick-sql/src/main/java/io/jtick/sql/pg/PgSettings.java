@@ -9,7 +9,8 @@ import io.jtick.core.auth.AccessSettings;
  * @param port       port (0: any free one)
  * @param access     the API token and guard of the service ({@code tick.api.*}); the token is the password
  * @param maxMessage largest message a client may send, bytes
- * @param workers    threads that run statements (each connection's statements in order on one of them at a time)
+ * @param workers    I/O threads (which also run statements with bounded answers), and as many threads that run the others
+ *                   (each connection's statements in order on one of them at a time)
  */
 public record PgSettings(String host, int port, AccessSettings access, int maxMessage, int workers) {
     public PgSettings validate() {

@@ -275,7 +275,9 @@ public final class QCompiler {
             timespan[i] = left.timeOfDay() && names.get(i).equals("time") && (select.isEmpty() || select.contains("time")
                 || select.contains(Map.of("time", "time")));
         }
-        return new QPlan(new SqlPlan(Json.write(doc), List.copyOf(names), projection, 0), keys, exec, aggregate, timespan);
+        final boolean grouped = keys > 0 || aggregate;
+        return new QPlan(new SqlPlan(Json.write(doc), List.copyOf(names), projection, 0, limit < 0 ? 0 : limit, false, grouped), keys, exec,
+            aggregate, timespan);
     }
 
     // ------------------------------------------------------------------ names

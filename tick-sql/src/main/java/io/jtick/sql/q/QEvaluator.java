@@ -184,7 +184,7 @@ public final class QEvaluator {
         final String doc = io.jtick.core.query.model.Json.write(Map.of("table", table, "select",
             List.of(Map.of("n", Map.of("count", "*"))), "by", List.of(column)));
         final QTableSink sink = new QTableSink(new boolean[0]);
-        execute(new SqlPlan(doc, List.of(column, "n"), new int[] {0, 1}, 0), sink);
+        execute(new SqlPlan(doc, List.of(column, "n"), new int[] {0, 1}, 0, 0, false, true), sink);
         return List.of((String[]) sink.column(0).data());
     }
 

@@ -105,6 +105,34 @@ class PgServerTest {
         }
     }
 
+    /**
+     * Statements whose answers are bounded run on the event loop, the others on a worker: on one
+     * connection, alternating, every answer still comes whole and in order (a worker's last writes
+     * are not overtaken by the event loop's).
+     */
+    @Test
+    void shouldKeepAnswersInOrderBetweenTheEventLoopAndTheWorkers() throws Exception {
+        final ResultTable all = ENGINE.query("{\"table\":\"trade\"}", SOURCE);
+        try (Connection c = connect(server, "&prepareThreshold=1&binaryTransfer=true");
+             PreparedStatement big = c.prepareStatement("SELECT * FROM trade");
+             PreparedStatement small = c.prepareStatement("SELECT time, price FROM trade WHERE sym = ? ORDER BY time DESC LIMIT 1");
+             PreparedStatement fixed = c.prepareStatement("SELECT sym, count(*) AS n FROM trade GROUP BY sym ORDER BY sym LIMIT 3")) {
+            for (int i = 0; i < 20; i++) {
+                try (ResultSet rs = big.executeQuery()) {
+                    assertThat(rows(rs)).hasSize(all.rowCount());
+                }
+                small.setString(1, "S0" + (i % 10));
+                try (ResultSet rs = small.executeQuery()) {
+                    assertThat(rows(rs)).hasSize(1);
+                }
+                try (ResultSet rs = fixed.executeQuery()) {
+                    assertThat(rows(rs)).isEqualTo(expectedRows(ENGINE.query("{\"table\":\"trade\",\"select\":{\"n\":"
+                        + "{\"count\":\"*\"}},\"by\":\"sym\",\"orderBy\":[\"sym\"],\"limit\":3}", SOURCE)));
+                }
+            }
+        }
+    }
+
     @Test
     void shouldRunPreparedStatementsWithParametersAndMetadata() throws Exception {
         try (Connection c = connect(server, "&prepareThreshold=1")) {

@@ -141,7 +141,7 @@ public final class Execution {
 
     /** Sorts a materialized result, applies the limit and sends it. */
     ResultStats finish(final ResultTable table, final int[] cols, final boolean[] desc, final ResultSink sink) {
-        final int[] order = cols.length == 0 ? null : table.order(cols, desc);
+        final int[] order = cols.length == 0 ? null : table.order(cols, desc, plan.limit());
         final int n = (int) (plan.limit() > 0 ? Math.min(plan.limit(), table.rowCount()) : table.rowCount());
         checkBytes(n);
         table.writeTo(sink, order, 0, n);

@@ -203,11 +203,17 @@ public final class ResultTable implements ResultSink {
 
     /** Row numbers in the order of the given columns (stable; nulls first ascending, as kdb sorts them). */
     public int[] order(final int[] cols, final boolean[] desc) {
-        final int[] idx = new int[rows];
-        for (int i = 0; i < rows; i++) {
-            idx[i] = i;
-        }
-        IntSort.sort(idx, (x, y) -> {
+        return order(cols, desc, 0);
+    }
+
+    /**
+     * The first {@code limit} row numbers (all when {@code limit} is 0) in the order of the given
+     * columns, as {@link #order(int[], boolean[])} would give them. A small limit keeps the best rows
+     * in a heap as it goes ({@code n log limit}) instead of sorting every row: a last trade
+     * ({@code orderBy -time, limit 1}) is one pass.
+     */
+    public int[] order(final int[] cols, final boolean[] desc, final long limit) {
+        final IntSort.IntComparator byColumns = (x, y) -> {
             for (int k = 0; k < cols.length; k++) {
                 final int c = compare(cols[k], x, y);
                 if (c != 0) {
@@ -215,8 +221,61 @@ public final class ResultTable implements ResultSink {
                 }
             }
             return 0;
-        });
+        };
+        if (limit > 0 && limit < rows / 4) {
+            return top((int) limit, byColumns);
+        }
+        final int[] idx = new int[rows];
+        for (int i = 0; i < rows; i++) {
+            idx[i] = i;
+        }
+        IntSort.sort(idx, byColumns);
         return idx;
+    }
+
+    /** The first {@code k} rows under {@code c}, ties in row order (a stable sort's): a max-heap of the best so far. */
+    private int[] top(final int k, final IntSort.IntComparator c) {
+        final IntSort.IntComparator stable = (x, y) -> {
+            final int v = c.compare(x, y);
+            return v != 0 ? v : Integer.compare(x, y);
+        };
+        final int[] heap = new int[k];
+        int size = 0;
+        for (int r = 0; r < rows; r++) {
+            if (size < k) {
+                // sift up
+                int i = size++;
+                heap[i] = r;
+                while (i > 0 && stable.compare(heap[(i - 1) >>> 1], heap[i]) < 0) {
+                    final int p = (i - 1) >>> 1;
+                    final int t = heap[p];
+                    heap[p] = heap[i];
+                    heap[i] = t;
+                    i = p;
+                }
+            } else if (stable.compare(r, heap[0]) < 0) {
+                // better than the worst kept: it takes the root's place; sift down
+                heap[0] = r;
+                int i = 0;
+                while (true) {
+                    final int l = 2 * i + 1;
+                    if (l >= size) {
+                        break;
+                    }
+                    final int m = l + 1 < size && stable.compare(heap[l + 1], heap[l]) > 0 ? l + 1 : l;
+                    if (stable.compare(heap[m], heap[i]) <= 0) {
+                        break;
+                    }
+                    final int t = heap[m];
+                    heap[m] = heap[i];
+                    heap[i] = t;
+                    i = m;
+                }
+            }
+        }
+        final int[] out = java.util.Arrays.copyOf(heap, size);
+        IntSort.sort(out, stable);
+        return out;
     }
 
     private int compare(final int col, final int x, final int y) {
