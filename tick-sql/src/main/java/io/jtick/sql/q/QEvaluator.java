@@ -12,6 +12,7 @@ import io.jtick.sql.SqlRunner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -26,6 +27,12 @@ public final class QEvaluator {
     private final QuerySource source;
     private final Supplier<List<TableSchema>> tables;
     private final QCompiler.Context context;
+    /**
+     * Documents prepared, by their text: a client asking the same question again (a dashboard, one sym's last trade) runs the
+     * bound plan again instead of parsing and binding its document (plans bind schemas, not data; q here never reads the clock).
+     */
+    private final ConcurrentHashMap<String, SqlRunner.Prepared> prepared = new ConcurrentHashMap<>();
+    private static final int CACHED = 4096;
 
     /**
      * @param partitioned the source is date-partitioned (the HDB, the gateway): {@code date} is a column of its tables
@@ -190,7 +197,17 @@ public final class QEvaluator {
 
     private void execute(final SqlPlan plan, final QTableSink sink) {
         try {
-            final SqlRunner.Prepared p = runner.prepare(plan, source);
+            final SqlRunner.Prepared cached = prepared.get(plan.json());
+            final SqlRunner.Prepared p;
+            if (cached != null) {
+                p = cached.again();
+            } else {
+                p = runner.prepare(plan, source);
+                if (prepared.size() >= CACHED) {
+                    prepared.clear();
+                }
+                prepared.put(plan.json(), p);
+            }
             runner.execute(p, source, sink);
         } catch (final SqlException e) {
             throw QErrors.of(e);
