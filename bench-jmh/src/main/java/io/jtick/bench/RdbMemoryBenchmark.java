@@ -153,7 +153,7 @@ public final class RdbMemoryBenchmark {
             cmd.addAll(o.rdbJvm());
             cmd.addAll(List.of("-jar", o.rdbJar().toString(), "--server.address=127.0.0.1", "--server.port=" + port,
                 "--tick.rdb.tp-host=127.0.0.1", "--tick.rdb.tp-port=" + server.port(), "--tick.rdb.hdb.root=",
-                "--tick.rdb.journal-root=", "--tick.rdb.pg-port=0", "--logging.level.root=WARN"));
+                "--tick.rdb.journal-root=", "--tick.rdb.pg-port=0", "--tick.rdb.kdb-port=0", "--logging.level.root=WARN"));
             final Path log = dir.resolve("rdb-service.log");
             System.err.println("rdb-memory: starting " + String.join(" ", cmd) + " (log " + log + ")");
             rdb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -1,5 +1,6 @@
 package io.jtick.hdb;
 
+import io.jtick.boot.KdbPort;
 import io.jtick.boot.PgPort;
 import io.jtick.boot.QueryEndpoint;
 import io.jtick.boot.QueryProperties;
@@ -98,10 +99,28 @@ class HdbConfiguration {
                 .map(t -> source.schema(t.name())).toList(), metrics);
     }
 
-    /** Takes the lifecycles, the import runner, the queries and the PostgreSQL port so their meters exist before the binder runs. */
+    /**
+     * The kdb+ IPC port ({@code tick.hdb.kdb-port}) for q clients: over the partitions, as a kdb+ HDB process answers, or across
+     * the partitions and today's RDB with {@code tick.hdb.kdb-gateway=true}, as a kdb+ gateway does (which needs
+     * {@code tick.hdb.gateway.rdb-url}: start-up stops naming it otherwise).
+     */
+    @Bean(destroyMethod = "close")
+    KdbPort kdbPort(final HdbProperties properties, final AccessSettings access, final HdbQueries queries, final TickMetrics metrics) {
+        if (properties.kdbGateway() && queries.gatewaySource() == null && properties.kdbPort() >= 0) {
+            throw new IllegalArgumentException("tick.hdb.kdb-gateway=true needs the RDB's URL [key=tick.hdb.gateway.rdb-url]");
+        }
+        final boolean gateway = properties.kdbGateway();
+        final QuerySource source = gateway ? queries.gatewaySource() : queries.hdbSource();
+        return new KdbPort(gateway ? "gateway" : "hdb", properties.kdbHost(), properties.kdbPort(), properties.kdbUsers(), access,
+            gateway ? queries.gatewayEndpoint() : queries.hdbEndpoint(), source,
+            () -> SchemaRegistry.builtIn(0).tables().stream().filter(t -> source.schema(t.name()) != null)
+                .map(t -> source.schema(t.name())).toList(), true, metrics);
+    }
+
+    /** Takes the lifecycles, the import runner, the queries, the PostgreSQL and kdb+ ports: their meters exist before the binder runs. */
     @Bean
     TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final HdbLifecycle store, final HdbQueries queries,
-                                        final ReplayLifecycle replay, final ImportRunner imports, final PgPort pg) {
+                                        final ReplayLifecycle replay, final ImportRunner imports, final PgPort pg, final KdbPort kdb) {
         return new TickMetricsBinder(metrics);
     }
 }

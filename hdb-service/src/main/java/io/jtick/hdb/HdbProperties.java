@@ -42,6 +42,12 @@ import java.util.Map;
  * @param pgPort     the PostgreSQL wire protocol port (8813): the gateway's answers (partitions and today's RDB) when
  *                   {@code tick.hdb.gateway.rdb-url} is set, else the partitions'; -1 = off, 0 = any free port
  * @param pgHost     address the PostgreSQL port binds to (off loopback it asks for the API token as REST does)
+ * @param kdbPort    the kdb+ IPC port for q clients' queries (5022): the partitions, or the gateway's view with
+ *                   {@code kdb-gateway=true}; -1 = off, 0 = any free port
+ * @param kdbHost    address the kdb+ port binds to (off loopback, without a users file, only the API token logs in)
+ * @param kdbUsers   q's {@code -u} file of {@code user:password} lines for the kdb+ port; empty = none
+ * @param kdbGateway true: the kdb+ port answers across the partitions and today's RDB (needs {@code tick.hdb.gateway.rdb-url}),
+ *                   as a kdb+ gateway process would; false: the partitions only, as a kdb+ HDB process does
  */
 @Validated
 @ConfigurationProperties("tick.hdb")
@@ -58,7 +64,11 @@ public record HdbProperties(
     @DefaultValue @NotNull @Valid Replay replay,
     @Name("import") @DefaultValue @NotNull @Valid Imports imports,
     @DefaultValue("8813") @Min(-1) @Max(65535) int pgPort,
-    @DefaultValue("127.0.0.1") @NotNull String pgHost) {
+    @DefaultValue("127.0.0.1") @NotNull String pgHost,
+    @DefaultValue("5022") @Min(-1) @Max(65535) int kdbPort,
+    @DefaultValue("127.0.0.1") @NotNull String kdbHost,
+    String kdbUsers,
+    @DefaultValue("false") boolean kdbGateway) {
 
     /**
      * Historical replay ({@code tick.hdb.replay.*}; the port is {@code tick.hdb.replay-port}).

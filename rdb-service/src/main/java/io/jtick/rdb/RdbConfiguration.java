@@ -1,5 +1,6 @@
 package io.jtick.rdb;
 
+import io.jtick.boot.KdbPort;
 import io.jtick.boot.PgPort;
 import io.jtick.boot.QueryEndpoint;
 import io.jtick.boot.QueryProperties;
@@ -109,10 +110,18 @@ class RdbConfiguration {
             () -> rdb.tables().stream().map(TableSegment::schema).toList(), metrics);
     }
 
-    /** Takes the database, the query endpoint and the PostgreSQL port so their meters exist before the binder runs. */
+    /** The kdb+ IPC port over today's tables ({@code tick.rdb.kdb-port}): q clients' queries, through the query endpoint's engine. */
+    @Bean(destroyMethod = "close")
+    KdbPort kdbPort(final RdbProperties properties, final AccessSettings access, final QueryEndpoint query, final RealtimeDatabase rdb,
+                    final TickMetrics metrics) {
+        return new KdbPort("rdb", properties.kdbHost(), properties.kdbPort(), properties.kdbUsers(), access, query, rdb,
+            () -> rdb.tables().stream().map(TableSegment::schema).toList(), false, metrics);
+    }
+
+    /** Takes the database, the query endpoint and the PostgreSQL and kdb+ ports so their meters exist before the binder runs. */
     @Bean
     TickMetricsBinder tickMetricsBinder(final TickMetrics metrics, final RealtimeDatabase rdb, final QueryEndpoint query,
-                                        final PgPort pg) {
+                                        final PgPort pg, final KdbPort kdb) {
         return new TickMetricsBinder(metrics);
     }
 }

@@ -39,6 +39,10 @@ import java.util.List;
  * @param hdb            end-of-day write-down
  * @param pgPort         the PostgreSQL wire protocol port over today's tables (8812, QuestDB's); -1 = off, 0 = any free port
  * @param pgHost         address the PostgreSQL port binds to (off loopback it asks for the API token as REST does)
+ * @param kdbPort        the kdb+ IPC port over today's tables, for q clients' queries (5021; the TP has 5010 and 5011); -1 = off,
+ *                       0 = any free port
+ * @param kdbHost        address the kdb+ port binds to (off loopback, without a users file, only the API token logs in)
+ * @param kdbUsers       q's {@code -u} file of {@code user:password} lines for the kdb+ port; empty = none
  */
 @Validated
 @ConfigurationProperties("tick.rdb")
@@ -54,7 +58,10 @@ public record RdbProperties(
     String journalRoot,
     @NotNull @Valid @DefaultValue Hdb hdb,
     @Min(-1) @Max(65535) @DefaultValue("8812") int pgPort,
-    @NotBlank @DefaultValue("127.0.0.1") String pgHost) {
+    @NotBlank @DefaultValue("127.0.0.1") String pgHost,
+    @Min(-1) @Max(65535) @DefaultValue("5021") int kdbPort,
+    @NotBlank @DefaultValue("127.0.0.1") String kdbHost,
+    String kdbUsers) {
 
     /**
      * End-of-day write-down ({@code tick.rdb.hdb.*}).

@@ -49,6 +49,8 @@ public final class ServiceProcess implements AutoCloseable {
         // the PostgreSQL ports of the RDB and HDB on any free port (other services ignore the keys)
         c.add("--tick.rdb.pg-port=0");
         c.add("--tick.hdb.pg-port=0");
+        c.add("--tick.rdb.kdb-port=0");
+        c.add("--tick.hdb.kdb-port=0");
         c.addAll(args);
         this.command = List.copyOf(c);
     }

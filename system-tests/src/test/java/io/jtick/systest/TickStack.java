@@ -98,8 +98,8 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
             "--management.endpoints.web.exposure.include=health,prometheus",
             // an HDB's replay port on any free port (other apps ignore the key); a test that needs it asks /api/status
             "--tick.hdb.replay-port=0",
-            // and the PostgreSQL ports
-            "--tick.rdb.pg-port=0", "--tick.hdb.pg-port=0"));
+            // and the PostgreSQL and kdb+ query ports
+            "--tick.rdb.pg-port=0", "--tick.hdb.pg-port=0", "--tick.rdb.kdb-port=0", "--tick.hdb.kdb-port=0"));
         if (List.of(args).stream().noneMatch(a -> a.startsWith("--server.port="))) {
             all.add("--server.port=0");
         }

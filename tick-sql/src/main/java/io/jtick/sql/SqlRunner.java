@@ -45,7 +45,19 @@ public final class SqlRunner {
     }
 
     public Prepared prepare(final String sql, final QuerySource source, final SqlParams params) {
-        final SqlPlan plan = SqlCompiler.compile(sql, source, params, clock.epochNanos());
+        return prepare(SqlCompiler.compile(sql, source, params, clock.epochNanos()), source);
+    }
+
+    /** The clock {@code now()} reads. */
+    public NanoClock clock() {
+        return clock;
+    }
+
+    /**
+     * Prepares a plan another front end compiled (q's {@code io.jtick.sql.q.QCompiler}): one plan,
+     * one engine, whichever language wrote it.
+     */
+    public Prepared prepare(final SqlPlan plan, final QuerySource source) {
         try {
             final PreparedQuery q = engine.prepare(plan.json(), source);
             final List<ValueType> engineTypes = new ArrayList<>();

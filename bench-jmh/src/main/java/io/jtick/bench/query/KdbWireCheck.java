@@ -1,0 +1,194 @@
+package io.jtick.bench.query;
+
+import io.jtick.core.kdb.KdbDescriptor;
+import io.jtick.core.kdb.KdbReader;
+import io.jtick.core.kdb.KdbSettings;
+import io.jtick.core.kdb.KdbWriter;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.query.result.JsonResultWriter;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.time.NanoClock;
+import io.jtick.sql.SqlRunner;
+import io.jtick.sql.kdb.KdbQueryServer;
+import io.jtick.sql.kdb.KdbQuerySettings;
+import io.jtick.sql.kdb.KdbValueReader;
+import io.jtick.sql.q.QValue;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import org.HdrHistogram.Histogram;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The six questions in q over the RDB's kdb+ port (a blocking client made of the project's own
+ * codec: the answer read whole and every value decoded) beside the engine's own time and the engine
+ * writing {@code POST /api/query}'s JSON (no HTTP) on the same data in the same JVM; then one sym's
+ * last trade ({@code select by sym from trade where sym=`X}) sync on one connection: queries/s and
+ * latency percentiles. {@code KdbWireCheck [rows] [syms] [repeats] [seconds]}.
+ */
+public final class KdbWireCheck {
+    private static final DateTimeFormatter Q_TIMESTAMP = DateTimeFormatter.ofPattern("yyyy.MM.dd'D'HH:mm:ss.SSSSSSSSS")
+        .withZone(ZoneOffset.UTC);
+
+    private KdbWireCheck() {
+    }
+
+    /** The question in q, as docs/kdb-ipc.md writes it. */
+    static String q(final BenchQuery q, final TickData d) {
+        return switch (q) {
+            case COUNT_BY_SYM -> "select n:count i by sym from trade";
+            case VWAP_BY_SYM -> "select vwap:size wavg price, n:count i by sym from trade";
+            case ONE_SYM -> "select time, sym, price, size, cond from trade where sym=`" + d.oneSym;
+            case BARS_1M -> "select open:first price, high:max price, low:min price, close:last price, volume:sum size "
+                + "by minute:1 xbar time.minute from trade where sym=`" + d.oneSym;
+            case ASOF -> "aj[`sym`time; select time, sym, price, size from trade where sym=`" + d.oneSym
+                + "; select time, sym, bid, ask from quote]";
+            case SPREAD_BY_SYM -> "select spread:avg ask-bid by sym from quote where time within " + ts(d.windowFrom) + " "
+                + ts(d.windowTo);
+        };
+    }
+
+    private static String ts(final long nanos) {
+        return Q_TIMESTAMP.format(Instant.ofEpochSecond(0, nanos));
+    }
+
+    /** A blocking kdb+ client: handshake, then sync q text and the answer read whole. */
+    static final class Client implements AutoCloseable {
+        private final Socket socket;
+        private final OutputStream out;
+        private final DataInputStream in;
+        private byte[] buffer = new byte[1 << 16];
+
+        Client(final int port) throws IOException {
+            socket = new Socket("127.0.0.1", port);
+            socket.setTcpNoDelay(true);
+            out = socket.getOutputStream();
+            in = new DataInputStream(socket.getInputStream());
+            out.write("bench:\u0003\u0000".getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            if (in.read() != 3) {
+                throw new IOException("kdb+ login refused");
+            }
+        }
+
+        /** Sends q text sync; returns the answer decoded (every value read). */
+        QValue sync(final String q) throws IOException {
+            final ByteBuf m = KdbWriter.begin(ByteBufAllocator.DEFAULT, KdbDescriptor.SYNC, q.length() + 8);
+            try {
+                KdbWriter.chars(m, q);
+                KdbWriter.end(m);
+                m.readBytes(out, m.readableBytes());
+                out.flush();
+            } finally {
+                m.release();
+            }
+            in.readFully(buffer, 0, 8);
+            final int length = Unpooled.wrappedBuffer(buffer, 0, 8).getIntLE(4);
+            if (length > buffer.length) {
+                buffer = Arrays.copyOf(buffer, Integer.highestOneBit(length) << 1);
+            }
+            in.readFully(buffer, 8, length - 8);
+            final KdbReader reader = new KdbReader().wrap(Unpooled.wrappedBuffer(buffer, 0, length), 0, length);
+            return new KdbValueReader(reader).read(reader.body());
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
+    public static void main(final String[] args) throws Exception {
+        final int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+        final int syms = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
+        final int repeats = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+        final int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 10;
+        final TickData data = TickData.load("synthetic", rows, syms);
+        try (JtickQuerySystem jtick = new JtickQuerySystem(data, JtickQuerySystem.Layout.RDB);
+             KdbQueryServer kdb = new KdbQueryServer(new KdbQuerySettings("127.0.0.1", KdbSettings.onPort(0), 16 << 20, 2, false),
+                 new SqlRunner(jtick.engine(), NanoClock.SYSTEM), jtick.source(),
+                 () -> List.of(TableSchema.trade(0), TableSchema.quote(0)), new TickMetrics(), "bench");
+             Client c = new Client(kdb.port())) {
+            System.out.printf("%s; kdb+ port %d, q text, answer decoded%n", data, kdb.port());
+            System.out.printf("%-14s %12s %12s %8s %14s %8s%n", "median ms", "engine", "kdb+ IPC", "ratio", "engine+JSON", "rows");
+            final byte[] json = new byte[1 << 16];
+            for (final BenchQuery q : BenchQuery.values()) {
+                final String text = q(q, data);
+                final String doc = JtickQuerySystem.json(q, data);
+                final long[] engine = new long[repeats];
+                final long[] wire = new long[repeats];
+                final long[] rest = new long[repeats];
+                for (int w = 0; w < 3; w++) {
+                    jtick.run(q);
+                    c.sync(text);
+                }
+                int n = 0;
+                for (int r = 0; r < repeats; r++) {
+                    long s0 = System.nanoTime();
+                    jtick.run(q);
+                    engine[r] = System.nanoTime() - s0;
+                    s0 = System.nanoTime();
+                    n = count(c.sync(text));
+                    wire[r] = System.nanoTime() - s0;
+                    s0 = System.nanoTime();
+                    jtick.engine().run(doc, jtick.source(), p -> new JsonResultWriter(OutputStream.nullOutputStream(), Long.MAX_VALUE,
+                        json));
+                    rest[r] = System.nanoTime() - s0;
+                }
+                Arrays.sort(engine);
+                Arrays.sort(wire);
+                Arrays.sort(rest);
+                final double e = engine[repeats / 2] / 1e6;
+                final double k = wire[repeats / 2] / 1e6;
+                System.out.printf("%-14s %12.3f %12.3f %8.2f %14.3f %8d%n", q, e, k, k / e, rest[repeats / 2] / 1e6, n);
+            }
+            smallQueries(c, data, seconds);
+        }
+    }
+
+    /** Rows of a table or keyed table answer. */
+    private static int count(final QValue v) {
+        final QValue[] parts = (QValue[]) v.data();
+        if (v.type() == 99) {
+            return count(parts[0]);
+        }
+        return parts[1].item(0).count();
+    }
+
+    /** One sym's last trade, sync, as fast as one connection goes. */
+    private static void smallQueries(final Client c, final TickData data, final int seconds) throws IOException {
+        final Histogram h = new Histogram(60_000_000_000L, 3);
+        final String[] texts = new String[data.syms.length];
+        for (int i = 0; i < texts.length; i++) {
+            texts[i] = "select by sym from trade where sym=`" + data.syms[i];
+        }
+        long i = 0;
+        final long warm = System.nanoTime() + 2_000_000_000L;
+        while (System.nanoTime() < warm) {
+            c.sync(texts[(int) (i++ % texts.length)]);
+        }
+        final long start = System.nanoTime();
+        final long end = start + seconds * 1_000_000_000L;
+        long done = 0;
+        while (System.nanoTime() < end) {
+            final long s0 = System.nanoTime();
+            c.sync(texts[(int) (i++ % texts.length)]);
+            h.recordValue(System.nanoTime() - s0);
+            done++;
+        }
+        final double secs = (System.nanoTime() - start) / 1e9;
+        System.out.printf("%nsmall queries (one sym's last trade, select by sym from trade where sym=`X), one connection: %.0f queries/s; "
+            + "latency us p50 %.1f, p99 %.1f, p99.9 %.1f, max %.1f (%d queries)%n", done / secs, h.getValueAtPercentile(50) / 1e3,
+            h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3, done);
+    }
+}
