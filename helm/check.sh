@@ -392,15 +392,17 @@ for combo in combos:
                     bad.append(f"{where}: no anti-affinity between RDB replicas")
             if c["name"] in ("rdb-service", "hdb-service"):
                 # SQL over the PostgreSQL wire protocol: a named container port, bound off loopback, on the component's Service
+                # and q over kdb+ IPC likewise
                 svc = "rdb" if c["name"] == "rdb-service" else "hdb"
-                pg = next((p for p in c.get("ports", []) if p.get("name") == "pg"), None)
-                key = f"TICK_{svc.upper()}_PG"
-                if pg is None or env.get(key + "_PORT", {}).get("value") != str(pg["containerPort"]) \
-                        or env.get(key + "_HOST", {}).get("value") != "0.0.0.0":
-                    bad.append(f"{where}: no PostgreSQL port (container port pg, {key}_PORT, {key}_HOST=0.0.0.0)")
-                elif not any(d2["kind"] == "Service" and d2["metadata"]["name"].endswith("-" + svc)
-                             and any(p.get("targetPort") == "pg" for p in d2["spec"]["ports"]) for d2 in docs):
-                    bad.append(f"{where}: its Service does not expose the PostgreSQL port")
+                for port_name, what in (("pg", "PostgreSQL"), ("kdb", "kdb+ IPC")):
+                    pg = next((p for p in c.get("ports", []) if p.get("name") == port_name), None)
+                    key = f"TICK_{svc.upper()}_{port_name.upper()}"
+                    if pg is None or env.get(key + "_PORT", {}).get("value") != str(pg["containerPort"]) \
+                            or env.get(key + "_HOST", {}).get("value") != "0.0.0.0":
+                        bad.append(f"{where}: no {what} port (container port {port_name}, {key}_PORT, {key}_HOST=0.0.0.0)")
+                    elif not any(d2["kind"] == "Service" and d2["metadata"]["name"].endswith("-" + svc)
+                                 and any(p.get("targetPort") == port_name for p in d2["spec"]["ports"]) for d2 in docs):
+                        bad.append(f"{where}: its Service does not expose the {what} port")
             if c["name"] == "hdb-service" and any(k[0] == "Deployment" and k[1].endswith("-rdb") for k in by):
                 if service(env.get("TICK_HDB_GATEWAY_RDB_URL", {}).get("value", "")) not in by:
                     bad.append(f"{where}: the gateway's TICK_HDB_GATEWAY_RDB_URL is no rendered Service")
