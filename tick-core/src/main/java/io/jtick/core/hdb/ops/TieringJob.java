@@ -2,7 +2,11 @@ package io.jtick.core.hdb.ops;
 
 import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.format.StoredTable;
+import io.jtick.core.hdb.format.TableFormat;
+import io.jtick.core.hdb.format.TableFormats;
 import io.jtick.core.hdb.read.HistoricalDatabase;
+import io.jtick.core.hdb.store.PartitionStore;
 import io.jtick.core.hdb.write.PartitionWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,10 +48,10 @@ public final class TieringJob {
         final long start = System.nanoTime();
         final List<Moved> moved = new ArrayList<>();
         final List<String> failed = new ArrayList<>();
-        final List<PartitionTable> tables = hdb.acquireAll();
+        final List<StoredTable> tables = hdb.acquireAll();
         int checked = 0;
         try {
-            for (final PartitionTable t : tables) {
+            for (final StoredTable t : tables) {
                 checked++;
                 final TierPolicy.Tier tier = policy.tierFor(t.date(), today);
                 if (inTier(t, tier)) {
@@ -56,7 +60,7 @@ public final class TieringJob {
                 final long t0 = System.nanoTime();
                 try {
                     final long before = t.bytesOnDisk();
-                    new PartitionWriter(hdb.root(), tier.policy(), blockBytes, 2, PartitionWriter.WriteHook.NONE).rewrite(t);
+                    move(t, tier);
                     hdb.replace(t.date(), t.name());
                     final long after = hdb.acquire(t.name(), t.date(), t.date()).stream().mapToLong(p -> {
                         final long b = p.bytesOnDisk();
@@ -72,13 +76,39 @@ public final class TieringJob {
                 }
             }
         } finally {
-            tables.forEach(PartitionTable::release);
+            tables.forEach(StoredTable::release);
         }
         return new Report(today, checked, List.copyOf(moved), List.copyOf(failed), (System.nanoTime() - start) / 1_000_000);
     }
 
-    /** True when every column's stored encoding is what the tier asks (auto: any transform with the right codec and level). */
-    static boolean inTier(final PartitionTable t, final TierPolicy.Tier tier) {
+    /**
+     * Rewrites one table as its tier asks, into a staging copy swapped in table by table: jtick's
+     * column files by the partition writer, another format ({@code parquet/zstd}) by that format.
+     */
+    private void move(final StoredTable t, final TierPolicy.Tier tier) throws IOException {
+        if (tier.format() == null) {
+            new PartitionWriter(hdb.root(), tier.policy(), blockBytes, 2, PartitionWriter.WriteHook.NONE).rewrite(t);
+            return;
+        }
+        final TableFormat format = TableFormats.byName(TierPolicy.formatName(tier.format()));
+        try (PartitionStore.Staging stage = PartitionStore.stage(hdb.root(), t.date())) {
+            format.write(t, TierPolicy.formatCompression(tier.format()), stage.table(t.name()));
+            stage.force(List.of(t.name()));
+            stage.swapIn(t.name());
+        }
+    }
+
+    /**
+     * True when a table is stored as its tier asks: in the tier's format, and for jtick's column
+     * files every column's encoding as the tier says (auto: any transform with the right codec and level).
+     */
+    static boolean inTier(final StoredTable stored, final TierPolicy.Tier tier) {
+        if (!stored.format().equals(tier.storedFormat())) {
+            return false;
+        }
+        if (!(stored instanceof PartitionTable t)) {
+            return true;
+        }
         for (int c = 0; c < t.schema().columnCount(); c++) {
             final ColumnEncoding want = tier.encoding(t.name(), t.schema().column(c)).forType(t.schema().type(c));
             final ColumnEncoding have = t.column(c).encoding();
