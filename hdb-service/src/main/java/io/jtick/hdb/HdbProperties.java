@@ -42,6 +42,7 @@ import java.util.Map;
  * @param pgPort     the PostgreSQL wire protocol port (8813): the gateway's answers (partitions and today's RDB) when
  *                   {@code tick.hdb.gateway.rdb-url} is set, else the partitions'; -1 = off, 0 = any free port
  * @param pgHost     address the PostgreSQL port binds to (off loopback it asks for the API token as REST does)
+ * @param export     where {@code POST /api/export} writes Parquet days ({@code tick.hdb.export.*})
  */
 @Validated
 @ConfigurationProperties("tick.hdb")
@@ -58,7 +59,20 @@ public record HdbProperties(
     @DefaultValue @NotNull @Valid Replay replay,
     @Name("import") @DefaultValue @NotNull @Valid Imports imports,
     @DefaultValue("8813") @Min(-1) @Max(65535) int pgPort,
-    @DefaultValue("127.0.0.1") @NotNull String pgHost) {
+    @DefaultValue("127.0.0.1") @NotNull String pgHost,
+    @Name("export") @DefaultValue @NotNull @Valid Export export) {
+
+    /**
+     * Parquet export ({@code tick.hdb.export.*}, {@code POST /api/export}).
+     *
+     * @param dir {@code POST /api/export} writes under this folder only (a request's {@code dir} resolves against it)
+     */
+    public record Export(@DefaultValue("./var/export") @NotBlank String dir) {
+        /** The folder, as a path. */
+        public Path path() {
+            return Path.of(dir);
+        }
+    }
 
     /**
      * Historical replay ({@code tick.hdb.replay.*}; the port is {@code tick.hdb.replay-port}).
