@@ -1,5 +1,6 @@
 package io.jtick.hdb;
 
+import io.jtick.core.hdb.ops.RetentionPolicy;
 import io.jtick.core.hdb.ops.TierPolicy;
 import io.jtick.core.replay.ReplaySettings;
 import jakarta.validation.Valid;
@@ -43,6 +44,7 @@ import java.util.Map;
  *                   {@code tick.hdb.gateway.rdb-url} is set, else the partitions'; -1 = off, 0 = any free port
  * @param pgHost     address the PostgreSQL port binds to (off loopback it asks for the API token as REST does)
  * @param export     where {@code POST /api/export} writes Parquet days ({@code tick.hdb.export.*})
+ * @param retention  per table, how long a day stays in each tier and when it is deleted ({@link RetentionPolicy})
  */
 @Validated
 @ConfigurationProperties("tick.hdb")
@@ -60,7 +62,20 @@ public record HdbProperties(
     @Name("import") @DefaultValue @NotNull @Valid Imports imports,
     @DefaultValue("8813") @Min(-1) @Max(65535) int pgPort,
     @DefaultValue("127.0.0.1") @NotNull String pgHost,
-    @Name("export") @DefaultValue @NotNull @Valid Export export) {
+    @Name("export") @DefaultValue @NotNull @Valid Export export,
+    Map<String, String> retention) {
+
+    /**
+     * Retention per table ({@code tick.hdb.retention.<table>}, e.g. {@code hot P7D, parquet P90D, cold P5Y, delete});
+     * a bad rule stops start-up naming its key.
+     */
+    public RetentionPolicy retentionPolicy(final TierPolicy policy) {
+        try {
+            return RetentionPolicy.parse(policy, retention == null ? Map.of() : retention);
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("bad retention rule [key=tick.hdb.retention]: " + e.getMessage(), e);
+        }
+    }
 
     /**
      * Parquet export ({@code tick.hdb.export.*}, {@code POST /api/export}).

@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"tick.hdb.tiering.enabled=false", "tick.hdb.tiers[0].name=hot", "tick.hdb.tiers[0].max-age-days=1",
-        "tick.hdb.tiers[0].encoding=none", "tick.hdb.tiers[1].name=lake", "tick.hdb.tiers[1].encoding=parquet/zstd"})
+        "tick.hdb.tiers[0].encoding=none", "tick.hdb.tiers[1].name=lake", "tick.hdb.tiers[1].encoding=parquet/zstd",
+        "tick.hdb.retention.quote=hot P1D, delete"})
 class HdbParquetIT {
     private static final LocalDate DAY = LocalDate.of(2026, 11, 20);
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -60,12 +61,22 @@ class HdbParquetIT {
     @Test
     void shouldTierToParquetExportAndImportBack() throws Exception {
         HdbTestData.writeDay(root, DAY, "trade", 20_000, 15, 5, EncodingPolicy.PLAIN);
+        HdbTestData.writeDay(root, DAY, "quote", 2_000, 15, 6, EncodingPolicy.PLAIN);
         assertThat(call("POST", "/api/reload", null).statusCode()).isEqualTo(200);
         final JsonNode before = rows(call("POST", "/api/query", VWAP));
+
+        final JsonNode dry = JSON.readTree(call("POST", "/api/tiering/run?today=2026-12-31&dryRun=true", null).body());
+        assertThat(dry.get("dryRun").asBoolean()).isTrue();
+        assertThat(dry.get("moved").get(0).get("table").asString()).isEqualTo("trade");
+        assertThat(dry.get("deleted").get(0).get("table").asString()).as("quote: past its retention").isEqualTo("quote");
+        assertThat(Files.exists(root.resolve("2026-11-20/quote"))).as("a dry run changes nothing").isTrue();
 
         final HttpResponse<String> tiered = call("POST", "/api/tiering/run?today=2026-12-31", null);
         assertThat(tiered.statusCode()).as(tiered.body()).isEqualTo(200);
         assertThat(JSON.readTree(tiered.body()).get("moved").get(0).get("tier").asString()).isEqualTo("lake");
+        assertThat(JSON.readTree(tiered.body()).get("deleted").get(0).get("table").asString()).isEqualTo("quote");
+        assertThat(Files.exists(root.resolve("2026-11-20/quote"))).isFalse();
+        assertThat(Files.readString(root.resolve("tiering-audit.jsonl"))).contains("\"action\":\"move\"", "\"action\":\"delete\"");
         final JsonNode parts = JSON.readTree(call("GET", "/api/partitions", null).body());
         assertThat(parts.get(0).get("tables").get(0).get("format").asString()).isEqualTo("parquet/zstd");
         assertThat(rows(call("POST", "/api/query", VWAP))).isEqualTo(before);
