@@ -13,6 +13,7 @@ import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.parquet.ParquetExport;
 import io.jtick.parquet.ParquetImport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -35,8 +36,10 @@ import static org.assertj.core.api.Assertions.within;
  * jtick's Parquet export read by the data tools users have (pyarrow, polars, DuckDB from PyPI, in
  * the test virtualenv): each gets jtick's count, sum(size) and VWAP per sym; a day written by
  * pyarrow and one written by DuckDB import with the same answers. Skipped, saying why, when the
- * virtualenv cannot be made (no python3-venv, no package index).
+ * virtualenv cannot be made (no python3-venv, no package index). Tagged slow, as KdbClientsIT: the first
+ * run installs the virtualenv from PyPI.
  */
+@Tag("slow")
 class ParquetToolsIT {
     private static final LocalDate D1 = LocalDate.of(2026, 9, 1);
     private static final LocalDate D2 = LocalDate.of(2026, 9, 2);
