@@ -38,7 +38,7 @@ import java.util.Map;
  */
 final class ParquetTableWriter {
     /** Target rows per row group (whole syms up to this many). */
-    static final int GROUP_ROWS = 131_072;
+    static final int GROUP_ROWS = 32_768;
     private static final int PIECE = 16_384;
     private static final int PAGE_BYTES = 1 << 20;
 

@@ -160,8 +160,8 @@ class ParquetFormatTest {
     @Test
     void shouldSplitASymLargerThanARowGroup() {
         final SymRanges syms = new SymRanges(new String[] {"A", "B", "C"}, new int[] {0, 10, 300_010}, new int[] {10, 300_010, 300_020});
-        final int[] cuts = ParquetTableWriter.groups(syms, 300_020, ParquetTableWriter.GROUP_ROWS);
-        assertThat(cuts).containsExactly(0, 10, 10 + ParquetTableWriter.GROUP_ROWS, 10 + 2 * ParquetTableWriter.GROUP_ROWS, 300_020);
+        final int g = 131_072;
+        assertThat(ParquetTableWriter.groups(syms, 300_020, g)).containsExactly(0, 10, 10 + g, 10 + 2 * g, 300_020);
     }
 
     @Test
