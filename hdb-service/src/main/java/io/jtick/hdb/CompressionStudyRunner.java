@@ -5,6 +5,7 @@ import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.lab.compression.CompressionStudy;
 import io.jtick.core.hdb.store.PartitionStore;
 import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.format.StoredTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -57,12 +58,15 @@ final class CompressionStudyRunner {
             }
         }
         final CompressionStudy study = new CompressionStudy(runs == null ? defaults.runs() : runs, cold == null ? defaults.cold() : cold);
-        final List<PartitionTable> found = store.hdb().acquire(table, date, date);
+        final List<StoredTable> found = store.hdb().acquire(table, date, date);
         if (found.isEmpty()) {
             throw new IllegalArgumentException("unknown partition [date=" + date + ", table=" + table + "]");
         }
-        final PartitionTable source = found.get(0);
         try {
+            if (!(found.get(0) instanceof PartitionTable source)) {
+                throw new IllegalArgumentException("the compression study reads jtick's column files, this partition is "
+                    + found.get(0).format() + " [date=" + date + ", table=" + table + "]");
+            }
             if (!running.compareAndSet(false, true)) {
                 throw new ApiException(HttpStatus.CONFLICT, "a compression study is already running; try again when it is done");
             }
@@ -79,7 +83,7 @@ final class CompressionStudyRunner {
                 running.set(false);
             }
         } finally {
-            found.forEach(PartitionTable::release);
+            found.forEach(StoredTable::release);
         }
     }
 

@@ -10,9 +10,9 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Starts the HDB service: settings from {@code tick.hdb.*}, REST on 8012, replay port 5012. With
- * {@code compression-study}, {@code import} or {@code replays} as the first argument it runs that
+ * {@code compression-study}, {@code import}, {@code export} or {@code replays} as the first argument it runs that
  * command line instead ({@link CompressionStudyCli}, {@link HdbCommands}) and exits without starting
- * the web server ({@code ./jtick compression-study|import|replays ...}).
+ * the web server ({@code ./jtick compression-study|import|export|replays ...}).
  */
 @SpringBootApplication
 @Import({ApiErrors.class, ApiDocs.class, ApiAccessConfiguration.class})
@@ -24,7 +24,8 @@ public class HdbApplication {
         if (args.length > 0 && STUDY_COMMAND.equals(args[0])) {
             System.exit(CompressionStudyCli.run(args));
         }
-        if (args.length > 0 && (HdbCommands.IMPORT.equals(args[0]) || HdbCommands.REPLAYS.equals(args[0]))) {
+        if (args.length > 0 && (HdbCommands.IMPORT.equals(args[0]) || HdbCommands.EXPORT.equals(args[0])
+            || HdbCommands.REPLAYS.equals(args[0]))) {
             System.exit(HdbCommands.run(args, System.out, System.err));
         }
         SpringApplication.run(HdbApplication.class, args);

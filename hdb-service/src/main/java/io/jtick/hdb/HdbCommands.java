@@ -5,6 +5,8 @@ import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.core.joran.spi.JoranException;
 import io.jtick.core.bulk.HdbImport;
 import io.jtick.core.bulk.ImportCli;
+import io.jtick.parquet.ParquetCli;
+import io.jtick.parquet.ParquetImportJob;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -31,6 +33,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class HdbCommands {
     static final String IMPORT = "import";
+    static final String EXPORT = "export";
     static final String REPLAYS = "replays";
     private static final String DEFAULT_URL = "http://127.0.0.1:8012";
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -53,6 +56,9 @@ final class HdbCommands {
             }
         }
         final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        if (EXPORT.equals(args[0])) {
+            return ParquetCli.export(args, out, err);
+        }
         return IMPORT.equals(args[0]) ? importFiles(rest.toArray(new String[0]), url, token, http, out, err)
             : replays(url, token, http, out, err);
     }
@@ -64,7 +70,11 @@ final class HdbCommands {
     private static int importFiles(final String[] args, final String url, final String token, final HttpClient http, final PrintStream out,
                                    final PrintStream err) {
         final AtomicReference<HdbImport.Report> report = new AtomicReference<>();
-        final int status = ImportCli.run(args, out, err, report);
+        final String[] withVerb = new String[args.length + 1];
+        withVerb[0] = IMPORT;
+        System.arraycopy(args, 0, withVerb, 1, args.length);
+        final int status = args.length > 0 && ParquetImportJob.SOURCE.equals(args[0]) ? ParquetCli.importFiles(withVerb, out, err, report)
+            : ImportCli.run(args, out, err, report);
         final HdbImport.Report r = report.get();
         if (r == null || r.dates().isEmpty()) {
             return status;

@@ -70,9 +70,9 @@ class HdbController {
         + "\"encoding\":\"auto/lz4\",\"rawBytes\":242320,\"bytesOnDisk\":82471}]}]}]";
     private static final String RELOAD_EXAMPLE = "{\"partitions\":3,\"tables\":5,\"opened\":[\"2026-11-20/trade\"],\"dropped\":[],"
         + "\"recovery\":{\"deleted\":[],\"restored\":[]}}";
-    private static final String TIERING_EXAMPLE = "{\"today\":\"2026-12-27\",\"tablesChecked\":2,\"moved\":[{\"date\":\"2026-11-20\","
-        + "\"table\":\"trade\",\"tier\":\"cold\",\"bytesBefore\":880070,\"bytesAfter\":268902,\"millis\":929}],\"failed\":[],"
-        + "\"millis\":1709}";
+    private static final String TIERING_EXAMPLE = "{\"today\":\"2026-12-27\",\"dryRun\":false,\"tablesChecked\":2,\"moved\":[{"
+        + "\"date\":\"2026-11-20\",\"table\":\"trade\",\"tier\":\"cold\",\"bytesBefore\":880070,\"bytesAfter\":268902,\"millis\":929}],"
+        + "\"deleted\":[],\"failed\":[],\"millis\":1709}";
     private static final String STUDY_BODY_EXAMPLE = "{\"date\":\"2026-11-20\",\"table\":\"trade\",\"encodings\":[\"lz4\","
         + "\"zstd:1\",\"auto/zstd:3\"],\"runs\":1,\"cold\":false}";
     private static final String STUDY_EXAMPLE = "{\"date\":\"2026-11-20\",\"table\":\"trade\",\"rows\":30290,\"encodings\":"
@@ -309,9 +309,11 @@ class HdbController {
     }
 
     /** Moves partitions to their tiers now; {@code today} (yyyy-MM-dd) defaults to today in {@code tick.hdb.tiering.zone}. */
-    @Operation(summary = "Move partitions to their storage tier now",
-        description = "Re-encodes every table whose encodings differ from those of its tier (tick.hdb.tiers) as of today, into a "
-            + "temporary copy swapped in atomically; queries holding the old files keep reading them.")
+    @Operation(summary = "Move partitions to their storage tier now, delete what is past retention",
+        description = "Rewrites every table not stored as its tier asks (its table's tick.hdb.retention step for its age, else "
+            + "tick.hdb.tiers) as of today, into a temporary copy swapped in atomically; deletes days past their table's retention; "
+            + "queries holding the old files keep reading them. Each move and delete is appended to <root>/tiering-audit.jsonl. "
+            + "dryRun=true lists what would move or go and changes nothing.")
     @ApiResponse(responseCode = "200", description = "what moved, sizes before and after, failures", content = @Content(
         schema = @Schema(implementation = TieringJob.Report.class), examples = @ExampleObject(value = TIERING_EXAMPLE)))
     @ApiResponse(responseCode = "400", description = "a bad date", content = @Content(schema = @Schema(implementation = ErrorBody.class),
@@ -319,9 +321,11 @@ class HdbController {
     @PostMapping("/tiering/run")
     TieringJob.Report tiering(@Parameter(description = "the day ages are counted from, yyyy-MM-dd (default: today in "
         + "tick.hdb.tiering.zone)", example = "2026-12-27")
-                              @RequestParam(name = "today", required = false) final String today) {
+                              @RequestParam(name = "today", required = false) final String today,
+                              @Parameter(description = "list what would move or be deleted, change nothing", example = "false")
+                              @RequestParam(name = "dryRun", defaultValue = "false") final boolean dryRun) {
         final LocalDate day = QueryArgs.date("today", today);
-        return store.runTiering(day == null ? store.today() : day);
+        return store.runTiering(day == null ? store.today() : day, dryRun);
     }
 
     /** A compression-study body; absent fields take the defaults ({@code tick.hdb.study.*}, the KX encoding list). */

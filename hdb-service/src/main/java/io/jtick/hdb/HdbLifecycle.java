@@ -45,6 +45,7 @@ final class HdbLifecycle implements SmartLifecycle {
     private final AtomicLong tieringRuns;
     private final AtomicLong tieringMoved;
     private final AtomicLong tieringFailures;
+    private final AtomicLong retentionDeleted;
     private final AtomicLong imports;
     private volatile ThreadPoolTaskScheduler scheduler;
     private volatile boolean running;
@@ -66,11 +67,12 @@ final class HdbLifecycle implements SmartLifecycle {
         }
         this.hdb = new HistoricalDatabase(properties.root(), metrics);
         DecodedBlockCache.shared().capacityBytes(properties.decodedBlockCache().toBytes());
-        this.tiering = new TieringJob(hdb, policy, properties.blockBytesInt());
+        this.tiering = new TieringJob(hdb, properties.retentionPolicy(policy), properties.blockBytesInt());
         this.reloads = metrics.counter("tick.hdb.reloads");
         this.tieringRuns = metrics.counter("tick.hdb.tiering.runs");
         this.tieringMoved = metrics.counter("tick.hdb.tiering.moved");
         this.tieringFailures = metrics.counter("tick.hdb.tiering.failures");
+        this.retentionDeleted = metrics.counter("tick.hdb.retention.deleted");
         this.imports = metrics.counter("tick.hdb.imports");
     }
 
@@ -186,18 +188,27 @@ final class HdbLifecycle implements SmartLifecycle {
         }
     }
 
-    /** Re-encodes every table that is out of its tier as of {@code today}. */
+    /** Re-encodes every table that is out of its tier as of {@code today}, deletes what is past retention. */
     TieringJob.Report runTiering(final LocalDate today) {
+        return runTiering(today, false);
+    }
+
+    /** As {@link #runTiering(LocalDate)}; a dry run changes nothing and lists what would move or go. */
+    TieringJob.Report runTiering(final LocalDate today, final boolean dryRun) {
         storeLock.lock();
         tieringInProgress = true;
         try {
-            final TieringJob.Report r = tiering.run(today);
+            final TieringJob.Report r = tiering.run(today, dryRun);
+            if (dryRun) {
+                return r;
+            }
             tieringRuns.incrementAndGet();
             tieringMoved.addAndGet(r.moved().size());
             tieringFailures.addAndGet(r.failed().size());
+            retentionDeleted.addAndGet(r.deleted().size());
             lastTiering = r;
-            LOG.info("tiering run [today={}, checked={}, moved={}, failed={}, millis={}]", today, r.tablesChecked(), r.moved().size(),
-                r.failed().size(), r.millis());
+            LOG.info("tiering run [today={}, checked={}, moved={}, deleted={}, failed={}, millis={}]", today, r.tablesChecked(),
+                r.moved().size(), r.deleted().size(), r.failed().size(), r.millis());
             return r;
         } finally {
             tieringInProgress = false;

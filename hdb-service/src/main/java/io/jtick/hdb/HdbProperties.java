@@ -1,5 +1,6 @@
 package io.jtick.hdb;
 
+import io.jtick.core.hdb.ops.RetentionPolicy;
 import io.jtick.core.hdb.ops.TierPolicy;
 import io.jtick.core.replay.ReplaySettings;
 import jakarta.validation.Valid;
@@ -48,6 +49,8 @@ import java.util.Map;
  * @param kdbUsers   q's {@code -u} file of {@code user:password} lines for the kdb+ port; empty = none
  * @param kdbGateway true: the kdb+ port answers across the partitions and today's RDB (needs {@code tick.hdb.gateway.rdb-url}),
  *                   as a kdb+ gateway process would; false: the partitions only, as a kdb+ HDB process does
+ * @param export     where {@code POST /api/export} writes Parquet days ({@code tick.hdb.export.*})
+ * @param retention  per table, how long a day stays in each tier and when it is deleted ({@link RetentionPolicy})
  */
 @Validated
 @ConfigurationProperties("tick.hdb")
@@ -68,7 +71,33 @@ public record HdbProperties(
     @DefaultValue("5022") @Min(-1) @Max(65535) int kdbPort,
     @DefaultValue("127.0.0.1") @NotNull String kdbHost,
     String kdbUsers,
-    @DefaultValue("false") boolean kdbGateway) {
+    @DefaultValue("false") boolean kdbGateway,
+    @Name("export") @DefaultValue @NotNull @Valid Export export,
+    Map<String, String> retention) {
+
+    /**
+     * Retention per table ({@code tick.hdb.retention.<table>}, e.g. {@code hot P7D, parquet P90D, cold P5Y, delete});
+     * a bad rule stops start-up naming its key.
+     */
+    public RetentionPolicy retentionPolicy(final TierPolicy policy) {
+        try {
+            return RetentionPolicy.parse(policy, retention == null ? Map.of() : retention);
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("bad retention rule [key=tick.hdb.retention]: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Parquet export ({@code tick.hdb.export.*}, {@code POST /api/export}).
+     *
+     * @param dir {@code POST /api/export} writes under this folder only (a request's {@code dir} resolves against it)
+     */
+    public record Export(@DefaultValue("./var/export") @NotBlank String dir) {
+        /** The folder, as a path. */
+        public Path path() {
+            return Path.of(dir);
+        }
+    }
 
     /**
      * Historical replay ({@code tick.hdb.replay.*}; the port is {@code tick.hdb.replay-port}).

@@ -5,6 +5,8 @@ import io.jtick.core.bulk.HdbImport;
 import io.jtick.core.feed.FileSources;
 import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.parquet.ParquetImportJob;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -22,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Runs bulk imports ({@code POST /api/import}) one at a time on a thread of its own: checks the
@@ -40,7 +43,7 @@ final class ImportRunner implements DisposableBean {
         t.setDaemon(true);
         return t;
     });
-    private final Map<String, HdbImport> imports = new LinkedHashMap<>();
+    private final Map<String, Job> imports = new LinkedHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong rows;
     private final AtomicLong badLines;
@@ -59,9 +62,10 @@ final class ImportRunner implements DisposableBean {
     /**
      * What to import ({@code POST /api/import}); absent fields take the defaults.
      *
-     * @param source   taq, algoseek or lobster (required)
+     * @param source   taq, algoseek, lobster or parquet (required)
      * @param table    trade (default) or quote
-     * @param file     the TAQ file or the AlgoSeek/LOBSTER folder, relative to {@code tick.hdb.import.data-dir}; default: the sample
+     * @param file     the TAQ file, the AlgoSeek/LOBSTER folder, or a Parquet file or folder ({@code <table>.parquet} files below
+     *                 it, e.g. an export's {@code date=} folders), relative to {@code tick.hdb.import.data-dir}; default: the sample
      * @param symbols  algoseek: symbols (default all)
      * @param dates    algoseek: dates yyyyMMdd (default all)
      * @param zone     rows go under their date in this zone (default {@code tick.hdb.import.zone})
@@ -72,10 +76,17 @@ final class ImportRunner implements DisposableBean {
                 Boolean strict) {
     }
 
+    /** One import of either kind: its id, its report as it stands, running it, stopping it. */
+    private record Job(String id, Supplier<HdbImport.Report> snapshot, Runnable run, Runnable cancel) {
+    }
+
     /** Checks and queues an import; answers its report at once (state running). */
     synchronized HdbImport.Report start(final Body b) {
         if (b == null || b.source() == null) {
-            throw bad("source is required: taq, algoseek or lobster");
+            throw bad("source is required: taq, algoseek, lobster or parquet");
+        }
+        if (ParquetImportJob.SOURCE.equalsIgnoreCase(b.source().trim())) {
+            return startParquet(b);
         }
         final String source;
         try {
@@ -108,25 +119,66 @@ final class ImportRunner implements DisposableBean {
                 throw bad("bad encoding [encoding=" + b.encoding() + "]: " + e.getMessage());
             }
         }
-        for (final HdbImport running : imports.values()) {
-            if ("running".equals(running.snapshot().state())) {
+        checkNoneRunning();
+        final String id = "import-" + ids.incrementAndGet();
+        final HdbImport job = new HdbImport(id, settings(),
+            new HdbImport.Request(source, table, path, b.symbols(), b.dates(), zone, b.encoding(), b.strict() != null && b.strict()));
+        return queue(new Job(id, job::snapshot, () -> finished(job.run()), job::cancel));
+    }
+
+    /** A Parquet file or folder of another tool's days: the table's schema is the HDB's (or the built-in trade/quote). */
+    private HdbImport.Report startParquet(final Body b) {
+        final String table = b.table() == null || b.table().isBlank() ? "trade" : b.table().trim();
+        TableSchema schema = store.hdb().schemaOf(table);
+        if (schema == null && ("trade".equals(table) || "quote".equals(table))) {
+            schema = "trade".equals(table) ? TableSchema.trade(0) : TableSchema.quote(0);
+        }
+        if (schema == null) {
+            throw bad("unknown table: the HDB holds no partition of it and it is not trade or quote [table=" + table + "]");
+        }
+        if (b.file() == null || b.file().isBlank()) {
+            throw bad("file is required for source parquet: a .parquet file or a folder of them under tick.hdb.import.data-dir");
+        }
+        final Path dataDir = properties.imports().dataPath().toAbsolutePath().normalize();
+        final Path path = dataDir.resolve(b.file()).toAbsolutePath().normalize();
+        if (!path.startsWith(dataDir)) {
+            throw bad("file outside the import folder [file=" + b.file() + ", key=tick.hdb.import.data-dir, dir=" + dataDir + "]");
+        }
+        final ZoneId zone;
+        try {
+            zone = b.zone() == null || b.zone().isBlank() ? properties.imports().zone() : ZoneId.of(b.zone());
+        } catch (final DateTimeException e) {
+            throw bad("unknown zone [zone=" + b.zone() + "]");
+        }
+        checkNoneRunning();
+        final String id = "import-" + ids.incrementAndGet();
+        final ParquetImportJob job = new ParquetImportJob(id, path, schema, zone, settings());
+        return queue(new Job(id, job::snapshot, () -> finished(job.run()), () -> { }));
+    }
+
+    private HdbImport.Settings settings() {
+        return new HdbImport.Settings(properties.root(), store.policy(), store.today(), properties.blockBytesInt(),
+            properties.imports().maxBufferedRows(), 100, store.storeLock());
+    }
+
+    private void checkNoneRunning() {
+        for (final Job running : imports.values()) {
+            if ("running".equals(running.snapshot().get().state())) {
                 throw new ApiErrors.ApiException(HttpStatus.CONFLICT, "an import is running [id=" + running.id() + "]: one at a time");
             }
         }
-        final String id = "import-" + ids.incrementAndGet();
-        final HdbImport job = new HdbImport(id, new HdbImport.Settings(properties.root(), store.policy(), store.today(),
-            properties.blockBytesInt(), properties.imports().maxBufferedRows(), 100, store.storeLock()),
-            new HdbImport.Request(source, table, path, b.symbols(), b.dates(), zone, b.encoding(), b.strict() != null && b.strict()));
-        imports.put(id, job);
+    }
+
+    private HdbImport.Report queue(final Job job) {
+        imports.put(job.id(), job);
         while (imports.size() > KEPT) {
             imports.remove(imports.keySet().iterator().next());
         }
-        executor.execute(() -> run(job));
-        return job.snapshot();
+        executor.execute(job.run());
+        return job.snapshot().get();
     }
 
-    private void run(final HdbImport job) {
-        final HdbImport.Report r = job.run();
+    private void finished(final HdbImport.Report r) {
         rows.addAndGet(r.rowsWritten());
         badLines.addAndGet(r.badLines());
         ("done".equals(r.state()) ? done : failed).incrementAndGet();
@@ -143,18 +195,18 @@ final class ImportRunner implements DisposableBean {
 
     synchronized List<HdbImport.Report> list() {
         final List<HdbImport.Report> out = new ArrayList<>();
-        for (final HdbImport j : imports.values()) {
-            out.add(0, j.snapshot());
+        for (final Job j : imports.values()) {
+            out.add(0, j.snapshot().get());
         }
         return out;
     }
 
     synchronized HdbImport.Report get(final String id) {
-        final HdbImport j = imports.get(id);
+        final Job j = imports.get(id);
         if (j == null) {
             throw new ApiErrors.ApiException(HttpStatus.NOT_FOUND, "no such import [id=" + id + "]");
         }
-        return j.snapshot();
+        return j.snapshot().get();
     }
 
     private static ApiErrors.ApiException bad(final String message) {
@@ -164,7 +216,7 @@ final class ImportRunner implements DisposableBean {
     @Override
     public void destroy() throws InterruptedException {
         synchronized (this) {
-            imports.values().forEach(HdbImport::cancel);
+            imports.values().forEach(j -> j.cancel().run());
         }
         executor.shutdown();
         executor.awaitTermination(30, TimeUnit.SECONDS);

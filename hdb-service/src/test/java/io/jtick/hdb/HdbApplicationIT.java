@@ -1,7 +1,7 @@
 package io.jtick.hdb;
 
 import io.jtick.core.hdb.write.EncodingPolicy;
-import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.table.TableSegment;
 import io.jtick.core.testing.Cells;
 import org.junit.jupiter.api.Test;
@@ -229,7 +229,7 @@ class HdbApplicationIT {
         assertThat(encodings(ok(call("GET", "/api/partitions", null)), D1, "trade").get("price").asString()).isEqualTo("none");
 
         // a reader that holds the old files across the swap, and HTTP queries running throughout
-        final List<PartitionTable> held = store.hdb().acquire("trade", D1, D1);
+        final List<StoredTable> held = store.hdb().acquire("trade", D1, D1);
         assertThat(held).hasSize(1);
         final AtomicBoolean done = new AtomicBoolean();
         final AtomicInteger answered = new AtomicInteger();
@@ -261,7 +261,7 @@ class HdbApplicationIT {
         assertThat(report.get("moved").get(0).get("tier").asString()).isEqualTo("warm");
         assertThat(report.get("failed")).isEmpty();
         try {
-            final PartitionTable old = held.get(0);
+            final StoredTable old = held.get(0);
             final List<List<Object>> fromOldFiles = new ArrayList<>();
             for (final int r : Cells.symRows(old, sym)) {
                 final List<Object> row = new ArrayList<>();
@@ -273,7 +273,7 @@ class HdbApplicationIT {
             }
             assertThat(tree(fromOldFiles)).isEqualTo(expected);
         } finally {
-            held.forEach(PartitionTable::release);
+            held.forEach(StoredTable::release);
         }
         JsonNode enc = encodings(ok(call("GET", "/api/partitions", null)), D1, "trade");
         assertThat(enc).isEqualTo(JSON.valueToTree(Map.of("time", "lz4", "sym", "none", "price", "lz4", "size", "lz4",

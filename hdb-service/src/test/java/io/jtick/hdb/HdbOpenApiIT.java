@@ -44,6 +44,7 @@ class HdbOpenApiIT {
         HdbTestData.writeDay(root, day, "quote", 2000, 20, 2, EncodingPolicy.PLAIN);
         registry.add("tick.hdb.root", root::toString);
         registry.add("tick.hdb.tiering.enabled", () -> "false");
+        registry.add("tick.hdb.export.dir", () -> root.resolve("export").toString());
     }
 
     @Test
@@ -53,7 +54,7 @@ class HdbOpenApiIT {
             "GET /api/partitions", "POST /api/reload", "POST /api/query", "POST /api/gateway/query", "POST /api/tiering/run",
             "POST /api/sql", "POST /api/gateway/sql",
             "POST /api/compression-study", "GET /api/status", "PUT /api/partitions/{date}", "GET /api/replays",
-            "DELETE /api/replays/{replayId}", "POST /api/import", "GET /api/import", "GET /api/import/{importId}");
+            "DELETE /api/replays/{replayId}", "POST /api/import", "GET /api/import", "GET /api/import/{importId}", "POST /api/export");
         api.assertEveryOperationDescribed();
         // the import example first, so that GET /api/import/{importId} names an import this service holds
         final String started = api.sendExamples("POST /api/import", Map.of()).get(0);
@@ -61,7 +62,7 @@ class HdbOpenApiIT {
         // DELETE /api/replays/{replayId} needs a running replay: HdbReplayIT stops one
         assertThat(api.assertExamplesAccepted(Map.of("importId", id), Set.of("PUT /api/partitions/{date}", "POST /api/gateway/query",
             "POST /api/gateway/sql", "DELETE /api/replays/{replayId}", "POST /api/import")))
-            .hasSize(13); // partitions, reload, 3 queries, 2 SQL statements, tiering, study,
-        // status, replays, the imports and the one import
+            .hasSize(14); // partitions, reload, 3 queries, 2 SQL statements, tiering, study,
+        // status, replays, the imports, the one import and the export
     }
 }

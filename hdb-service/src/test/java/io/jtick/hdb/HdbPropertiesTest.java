@@ -7,6 +7,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The replay's rows per update keep the keys users already set ({@code batch-rows}, {@code max-batch-rows}). */
 class HdbPropertiesTest {
@@ -19,6 +21,19 @@ class HdbPropertiesTest {
         final HdbProperties.Replay r = bind(Map.of("tick.hdb.replay.batch-rows", "500", "tick.hdb.replay.max-batch-rows", "2000"));
         assertEquals(500, r.rowsPerUpdate());
         assertEquals(2000, r.maxRowsPerUpdate());
+    }
+
+    @Test
+    void shouldRefuseABadRetentionRuleNamingItsKeyAndStep() {
+        final HdbProperties p = new Binder(new MapConfigurationPropertySource(Map.of("tick.hdb.retention.trade", "hot P30D, parquet P7D")))
+            .bindOrCreate("tick.hdb", HdbProperties.class);
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> p.retentionPolicy(p.tierPolicy()));
+        assertTrue(e.getMessage().contains("key=tick.hdb.retention") && e.getMessage().contains("table=trade")
+            && e.getMessage().contains("step=parquet P7D"), e.getMessage());
+        final HdbProperties ok = new Binder(new MapConfigurationPropertySource(Map.of("tick.hdb.retention.trade",
+            "hot P7D, parquet P90D, cold P5Y, delete"))).bindOrCreate("tick.hdb", HdbProperties.class);
+        assertEquals("parquet", ok.retentionPolicy(ok.tierPolicy()).tierFor("trade", java.time.LocalDate.of(2026, 1, 1),
+            java.time.LocalDate.of(2026, 2, 1)).storedFormat().substring(0, 7));
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.jtick.bench.query;
 
 import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.ops.TierPolicy;
+import io.jtick.core.hdb.ops.TieringJob;
 import io.jtick.core.hdb.read.HistoricalDatabase;
 import io.jtick.core.hdb.read.PartitionSource;
 import io.jtick.core.hdb.store.PartitionStore;
@@ -41,7 +43,8 @@ import java.util.Set;
  * partition's layout without its files); or, {@code hdb}/{@code hdb-lz4}, that RDB's tables
  * written by {@link PartitionWriter} as a real date partition (plain and memory-mapped: the hot
  * tier; or {@code auto/lz4}: the warm tier) under a temporary directory and read through
- * {@link HistoricalDatabase} and {@link PartitionSource}. Questions are JSON documents prepared
+ * {@link HistoricalDatabase} and {@link PartitionSource}; or, {@code hdb-parquet}, that partition moved to a
+ * {@code parquet/zstd} tier. Questions are JSON documents prepared
  * once, like the peers' prepared statements; each run streams the rows into a sink that reads
  * every value.
  */
@@ -51,7 +54,7 @@ public final class JtickQuerySystem implements QuerySystem {
 
     /** Where the data lives: the system names the benchmark knows. */
     public enum Layout {
-        RDB("jtick"), PARTED("jtick-parted"), HDB("jtick-hdb"), HDB_LZ4("jtick-hdb-lz4");
+        RDB("jtick"), PARTED("jtick-parted"), HDB("jtick-hdb"), HDB_LZ4("jtick-hdb-lz4"), HDB_PARQUET("jtick-hdb-parquet");
 
         final String systemName;
 
@@ -81,7 +84,10 @@ public final class JtickQuerySystem implements QuerySystem {
                 this.source = partedSource(d, day);
                 break;
             default:
-                this.source = hdbSource(d, day, layout == Layout.HDB ? ColumnEncoding.PLAIN : ColumnEncoding.parse("auto/lz4"));
+                this.source = hdbSource(d, day, layout == Layout.HDB_LZ4 ? ColumnEncoding.parse("auto/lz4") : ColumnEncoding.PLAIN);
+                if (layout == Layout.HDB_PARQUET) {
+                    toParquet(LocalDate.ofEpochDay(day));
+                }
                 break;
         }
         for (final BenchQuery q : BenchQuery.values()) {
@@ -330,6 +336,15 @@ public final class JtickQuerySystem implements QuerySystem {
                 e.addSuppressed(suppressed);
             }
             throw e;
+        }
+    }
+
+    /** The written partition moved to a {@code parquet/zstd} tier by the tiering job, as the HDB's own job would. */
+    private void toParquet(final LocalDate date) {
+        final TieringJob.Report r = new TieringJob(hdb, new TierPolicy(List.of(TierPolicy.Tier.parse("parquet", -1, "parquet/zstd",
+            Map.of(), Map.of()))), PartitionWriter.DEFAULT_BLOCK_BYTES).run(date);
+        if (!r.failed().isEmpty()) {
+            throw new IllegalStateException("parquet tier failed: " + r.failed());
         }
     }
 

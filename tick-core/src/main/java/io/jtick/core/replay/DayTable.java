@@ -1,7 +1,6 @@
 package io.jtick.core.replay;
 
-import io.jtick.core.hdb.format.ColumnFile;
-import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.hdb.format.SymRanges;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
@@ -39,7 +38,7 @@ final class DayTable {
     private static final boolean NATIVE_LE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     final int tableIndex;
-    final PartitionTable partition;
+    final StoredTable partition;
     final TableSchema schema;
     /** Partition sym code of each selected sym that has rows in the window, ascending. */
     final int[] codes;
@@ -53,7 +52,7 @@ final class DayTable {
     private MappedByteBuffer[] maps;
     private int users;
 
-    private DayTable(final int tableIndex, final PartitionTable partition, final int[] codes, final int[] lo, final int[] hi) {
+    private DayTable(final int tableIndex, final StoredTable partition, final int[] codes, final int[] lo, final int[] hi) {
         this.tableIndex = tableIndex;
         this.partition = partition;
         this.schema = partition.schema();
@@ -72,7 +71,7 @@ final class DayTable {
         }
         this.compressed = new boolean[schema.columnCount()];
         for (int c = 0; c < compressed.length; c++) {
-            compressed[c] = !partition.column(c).mapped() && partition.rowCount() > 0;
+            compressed[c] = !partition.mapped(c) && partition.rowCount() > 0;
         }
     }
 
@@ -80,7 +79,7 @@ final class DayTable {
      * The selected syms of {@code partition} ({@code syms} null = all), each narrowed to rows with
      * {@code fromNanos <= time < toNanos} by binary search on its time range.
      */
-    static DayTable open(final int tableIndex, final PartitionTable partition, final Set<String> syms, final long fromNanos,
+    static DayTable open(final int tableIndex, final StoredTable partition, final Set<String> syms, final long fromNanos,
                          final long toNanos) {
         final SymRanges ranges = partition.syms();
         int[] selected;
@@ -101,7 +100,6 @@ final class DayTable {
             selected = Arrays.copyOf(selected, n);
             Arrays.sort(selected);
         }
-        final ColumnFile time = partition.column(TableSchema.TIME);
         final int[] codes = new int[selected.length];
         final int[] lo = new int[selected.length];
         final int[] hi = new int[selected.length];
@@ -110,10 +108,10 @@ final class DayTable {
             int a = ranges.from(code);
             int b = ranges.to(code);
             if (fromNanos != Long.MIN_VALUE) {
-                a = time.lowerBound(a, b, fromNanos);
+                a = partition.lowerBound(a, b, fromNanos);
             }
             if (toNanos != Long.MAX_VALUE) {
-                b = time.lowerBound(a, b, toNanos);
+                b = partition.lowerBound(a, b, toNanos);
             }
             if (b > a) {
                 codes[n] = code;
@@ -197,11 +195,12 @@ final class DayTable {
     }
 
     private MappedByteBuffer transcode(final Path dir, final int column) throws IOException {
-        final ColumnFile f = partition.column(column);
-        final int width = f.type().width();
+        final ColumnType type = schema.type(column);
+        final int width = type.width();
         final long bytes = (long) partition.rowCount() * width;
         if (bytes > Integer.MAX_VALUE) {
-            throw new IOException("column too large to decode for replay (limit 2 GiB) [file=" + f.path() + ", bytes=" + bytes + "]");
+            throw new IOException("column too large to decode for replay (limit 2 GiB) [table=" + partition.directory() + ", column="
+                + schema.column(column).name() + ", bytes=" + bytes + "]");
         }
         final Path file = dir.resolve("scratch-" + SCRATCH_IDS.incrementAndGet() + "-" + date() + "-" + schema.name() + "-"
             + schema.column(column).name());
@@ -214,12 +213,12 @@ final class DayTable {
         }
         try {
             final long address = new UnsafeBuffer(map).addressOffset();
-            final Object chunk = f.type().newArray(TRANSCODE_ROWS);
+            final Object chunk = type.newArray(TRANSCODE_ROWS);
             final long base = UnsafeApi.arrayBaseOffset(chunk.getClass());
             for (int k = 0; k < codes.length; k++) {
                 for (int at = lo[k]; at < hi[k];) {
                     final int n = Math.min(TRANSCODE_ROWS, hi[k] - at);
-                    f.read(at, n, chunk, 0);
+                    partition.copyRows(column, at, n, chunk, 0);
                     UnsafeApi.copyMemory(chunk, base, null, address + (long) at * width, (long) n * width);
                     at += n;
                 }
@@ -237,10 +236,10 @@ final class DayTable {
         if (s != null && s[TableSchema.TIME] != null) {
             return s[TableSchema.TIME].getLong(row << 3, ByteOrder.LITTLE_ENDIAN);
         }
-        return partition.column(TableSchema.TIME).getLong(row);
+        return partition.time(row);
     }
 
-    /** Copies rows {@code [from, from + count)} of a column into {@code dst} (typed as {@link ColumnFile#read}) at {@code dstIndex}. */
+    /** Copies rows {@code [from, from + count)} of a column into {@code dst} (as {@link StoredTable#copyRows}) at {@code dstIndex}. */
     void read(final int column, final int from, final int count, final Object dst, final int dstIndex) {
         final UnsafeBuffer[] s = scratch;
         if (s != null && s[column] != null && NATIVE_LE) {
@@ -249,7 +248,7 @@ final class DayTable {
                 UnsafeApi.arrayBaseOffset(dst.getClass()) + (long) dstIndex * width, (long) count * width);
             return;
         }
-        partition.column(column).read(from, count, dst, dstIndex);
+        partition.copyRows(column, from, count, dst, dstIndex);
     }
 
     ColumnType type(final int column) {

@@ -1,7 +1,7 @@
 package io.jtick.core.replay;
 
 import io.jtick.core.hdb.read.HistoricalDatabase;
-import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
@@ -42,12 +42,12 @@ final class ReplayPlan {
     final double speed;
     final ReplaySettings settings;
     final String key;
-    private final List<PartitionTable> pinned;
+    private final List<StoredTable> pinned;
     private int refs = 1;
 
     private ReplayPlan(final ControlFrames.Replay request, final List<TableSchema> schemas, final LocalDate[] dates,
                        final DayTable[][] days, final int rowsPerUpdate, final ReplaySettings settings, final String key,
-                       final List<PartitionTable> pinned) {
+                       final List<StoredTable> pinned) {
         this.request = request;
         this.schemas = List.copyOf(schemas);
         this.dates = dates;
@@ -113,17 +113,17 @@ final class ReplayPlan {
         }
         final LocalDate from = LocalDate.ofEpochDay(r.fromDay());
         final LocalDate to = LocalDate.ofEpochDay(r.toDay());
-        final List<PartitionTable> pinned = new ArrayList<>();
+        final List<StoredTable> pinned = new ArrayList<>();
         try {
             final List<TableSchema> schemas = new ArrayList<>();
-            final TreeMap<LocalDate, PartitionTable[]> byDate = new TreeMap<>();
+            final TreeMap<LocalDate, StoredTable[]> byDate = new TreeMap<>();
             for (int t = 0; t < r.tables().size(); t++) {
                 final String table = r.tables().get(t);
-                final List<PartitionTable> parts = hdb.acquire(table, from, to);
+                final List<StoredTable> parts = hdb.acquire(table, from, to);
                 pinned.addAll(parts);
                 TableSchema schema = null;
                 for (int i = parts.size() - 1; i >= 0; i--) {
-                    final PartitionTable p = parts.get(i);
+                    final StoredTable p = parts.get(i);
                     if (schema == null) {
                         schema = p.schema();
                     } else if (!schema.equals(p.schema())) {
@@ -131,7 +131,7 @@ final class ReplayPlan {
                             + ", date=" + p.date() + ", schema=" + p.schema().toSchemaString() + ", newest=" + schema.toSchemaString()
                             + "]");
                     }
-                    byDate.computeIfAbsent(p.date(), d -> new PartitionTable[r.tables().size()])[t] = p;
+                    byDate.computeIfAbsent(p.date(), d -> new StoredTable[r.tables().size()])[t] = p;
                 }
                 schemas.add(schema != null ? schema : hdb.schemaOf(table));
                 final long frame = (long) perUpdate * (schemas.get(t).rowWidth() + 8) + 4096;
@@ -147,7 +147,7 @@ final class ReplayPlan {
             final LocalDate[] dates = byDate.keySet().toArray(new LocalDate[0]);
             final DayTable[][] days = new DayTable[dates.length][];
             for (int d = 0; d < dates.length; d++) {
-                final PartitionTable[] parts = byDate.get(dates[d]);
+                final StoredTable[] parts = byDate.get(dates[d]);
                 final long lo = windowed && r.startNanos() > 0 ? instant(dates[d], r.startNanos(), zone) : Long.MIN_VALUE;
                 final long hi = windowed && r.endNanos() != ControlFrames.Replay.NO_END ? instant(dates[d], r.endNanos(), zone)
                     : Long.MAX_VALUE;
@@ -159,7 +159,7 @@ final class ReplayPlan {
             final String key = keyOf(r, settings);
             return new ReplayPlan(r, schemas, dates, days, perUpdate, settings, key, pinned);
         } catch (final RuntimeException e) {
-            pinned.forEach(PartitionTable::release);
+            pinned.forEach(StoredTable::release);
             throw e;
         }
     }
@@ -226,6 +226,6 @@ final class ReplayPlan {
                 return;
             }
         }
-        pinned.forEach(PartitionTable::release);
+        pinned.forEach(StoredTable::release);
     }
 }

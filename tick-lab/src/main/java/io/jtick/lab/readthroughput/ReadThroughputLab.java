@@ -8,7 +8,7 @@ import io.jtick.core.bulk.HdbImport;
 import io.jtick.core.feed.FileSources;
 import io.jtick.core.hdb.read.HistoricalDatabase;
 import io.jtick.core.hdb.store.PartitionStore;
-import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.hdb.format.SymRanges;
 import io.jtick.core.hdb.ops.TierPolicy;
@@ -165,7 +165,7 @@ public final class ReadThroughputLab implements AutoCloseable {
 
     private Day loaded(final LocalDate date, final String table, final boolean counted) throws IOException {
         hdb.reload();
-        final List<PartitionTable> parts = hdb.acquire(table, date, date);
+        final List<StoredTable> parts = hdb.acquire(table, date, date);
         try {
             if (parts.isEmpty()) {
                 throw new IOException("the day was not written [date=" + date + ", table=" + table + "]");
@@ -177,7 +177,7 @@ public final class ReadThroughputLab implements AutoCloseable {
             }
             return new Day(date, table, parts.get(0).rowCount(), bySym, counted);
         } finally {
-            parts.forEach(PartitionTable::release);
+            parts.forEach(StoredTable::release);
         }
     }
 

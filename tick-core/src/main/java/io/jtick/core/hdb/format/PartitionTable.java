@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -23,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * tiering swap never pulls a file from under a running query. A read after that throws
  * {@link IllegalStateException}.
  */
-public final class PartitionTable implements TableSegment {
+public final class PartitionTable implements StoredTable {
     /** Gather element-wise when runs of listed rows average fewer rows than this. */
     private static final int SCATTERED = 16;
 
@@ -65,14 +67,17 @@ public final class PartitionTable implements TableSegment {
         return new PartitionTable(directory, meta, syms, files);
     }
 
+    @Override
     public Path directory() {
         return directory;
     }
 
+    @Override
     public LocalDate date() {
         return meta.date();
     }
 
+    @Override
     public String name() {
         return meta.table().name();
     }
@@ -81,6 +86,7 @@ public final class PartitionTable implements TableSegment {
         return meta;
     }
 
+    @Override
     public SymRanges syms() {
         return syms;
     }
@@ -90,6 +96,7 @@ public final class PartitionTable implements TableSegment {
     }
 
     /** Bytes on disk of all column files. */
+    @Override
     public long bytesOnDisk() {
         long n = 0;
         for (final ColumnFile f : columns) {
@@ -99,6 +106,7 @@ public final class PartitionTable implements TableSegment {
     }
 
     /** Adds a reader reference; false when the table is already closed. */
+    @Override
     public boolean retain() {
         for (;;) {
             final int n = refs.get();
@@ -112,6 +120,7 @@ public final class PartitionTable implements TableSegment {
     }
 
     /** Drops a reference; the last one closes the files. */
+    @Override
     public void release() {
         if (refs.decrementAndGet() == 0) {
             for (final ColumnFile f : columns) {
@@ -130,7 +139,38 @@ public final class PartitionTable implements TableSegment {
         release();
     }
 
+    @Override
+    public String format() {
+        return TableFormats.JTICK;
+    }
+
+    @Override
+    public List<StoredColumn> describe() {
+        final List<StoredColumn> out = new ArrayList<>(columns.length);
+        for (int c = 0; c < columns.length; c++) {
+            final ColumnFile f = columns[c];
+            out.add(new StoredColumn(schema().column(c).name(), f.type().typeName(), f.encoding().toString(), f.rawBytes(), f.fileBytes()));
+        }
+        return out;
+    }
+
+    @Override
+    public boolean mapped(final int column) {
+        return columns[column].mapped();
+    }
+
+    @Override
+    public void copyRows(final int column, final int from, final int count, final Object dst, final int dstIndex) {
+        columns[column].read(from, count, dst, dstIndex);
+    }
+
+    @Override
+    public long time(final int row) {
+        return columns[TableSchema.TIME].getLong(row);
+    }
+
     /** Checks every block of every column. */
+    @Override
     public void verify() throws CorruptPartitionException {
         for (final ColumnFile f : columns) {
             f.verify();
@@ -270,6 +310,7 @@ public final class PartitionTable implements TableSegment {
     }
 
     /** First row of {@code [lo, hi)} whose time is at least {@code t} (time is non-decreasing within a sym's range). */
+    @Override
     public int lowerBound(final int lo, final int hi, final long t) {
         return columns[TableSchema.TIME].lowerBound(lo, hi, t);
     }
@@ -284,6 +325,6 @@ public final class PartitionTable implements TableSegment {
         if (f.mapped() || f.type() == ColumnType.TIMESTAMP || f.type() == ColumnType.INT64) {
             return f.lowerBound(from, to, t);
         }
-        return TableSegment.super.lowerBound(column, from, to, t, probe);
+        return StoredTable.super.lowerBound(column, from, to, t, probe);
     }
 }

@@ -1,6 +1,8 @@
 package io.jtick.core.hdb.ops;
 
 import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.format.TableFormat;
+import io.jtick.core.hdb.format.TableFormats;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.schema.ColumnDef;
 
@@ -9,6 +11,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -30,9 +33,11 @@ public record TierPolicy(List<Tier> tiers) {
      * @param encoding   default encoding
      * @param types      per column type name ({@code timestamp}, {@code float64}, ...)
      * @param columns    per {@code column} or {@code table.column}
+     * @param format     another table format and its compression ({@code parquet/zstd}), null for jtick's column files
+     *                   (then {@code encoding}, {@code types} and {@code columns} apply)
      */
     public record Tier(String name, int maxAgeDays, ColumnEncoding encoding, Map<String, ColumnEncoding> types,
-                       Map<String, ColumnEncoding> columns) {
+                       Map<String, ColumnEncoding> columns, String format) {
         public Tier {
             if (name == null || name.isBlank()) {
                 throw new IllegalArgumentException("tier name is required");
@@ -42,6 +47,39 @@ public record TierPolicy(List<Tier> tiers) {
             }
             types = Map.copyOf(types == null ? Map.of() : types);
             columns = Map.copyOf(columns == null ? Map.of() : columns);
+            if (format != null) {
+                format = format.trim().toLowerCase(Locale.ROOT);
+                final TableFormat f = TableFormats.byName(formatName(format));
+                if (f == null) {
+                    throw new IllegalArgumentException("unknown table format [tier=" + name + ", format=" + format + ", known="
+                        + TableFormats.names() + "]");
+                }
+                f.checkCompression(formatCompression(format));
+            }
+        }
+
+        /** A tier of jtick's column files. */
+        public Tier(final String name, final int maxAgeDays, final ColumnEncoding encoding, final Map<String, ColumnEncoding> types,
+                    final Map<String, ColumnEncoding> columns) {
+            this(name, maxAgeDays, encoding, types, columns, null);
+        }
+
+        /**
+         * A tier from its written encoding: {@code <format>/<compression>} when a table format on the
+         * class path has that name ({@code parquet/zstd}), else a column encoding ({@code auto/zstd:3}).
+         */
+        public static Tier parse(final String name, final int maxAgeDays, final String encoding, final Map<String, ColumnEncoding> types,
+                                 final Map<String, ColumnEncoding> columns) {
+            final String e = encoding == null ? "" : encoding.trim().toLowerCase(Locale.ROOT);
+            if (TableFormats.byName(formatName(e)) != null) {
+                return new Tier(name, maxAgeDays, ColumnEncoding.PLAIN, types, columns, e);
+            }
+            return new Tier(name, maxAgeDays, ColumnEncoding.parse(e), types, columns, null);
+        }
+
+        /** The stored format this tier asks for: {@code jtick} or {@code parquet/zstd}. */
+        public String storedFormat() {
+            return format == null ? TableFormats.JTICK : format;
         }
 
         /** The encoding this tier gives a column. */
@@ -97,6 +135,18 @@ public record TierPolicy(List<Tier> tiers) {
         return tiers.get(0);
     }
 
+    /** The format part of {@code parquet/zstd}. */
+    public static String formatName(final String format) {
+        final int slash = format.indexOf('/');
+        return slash < 0 ? format : format.substring(0, slash);
+    }
+
+    /** The compression part of {@code parquet/zstd}, empty when none is named. */
+    public static String formatCompression(final String format) {
+        final int slash = format.indexOf('/');
+        return slash < 0 ? "" : format.substring(slash + 1);
+    }
+
     /** The tier by name, or null. */
     public Tier tier(final String name) {
         for (final Tier t : tiers) {
@@ -122,8 +172,8 @@ public record TierPolicy(List<Tier> tiers) {
     public static TierPolicy fromConfig(final List<Map<String, Object>> config) {
         final List<Tier> out = new ArrayList<>();
         for (final Map<String, Object> m : config) {
-            out.add(new Tier((String) m.get("name"), ((Number) m.getOrDefault("maxAgeDays", -1)).intValue(),
-                ColumnEncoding.parse(String.valueOf(m.get("encoding"))), encodings(m.get("types")), encodings(m.get("columns"))));
+            out.add(Tier.parse((String) m.get("name"), ((Number) m.getOrDefault("maxAgeDays", -1)).intValue(),
+                String.valueOf(m.get("encoding")), encodings(m.get("types")), encodings(m.get("columns"))));
         }
         return new TierPolicy(out);
     }

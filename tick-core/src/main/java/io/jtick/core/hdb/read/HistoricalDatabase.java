@@ -1,9 +1,8 @@
 package io.jtick.core.hdb.read;
 
-import io.jtick.core.hdb.format.ColumnFile;
 import io.jtick.core.hdb.format.CorruptPartitionException;
-import io.jtick.core.hdb.format.PartitionTable;
-import io.jtick.core.hdb.format.TableMeta;
+import io.jtick.core.hdb.format.StoredTable;
+import io.jtick.core.hdb.format.TableFormats;
 import io.jtick.core.hdb.store.PartitionStore;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.TableSchema;
@@ -38,11 +37,11 @@ public final class HistoricalDatabase implements AutoCloseable {
     private boolean recovered;
 
     /** A table directory and the identity of the directory it was opened from (a swap changes it). */
-    private record Loaded(PartitionTable table, Object fileKey) {
+    private record Loaded(StoredTable table, Object fileKey) {
     }
 
-    /** One table of one partition as listed: rows and per-column bytes and encoding. */
-    public record TableInfo(String table, int rows, long bytesOnDisk, long rawBytes, List<ColumnInfo> columns) {
+    /** One table of one partition as listed: its format ({@code jtick}, {@code parquet/zstd}), rows and per-column bytes and encoding. */
+    public record TableInfo(String table, String format, int rows, long bytesOnDisk, long rawBytes, List<ColumnInfo> columns) {
     }
 
     /** One column as listed. */
@@ -84,7 +83,7 @@ public final class HistoricalDatabase implements AutoCloseable {
         final TreeMap<LocalDate, List<Path>> found = PartitionStore.scan(root);
         final NavigableMap<LocalDate, Map<String, Loaded>> current = partitions;
         final TreeMap<LocalDate, Map<String, Loaded>> next = new TreeMap<>();
-        final List<PartitionTable> openedNow = new ArrayList<>();
+        final List<StoredTable> openedNow = new ArrayList<>();
         final List<String> opened = new ArrayList<>();
         int tables = 0;
         try {
@@ -97,10 +96,10 @@ public final class HistoricalDatabase implements AutoCloseable {
                     if (old != null && key != null && key.equals(old.fileKey())) {
                         byTable.put(name, old);
                     } else {
-                        final PartitionTable t = PartitionTable.open(dir);
+                        final StoredTable t = TableFormats.open(dir);
                         if (!t.date().equals(e.getKey()) || !t.name().equals(name)) {
                             t.close();
-                            throw new CorruptPartitionException(dir.resolve(TableMeta.FILE), -1, "metadata names another partition [date="
+                            throw new CorruptPartitionException(dir, -1, "metadata names another partition [date="
                                 + t.date() + ", table=" + t.name() + "]");
                         }
                         openedNow.add(t);
@@ -112,7 +111,7 @@ public final class HistoricalDatabase implements AutoCloseable {
                 next.put(e.getKey(), Collections.unmodifiableMap(byTable));
             }
         } catch (final IOException | RuntimeException e) {
-            openedNow.forEach(PartitionTable::close);
+            openedNow.forEach(StoredTable::close);
             throw e;
         }
         final List<String> dropped = new ArrayList<>();
@@ -134,12 +133,31 @@ public final class HistoricalDatabase implements AutoCloseable {
     /** Replaces one loaded table by the directory now at its place (after a tier rewrite); the old one closes when unused. */
     public synchronized void replace(final LocalDate date, final String table) throws IOException {
         final Path dir = root.resolve(date.toString()).resolve(table);
-        final PartitionTable fresh = PartitionTable.open(dir);
+        final StoredTable fresh = TableFormats.open(dir);
         final Object key = Files.readAttributes(dir, BasicFileAttributes.class).fileKey();
         final TreeMap<LocalDate, Map<String, Loaded>> next = new TreeMap<>(partitions);
         final Map<String, Loaded> byTable = new TreeMap<>(next.getOrDefault(date, Map.of()));
         final Loaded old = byTable.put(table, new Loaded(fresh, key));
         next.put(date, Collections.unmodifiableMap(byTable));
+        partitions = Collections.unmodifiableNavigableMap(next);
+        if (old != null) {
+            old.table().close();
+        }
+    }
+
+    /**
+     * Forgets one table (its directory was deleted or moved away by retention); running queries keep
+     * the old files open until they finish. The date goes when its last table does.
+     */
+    public synchronized void remove(final LocalDate date, final String table) {
+        final TreeMap<LocalDate, Map<String, Loaded>> next = new TreeMap<>(partitions);
+        final Map<String, Loaded> byTable = new TreeMap<>(next.getOrDefault(date, Map.of()));
+        final Loaded old = byTable.remove(table);
+        if (byTable.isEmpty()) {
+            next.remove(date);
+        } else {
+            next.put(date, Collections.unmodifiableMap(byTable));
+        }
         partitions = Collections.unmodifiableNavigableMap(next);
         if (old != null) {
             old.table().close();
@@ -153,9 +171,9 @@ public final class HistoricalDatabase implements AutoCloseable {
 
     /**
      * The tables named {@code table} in {@code [from, to]} (null bounds: open), retained: the caller
-     * must {@link PartitionTable#release()} each one.
+     * must {@link StoredTable#release()} each one.
      */
-    public List<PartitionTable> acquire(final String table, final LocalDate from, final LocalDate to) {
+    public List<StoredTable> acquire(final String table, final LocalDate from, final LocalDate to) {
         final NavigableMap<LocalDate, Map<String, Loaded>> all = partitions;
         final NavigableMap<LocalDate, Map<String, Loaded>> range;
         if (from == null && to == null) {
@@ -163,7 +181,7 @@ public final class HistoricalDatabase implements AutoCloseable {
         } else {
             range = all.subMap(from == null ? LocalDate.MIN : from, true, to == null ? LocalDate.MAX : to, true);
         }
-        final List<PartitionTable> out = new ArrayList<>();
+        final List<StoredTable> out = new ArrayList<>();
         for (final Map<String, Loaded> byTable : range.values()) {
             final Loaded l = byTable.get(table);
             if (l != null && l.table().retain()) {
@@ -191,8 +209,8 @@ public final class HistoricalDatabase implements AutoCloseable {
     }
 
     /** Every loaded table, retained (release each). */
-    public List<PartitionTable> acquireAll() {
-        final List<PartitionTable> out = new ArrayList<>();
+    public List<StoredTable> acquireAll() {
+        final List<StoredTable> out = new ArrayList<>();
         for (final Map<String, Loaded> byTable : partitions.values()) {
             for (final Loaded l : byTable.values()) {
                 if (l.table().retain()) {
@@ -209,16 +227,14 @@ public final class HistoricalDatabase implements AutoCloseable {
         for (final Map.Entry<LocalDate, Map<String, Loaded>> e : partitions.entrySet()) {
             final List<TableInfo> tables = new ArrayList<>();
             for (final Loaded l : e.getValue().values()) {
-                final PartitionTable t = l.table();
+                final StoredTable t = l.table();
                 final List<ColumnInfo> cols = new ArrayList<>();
                 long raw = 0;
-                for (int c = 0; c < t.schema().columnCount(); c++) {
-                    final ColumnFile f = t.column(c);
-                    cols.add(new ColumnInfo(t.schema().column(c).name(), f.type().typeName(), f.encoding().toString(), f.rawBytes(),
-                        f.fileBytes()));
-                    raw += f.rawBytes();
+                for (final StoredTable.StoredColumn c : t.describe()) {
+                    cols.add(new ColumnInfo(c.name(), c.type(), c.encoding(), c.rawBytes(), c.bytesOnDisk()));
+                    raw += c.rawBytes();
                 }
-                tables.add(new TableInfo(t.name(), t.rowCount(), t.bytesOnDisk(), raw, List.copyOf(cols)));
+                tables.add(new TableInfo(t.name(), t.format(), t.rowCount(), t.bytesOnDisk(), raw, List.copyOf(cols)));
             }
             out.add(new PartitionInfo(e.getKey(), List.copyOf(tables)));
         }

@@ -1,7 +1,7 @@
 package io.jtick.core.hdb.read;
 
 import io.jtick.core.hdb.format.CorruptPartitionException;
-import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.QuerySource;
 import io.jtick.core.table.RowSink;
@@ -36,22 +36,22 @@ public final class PartitionSource implements QuerySource {
         final LocalDate from = fromDay == ALL_DAYS_FROM ? null : LocalDate.ofEpochDay(Math.max(fromDay, -365_000_000));
         final LocalDate to = toDay == ALL_DAYS_TO ? null : LocalDate.ofEpochDay(Math.min(toDay, 365_000_000));
         final List<TableSegment> out = new ArrayList<>();
-        for (final PartitionTable t : hdb.acquire(table, from, to)) {
+        for (final StoredTable t : hdb.acquire(table, from, to)) {
             out.add(new Segment(hdb, t));
         }
         return out;
     }
 
     /**
-     * One table of one partition as the engine gets it: reads go to the {@link PartitionTable},
+     * One table of one partition as the engine gets it: reads go to the {@link StoredTable},
      * a corrupt block is counted by the HDB on the way out, closing releases the partition once.
      */
     static final class Segment implements TableSegment {
         private final HistoricalDatabase hdb;
-        private final PartitionTable table;
+        private final StoredTable table;
         private boolean closed;
 
-        Segment(final HistoricalDatabase hdb, final PartitionTable table) {
+        Segment(final HistoricalDatabase hdb, final StoredTable table) {
             this.hdb = hdb;
             this.table = table;
         }

@@ -33,6 +33,8 @@ import java.util.UUID;
  * {@link #recover} finishes or undoes a swap a crash interrupted and drops staging directories.
  */
 public final class PartitionStore {
+    /** A table directory in another format than jtick's column files holds this file, naming the format ({@code parquet}). */
+    public static final String FORMAT_FILE = ".format";
     static final String TMP_PREFIX = ".tmp-";
     static final String OLD_PREFIX = ".old-";
 
@@ -81,7 +83,7 @@ public final class PartitionStore {
         return new Recovery(List.copyOf(deleted), List.copyOf(restored));
     }
 
-    /** Date directories under {@code root} with their table directories (those holding a {@code .meta}), by date. */
+    /** Date directories under {@code root} with their table directories (those holding a {@code .meta} or a {@code .format}), by date. */
     public static TreeMap<LocalDate, List<Path>> scan(final Path root) throws IOException {
         final TreeMap<LocalDate, List<Path>> out = new TreeMap<>();
         if (!Files.isDirectory(root)) {
@@ -96,7 +98,8 @@ public final class PartitionStore {
                 final List<Path> tables = new ArrayList<>();
                 try (DirectoryStream<Path> ts = Files.newDirectoryStream(p)) {
                     for (final Path t : ts) {
-                        if (!t.getFileName().toString().startsWith(".") && Files.isRegularFile(t.resolve(TableMeta.FILE))) {
+                        if (!t.getFileName().toString().startsWith(".")
+                            && (Files.isRegularFile(t.resolve(TableMeta.FILE)) || Files.isRegularFile(t.resolve(FORMAT_FILE)))) {
                             tables.add(t);
                         }
                     }

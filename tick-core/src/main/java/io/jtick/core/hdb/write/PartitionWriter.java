@@ -1,6 +1,6 @@
 package io.jtick.core.hdb.write;
 
-import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.hdb.format.SymRanges;
 import io.jtick.core.hdb.format.TableMeta;
 import io.jtick.core.hdb.store.PartitionStore;
@@ -146,7 +146,7 @@ public final class PartitionWriter {
      * Re-encodes one loaded table with this writer's policy into a staging copy and swaps it in
      * (the tiering step). The source stays readable throughout; callers reopen the new directory.
      */
-    public TableWritten rewrite(final PartitionTable source) throws IOException {
+    public TableWritten rewrite(final StoredTable source) throws IOException {
         try (PartitionStore.Staging stage = PartitionStore.stage(root, source.date()); WriterPool pool = new WriterPool(parallelism)) {
             final TableWritten w = startTable(stage.table(source.name()), source.date(), source, pool).finish();
             pool.awaitSynced();

@@ -1,6 +1,6 @@
 package io.jtick.core.hdb.ops;
 
-import io.jtick.core.hdb.format.PartitionTable;
+import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.hdb.read.HistoricalDatabase;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.write.PartitionWriter;
@@ -54,9 +54,9 @@ class TieringJobTest {
         final MemorySegment day = write(D1, 20_000, 1);
         hdb = new HistoricalDatabase(root, metrics);
         hdb.reload();
-        final List<PartitionTable> held = hdb.acquire("trade", D1, D1);
+        final List<StoredTable> held = hdb.acquire("trade", D1, D1);
         assertThat(held).hasSize(1);
-        final PartitionTable old = held.get(0);
+        final StoredTable old = held.get(0);
 
         final TierPolicy policy = TierPolicy.defaults();
         final TieringJob job = new TieringJob(hdb, policy, 8192);
@@ -77,9 +77,9 @@ class TieringJobTest {
         assertThatThrownBy(() -> old.read(2, 0, 1, new ColumnChunk())).isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("closed");
         // and the new files hold the same rows
-        final List<PartitionTable> fresh = hdb.acquire("trade", D1, D1);
+        final List<StoredTable> fresh = hdb.acquire("trade", D1, D1);
         assertThat(PartitionWriterTest.rowsAsStrings(fresh.get(0))).isEqualTo(PartitionWriterTest.rowsAsStrings(day));
-        fresh.forEach(PartitionTable::release);
+        fresh.forEach(StoredTable::release);
         try (var left = Files.list(root.resolve("2026-09-01"))) {
             assertThat(left.map(p -> p.getFileName().toString())).containsExactly("trade");
         }

@@ -1,0 +1,135 @@
+package io.jtick.parquet;
+
+import com.github.luben.zstd.Zstd;
+import net.jpountz.lz4.LZ4Compressor;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4FastDecompressor;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.xerial.snappy.Snappy;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Parquet page compression through the codec libraries jtick's own column files use (zstd-jni,
+ * snappy-java, lz4-java), so that neither writing nor reading goes through Hadoop's codec
+ * classes and their {@code Configuration} (which would pull Hadoop's XML and collection
+ * libraries into the HDB). The formats are Parquet's: ZSTD frames, raw Snappy, LZ4_RAW blocks.
+ * Stateless and thread-safe.
+ */
+final class PageCodecs implements CompressionCodecFactory {
+    static final PageCodecs INSTANCE = new PageCodecs();
+    /** zstd level of Parquet pages (parquet-java's default too). */
+    static final int ZSTD_LEVEL = 3;
+    private static final LZ4Compressor LZ4 = LZ4Factory.fastestInstance().fastCompressor();
+    private static final LZ4FastDecompressor UNLZ4 = LZ4Factory.fastestInstance().fastDecompressor();
+
+    private PageCodecs() {
+    }
+
+    @Override
+    public BytesInputCompressor getCompressor(final CompressionCodecName codec) {
+        check(codec);
+        return new BytesInputCompressor() {
+            @Override
+            public BytesInput compress(final BytesInput bytes) throws IOException {
+                final byte[] in = bytes.toByteArray();
+                return BytesInput.from(PageCodecs.compress(codec, in));
+            }
+
+            @Override
+            public CompressionCodecName getCodecName() {
+                return codec;
+            }
+
+            @Override
+            public void release() {
+                // nothing held
+            }
+        };
+    }
+
+    @Override
+    public BytesInputDecompressor getDecompressor(final CompressionCodecName codec) {
+        check(codec);
+        return new BytesInputDecompressor() {
+            @Override
+            public BytesInput decompress(final BytesInput bytes, final int uncompressedSize) throws IOException {
+                return BytesInput.from(PageCodecs.decompress(codec, bytes.toByteArray(), uncompressedSize));
+            }
+
+            @Override
+            public void decompress(final ByteBuffer input, final int compressedSize, final ByteBuffer output, final int uncompressedSize)
+                throws IOException {
+                final byte[] in = new byte[compressedSize];
+                input.duplicate().get(in);
+                output.put(PageCodecs.decompress(codec, in, uncompressedSize));
+            }
+
+            @Override
+            public void release() {
+                // nothing held
+            }
+        };
+    }
+
+    @Override
+    public void release() {
+        // nothing held
+    }
+
+    private static void check(final CompressionCodecName codec) {
+        switch (codec) {
+            case UNCOMPRESSED, ZSTD, SNAPPY, LZ4_RAW -> {
+            }
+            default -> throw new IllegalArgumentException("unsupported Parquet codec [codec=" + codec + ", supported=UNCOMPRESSED,"
+                + "ZSTD,SNAPPY,LZ4_RAW]");
+        }
+    }
+
+    static byte[] compress(final CompressionCodecName codec, final byte[] in) throws IOException {
+        return switch (codec) {
+            case ZSTD -> Zstd.compress(in, ZSTD_LEVEL);
+            case SNAPPY -> Snappy.compress(in);
+            case LZ4_RAW -> {
+                final byte[] out = new byte[LZ4.maxCompressedLength(in.length)];
+                final int n = LZ4.compress(in, 0, in.length, out, 0, out.length);
+                yield java.util.Arrays.copyOf(out, n);
+            }
+            default -> in;
+        };
+    }
+
+    static byte[] decompress(final CompressionCodecName codec, final byte[] in, final int size) throws IOException {
+        try {
+            return switch (codec) {
+                case ZSTD -> {
+                    final byte[] out = new byte[size];
+                    final long n = Zstd.decompressByteArray(out, 0, size, in, 0, in.length);
+                    if (Zstd.isError(n) || n != size) {
+                        throw new IOException("bad zstd page [expected=" + size + ", got=" + n + "]");
+                    }
+                    yield out;
+                }
+                case SNAPPY -> {
+                    final byte[] out = new byte[size];
+                    final int n = Snappy.uncompress(in, 0, in.length, out, 0);
+                    if (n != size) {
+                        throw new IOException("bad snappy page [expected=" + size + ", got=" + n + "]");
+                    }
+                    yield out;
+                }
+                case LZ4_RAW -> {
+                    final byte[] out = new byte[size];
+                    UNLZ4.decompress(in, 0, out, 0, size);
+                    yield out;
+                }
+                default -> in;
+            };
+        } catch (final RuntimeException e) {
+            throw new IOException("bad " + codec + " page: " + e.getMessage(), e);
+        }
+    }
+}

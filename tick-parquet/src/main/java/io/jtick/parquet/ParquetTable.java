@@ -1,0 +1,574 @@
+package io.jtick.parquet;
+
+import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.hdb.format.StoredTable;
+import io.jtick.core.hdb.format.SymRanges;
+import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.RowSink;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.VersionParser;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.impl.ColumnReaderImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.api.PrimitiveConverter;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Array;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One table of one date partition stored as a Parquet file that {@link ParquetTableWriter} wrote,
+ * read as a {@link StoredTable}: the footer (row groups, statistics, the jtick schema and sym
+ * ranges) is read once at open; a read decodes only the column chunk of the row group holding
+ * the rows asked for (a projection of one column, one ranged read of that chunk's bytes) into the
+ * reading chunk's own buffer, kept as its attachment for the next, usually adjacent, read. The
+ * {@code sym} column is never read: rows are sorted by sym and the footer gives each sym's range.
+ * Nothing holds more than one column chunk of one row group per reader.
+ *
+ * <p>Lifetime as {@link StoredTable}: the file's channel closes with the last reference, so a
+ * running query finishes on a file the tiering job has since replaced or deleted.
+ */
+final class ParquetTable implements StoredTable {
+    private static final PrimitiveConverter NO_CONVERTER = new PrimitiveConverter() {
+    };
+
+    private final Path directory;
+    private final Path file;
+    private final FileChannel channel;
+    private final ChannelInputFile input;
+    private final ParquetMetadata footer;
+    private final ParquetReadOptions options;
+    private final VersionParser.ParsedVersion writer;
+    private final TableSchema schema;
+    private final LocalDate date;
+    private final SymRanges syms;
+    private final int[] symStarts;
+    private final int[] groupStart;
+    private final ColumnDescriptor[] descriptors;
+    private final String format;
+    private final ColumnChunk[] copyChunks;
+    private final AtomicInteger refs = new AtomicInteger(1);
+    private final AtomicLong decodes = new AtomicLong();
+
+    /** A column chunk of one row group decoded for one reader. */
+    private static final class Decoded {
+        ParquetTable table;
+        int group = -1;
+        int column = -1;
+        Object values;
+    }
+
+    private ParquetTable(final Path directory, final Path file, final FileChannel channel, final ParquetMetadata footer)
+        throws IOException {
+        this.directory = directory;
+        this.file = file;
+        this.channel = channel;
+        this.input = new ChannelInputFile(channel);
+        this.footer = footer;
+        this.options = ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(PageCodecs.INSTANCE)
+            .usePageChecksumVerification(true).build();
+        final Map<String, String> kv = footer.getFileMetaData().getKeyValueMetaData();
+        final String table = kv.get(ParquetSchemas.KEY_TABLE);
+        final String schemaString = kv.get(ParquetSchemas.KEY_SCHEMA);
+        final String day = kv.get(ParquetSchemas.KEY_DATE);
+        final String symText = kv.get(ParquetSchemas.KEY_SYMS);
+        if (table == null || schemaString == null || day == null || symText == null) {
+            throw new CorruptPartitionException(file, -1, "not a jtick partition: the footer lacks jtick.table, jtick.schema, jtick.date "
+                + "or jtick.syms (load files written by other tools with ./jtick import parquet)");
+        }
+        this.schema = TableSchema.parse(table, schemaString);
+        this.date = LocalDate.parse(day);
+        this.syms = parseSyms(file, symText);
+        this.symStarts = new int[syms.count()];
+        for (int k = 0; k < symStarts.length; k++) {
+            symStarts[k] = syms.from(k);
+        }
+        final List<BlockMetaData> blocks = footer.getBlocks();
+        this.groupStart = new int[blocks.size() + 1];
+        for (int g = 0; g < blocks.size(); g++) {
+            groupStart[g + 1] = groupStart[g] + Math.toIntExact(blocks.get(g).getRowCount());
+        }
+        final List<ColumnDescriptor> cols = footer.getFileMetaData().getSchema().getColumns();
+        if (cols.size() != schema.columnCount()) {
+            throw new CorruptPartitionException(file, -1, "the Parquet schema has " + cols.size() + " columns, jtick.schema "
+                + schema.columnCount());
+        }
+        this.descriptors = cols.toArray(new ColumnDescriptor[0]);
+        this.format = "parquet/" + (blocks.isEmpty() ? "zstd" : codecName(blocks.get(0).getColumns().get(0)));
+        VersionParser.ParsedVersion v;
+        try {
+            v = VersionParser.parse(footer.getFileMetaData().getCreatedBy());
+        } catch (final RuntimeException | VersionParser.VersionParseException e) {
+            v = null;
+        }
+        this.writer = v;
+        this.copyChunks = new ColumnChunk[schema.columnCount()];
+        for (int c = 0; c < copyChunks.length; c++) {
+            copyChunks[c] = new ColumnChunk();
+        }
+    }
+
+    /** Opens {@code <dir>/<table>.parquet}, reading its footer; throws {@link CorruptPartitionException} naming the file. */
+    static ParquetTable open(final Path directory) throws IOException {
+        final Path file = directory.resolve(ParquetFormat.fileName(directory.getFileName().toString()));
+        final FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+        try {
+            final ParquetMetadata footer;
+            try (ParquetFileReader r = ParquetFileReader.open(new ChannelInputFile(ch),
+                ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(PageCodecs.INSTANCE).build())) {
+                footer = r.getFooter();
+            } catch (final RuntimeException e) {
+                throw new CorruptPartitionException(file, -1, "unreadable Parquet footer: " + e.getMessage(), e);
+            }
+            return new ParquetTable(directory, file, ch, footer);
+        } catch (final IOException | RuntimeException e) {
+            ch.close();
+            if (e instanceof IOException io && !(e instanceof CorruptPartitionException)) {
+                throw new CorruptPartitionException(file, -1, "unreadable Parquet file: " + e.getMessage(), e);
+            }
+            throw e;
+        }
+    }
+
+    private static String codecName(final ColumnChunkMetaData c) {
+        return switch (c.getCodec()) {
+            case LZ4_RAW -> "lz4";
+            case UNCOMPRESSED -> "none";
+            default -> c.getCodec().name().toLowerCase(Locale.ROOT);
+        };
+    }
+
+    private static SymRanges parseSyms(final Path file, final String text) throws CorruptPartitionException {
+        final List<String> names = new ArrayList<>();
+        final List<int[]> ranges = new ArrayList<>();
+        int at = 0;
+        while (at < text.length()) {
+            final int nl = text.indexOf('\n', at);
+            final String line = text.substring(at, nl < 0 ? text.length() : nl);
+            at = nl < 0 ? text.length() : nl + 1;
+            final int t1 = line.indexOf('\t');
+            final int t2 = t1 < 0 ? -1 : line.indexOf('\t', t1 + 1);
+            if (t2 < 0) {
+                throw new CorruptPartitionException(file, -1, "bad jtick.syms line [line=" + line + "]");
+            }
+            ranges.add(new int[] {Integer.parseInt(line.substring(0, t1)), Integer.parseInt(line.substring(t1 + 1, t2))});
+            names.add(line.substring(t2 + 1));
+        }
+        final int[] from = new int[names.size()];
+        final int[] to = new int[names.size()];
+        for (int k = 0; k < from.length; k++) {
+            from[k] = ranges.get(k)[0];
+            to[k] = ranges.get(k)[1];
+        }
+        return new SymRanges(names.toArray(new String[0]), from, to);
+    }
+
+    @Override
+    public Path directory() {
+        return directory;
+    }
+
+    /** The Parquet file. */
+    Path file() {
+        return file;
+    }
+
+    /** Row groups in the file. */
+    int groupCount() {
+        return groupStart.length - 1;
+    }
+
+    /** First row of a row group (the row count for {@code groupCount()}). */
+    int groupStart(final int g) {
+        return groupStart[g];
+    }
+
+    @Override
+    public LocalDate date() {
+        return date;
+    }
+
+    @Override
+    public String name() {
+        return schema.name();
+    }
+
+    @Override
+    public String format() {
+        return format;
+    }
+
+    @Override
+    public SymRanges syms() {
+        return syms;
+    }
+
+    @Override
+    public long bytesOnDisk() {
+        return input.getLength();
+    }
+
+    @Override
+    public List<StoredColumn> describe() {
+        final List<StoredColumn> out = new ArrayList<>(descriptors.length);
+        for (int c = 0; c < descriptors.length; c++) {
+            long stored = 0;
+            final TreeSet<String> encodings = new TreeSet<>();
+            for (final BlockMetaData b : footer.getBlocks()) {
+                final ColumnChunkMetaData m = b.getColumns().get(c);
+                stored += m.getTotalSize();
+                m.getEncodings().forEach(e -> encodings.add(e.name()));
+            }
+            out.add(new StoredColumn(schema.column(c).name(), schema.type(c).typeName(), format + " " + String.join("+", encodings),
+                (long) rowCount() * schema.type(c).width(), stored));
+        }
+        return out;
+    }
+
+    @Override
+    public boolean retain() {
+        for (;;) {
+            final int n = refs.get();
+            if (n <= 0) {
+                return false;
+            }
+            if (refs.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    @Override
+    public void release() {
+        if (refs.decrementAndGet() == 0) {
+            try {
+                channel.close();
+            } catch (final IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** Decodes every column chunk with page checksums verified. */
+    @Override
+    public void verify() throws IOException {
+        for (int g = 0; g < groupCount(); g++) {
+            for (int c = 0; c < descriptors.length; c++) {
+                if (c != TableSchema.SYM) {
+                    decode(g, c, null);
+                }
+            }
+        }
+    }
+
+    @Override
+    public boolean mapped(final int column) {
+        return false;
+    }
+
+    @Override
+    public void copyRows(final int column, final int from, final int count, final Object dst, final int dstIndex) {
+        final ColumnChunk chunk = copyChunks[column];
+        synchronized (chunk) {
+            for (int done = 0; done < count;) {
+                final int n = Math.min(count - done, DEFAULT_CHUNK_ROWS);
+                read(column, from + done, n, chunk);
+                copy(chunk, dst, dstIndex + done, n);
+                done += n;
+            }
+        }
+    }
+
+    private static void copy(final ColumnChunk chunk, final Object dst, final int at, final int n) {
+        final Object src;
+        if (dst instanceof long[]) {
+            src = chunk.longs();
+        } else if (dst instanceof int[]) {
+            src = chunk.ints();
+        } else if (dst instanceof double[]) {
+            src = chunk.doubles();
+        } else if (dst instanceof float[]) {
+            src = chunk.floats();
+        } else if (dst instanceof short[]) {
+            src = chunk.shorts();
+        } else {
+            src = chunk.bytes();
+        }
+        System.arraycopy(src, chunk.offset(), dst, at, n);
+    }
+
+    @Override
+    public long time(final int row) {
+        final ColumnChunk chunk = copyChunks[TableSchema.TIME];
+        synchronized (chunk) {
+            read(TableSchema.TIME, row, 1, chunk);
+            return chunk.longs()[chunk.offset()];
+        }
+    }
+
+    @Override
+    public int lowerBound(final int from, final int to, final long t) {
+        return lowerBound(TableSchema.TIME, from, to, t, new ColumnChunk());
+    }
+
+    @Override
+    public TableSchema schema() {
+        return schema;
+    }
+
+    @Override
+    public int epochDay() {
+        return (int) date.toEpochDay();
+    }
+
+    @Override
+    public int rowCount() {
+        return groupStart[groupStart.length - 1];
+    }
+
+    @Override
+    public boolean timeSorted() {
+        return syms.count() <= 1;
+    }
+
+    @Override
+    public boolean symParted() {
+        return true;
+    }
+
+    @Override
+    public int symId(final String sym) {
+        return syms.code(sym);
+    }
+
+    @Override
+    public String symName(final int symId) {
+        return syms.name(symId);
+    }
+
+    @Override
+    public int symIdLimit() {
+        return syms.count();
+    }
+
+    @Override
+    public void symRows(final int symId, final RowSink sink) {
+        if (symId >= 0 && symId < syms.count()) {
+            sink.range(syms.from(symId), syms.to(symId));
+        }
+    }
+
+    /** Column chunks decoded so far (what a query cost in reads). */
+    long decodes() {
+        return decodes.get();
+    }
+
+    private void checkOpen() {
+        if (refs.get() <= 0) {
+            throw new IllegalStateException("table closed [file=" + file + "]");
+        }
+    }
+
+    @Override
+    public void read(final int column, final int from, final int length, final ColumnChunk chunk) {
+        checkOpen();
+        if (from < 0 || length < 0 || from + length > rowCount()) {
+            throw new IndexOutOfBoundsException("rows outside table [file=" + file + ", from=" + from + ", length=" + length + "]");
+        }
+        final ColumnType type = schema.type(column);
+        if (column == TableSchema.SYM) {
+            final int[] ids = chunk.intBuffer(length);
+            int k = symAt(from);
+            for (int i = 0; i < length; i++) {
+                while (from + i >= syms.to(k)) {
+                    k++;
+                }
+                ids[i] = k;
+            }
+            chunk.wrap(ids, 0, length);
+            return;
+        }
+        final Decoded held = held(chunk);
+        final int g = groupOf(from);
+        if (from + length <= groupStart[g + 1]) {
+            final Object values = decoded(held, g, column);
+            chunk.wrap(type, values, from - groupStart[g], length);
+            return;
+        }
+        final Object buf = chunk.buffer(type, length);
+        for (int done = 0; done < length;) {
+            final int row = from + done;
+            final int gg = groupOf(row);
+            final int n = Math.min(length - done, groupStart[gg + 1] - row);
+            System.arraycopy(decoded(held, gg, column), row - groupStart[gg], buf, done, n);
+            done += n;
+        }
+        chunk.wrap(type, buf, 0, length);
+    }
+
+    @Override
+    public void read(final int column, final int[] rows, final int at, final int length, final ColumnChunk chunk) {
+        checkOpen();
+        final ColumnType type = schema.type(column);
+        final Object buf = chunk.buffer(type, length);
+        if (column == TableSchema.SYM) {
+            final int[] ids = (int[]) buf;
+            for (int i = 0; i < length; i++) {
+                ids[i] = symAt(rows[at + i]);
+            }
+            chunk.wrap(ids, 0, length);
+            return;
+        }
+        final Decoded held = held(chunk);
+        for (int i = 0; i < length; i++) {
+            final int row = rows[at + i];
+            if (row < 0 || row >= rowCount()) {
+                throw new IndexOutOfBoundsException("row outside table [file=" + file + ", row=" + row + "]");
+            }
+            final int g = groupOf(row);
+            System.arraycopy(decoded(held, g, column), row - groupStart[g], buf, i, 1);
+        }
+        chunk.wrap(type, buf, 0, length);
+    }
+
+    private int symAt(final int row) {
+        final int k = Arrays.binarySearch(symStarts, row);
+        return k >= 0 ? k : -k - 2;
+    }
+
+    private int groupOf(final int row) {
+        final int g = Arrays.binarySearch(groupStart, row);
+        return g >= 0 ? Math.min(g, groupStart.length - 2) : -g - 2;
+    }
+
+    private Decoded held(final ColumnChunk chunk) {
+        if (chunk.attachment instanceof Decoded d && d.table == this) {
+            return d;
+        }
+        final Decoded d = new Decoded();
+        d.table = this;
+        chunk.attachment = d;
+        return d;
+    }
+
+    private Object decoded(final Decoded held, final int g, final int column) {
+        if (held.group != g || held.column != column) {
+            held.group = -1;
+            try {
+                held.values = decode(g, column, held.values);
+            } catch (final IOException e) {
+                throw new UncheckedIOException(e instanceof CorruptPartitionException ? e
+                    : new CorruptPartitionException(file, g, "unreadable row group: " + e.getMessage(), e));
+            }
+            held.group = g;
+            held.column = column;
+        }
+        return held.values;
+    }
+
+    /**
+     * Reads one column chunk of one row group (only its bytes) and decodes it into an array of the
+     * column's type, {@code reuse} when it is of that type and large enough.
+     */
+    private Object decode(final int g, final int column, final Object reuse) throws IOException {
+        decodes.incrementAndGet();
+        final int n = groupStart[g + 1] - groupStart[g];
+        final ColumnType type = schema.type(column);
+        final ColumnDescriptor d = descriptors[column];
+        try (ParquetFileReader r = new ParquetFileReader(input, footer, options, input.newStream())) {
+            r.setRequestedSchema(List.of(d));
+            final PageReadStore pages = r.readRowGroup(g);
+            final ColumnReaderImpl cr = new ColumnReaderImpl(d, pages.getPageReader(d), NO_CONVERTER, writer);
+            final Object out = reuse != null && reuse.getClass() == type.newArray(0).getClass() && Array.getLength(reuse) >= n ? reuse
+                : type.newArray(Math.max(n, 1));
+            switch (type) {
+                case TIMESTAMP, INT64 -> {
+                    final long[] a = (long[]) out;
+                    for (int i = 0; i < n; i++) {
+                        a[i] = cr.getLong();
+                        cr.consume();
+                    }
+                }
+                case INT32 -> {
+                    final int[] a = (int[]) out;
+                    for (int i = 0; i < n; i++) {
+                        a[i] = cr.getInteger();
+                        cr.consume();
+                    }
+                }
+                case FLOAT64 -> {
+                    final double[] a = (double[]) out;
+                    for (int i = 0; i < n; i++) {
+                        a[i] = cr.getDouble();
+                        cr.consume();
+                    }
+                }
+                case FLOAT32 -> {
+                    final float[] a = (float[]) out;
+                    for (int i = 0; i < n; i++) {
+                        a[i] = cr.getFloat();
+                        cr.consume();
+                    }
+                }
+                case INT16 -> {
+                    final short[] a = (short[]) out;
+                    for (int i = 0; i < n; i++) {
+                        a[i] = (short) cr.getInteger();
+                        cr.consume();
+                    }
+                }
+                case BYTE -> {
+                    final byte[] a = (byte[]) out;
+                    for (int i = 0; i < n; i++) {
+                        a[i] = (byte) cr.getInteger();
+                        cr.consume();
+                    }
+                }
+                case BOOL -> {
+                    final byte[] a = (byte[]) out;
+                    for (int i = 0; i < n; i++) {
+                        a[i] = (byte) (cr.getBoolean() ? 1 : 0);
+                        cr.consume();
+                    }
+                }
+                case CHAR -> {
+                    final byte[] a = (byte[]) out;
+                    for (int i = 0; i < n; i++) {
+                        a[i] = cr.getBinary().getBytesUnsafe()[0];
+                        cr.consume();
+                    }
+                }
+                default -> {
+                    // symbol: verify() decodes it to check its pages; reads take ids from the sym ranges
+                    for (int i = 0; i < n; i++) {
+                        cr.getBinary();
+                        cr.consume();
+                    }
+                }
+            }
+            return out;
+        } catch (final RuntimeException e) {
+            throw new CorruptPartitionException(file, g, "bad column chunk [column=" + schema.column(column).name() + "]: "
+                + e.getMessage(), e);
+        }
+    }
+}
