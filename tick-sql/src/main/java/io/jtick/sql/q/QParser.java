@@ -159,10 +159,18 @@ public final class QParser {
         if (peek().kind() != Kind.LITERAL || !first.value().atom()) {
             return new QNode.Lit(first.value());
         }
-        final List<QValue> items = new ArrayList<>();
-        items.add(first.value());
+        final List<QToken> strand = new ArrayList<>();
+        strand.add(first);
         while (peek().kind() == Kind.LITERAL && peek().value().atom() && peek().spaced()) {
-            items.add(next().value());
+            strand.add(next());
+        }
+        // q: a type suffix on the last number types the whole strand (10 20i is an int vector)
+        final String lastText = strand.get(strand.size() - 1).text();
+        final char suffix = lastText.charAt(lastText.length() - 1);
+        final boolean typed = strand.size() > 1 && "ijhef".indexOf(suffix) >= 0 && lastText.matches("-?[0-9]+(\\.[0-9]*)?[ijhef]");
+        final List<QValue> items = new ArrayList<>(strand.size());
+        for (final QToken t : strand) {
+            items.add(typed && t.text().matches("-?[0-9]+(\\.[0-9]*)?") ? QLexer.number(t.text() + suffix) : t.value());
         }
         return new QNode.Lit(vector(items));
     }
