@@ -50,6 +50,54 @@ public final class QEvaluator {
         return evaluate(QParser.parse(text));
     }
 
+    /**
+     * A q message compiled, not yet run: {@link #inline} says whether its answer is bounded
+     * ({@link SqlPlan#runsInline}: the same decision the PostgreSQL port makes), so that a port may run it
+     * on the connection's I/O thread; {@link #run} answers it.
+     */
+    public record Call(boolean inline, Supplier<QValue> answer) {
+        public QValue run() {
+            return answer.get();
+        }
+    }
+
+    /**
+     * Compiles {@code n} (a select, {@code n#} of one, an {@code aj}) and says where it may run; catalog
+     * calls ({@code tables[]}, {@code meta}, {@code cols}, {@code count t}) are bounded; anything else is
+     * compiled when it runs. Throws the q errors compiling finds.
+     */
+    public Call prepare(final QNode n) {
+        if (n instanceof QNode.Select s) {
+            return call(QCompiler.compile(s, 0, context));
+        }
+        if (n instanceof QNode.Dyad d && d.op().equals("#") && d.left() instanceof QNode.Lit l && l.value().atom()
+            && (l.value().type() == -KdbType.LONG || l.value().type() == -KdbType.INT) && l.value().longValue() > 0) {
+            if (d.right() instanceof QNode.Select s) {
+                return call(QCompiler.compile(s, l.value().longValue(), context));
+            }
+        }
+        if (n instanceof QNode.Apply a && a.function() instanceof QNode.Name f) {
+            switch (f.name()) {
+                case "aj" -> {
+                    return call(QCompiler.asOfJoin(a.args(), 0, context));
+                }
+                case "tables", "meta", "cols" -> {
+                    return new Call(true, () -> evaluate(n));
+                }
+                case "count" -> {
+                    return new Call(a.args().size() == 1 && QCompiler.tableName(a.args().get(0)) != null, () -> evaluate(n));
+                }
+                default -> {
+                }
+            }
+        }
+        return new Call(false, () -> evaluate(n));
+    }
+
+    private Call call(final QPlan plan) {
+        return new Call(plan.sql().runsInline(), () -> run(plan));
+    }
+
     public QValue evaluate(final QNode n) {
         if (n instanceof QNode.Select s) {
             return run(QCompiler.compile(s, 0, context));
