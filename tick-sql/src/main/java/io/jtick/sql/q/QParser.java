@@ -42,6 +42,30 @@ public final class QParser {
         return n;
     }
 
+    /**
+     * q's clock, read when the text is parsed, as a literal: {@code .z.p} (timestamp), {@code .z.d} (date),
+     * {@code .z.t} (time), {@code .z.n} (timespan) in UTC, and {@code .z.P}, {@code .z.D}, {@code .z.T},
+     * {@code .z.N} in this machine's time zone, as q gives them. Null for any other name.
+     */
+    static QValue clock(final String name) {
+        if (name.length() != 4 || !name.startsWith(".z.") || "pdtnPDTN".indexOf(name.charAt(3)) < 0) {
+            return null;
+        }
+        final java.time.Instant now = java.time.Instant.now();
+        long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        final char c = name.charAt(3);
+        if (Character.isUpperCase(c)) {
+            nanos += java.time.ZoneId.systemDefault().getRules().getOffset(now).getTotalSeconds() * 1_000_000_000L;
+        }
+        final long day = 86_400_000_000_000L;
+        return switch (Character.toLowerCase(c)) {
+            case 'p' -> new QValue(-KdbType.TIMESTAMP, nanos);
+            case 'd' -> new QValue(-KdbType.DATE, Math.floorDiv(nanos, day));
+            case 't' -> new QValue(-KdbType.TIME, Math.floorMod(nanos, day) / 1_000_000L);
+            default -> new QValue(-KdbType.TIMESPAN, Math.floorMod(nanos, day));
+        };
+    }
+
     public static String abbreviate(final String text) {
         return text.length() > 80 ? text.substring(0, 80) + "..." : text;
     }
@@ -99,7 +123,8 @@ public final class QParser {
                 if (t.text().equals("update") || t.text().equals("delete")) {
                     throw QException.nyi(t.text() + " (this port reads: select, exec)");
                 }
-                n = new QNode.Name(t.text());
+                final QValue now = clock(t.text());
+                n = now == null ? new QNode.Name(t.text()) : new QNode.Lit(now);
             }
             case LPAREN -> n = parenthesised();
             case OP -> {
