@@ -97,7 +97,13 @@ class QTextCallTest {
         // enlist: one-row columns
         feed.send(KdbDescriptor.ASYNC, true, chars(".u.upd[`trade;(enlist `KX;enlist 2.5;enlist 8;enlist \"N\")]"));
         assertThat(pushed()).contains("sym:[KX] price:[2.5] size:[8] cond:N");
-        await("journalled", Duration.ofSeconds(10), () -> server.status().journalSequence() == 4);
+        // q's clock as a literal: the row's time is when the text was parsed
+        final long before = (System.currentTimeMillis() - 1) * 1_000_000L - KdbDescriptor.NANOS_1970_2000;
+        assertThat(show(feed.call(chars(".u.upd[`trade;(.z.p;`KX;3.5;9;\"N\")]")).value())).isEqualTo("::");
+        final String clocked = pushed();
+        final long t = Long.parseLong(clocked.substring(clocked.indexOf("timestamp[") + 10, clocked.indexOf(']')));
+        assertThat(t).isBetween(before, (System.currentTimeMillis() + 1) * 1_000_000L - KdbDescriptor.NANOS_1970_2000);
+        await("journalled", Duration.ofSeconds(10), () -> server.status().journalSequence() == 5);
         assertThat(server.status().errors()).isEmpty();
     }
 
