@@ -6,6 +6,7 @@ import io.jtick.core.client.TickClient;
 import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.client.TickListener;
 import io.jtick.core.kdb.KdbAccess;
+import io.jtick.core.kdb.KdbTextCall;
 import io.jtick.core.kdb.KdbSettings;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
@@ -62,6 +63,7 @@ public final class TickerplantServer implements AutoCloseable {
     private EventLoop loop;
     private Channel serverChannel;
     private KdbSettings kdb = KdbSettings.OFF;
+    private KdbTextCall kdbText;
     private AccessSettings access = AccessSettings.DEFAULT;
     private ReplicatedLog log;
     private Channel kdbChannel;
@@ -85,6 +87,15 @@ public final class TickerplantServer implements AutoCloseable {
     /** Also listens for kdb+ clients as {@code settings} say (before {@link #start}); off unless called. */
     public TickerplantServer kdb(final KdbSettings settings) {
         this.kdb = settings.validate();
+        return this;
+    }
+
+    /**
+     * How the kdb+ port reads calls sent as q text, feed.q's {@code h"(.u.upd[`trade;(...)])"} (before
+     * {@link #start}); without it only r.q's subscription string is understood.
+     */
+    public TickerplantServer kdbText(final KdbTextCall textCalls) {
+        this.kdbText = textCalls;
         return this;
     }
 
@@ -136,7 +147,7 @@ public final class TickerplantServer implements AutoCloseable {
             serverChannel = listen("feeds and subscribers", settings.port(), p -> TickerplantAdapter.install(p, tp, check));
             if (kdb.enabled()) {
                 final KdbAccess logins = KdbAccess.of(kdb, InetAddress.getByName(settings.host()));
-                kdbChannel = listen("kdb+ clients", kdb.port(), p -> KdbAdapter.install(p, tp, logins));
+                kdbChannel = listen("kdb+ clients", kdb.port(), p -> KdbAdapter.install(p, tp, logins, kdbText));
                 LOG.info("kdb+ port listening [address={}, logins={}]", kdbChannel.localAddress(), logins.describe());
             }
         } catch (final IOException | RuntimeException e) {

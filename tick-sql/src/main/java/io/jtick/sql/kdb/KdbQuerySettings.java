@@ -8,7 +8,8 @@ import io.jtick.core.kdb.KdbSettings;
  * @param host        address to bind (loopback: any user may log in without a users file, as on the TP's kdb+ port)
  * @param kdb         port, q's {@code -u} users file and the API token settings (tick-core's, shared with the TP's kdb+ port)
  * @param maxMessage  largest message a client may send, bytes (compressed or expanded); over it: {@code 'limit} and closed
- * @param workers     threads that run queries (each connection's in order on one of them at a time)
+ * @param workers     I/O threads (which also run queries with bounded answers), and as many threads that run the others
+ *                    (each connection's in order on one of them at a time)
  * @param partitioned the source is date-partitioned (the HDB, the gateway): {@code date} is a column of its tables
  */
 public record KdbQuerySettings(String host, KdbSettings kdb, int maxMessage, int workers, boolean partitioned) {
