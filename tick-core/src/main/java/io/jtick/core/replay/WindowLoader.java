@@ -139,11 +139,12 @@ final class WindowLoader {
     // ------------------------------------------------------------------ dates
 
     private boolean enterDate(final int d) {
-        leaveDate();
         if (d >= plan.dates.length) {
+            // the last date stays entered until close: a consumer that leaves the stream near the end reads its decoded columns
             ended = true;
             return false;
         }
+        leaveDate();
         date = d;
         day = plan.days[d];
         int n = 0;
