@@ -284,8 +284,8 @@ class S3ColdStoreTest {
         final S3ColdStore mover = store(server.settings(prefix()), new TickMetrics());
         assertThat(tier(hdb(coldRoot, mover, true), D1.plusDays(3)).failed()).isEmpty();
         final TickMetrics metrics = new TickMetrics();
-        final long budget = 256 << 10;
-        final S3ColdStore small = store(server.settings(mover.settings().prefix()).withCache(budget, 16 << 10), metrics);
+        final long budget = 32 << 10;
+        final S3ColdStore small = store(server.settings(mover.settings().prefix()).withCache(budget, 8 << 10), metrics);
         final HistoricalDatabase replica = hdb(replicaRoot, small, false);
         final QueryEngine engine = new QueryEngine(new TickMetrics(), QueryLimits.DEFAULT, 2);
         for (int round = 0; round < 2; round++) {
