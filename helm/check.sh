@@ -39,11 +39,14 @@ COMBOS=(
     "drains-allowed|tp.podDisruptionBudget.maxUnavailable=1,hdb.podDisruptionBudget.enabled=false,dashboards.enabled=false"
     "hdb-only|tp.enabled=false,rdb.enabled=false,feed.enabled=false"
     "tp-cluster|tp.cluster.enabled=true"
+    "cold-tier|hdb.objectStore.enabled=true,hdb.objectStore.endpoint=http://minio.storage:9000,hdb.objectStore.bucket=ticks,hdb.objectStore.accessKey=AKIAEXAMPLE,hdb.objectStore.secretKey=example-secret-key"
+    "cold-tier-own-secret|hdb.objectStore.enabled=true,hdb.objectStore.bucket=ticks,hdb.objectStore.existingSecret=ticks-s3"
     "tp-cluster-5|tp.cluster.enabled=true,tp.cluster.replicas=5,tp.cluster.podAntiAffinity=soft,tp.cluster.topologyKey=topology.kubernetes.io/zone,tp.cluster.portBase=20000,networkPolicy.enabled=true,rdb.replicas=2"
 )
 # Combinations the chart must refuse: name|--set list|the message it must give.
 REFUSED=(
     "rdb-without-hdb|hdb.enabled=false|rdb.enabled needs hdb.enabled"
+    "cold-tier-without-bucket|hdb.objectStore.enabled=true|hdb.objectStore.bucket is required with hdb.objectStore.enabled"
     "bad-anti-affinity|rdb.podAntiAffinity=sometimes|rdb.podAntiAffinity must be soft, hard or none"
     "even-tp-cluster|tp.cluster.enabled=true,tp.cluster.replicas=4|tp.cluster.replicas must be odd and at least 3"
     "one-node-tp-cluster|tp.cluster.enabled=true,tp.cluster.replicas=1|tp.cluster.replicas must be odd and at least 3"
@@ -403,6 +406,18 @@ for combo in combos:
                     elif not any(d2["kind"] == "Service" and d2["metadata"]["name"].endswith("-" + svc)
                                  and any(p.get("targetPort") == port_name for p in d2["spec"]["ports"]) for d2 in docs):
                         bad.append(f"{where}: its Service does not expose the {what} port")
+            if c["name"] == "hdb-service" and value(sets, "hdb.objectStore.enabled") == "true":
+                # the cold tier: its bucket, and credentials from a Secret (rendered, or the one named) as the SDK's variables
+                if env.get("TICK_HDB_OBJECT_STORE_ENABLED", {}).get("value") != "true" \
+                        or env.get("TICK_HDB_OBJECT_STORE_BUCKET", {}).get("value") != value(sets, "hdb.objectStore.bucket"):
+                    bad.append(f"{where}: the object store is not configured (TICK_HDB_OBJECT_STORE_ENABLED, _BUCKET)")
+                for var in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+                    ref = env.get(var, {}).get("valueFrom", {}).get("secretKeyRef")
+                    own = value(sets, "hdb.objectStore.existingSecret")
+                    if not ref or ref.get("key") != var or (ref["name"] not in secrets and ref["name"] != own):
+                        bad.append(f"{where}: {var} is not a key of a rendered or named Secret")
+                    elif ref["name"] in secrets and var not in secrets[ref["name"]].get("data", {}):
+                        bad.append(f"{where}: Secret {ref['name']} has no {var}")
             if c["name"] == "hdb-service" and any(k[0] == "Deployment" and k[1].endswith("-rdb") for k in by):
                 if service(env.get("TICK_HDB_GATEWAY_RDB_URL", {}).get("value", "")) not in by:
                     bad.append(f"{where}: the gateway's TICK_HDB_GATEWAY_RDB_URL is no rendered Service")
@@ -414,7 +429,7 @@ for combo in combos:
     else:
         bad.extend(tp_single(name, docs, by))
     for s in secrets.values():
-        if len(base64.b64decode(s["data"]["token"])) < 32:
+        if "token" in s["data"] and len(base64.b64decode(s["data"]["token"])) < 32:
             bad.append(f"{name}: Secret {s['metadata']['name']} holds a token shorter than 32 characters")
 for b in bad:
     print("  " + b, file=sys.stderr)

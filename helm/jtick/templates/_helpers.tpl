@@ -45,6 +45,18 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
 {{/*
+The Secret holding the cold tier's AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: hdb.objectStore.existingSecret,
+the chart's own when keys are given, else none (the SDK's default chain, e.g. a pod role).
+*/}}
+{{- define "jtick.objectStoreSecretName" -}}
+{{- if .Values.hdb.objectStore.existingSecret -}}
+{{- .Values.hdb.objectStore.existingSecret -}}
+{{- else if .Values.hdb.objectStore.accessKey -}}
+{{- printf "%s-object-store" (include "jtick.fullname" .) -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
 The environment every jtick container gets: extra JVM flags (the images carry jvm.options), bind
 address, Spring health probes, the API token from its Secret.
 */}}

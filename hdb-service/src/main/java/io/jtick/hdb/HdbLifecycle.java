@@ -6,6 +6,7 @@ import io.jtick.core.hdb.ops.PartitionArchive;
 import io.jtick.core.hdb.ops.TierPolicy;
 import io.jtick.core.hdb.ops.TieringJob;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.objectstore.S3ColdStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -39,6 +40,7 @@ final class HdbLifecycle implements SmartLifecycle {
     private final HistoricalDatabase hdb;
     private final TierPolicy policy;
     private final TieringJob tiering;
+    private final S3ColdStore coldStore;
     private final CronExpression cron;
     private final ReentrantLock storeLock = new ReentrantLock();
     private final AtomicLong reloads;
@@ -66,6 +68,8 @@ final class HdbLifecycle implements SmartLifecycle {
             throw new IllegalArgumentException("fixed delay must be positive [key=tick.hdb.tiering.fixed-delay, value=" + delay + "]");
         }
         this.hdb = new HistoricalDatabase(properties.root(), metrics);
+        this.coldStore = properties.objectStore().enabled() ? new S3ColdStore(properties.objectStore().settings(), metrics) : null;
+        hdb.coldStore(coldStore);
         DecodedBlockCache.shared().capacityBytes(properties.decodedBlockCache().toBytes());
         this.tiering = new TieringJob(hdb, properties.retentionPolicy(policy), properties.blockBytesInt());
         this.reloads = metrics.counter("tick.hdb.reloads");
@@ -86,6 +90,7 @@ final class HdbLifecycle implements SmartLifecycle {
             LOG.info("HDB loaded [root={}, partitions={}, tables={}]", properties.root().toAbsolutePath(), r.partitions(), r.tables());
         } catch (final IOException | RuntimeException e) {
             hdb.close();
+            closeColdStore();
             throw new IllegalStateException("cannot load the HDB [root=" + properties.root().toAbsolutePath() + "]: " + e.getMessage(), e);
         }
         if (properties.tiering().enabled()) {
@@ -117,10 +122,22 @@ final class HdbLifecycle implements SmartLifecycle {
         storeLock.lock();
         try {
             hdb.close();
+            closeColdStore();
         } finally {
             storeLock.unlock();
         }
         running = false;
+    }
+
+    private void closeColdStore() {
+        if (coldStore != null) {
+            coldStore.close();
+        }
+    }
+
+    /** The cold tier's store, or null when {@code tick.hdb.object-store.enabled} is false. */
+    S3ColdStore coldStore() {
+        return coldStore;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.jtick.hdb;
 import io.jtick.core.hdb.ops.RetentionPolicy;
 import io.jtick.core.hdb.ops.TierPolicy;
 import io.jtick.core.replay.ReplaySettings;
+import io.jtick.objectstore.ObjectStoreSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -15,6 +16,7 @@ import org.springframework.scheduling.support.CronExpression;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -51,6 +53,8 @@ import java.util.Map;
  *                   as a kdb+ gateway process would; false: the partitions only, as a kdb+ HDB process does
  * @param export     where {@code POST /api/export} writes Parquet days ({@code tick.hdb.export.*})
  * @param retention  per table, how long a day stays in each tier and when it is deleted ({@link RetentionPolicy})
+ * @param objectStore the cold tier's bucket ({@code tick.hdb.object-store.*}); when enabled, the default tier policy's
+ *                   {@code cold} tier lives there as Parquet
  */
 @Validated
 @ConfigurationProperties("tick.hdb")
@@ -73,7 +77,53 @@ public record HdbProperties(
     String kdbUsers,
     @DefaultValue("false") boolean kdbGateway,
     @Name("export") @DefaultValue @NotNull @Valid Export export,
-    Map<String, String> retention) {
+    Map<String, String> retention,
+    @DefaultValue @NotNull @Valid ObjectStore objectStore) {
+
+    /**
+     * The cold tier on S3-compatible object storage ({@code tick.hdb.object-store.*}, docs/operations.md "Cold tier").
+     *
+     * @param enabled        true: list and read the bucket's partitions, and let tiers with {@code object-store: true} (and the
+     *                       default policy's {@code cold}) move days there
+     * @param endpoint       the S3 API's URL for an S3-compatible server ({@code http://minio:9000}); empty: AWS's for the region
+     * @param bucket         the bucket (created beforehand)
+     * @param prefix         key prefix of everything the HDB writes ({@code jtick/hdb})
+     * @param region         the region requests are signed for
+     * @param pathStyle      path-style URLs ({@code http://host/bucket/key}), as S3-compatible servers want
+     * @param accessKey      the access key; empty: the SDK's default chain ({@code AWS_ACCESS_KEY_ID}/{@code AWS_SECRET_ACCESS_KEY}
+     *                       in the environment, e.g. from a Kubernetes Secret, a profile, an instance or pod role)
+     * @param secretKey      the secret key, with the access key
+     * @param cacheSize      bytes of fetched ranges kept in memory (LRU); 0: none
+     * @param blockSize      the cache's unit of fetching (a power of two, 4KB..64MB)
+     * @param connectTimeout TCP connect timeout
+     * @param requestTimeout most time one request attempt may take (a slow GET fails the query after it)
+     * @param callTimeout    most time a call may take with its retries
+     * @param maxAttempts    attempts per call
+     */
+    public record ObjectStore(@DefaultValue("false") boolean enabled, String endpoint, String bucket,
+                              @DefaultValue("jtick/hdb") String prefix,
+                              @DefaultValue("us-east-1") String region, @DefaultValue("true") boolean pathStyle, String accessKey,
+                              String secretKey, @DefaultValue("512MB") @NotNull DataSize cacheSize,
+                              @DefaultValue("256KB") @NotNull DataSize blockSize, @DefaultValue("2s") @NotNull Duration connectTimeout,
+                              @DefaultValue("10s") @NotNull Duration requestTimeout, @DefaultValue("30s") @NotNull Duration callTimeout,
+                              @DefaultValue("3") @Min(1) int maxAttempts) {
+        /** The core settings, checked; a bad value stops start-up naming its key. */
+        public ObjectStoreSettings settings() {
+            if (bucket == null || bucket.isBlank()) {
+                throw new IllegalArgumentException("the bucket is required when the object store is enabled "
+                    + "[key=tick.hdb.object-store.bucket]");
+            }
+            final URI uri;
+            try {
+                uri = endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint.trim());
+            } catch (final IllegalArgumentException e) {
+                throw new IllegalArgumentException("bad endpoint [key=tick.hdb.object-store.endpoint, value=" + endpoint + "]", e);
+            }
+            return new ObjectStoreSettings(uri, bucket, prefix, region, pathStyle, accessKey, secretKey, cacheSize.toBytes(),
+                (int) Math.min(Integer.MAX_VALUE, blockSize.toBytes()), connectTimeout, requestTimeout, callTimeout, maxAttempts)
+                .validate();
+        }
+    }
 
     /**
      * Retention per table ({@code tick.hdb.retention.<table>}, e.g. {@code hot P7D, parquet P90D, cold P5Y, delete});
@@ -172,9 +222,11 @@ public record HdbProperties(
      *                   {@code dod+shuffle/zstd:1}, ...)
      * @param types      encoding per column type name ({@code timestamp}, {@code float64}, ...)
      * @param columns    encoding per column name or {@code table.column} (in YAML write such keys as {@code "[trade.price]"})
+     * @param objectStore the tier's days live in the object store ({@code tick.hdb.object-store.*}) as Parquet
+     *                   ({@code encoding}: {@code parquet/zstd}, {@code parquet/snappy}, ...)
      */
     public record Tier(@NotBlank String name, @DefaultValue("-1") int maxAgeDays, @NotBlank String encoding,
-                       Map<String, String> types, Map<String, String> columns) {
+                       Map<String, String> types, Map<String, String> columns, @DefaultValue("false") boolean objectStore) {
     }
 
     /**
@@ -202,7 +254,7 @@ public record HdbProperties(
     /** The tier policy; a bad tier stops start-up naming {@code tick.hdb.tiers}. */
     public TierPolicy tierPolicy() {
         if (tiers.isEmpty()) {
-            return TierPolicy.defaults();
+            return objectStore.enabled() ? TierPolicy.defaultsWithObjectStore() : TierPolicy.defaults();
         }
         final List<Map<String, Object>> config = new ArrayList<>();
         for (final Tier t : tiers) {
@@ -212,10 +264,15 @@ public record HdbProperties(
             m.put("encoding", t.encoding());
             m.put("types", t.types());
             m.put("columns", t.columns());
+            m.put("objectStore", t.objectStore());
             config.add(m);
         }
         try {
-            return TierPolicy.fromConfig(config);
+            final TierPolicy p = TierPolicy.fromConfig(config);
+            if (p.usesObjectStore() && !objectStore.enabled()) {
+                throw new IllegalArgumentException("a tier is in the object store but tick.hdb.object-store.enabled is false");
+            }
+            return p;
         } catch (final IllegalArgumentException e) {
             throw new IllegalArgumentException("bad tier policy [key=tick.hdb.tiers]: " + e.getMessage(), e);
         }

@@ -1,6 +1,7 @@
 package io.jtick.boot;
 
 import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.hdb.format.PartitionUnavailableException;
 import io.jtick.core.query.result.CsvResultWriter;
 import io.jtick.core.query.result.EncodingWriter;
 import io.jtick.core.query.result.JsonResultWriter;
@@ -60,6 +61,8 @@ public final class QueryEndpoint {
             engine.run(body, source, q -> writer[0] = open(accept, q.typesHeader(), headers, response));
         } catch (final QueryException e) {
             fail(response, writer[0], e.reason().httpStatus(), e.getMessage());
+        } catch (final PartitionUnavailableException e) {
+            unavailable(response, writer[0], e, "");
         } catch (final UncheckedIOException e) {
             if (e.getCause() instanceof CorruptPartitionException c) {
                 // a block failing its checks is never returned as data: 500 naming the file and block
@@ -88,6 +91,8 @@ public final class QueryEndpoint {
             sql().execute(p, source, writer[0]);
         } catch (final SqlException e) {
             fail(response, writer[0], e.httpStatus(), e.getMessage(), ",\"sqlstate\":\"" + e.sqlState() + "\"");
+        } catch (final PartitionUnavailableException e) {
+            unavailable(response, writer[0], e, ",\"sqlstate\":\"58030\"");
         } catch (final UncheckedIOException e) {
             if (e.getCause() instanceof CorruptPartitionException c) {
                 fail(response, writer[0], 500, c.getMessage(), ",\"file\":" + quote(new StringBuilder(), String.valueOf(c.file()))
@@ -99,6 +104,17 @@ public final class QueryEndpoint {
             LOG.error("query failed [sql={}]", sql, e);
             fail(response, writer[0], 500, "query failed: " + e, ",\"sqlstate\":\"XX000\"");
         }
+    }
+
+    /**
+     * A partition whose store (the cold tier's bucket) failed a read: 503 naming the partition, the
+     * store and the reason, never a partial answer (an answer already streaming is aborted).
+     */
+    private static void unavailable(final HttpServletResponse response, final EncodingWriter writer, final PartitionUnavailableException e,
+                                    final String extra) throws IOException {
+        LOG.warn("query failed: {}", e.getMessage());
+        fail(response, writer, 503, e.getMessage(), ",\"date\":\"" + e.date() + "\",\"table\":" + quote(new StringBuilder(), e.table())
+            + ",\"store\":" + quote(new StringBuilder(), e.store()) + ",\"reason\":\"" + e.reason() + "\"" + extra);
     }
 
     /** The SQL front end over this endpoint's engine. */

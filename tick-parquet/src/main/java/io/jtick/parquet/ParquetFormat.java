@@ -4,6 +4,9 @@ import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.hdb.format.TableFormat;
 import io.jtick.core.hdb.store.PartitionStore;
 
+import org.apache.parquet.io.InputFile;
+
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,6 +25,24 @@ public final class ParquetFormat implements TableFormat {
     /** The Parquet file of a table directory. */
     public static String fileName(final String table) {
         return table + ".parquet";
+    }
+
+    /**
+     * Opens a Parquet table read through {@code input} rather than a local file (the cold tier's ranged
+     * GETs): the footer is read now, {@code onClose} runs when the table's last reader releases it.
+     *
+     * @param directory    where the table would sit under the root ({@link StoredTable#directory()})
+     * @param file         names the file in errors
+     * @param formatPrefix before {@code parquet/zstd} in {@link StoredTable#format()} ({@code s3:})
+     */
+    public static StoredTable open(final Path directory, final Path file, final InputFile input, final Closeable onClose,
+                                   final String formatPrefix) throws IOException {
+        return ParquetTable.open(directory, file, input, onClose, formatPrefix);
+    }
+
+    /** The Parquet file of a table of this format, or null when {@code table} is stored otherwise. */
+    public static Path fileOf(final StoredTable table) {
+        return table instanceof ParquetTable p && p.format().startsWith(NAME) ? p.file() : null;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.jtick.parquet;
 
 import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.hdb.format.PartitionUnavailableException;
 import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.hdb.format.SymRanges;
 import io.jtick.core.schema.ColumnType;
@@ -17,8 +18,10 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.api.PrimitiveConverter;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Array;
@@ -53,8 +56,9 @@ final class ParquetTable implements StoredTable {
 
     private final Path directory;
     private final Path file;
-    private final FileChannel channel;
-    private final ChannelInputFile input;
+    private final Closeable channel;
+    private final InputFile input;
+    private final long length;
     private final ParquetMetadata footer;
     private final ParquetReadOptions options;
     private final VersionParser.ParsedVersion writer;
@@ -77,12 +81,13 @@ final class ParquetTable implements StoredTable {
         Object values;
     }
 
-    private ParquetTable(final Path directory, final Path file, final FileChannel channel, final ParquetMetadata footer)
-        throws IOException {
+    private ParquetTable(final Path directory, final Path file, final Closeable channel, final InputFile input,
+                         final ParquetMetadata footer, final String formatPrefix) throws IOException {
         this.directory = directory;
         this.file = file;
         this.channel = channel;
-        this.input = new ChannelInputFile(channel);
+        this.input = input;
+        this.length = input.getLength();
         this.footer = footer;
         this.options = ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(PageCodecs.INSTANCE)
             .usePageChecksumVerification(true).build();
@@ -113,7 +118,7 @@ final class ParquetTable implements StoredTable {
                 + schema.columnCount());
         }
         this.descriptors = cols.toArray(new ColumnDescriptor[0]);
-        this.format = "parquet/" + (blocks.isEmpty() ? "zstd" : codecName(blocks.get(0).getColumns().get(0)));
+        this.format = formatPrefix + "parquet/" + (blocks.isEmpty() ? "zstd" : codecName(blocks.get(0).getColumns().get(0)));
         VersionParser.ParsedVersion v;
         try {
             v = VersionParser.parse(footer.getFileMetaData().getCreatedBy());
@@ -139,7 +144,7 @@ final class ParquetTable implements StoredTable {
             } catch (final RuntimeException e) {
                 throw new CorruptPartitionException(file, -1, "unreadable Parquet footer: " + e.getMessage(), e);
             }
-            return new ParquetTable(directory, file, ch, footer);
+            return new ParquetTable(directory, file, ch, new ChannelInputFile(ch), footer, "");
         } catch (final IOException | RuntimeException e) {
             ch.close();
             if (e instanceof IOException io && !(e instanceof CorruptPartitionException)) {
@@ -147,6 +152,37 @@ final class ParquetTable implements StoredTable {
             }
             throw e;
         }
+    }
+
+    /**
+     * Opens a Parquet file read through {@code input} (the cold tier's ranged GETs): the footer is read
+     * now; {@code onClose} runs with the last release. A {@link PartitionUnavailableException} from the
+     * input passes through unchanged; {@code file} names the file in errors, {@code formatPrefix} goes
+     * before {@code parquet/zstd} in {@link #format()}.
+     */
+    static ParquetTable open(final Path directory, final Path file, final InputFile input, final Closeable onClose,
+                             final String formatPrefix) throws IOException {
+        final ParquetMetadata footer;
+        try (ParquetFileReader r = ParquetFileReader.open(input,
+            ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(PageCodecs.INSTANCE).build())) {
+            footer = r.getFooter();
+        } catch (final PartitionUnavailableException e) {
+            throw e;
+        } catch (final RuntimeException e) {
+            throw unavailableOr(e, () -> new CorruptPartitionException(file, -1, "unreadable Parquet footer: " + e.getMessage(), e));
+        }
+        return new ParquetTable(directory, file, onClose, input, footer, formatPrefix);
+    }
+
+    /** The store failure somewhere in {@code e}'s causes, or what {@code otherwise} makes. */
+    private static <X extends Exception> RuntimeException unavailableOr(final Throwable e, final java.util.function.Supplier<X> otherwise)
+        throws X {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof PartitionUnavailableException u) {
+                return u;
+            }
+        }
+        throw otherwise.get();
     }
 
     private static String codecName(final ColumnChunkMetaData c) {
@@ -224,7 +260,7 @@ final class ParquetTable implements StoredTable {
 
     @Override
     public long bytesOnDisk() {
-        return input.getLength();
+        return length;
     }
 
     @Override
@@ -475,6 +511,8 @@ final class ParquetTable implements StoredTable {
             held.group = -1;
             try {
                 held.values = decode(g, column, held.values);
+            } catch (final PartitionUnavailableException e) {
+                throw e;
             } catch (final IOException e) {
                 throw new UncheckedIOException(e instanceof CorruptPartitionException ? e
                     : new CorruptPartitionException(file, g, "unreadable row group: " + e.getMessage(), e));
@@ -566,9 +604,11 @@ final class ParquetTable implements StoredTable {
                 }
             }
             return out;
+        } catch (final PartitionUnavailableException e) {
+            throw e;
         } catch (final RuntimeException e) {
-            throw new CorruptPartitionException(file, g, "bad column chunk [column=" + schema.column(column).name() + "]: "
-                + e.getMessage(), e);
+            throw unavailableOr(e, () -> new CorruptPartitionException(file, g, "bad column chunk [column=" + schema.column(column).name()
+                + "]: " + e.getMessage(), e));
         }
     }
 }

@@ -3,6 +3,7 @@ package io.jtick.core.hdb.ops;
 import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.hdb.format.TableFormat;
 import io.jtick.core.hdb.format.TableFormats;
+import io.jtick.core.hdb.read.ColdStore;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.schema.ColumnDef;
 
@@ -35,9 +36,11 @@ public record TierPolicy(List<Tier> tiers) {
      * @param columns    per {@code column} or {@code table.column}
      * @param format     another table format and its compression ({@code parquet/zstd}), null for jtick's column files
      *                   (then {@code encoding}, {@code types} and {@code columns} apply)
+     * @param objectStore the tier's partitions live in the object store ({@link io.jtick.core.hdb.read.ColdStore}), as
+     *                   Parquet ({@code format}, {@code parquet/zstd} when null), not under the root
      */
     public record Tier(String name, int maxAgeDays, ColumnEncoding encoding, Map<String, ColumnEncoding> types,
-                       Map<String, ColumnEncoding> columns, String format) {
+                       Map<String, ColumnEncoding> columns, String format, boolean objectStore) {
         public Tier {
             if (name == null || name.isBlank()) {
                 throw new IllegalArgumentException("tier name is required");
@@ -56,6 +59,20 @@ public record TierPolicy(List<Tier> tiers) {
                 }
                 f.checkCompression(formatCompression(format));
             }
+            if (objectStore && format != null && !"parquet".equals(formatName(format))) {
+                throw new IllegalArgumentException("an object-store tier stores Parquet [tier=" + name + ", format=" + format + "]");
+            }
+        }
+
+        /** A tier under the root: jtick's column files ({@code format} null) or another format. */
+        public Tier(final String name, final int maxAgeDays, final ColumnEncoding encoding, final Map<String, ColumnEncoding> types,
+                    final Map<String, ColumnEncoding> columns, final String format) {
+            this(name, maxAgeDays, encoding, types, columns, format, false);
+        }
+
+        /** A tier in the object store ({@code format}: {@code parquet/zstd}, {@code parquet/snappy}, ...; null: {@code parquet/zstd}). */
+        public static Tier objectStore(final String name, final int maxAgeDays, final String format) {
+            return new Tier(name, maxAgeDays, ColumnEncoding.PLAIN, Map.of(), Map.of(), format, true);
         }
 
         /** A tier of jtick's column files. */
@@ -77,9 +94,17 @@ public record TierPolicy(List<Tier> tiers) {
             return new Tier(name, maxAgeDays, ColumnEncoding.parse(e), types, columns, null);
         }
 
-        /** The stored format this tier asks for: {@code jtick} or {@code parquet/zstd}. */
+        /** The stored format this tier asks for: {@code jtick}, {@code parquet/zstd}, or in the object store {@code s3:parquet/zstd}. */
         public String storedFormat() {
+            if (objectStore) {
+                return ColdStore.FORMAT_PREFIX + uploadFormat();
+            }
             return format == null ? TableFormats.JTICK : format;
+        }
+
+        /** The format an object-store tier uploads: {@code parquet/zstd} unless the tier names another compression. */
+        public String uploadFormat() {
+            return format == null ? "parquet/zstd" : format.indexOf('/') < 0 ? format + "/zstd" : format;
         }
 
         /** The encoding this tier gives a column. */
@@ -130,6 +155,18 @@ public record TierPolicy(List<Tier> tiers) {
             new Tier("cold", -1, ColumnEncoding.parse("auto/zstd:3"), Map.of(), Map.of())));
     }
 
+    /** {@link #defaults()} with its last tier, {@code cold}, in the object store as Parquet (zstd). */
+    public static TierPolicy defaultsWithObjectStore() {
+        final List<Tier> t = new ArrayList<>(defaults().tiers());
+        t.set(t.size() - 1, Tier.objectStore("cold", -1, null));
+        return new TierPolicy(t);
+    }
+
+    /** True when a tier lives in the object store. */
+    public boolean usesObjectStore() {
+        return tiers.stream().anyMatch(Tier::objectStore);
+    }
+
     /** The first tier: end-of-day write-down uses it. */
     public Tier hot() {
         return tiers.get(0);
@@ -172,8 +209,14 @@ public record TierPolicy(List<Tier> tiers) {
     public static TierPolicy fromConfig(final List<Map<String, Object>> config) {
         final List<Tier> out = new ArrayList<>();
         for (final Map<String, Object> m : config) {
-            out.add(Tier.parse((String) m.get("name"), ((Number) m.getOrDefault("maxAgeDays", -1)).intValue(),
-                String.valueOf(m.get("encoding")), encodings(m.get("types")), encodings(m.get("columns"))));
+            final String name = (String) m.get("name");
+            final int maxAge = ((Number) m.getOrDefault("maxAgeDays", -1)).intValue();
+            if (Boolean.TRUE.equals(m.get("objectStore"))) {
+                final Object enc = m.get("encoding");
+                out.add(Tier.objectStore(name, maxAge, enc == null || "null".equals(String.valueOf(enc)) ? null : String.valueOf(enc)));
+                continue;
+            }
+            out.add(Tier.parse(name, maxAge, String.valueOf(m.get("encoding")), encodings(m.get("types")), encodings(m.get("columns"))));
         }
         return new TierPolicy(out);
     }

@@ -5,6 +5,7 @@ import io.jtick.core.hdb.format.PartitionTable;
 import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.hdb.format.TableFormat;
 import io.jtick.core.hdb.format.TableFormats;
+import io.jtick.core.hdb.read.ColdStore;
 import io.jtick.core.hdb.read.HistoricalDatabase;
 import io.jtick.core.hdb.store.PartitionStore;
 import io.jtick.core.hdb.write.PartitionWriter;
@@ -111,8 +112,12 @@ public final class TieringJob {
                 final long t0 = System.nanoTime();
                 try {
                     final long before = t.bytesOnDisk();
-                    move(t, tier);
-                    hdb.replace(t.date(), t.name());
+                    if (tier.objectStore()) {
+                        moveToObjectStore(t, tier);
+                    } else {
+                        move(t, tier);
+                        hdb.replace(t.date(), t.name());
+                    }
                     final long after = hdb.acquire(t.name(), t.date(), t.date()).stream().mapToLong(p -> {
                         final long b = p.bytesOnDisk();
                         p.release();
@@ -141,12 +146,24 @@ public final class TieringJob {
      * queries holding it keep reading the unlinked files. The date directory goes with its last table.
      */
     private void delete(final StoredTable t) throws IOException {
+        if (t.format().startsWith(ColdStore.FORMAT_PREFIX)) {
+            coldStore(t).delete(t.date(), t.name());
+            hdb.remove(t.date(), t.name());
+            return;
+        }
+        deleteLocal(t, true);
+    }
+
+    /** Renames a local table aside, drops it from the HDB when asked (not when its cold copy replaced it), and deletes it. */
+    private void deleteLocal(final StoredTable t, final boolean dropFromHdb) throws IOException {
         final Path live = t.directory();
         final Path dateDir = live.getParent();
         final Path old = dateDir.resolve(".old-" + t.name() + "-" + UUID.randomUUID().toString().substring(0, 8));
         Files.move(live, old, StandardCopyOption.ATOMIC_MOVE);
         PartitionStore.fsync(dateDir);
-        hdb.remove(t.date(), t.name());
+        if (dropFromHdb) {
+            hdb.remove(t.date(), t.name());
+        }
         PartitionStore.deleteRecursively(old);
         try (Stream<Path> left = Files.list(dateDir)) {
             if (left.findAny().isEmpty()) {
@@ -173,6 +190,33 @@ public final class TieringJob {
 
     private static String json(final String s) {
         return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", " ");
+    }
+
+    /**
+     * Moves a local table to the object store: uploaded (as Parquet), verified and published by its
+     * manifest ({@link ColdStore#publish}); then the HDB reads the published copy and the local files
+     * are deleted. A crash before the manifest leaves the local copy the only one; a crash after it
+     * leaves both, the local one read (it wins at reload), and the next run only checks the upload
+     * and deletes the local files.
+     */
+    private void moveToObjectStore(final StoredTable t, final TierPolicy.Tier tier) throws IOException {
+        final ColdStore store = coldStore(t);
+        if (t.format().startsWith(ColdStore.FORMAT_PREFIX)) {
+            throw new IOException("a cold partition is re-encoded only by deleting it and tiering a local copy [date=" + t.date()
+                + ", table=" + t.name() + ", have=" + t.format() + ", want=" + tier.storedFormat() + "]");
+        }
+        final ColdStore.ColdPartition published = store.publish(t, tier.uploadFormat());
+        hdb.replaceCold(published);
+        deleteLocal(t, false);
+    }
+
+    private ColdStore coldStore(final StoredTable t) throws IOException {
+        final ColdStore store = hdb.coldStore();
+        if (store == null) {
+            throw new IOException("the tier is in the object store but none is configured (tick.hdb.object-store.*) [date=" + t.date()
+                + ", table=" + t.name() + "]");
+        }
+        return store;
     }
 
     /**

@@ -34,6 +34,7 @@ public final class HistoricalDatabase implements AutoCloseable {
     private final Path root;
     private final AtomicLong corruptReads;
     private volatile NavigableMap<LocalDate, Map<String, Loaded>> partitions = Collections.emptyNavigableMap();
+    private volatile ColdStore cold;
     private boolean recovered;
 
     /** A table directory and the identity of the directory it was opened from (a swap changes it). */
@@ -64,6 +65,16 @@ public final class HistoricalDatabase implements AutoCloseable {
 
     public Path root() {
         return root;
+    }
+
+    /** Lists and reads the cold tier's partitions beside the root's from the next reload on (null: none). */
+    public void coldStore(final ColdStore store) {
+        this.cold = store;
+    }
+
+    /** The cold tier, or null. */
+    public ColdStore coldStore() {
+        return cold;
     }
 
     /**
@@ -110,6 +121,7 @@ public final class HistoricalDatabase implements AutoCloseable {
                 }
                 next.put(e.getKey(), Collections.unmodifiableMap(byTable));
             }
+            tables += loadCold(current, next, openedNow, opened);
         } catch (final IOException | RuntimeException e) {
             openedNow.forEach(StoredTable::close);
             throw e;
@@ -128,6 +140,91 @@ public final class HistoricalDatabase implements AutoCloseable {
             }
         }
         return new ReloadReport(next.size(), tables, List.copyOf(opened), List.copyOf(dropped), recovery);
+    }
+
+    /**
+     * Adds the cold tier's partitions that have no local copy (a local one is authoritative until the
+     * tiering job deletes it). When the store cannot be listed, the cold tables already loaded stay as
+     * they were and the error is logged: a store that is down does not stop the HDB or drop its days.
+     */
+    private int loadCold(final NavigableMap<LocalDate, Map<String, Loaded>> current, final TreeMap<LocalDate, Map<String, Loaded>> next,
+                         final List<StoredTable> openedNow, final List<String> opened) throws IOException {
+        final ColdStore store = cold;
+        if (store == null) {
+            return 0;
+        }
+        List<ColdStore.ColdPartition> listed;
+        try {
+            listed = store.list();
+        } catch (final IOException | RuntimeException e) {
+            LOG.error("cannot list the cold tier, keeping the cold partitions already loaded [store={}]: {}", store.describe(),
+                e.getMessage());
+            listed = null;
+        }
+        int added = 0;
+        if (listed == null) {
+            for (final Map.Entry<LocalDate, Map<String, Loaded>> e : current.entrySet()) {
+                for (final Map.Entry<String, Loaded> t : e.getValue().entrySet()) {
+                    if (t.getValue().fileKey() instanceof ColdStore.ColdPartition && !next.getOrDefault(e.getKey(), Map.of())
+                        .containsKey(t.getKey())) {
+                        put(next, e.getKey(), t.getKey(), t.getValue());
+                        added++;
+                    }
+                }
+            }
+            return added;
+        }
+        for (final ColdStore.ColdPartition p : listed) {
+            if (next.getOrDefault(p.date(), Map.of()).containsKey(p.table())) {
+                continue;
+            }
+            final Loaded old = current.getOrDefault(p.date(), Map.of()).get(p.table());
+            if (old != null && p.equals(old.fileKey())) {
+                put(next, p.date(), p.table(), old);
+            } else {
+                final StoredTable t;
+                try {
+                    t = store.open(p, root.resolve(p.date().toString()).resolve(p.table()));
+                } catch (final IOException | RuntimeException e) {
+                    LOG.error("cannot open a cold partition, {} [date={}, table={}, store={}]: {}", old != null ? "keeping the one loaded"
+                        : "not listed until a reload opens it", p.date(), p.table(), store.describe(), e.getMessage());
+                    if (old != null) {
+                        put(next, p.date(), p.table(), old);
+                        added++;
+                    }
+                    continue;
+                }
+                openedNow.add(t);
+                put(next, p.date(), p.table(), new Loaded(t, p));
+                opened.add(p.date() + "/" + p.table() + " (" + t.format() + ")");
+            }
+            added++;
+        }
+        return added;
+    }
+
+    private static void put(final TreeMap<LocalDate, Map<String, Loaded>> next, final LocalDate date, final String table,
+                            final Loaded loaded) {
+        final Map<String, Loaded> byTable = new TreeMap<>(next.getOrDefault(date, Map.of()));
+        byTable.put(table, loaded);
+        next.put(date, Collections.unmodifiableMap(byTable));
+    }
+
+    /**
+     * Replaces one loaded table by its published copy in the cold tier (the tiering job, before it
+     * deletes the local files); queries holding the old table finish on it.
+     */
+    public synchronized void replaceCold(final ColdStore.ColdPartition partition) throws IOException {
+        final ColdStore store = Objects.requireNonNull(cold, "no cold store");
+        final StoredTable fresh = store.open(partition, root.resolve(partition.date().toString()).resolve(partition.table()));
+        final TreeMap<LocalDate, Map<String, Loaded>> next = new TreeMap<>(partitions);
+        final Map<String, Loaded> byTable = new TreeMap<>(next.getOrDefault(partition.date(), Map.of()));
+        final Loaded old = byTable.put(partition.table(), new Loaded(fresh, partition));
+        next.put(partition.date(), Collections.unmodifiableMap(byTable));
+        partitions = Collections.unmodifiableNavigableMap(next);
+        if (old != null) {
+            old.table().close();
+        }
     }
 
     /** Replaces one loaded table by the directory now at its place (after a tier rewrite); the old one closes when unused. */

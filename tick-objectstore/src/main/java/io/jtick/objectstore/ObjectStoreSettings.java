@@ -1,0 +1,92 @@
+package io.jtick.objectstore;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Where the cold tier lives and how it is read ({@code tick.hdb.object-store.*}).
+ *
+ * @param endpoint       the S3 API's URL ({@code http://127.0.0.1:9000} for an S3-compatible server); null: AWS's for the region
+ * @param bucket         the bucket (created beforehand; jtick never creates or deletes buckets)
+ * @param prefix         key prefix of everything jtick writes, e.g. {@code jtick/hdb}; empty: the bucket's root
+ * @param region         the region the requests are signed for ({@code us-east-1} for most S3-compatible servers)
+ * @param pathStyle      {@code http://host/bucket/key} rather than {@code http://bucket.host/key} (S3-compatible servers)
+ * @param accessKey      the access key; null: the SDK's default provider chain (the environment's {@code AWS_ACCESS_KEY_ID}
+ *                       and {@code AWS_SECRET_ACCESS_KEY}, a Kubernetes Secret mounted as those, a profile, an instance role)
+ * @param secretKey      the secret key, with {@code accessKey}
+ * @param cacheBytes     bytes of fetched object ranges kept in memory (least recently used evicted first); 0: none
+ * @param blockBytes     the cache's unit: reads fetch whole aligned blocks of this size (coalesced into one ranged GET each run)
+ * @param connectTimeout TCP connect timeout of each request
+ * @param requestTimeout most time one request attempt may take (a slow GET fails after it)
+ * @param callTimeout    most time a call may take with its retries
+ * @param maxAttempts    attempts per call (1: no retry)
+ */
+public record ObjectStoreSettings(URI endpoint, String bucket, String prefix, String region, boolean pathStyle, String accessKey,
+                                  String secretKey, long cacheBytes, int blockBytes, Duration connectTimeout, Duration requestTimeout,
+                                  Duration callTimeout, int maxAttempts) {
+    public ObjectStoreSettings {
+        Objects.requireNonNull(bucket, "bucket");
+        prefix = normalize(prefix);
+        region = region == null || region.isBlank() ? "us-east-1" : region;
+        accessKey = accessKey == null || accessKey.isBlank() ? null : accessKey;
+        secretKey = secretKey == null || secretKey.isBlank() ? null : secretKey;
+    }
+
+    /** Checks every field; throws naming the key at fault. */
+    public ObjectStoreSettings validate() {
+        if (bucket.isBlank()) {
+            throw new IllegalArgumentException("the bucket is required [key=tick.hdb.object-store.bucket]");
+        }
+        if ((accessKey == null) != (secretKey == null)) {
+            throw new IllegalArgumentException("set both the access key and the secret key, or neither (the default provider chain)"
+                + " [key=tick.hdb.object-store.access-key, secret-key]");
+        }
+        if (cacheBytes < 0) {
+            throw new IllegalArgumentException("cache size must be >= 0 [key=tick.hdb.object-store.cache-size, value=" + cacheBytes + "]");
+        }
+        if (blockBytes < 4096 || blockBytes > (64 << 20) || Integer.bitCount(blockBytes) != 1) {
+            throw new IllegalArgumentException("cache block size must be a power of two in 4KB..64MB [key=tick.hdb.object-store.block-size,"
+                + " value=" + blockBytes + "]");
+        }
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("max attempts must be >= 1 [key=tick.hdb.object-store.max-attempts]");
+        }
+        return this;
+    }
+
+    /** Settings for an S3-compatible server at {@code endpoint} with static keys and the defaults of the rest. */
+    public static ObjectStoreSettings of(final URI endpoint, final String bucket, final String prefix, final String accessKey,
+                                         final String secretKey) {
+        return new ObjectStoreSettings(endpoint, bucket, prefix, "us-east-1", true, accessKey, secretKey, 256L << 20, 256 << 10,
+            Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(30), 3);
+    }
+
+    /** A copy with another cache size. */
+    public ObjectStoreSettings withCache(final long bytes, final int block) {
+        return new ObjectStoreSettings(endpoint, bucket, prefix, region, pathStyle, accessKey, secretKey, bytes, block, connectTimeout,
+            requestTimeout, callTimeout, maxAttempts);
+    }
+
+    /** A copy with other timeouts and attempts. */
+    public ObjectStoreSettings withTimeouts(final Duration request, final Duration call, final int attempts) {
+        return new ObjectStoreSettings(endpoint, bucket, prefix, region, pathStyle, accessKey, secretKey, cacheBytes, blockBytes,
+            connectTimeout, request, call, attempts);
+    }
+
+    /** The store, for messages: {@code s3://bucket/prefix at endpoint}. */
+    public String describe() {
+        return "s3://" + bucket + "/" + prefix + (endpoint == null ? " (AWS " + region + ")" : " at " + endpoint);
+    }
+
+    private static String normalize(final String p) {
+        if (p == null || p.isBlank()) {
+            return "";
+        }
+        String s = p.trim();
+        while (s.startsWith("/")) {
+            s = s.substring(1);
+        }
+        return s.isEmpty() || s.endsWith("/") ? s : s + "/";
+    }
+}
