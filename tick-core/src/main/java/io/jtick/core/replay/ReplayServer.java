@@ -70,14 +70,15 @@ public final class ReplayServer implements AutoCloseable {
     private Channel serverChannel;
     private ChannelGroup connections;
     private AccessSettings access = AccessSettings.DEFAULT;
-    private TlsSettings tls = TlsSettings.OFF;
     private final TickMetrics metrics;
+    private TlsListener front;
 
     public ReplayServer(final HistoricalDatabase hdb, final ReplaySettings settings, final TickMetrics metrics) {
         this.hdb = hdb;
         this.settings = settings.validate();
         this.metrics = metrics;
         this.counters = new ReplayCounters(metrics);
+        this.front = TlsListener.of(TlsSettings.OFF, "replay", metrics);
         counters.gauges(active::size, streams::size);
     }
 
@@ -95,7 +96,7 @@ public final class ReplayServer implements AutoCloseable {
      * {@code access-denied} and closes (docs/operations.md "TLS"). Default: {@link TlsSettings#OFF}.
      */
     public ReplayServer tls(final TlsSettings settings) {
-        this.tls = settings.validate();
+        this.front = TlsListener.of(settings, "replay", metrics);
         return this;
     }
 
@@ -109,7 +110,6 @@ public final class ReplayServer implements AutoCloseable {
                 }
             }
         }
-        final TlsListener front = TlsListener.of(tls, "replay", metrics);
         group = Transport.newGroup(settings.threads(), "hdb-replay");
         final AtomicLong readerIds = new AtomicLong();
         readers = Executors.newFixedThreadPool(settings.threads(), r -> {

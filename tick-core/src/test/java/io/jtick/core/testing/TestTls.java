@@ -2,7 +2,11 @@ package io.jtick.core.testing;
 
 import io.jtick.core.tls.TlsSettings;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -13,12 +17,32 @@ public final class TestTls {
     private TestTls() {
     }
 
-    /** A file of the test certificates' directory. */
-    public static Path file(final String name) {
+    private static Path copies;
+
+    /** A file of the test certificates' directory (copied out once when the test classes are a jar). */
+    public static synchronized Path file(final String name) {
+        final URL url = TestTls.class.getResource("/tls/" + name);
+        if (url == null) {
+            throw new IllegalArgumentException("no test certificate file [name=" + name + "]");
+        }
         try {
-            return Path.of(TestTls.class.getResource("/tls/" + name).toURI());
-        } catch (final URISyntaxException e) {
-            throw new IllegalStateException(e);
+            if ("file".equals(url.getProtocol())) {
+                return Path.of(url.toURI());
+            }
+            if (copies == null) {
+                copies = Files.createTempDirectory("jtick-test-tls");
+                copies.toFile().deleteOnExit();
+            }
+            final Path copy = copies.resolve(name);
+            if (!Files.exists(copy)) {
+                try (InputStream in = url.openStream()) {
+                    Files.copy(in, copy);
+                }
+                copy.toFile().deleteOnExit();
+            }
+            return copy;
+        } catch (final URISyntaxException | IOException e) {
+            throw new IllegalStateException("cannot read the test certificate [name=" + name + "]", e);
         }
     }
 
