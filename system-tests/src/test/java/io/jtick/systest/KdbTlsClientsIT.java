@@ -10,6 +10,8 @@ import io.jtick.core.testing.Closer;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.testing.TestTls;
 import io.jtick.core.time.NanoClock;
+import io.jtick.core.tls.TlsClient;
+import io.jtick.core.tls.TlsSettings;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantSettings;
 import io.jtick.rdb.RdbApplication;
@@ -33,8 +35,9 @@ import static io.jtick.core.testing.TestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * PyKX 4.2.0 (unlicensed) over TLS, as q's {@code hopen`:tcps://host:port}: the rdb-service's kdb+ port with
- * {@code tick.tls.mode=required} answers a query over TLS (the CA given as kdb+ takes it, {@code SSL_CA_CERT_FILE}) and
+ * PyKX 4.2.0 (unlicensed) over TLS, as q's {@code hopen`:tcps://host:port}: the rdb-service (subscribed to a
+ * tickerplant over TLS) with {@code tick.tls.mode=required} answers on its kdb+ port a query over TLS (the CA given
+ * as kdb+ takes it, {@code SSL_CA_CERT_FILE}) and
  * refuses the same client in plaintext. Tagged slow: the first run installs the clients from PyPI.
  */
 @Tag("slow")
@@ -57,13 +60,16 @@ class KdbTlsClientsIT {
         final Path python = KdbClientsVenv.python();
         final TickerplantServer tp = closer.track(new TickerplantServer(TickerplantSettings.defaults(dir.resolve("journal")).withPort(0)
             .withEndOfDay(LocalTime.now(ZoneOffset.UTC).plusHours(12).withNano(0), ZoneOffset.UTC), SCHEMAS, NanoClock.SYSTEM,
-            new TickMetrics()).start());
+            new TickMetrics()).tls(TestTls.pem("server", TlsSettings.Mode.REQUIRED, TlsSettings.ClientAuth.NONE))
+            .start());
         final ConfigurableApplicationContext rdb = closer.track(new SpringApplicationBuilder(RdbApplication.class).run(
-            "--server.port=0", "--server.address=127.0.0.1", "--tick.rdb.tp-port=" + tp.port(), "--tick.rdb.reconnect-delay=100ms",
+            "--server.port=0", "--server.address=127.0.0.1", "--tick.rdb.tp-host=localhost", "--tick.rdb.tp-port=" + tp.port(),
+            "--tick.rdb.reconnect-delay=100ms",
             "--tick.rdb.pg-port=-1", "--tick.rdb.kdb-port=0", "--tick.tls.mode=required",
             "--tick.tls.certificate=" + TestTls.file("server.pem"), "--tick.tls.private-key=" + TestTls.file("server.key"),
             "--tick.tls.trust=" + TestTls.file("ca.pem")));
-        try (FeedPublisher feed = new FeedPublisher("127.0.0.1", tp.port(), "feed", null).connect(5000)) {
+        try (FeedPublisher feed = new FeedPublisher(FeedPublisher.Settings.of("localhost", tp.port(), "feed"), null)
+            .tls(TlsClient.of(TestTls.trustOnly())).connect(5000)) {
             for (int id = 1; id <= 20; id++) {
                 final ByteBuf b = feed.alloc().directBuffer(256);
                 TestSupport.trade(b, TRADE, id, System.currentTimeMillis() * 1_000_000L, "IBM", "MSFT");
