@@ -2,6 +2,7 @@
 
 Each command prints JSON lines on stdout for system-tests' KdbClientsIT to check:
   publish-pandas PORT      PyKX: .u.upd trade with a pandas DataFrame (sync), then a list of columns (async + sync)
+  publish-text PORT        PyKX: feed.q's string form, h"(.u.upd[`trade;(...)])" (sync, columns) and one row (async)
   publish-polars PORT      kola: .u.upd trade with a Polars DataFrame (sync and async)
   bad-update PORT          PyKX and kola: .u.upd with a long price column -> the TP's error
   subscribe PORT SYM N     PyKX RawQConnection: .u.sub[`trade; enlist SYM], then N upd messages and .u.end
@@ -35,6 +36,18 @@ def publish_pandas(port):
         q(".u.upd", "trade", cols, wait=False)
         out(step="columns-sync", answer=str(q(".u.upd", "trade", [kx.SymbolVector(["AAPL"]), kx.FloatVector([3.25]),
                                                                   kx.IntVector([9])])))
+
+
+def publish_text(port):
+    import pykx as kx
+    with kx.SyncQConnection("127.0.0.1", port, no_ctx=True) as q:
+        out(step="text-sync", answer=str(q("(.u.upd[`trade;(09:31:00.000000000 09:31:01.250000000;`IBM`KX;190.5 2.5;10 20i)])")))
+        q(".u.upd[`trade;(`IBM;191.0;30i)]", wait=False)
+        try:
+            q(".u.upd[`trade;(`IBM;price;30i)]")
+            out(step="text-error", error=None)
+        except kx.QError as e:
+            out(step="text-error", error=str(e))
 
 
 def publish_polars(port):
@@ -121,6 +134,8 @@ if __name__ == "__main__":
     cmd, port = sys.argv[1], int(sys.argv[2])
     if cmd == "publish-pandas":
         publish_pandas(port)
+    elif cmd == "publish-text":
+        publish_text(port)
     elif cmd == "publish-polars":
         publish_polars(port)
     elif cmd == "bad-update":

@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * subscribed natively: PyKX 4.2.0 (unlicensed, {@code no_ctx=True}) and kola 2.6.1 from a virtualenv
  * the test creates ({@link KdbClientsVenv}; skipped, saying why, when it cannot). The TP's tables are
  * kdb-tick's sym.q (docs/examples/kdb-tick-sym.yml). A pandas table, lists of columns and Polars tables
- * are published with {@code .u.upd} and read back exactly from the RDB's {@code POST /api/query}; a
+ * are published with {@code .u.upd}, and so are kdb-tick feed.q's string form ({@code "(.u.upd[`trade;(...)])"},
+ * sync and async), all read back exactly from the RDB's {@code POST /api/query}; a
  * PyKX subscriber with a sym filter receives {@code upd} with exact values, then {@code .u.end}; a bad
  * update gets its error. Tagged slow: the first run installs the clients (~600 MB) from PyPI, and each
  * Python client takes seconds to start.
@@ -61,7 +62,7 @@ class KdbClientsIT {
         final long midnight = day.atStartOfDay(ZoneOffset.UTC).toEpochSecond() * 1_000_000_000L;
 
         // a PyKX subscriber to IBM only, started first
-        final Process sub = KdbClientsVenv.start(python, "subscribe", port, "IBM", "4");
+        final Process sub = KdbClientsVenv.start(python, "subscribe", port, "IBM", "6");
         final List<String> subOut = new ArrayList<>();
         KdbClientsVenv.drain(sub, subOut);
         closer.track((AutoCloseable) sub::destroyForcibly);
@@ -74,11 +75,14 @@ class KdbClientsIT {
         final long before = System.currentTimeMillis() * 1_000_000L;
         assertThat(KdbClientsVenv.run(python, 120, "publish-pandas", port)).containsExactly(
             "{\"step\": \"pandas\", \"answer\": \"::\"}", "{\"step\": \"columns-sync\", \"answer\": \"::\"}");
+        assertThat(KdbClientsVenv.run(python, 120, "publish-text", port)).containsExactly(
+            "{\"step\": \"text-sync\", \"answer\": \"::\"}",
+            "{\"step\": \"text-error\", \"error\": \"nyi [argument price (only literals: the tickerplant evaluates no q)]\"}");
         assertThat(KdbClientsVenv.run(python, 120, "publish-polars", port)).hasSize(2).allMatch(l -> l.contains("\"answer\""));
         final long after = System.currentTimeMillis() * 1_000_000L;
 
         // every row, exactly, from the RDB (native subscriber) in arrival order; stamped times lie between before and after
-        await("RDB has the 10 rows", WAIT, () -> get(stack.rdbPort(), "/api/status").path("tables").path("trade").asLong(0) == 10);
+        await("RDB has the 13 rows", WAIT, () -> get(stack.rdbPort(), "/api/status").path("tables").path("trade").asLong(0) == 13);
         final JsonNode rows = ok(stack.rdbPort(), "POST", "/api/query",
             "{\"table\":\"trade\",\"columns\":[\"time\",\"sym\",\"price\",\"size\"],\"limit\":100}").get("rows");
         final List<String> got = new ArrayList<>();
@@ -95,6 +99,9 @@ class KdbClientsIT {
             "stamped KX 1.5 7",                      // a list of columns without time, async
             "stamped IBM 2.75 8",
             "stamped AAPL 3.25 9",                   // the same, sync
+            "34260000000000 IBM 190.5 10",           // feed.q's string form, sync: 09:31
+            "34261250000000 KX 2.5 20",              // 09:31:01.25
+            "stamped IBM 191.0 30",                  // one row as a string, async
             "36000000000000 GOOG 10.5 5",            // Polars, kola: 10:00
             "39600000005000 IBM 11.25 6",            // 11:00:00.000005
             "stamped ORCL 99.0 1",                   // Polars with the sym as strings, async
@@ -105,24 +112,28 @@ class KdbClientsIT {
             "{\"client\": \"pykx\", \"error\": \"type [table=trade column=price expected=float got=long]\"}",
             "{\"client\": \"pykx\", \"after\": \"::\"}",
             "{\"client\": \"kola\", \"error\": \"Internal Server Error - \\\"unknown table [table=nope]\\\"\"}");
-        assertThat(tp.status().errors()).containsEntry("wrong-type", 1L).containsEntry("unknown-table", 1L);
+        assertThat(tp.status().errors()).containsEntry("wrong-type", 1L).containsEntry("unknown-table", 1L)
+            .containsEntry("unexpected-message", 1L);
 
         // end of day reaches the subscriber as .u.end after its four upd messages
         tp.endOfDay();
         assertThat(sub.waitFor(90, java.util.concurrent.TimeUnit.SECONDS)).as("subscriber done: " + lines(subOut)).isTrue();
         final List<String> events = lines(subOut).stream().filter(l -> l.startsWith("{")).toList();
         final String ts = "\"dtypes\": [\"timedelta64[ns]\", \"str\", \"float64\", \"int32\"]";
-        assertThat(events.subList(1, events.size())).as(String.join("\n", lines(subOut))).hasSize(5);
+        assertThat(events.subList(1, events.size())).as(String.join("\n", lines(subOut))).hasSize(7);
         assertThat(events.get(1)).isEqualTo("{\"event\": \"upd\", \"table\": \"trade\", " + ts
             + ", \"rows\": [[34200000000001, \"IBM\", 187.25, 100], [57599999999999, \"IBM\", 188.125, 300]]}");
         final JsonNode stamped = JSON.readTree(events.get(2)).get("rows").get(0);
         assertThat(stamped.toString()).endsWith(",\"IBM\",2.75,8]");
         assertThat(stamped.get(0).asLong() + midnight).as("a stamped time, as a timespan since the date's midnight")
             .isBetween(before, after);
-        assertThat(events.get(3)).isEqualTo("{\"event\": \"upd\", \"table\": \"trade\", " + ts
+        assertThat(events.get(3)).as("the string form, filtered as any update").isEqualTo("{\"event\": \"upd\", \"table\": \"trade\", "
+            + ts + ", \"rows\": [[34260000000000, \"IBM\", 190.5, 10]]}");
+        assertThat(events.get(4)).endsWith(", \"IBM\", 191.0, 30]]}");
+        assertThat(events.get(5)).isEqualTo("{\"event\": \"upd\", \"table\": \"trade\", " + ts
             + ", \"rows\": [[39600000005000, \"IBM\", 11.25, 6]]}");
-        assertThat(events.get(4)).as("bad-update's good update after the error").endsWith(", \"IBM\", 1.0, 1]]}");
-        assertThat(events.get(5)).isEqualTo("{\"event\": \"end\", \"date\": \"" + day + "\"}");
+        assertThat(events.get(6)).as("bad-update's good update after the error").endsWith(", \"IBM\", 1.0, 1]]}");
+        assertThat(events.get(7)).isEqualTo("{\"event\": \"end\", \"date\": \"" + day + "\"}");
         assertThat(sub.exitValue()).isZero();
         assertThat(midnight % NANOS_PER_DAY).isZero();
     }

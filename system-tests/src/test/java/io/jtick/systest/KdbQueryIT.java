@@ -131,6 +131,9 @@ class KdbQueryIT {
                 "{\"table\":\"quote\",\"where\":{\"time\":{\"within\":[\"10:02\",\"10:03\"]}},"
                     + "\"select\":{\"spread\":{\"avg\":{\"-\":[\"ask\",\"bid\"]}}},\"by\":\"sym\"}"),
             new Question("select by sym from trade", "{\"table\":\"trade\",\"by\":\"sym\"}"),
+            new Question("3#`time xdesc select time, sym, price from trade where sym=`IBM",
+                "{\"table\":\"trade\",\"where\":{\"sym\":\"IBM\"},\"select\":[\"time\",\"sym\",\"price\"],\"orderBy\":[\"-time\"],"
+                    + "\"limit\":3}"),
             new Question("5#select from trade where size within 130000 160000, cond in \"AC\", sym like \"*M*\"",
                 "{\"table\":\"trade\",\"where\":{\"size\":{\"within\":[130000,160000]},\"cond\":{\"in\":[\"A\",\"C\"]},"
                     + "\"sym\":{\"in\":[\"IBM\",\"MSFT\"]}},\"limit\":5}"));
@@ -176,7 +179,7 @@ class KdbQueryIT {
 
         // the catalogue and errors, as PyKX shows them
         final List<JsonNode> other = ask(python, "pykx", rdbKdb, List.of("tables[]", "meta trade", "count trade", "select from nope",
-            "select from trade where size=`IBM", "`size xdesc select from trade", "select pirce from trade"));
+            "select from trade where size=`IBM", "`size xdesc select[2] from trade", "select pirce from trade"));
         assertThat(other.get(0).toString()).isEqualTo("{\"vector\":\"SymbolVector\",\"values\":[\"quote\",\"trade\"]}");
         assertThat(other.get(1).get("rows").toString()).isEqualTo(
             "[[\"time\",\"p\",\"\",\"\"],[\"sym\",\"s\",\"\",\"g\"],[\"price\",\"f\",\"\",\"\"],[\"size\",\"j\",\"\",\"\"],"

@@ -7,6 +7,7 @@ import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.testing.Closer;
 import io.jtick.core.tp.TickerplantServer;
+import io.jtick.sql.kdb.QTextCall;
 import io.jtick.core.tp.TickerplantSettings;
 import io.jtick.core.time.NanoClock;
 import io.jtick.hdb.HdbApplication;
@@ -69,6 +70,7 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
         final TickerplantSettings settings = TickerplantSettings.defaults(journal).withPort(0)
             .withEndOfDay(LocalTime.now(ZoneOffset.UTC).plusHours(12).withNano(0), ZoneOffset.UTC);
         final TickerplantServer tp = closer.track(new TickerplantServer(settings, schemas, NanoClock.SYSTEM, new TickMetrics()).kdb(kdb)
+            .kdbText(new QTextCall())
             .start());
         final Map<String, String> hdbArgs = new LinkedHashMap<>();
         hdbArgs.put("tick.hdb.root", hdbRoot.toString());

@@ -18,4 +18,16 @@ import java.util.List;
  */
 public record SqlPlan(String json, List<String> names, int[] projection, long offset, long limit, boolean readsClock,
                       boolean grouped) {
+    /** The most rows of a row answer that still runs on a connection's I/O thread ({@link #runsInline}). */
+    public static final int INLINE_ROWS = 1000;
+
+    /**
+     * True when the answer is bounded, so the query runs on the connection's I/O thread (the PostgreSQL and
+     * the kdb+ query ports), as QuestDB runs every statement, with no hand-over to a worker and back: an
+     * answer the engine builds in memory anyway (groups and aggregates, bounded by {@code tick.query.max-rows}),
+     * or at most {@link #INLINE_ROWS} rows. A row query streams on a worker, where a slow reader paces it.
+     */
+    public boolean runsInline() {
+        return grouped || limit > 0 && limit <= INLINE_ROWS;
+    }
 }

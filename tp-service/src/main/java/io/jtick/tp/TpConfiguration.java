@@ -6,6 +6,7 @@ import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.cluster.ClusterNode;
 import io.jtick.core.tls.TlsSettings;
 import io.jtick.core.tp.TickerplantServer;
+import io.jtick.sql.kdb.QTextCall;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import io.jtick.core.time.NanoClock;
@@ -38,7 +39,7 @@ class TpConfiguration {
                                         final TlsSettings tls, final ObjectProvider<ClusterNode> cluster) throws IOException {
         final ClusterNode node = cluster.getIfAvailable();
         final TickerplantServer server = new TickerplantServer(props.toSettings(), props.schemas(), NanoClock.SYSTEM, metrics)
-            .access(access).tls(tls).kdb(props.kdbSettings(access));
+            .access(access).tls(tls).kdb(props.kdbSettings(access)).kdbText(new QTextCall());
         if (node != null) {
             server.replicated(node);
         }

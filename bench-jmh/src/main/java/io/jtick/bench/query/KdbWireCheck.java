@@ -1,5 +1,6 @@
 package io.jtick.bench.query;
 
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.kdb.KdbDescriptor;
 import io.jtick.core.kdb.KdbReader;
 import io.jtick.core.kdb.KdbSettings;
@@ -12,6 +13,8 @@ import io.jtick.sql.SqlRunner;
 import io.jtick.sql.kdb.KdbQueryServer;
 import io.jtick.sql.kdb.KdbQuerySettings;
 import io.jtick.sql.kdb.KdbValueReader;
+import io.jtick.sql.pg.PgServer;
+import io.jtick.sql.pg.PgSettings;
 import io.jtick.sql.q.QValue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -23,6 +26,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -33,8 +41,11 @@ import java.util.List;
  * The six questions in q over the RDB's kdb+ port (a blocking client made of the project's own
  * codec: the answer read whole and every value decoded) beside the engine's own time and the engine
  * writing {@code POST /api/query}'s JSON (no HTTP) on the same data in the same JVM; then one sym's
- * last trade ({@code select by sym from trade where sym=`X}) sync on one connection: queries/s and
- * latency percentiles. {@code KdbWireCheck [rows] [syms] [repeats] [seconds]}.
+ * last trade sync on one connection, in rounds that take turns: q over the kdb+ port
+ * ({@code select by sym from trade where sym=`X}), SQL over the PostgreSQL port (pgJDBC, prepared
+ * {@code ... ORDER BY time DESC LIMIT 1}, every value read) and the engine writing {@code POST /api/query}'s
+ * JSON for its document: queries/s and latency percentiles per round.
+ * {@code KdbWireCheck [rows] [syms] [repeats] [seconds] [rounds]}.
  */
 public final class KdbWireCheck {
     private static final DateTimeFormatter Q_TIMESTAMP = DateTimeFormatter.ofPattern("yyyy.MM.dd'D'HH:mm:ss.SSSSSSSSS")
@@ -113,11 +124,18 @@ public final class KdbWireCheck {
         final int syms = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
         final int repeats = args.length > 2 ? Integer.parseInt(args[2]) : 20;
         final int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 10;
+        final int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 3;
         final TickData data = TickData.load("synthetic", rows, syms);
         try (JtickQuerySystem jtick = new JtickQuerySystem(data, JtickQuerySystem.Layout.RDB);
              KdbQueryServer kdb = new KdbQueryServer(new KdbQuerySettings("127.0.0.1", KdbSettings.onPort(0), 16 << 20, 2, false),
                  new SqlRunner(jtick.engine(), NanoClock.SYSTEM), jtick.source(),
                  () -> List.of(TableSchema.trade(0), TableSchema.quote(0)), new TickMetrics(), "bench");
+             PgServer pg = new PgServer(new PgSettings("127.0.0.1", 0, AccessSettings.DEFAULT, 16 << 20, 2),
+                 new SqlRunner(jtick.engine(), NanoClock.SYSTEM), jtick.source(),
+                 () -> List.of(TableSchema.trade(0), TableSchema.quote(0)), new TickMetrics(), "bench");
+             Connection sql = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + pg.port()
+                 + "/jtick?user=jtick&binaryTransfer=true&prepareThreshold=1");
+             PreparedStatement last = sql.prepareStatement("SELECT * FROM trade WHERE sym = ? ORDER BY time DESC LIMIT 1");
              Client c = new Client(kdb.port())) {
             System.out.printf("%s; kdb+ port %d, q text, answer decoded%n", data, kdb.port());
             System.out.printf("%-14s %12s %12s %8s %14s %8s%n", "median ms", "engine", "kdb+ IPC", "ratio", "engine+JSON", "rows");
@@ -152,8 +170,48 @@ public final class KdbWireCheck {
                 final double k = wire[repeats / 2] / 1e6;
                 System.out.printf("%-14s %12.3f %12.3f %8.2f %14.3f %8d%n", q, e, k, k / e, rest[repeats / 2] / 1e6, n);
             }
-            smallQueries(c, data, seconds);
+            final byte[] buffer = new byte[1 << 16];
+            final String[] docs = new String[data.syms.length];
+            for (int i = 0; i < docs.length; i++) {
+                docs[i] = "{\"table\":\"trade\",\"where\":{\"sym\":\"" + data.syms[i] + "\"},\"by\":\"sym\"}";
+            }
+            System.out.printf("%nsmall queries (one sym's last trade), one connection, %d rounds of %d s each, taking turns:%n", rounds,
+                seconds);
+            for (int r = 0; r < rounds; r++) {
+                smallQueries("q, kdb+ port", data, seconds, k -> count(c.sync("select by sym from trade where sym=`" + data.syms[k])));
+                smallQueries("SQL, PostgreSQL port", data, seconds, k -> {
+                    last.setString(1, data.syms[k]);
+                    return readAll(last);
+                });
+                smallQueries("engine + /api/query JSON", data, seconds, k -> (int) jtick.engine().run(docs[k], jtick.source(),
+                    p -> new JsonResultWriter(OutputStream.nullOutputStream(), Long.MAX_VALUE, buffer)).rows());
+            }
         }
+    }
+
+    /** Reads every value of the statement's answer; returns the rows. */
+    private static int readAll(final PreparedStatement ps) throws SQLException {
+        int rows = 0;
+        try (ResultSet rs = ps.executeQuery()) {
+            final int cols = rs.getMetaData().getColumnCount();
+            long sink = 0;
+            while (rs.next()) {
+                for (int i = 1; i <= cols; i++) {
+                    final Object o = rs.getObject(i);
+                    sink += o == null ? 0 : o.hashCode();
+                }
+                rows++;
+            }
+            if (sink == 42) {
+                System.out.print("");
+            }
+        }
+        return rows;
+    }
+
+    /** One small query for the sym of index k; returns its rows. */
+    private interface SmallQuery {
+        int run(int k) throws Exception;
     }
 
     /** Rows of a table or keyed table answer. */
@@ -165,30 +223,29 @@ public final class KdbWireCheck {
         return parts[1].item(0).count();
     }
 
-    /** One sym's last trade, sync, as fast as one connection goes. */
-    private static void smallQueries(final Client c, final TickData data, final int seconds) throws IOException {
+    /** One sym's last trade, as fast as one connection goes: queries/s and latency percentiles. */
+    private static void smallQueries(final String who, final TickData data, final int seconds, final SmallQuery query) throws Exception {
         final Histogram h = new Histogram(60_000_000_000L, 3);
-        final String[] texts = new String[data.syms.length];
-        for (int i = 0; i < texts.length; i++) {
-            texts[i] = "select by sym from trade where sym=`" + data.syms[i];
-        }
-        long i = 0;
+        int i = 0;
         final long warm = System.nanoTime() + 2_000_000_000L;
         while (System.nanoTime() < warm) {
-            c.sync(texts[(int) (i++ % texts.length)]);
+            query.run(i++ % data.syms.length);
         }
         final long start = System.nanoTime();
         final long end = start + seconds * 1_000_000_000L;
         long done = 0;
         while (System.nanoTime() < end) {
+            final int k = i++ % data.syms.length;
             final long s0 = System.nanoTime();
-            c.sync(texts[(int) (i++ % texts.length)]);
+            if (query.run(k) != 1) {
+                throw new IllegalStateException("no last trade [system=" + who + ", sym=" + data.syms[k] + "]");
+            }
             h.recordValue(System.nanoTime() - s0);
             done++;
         }
         final double secs = (System.nanoTime() - start) / 1e9;
-        System.out.printf("%nsmall queries (one sym's last trade, select by sym from trade where sym=`X), one connection: %.0f queries/s; "
-            + "latency us p50 %.1f, p99 %.1f, p99.9 %.1f, max %.1f (%d queries)%n", done / secs, h.getValueAtPercentile(50) / 1e3,
-            h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3, done);
+        System.out.printf("  %-26s %8.0f queries/s; latency us p50 %7.1f, p99 %8.1f, p99.9 %8.1f, max %8.1f (%d queries)%n", who,
+            done / secs, h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3,
+            h.getMaxValue() / 1e3, done);
     }
 }

@@ -1,430 +1,289 @@
 package io.jtick.core.replay;
 
 import io.jtick.core.metrics.LatencyStats;
-import io.jtick.core.schema.TableSchema;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
-import java.util.Arrays;
+import java.util.ArrayDeque;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Reads a {@link ReplayPlan} in time order and encodes it as UPDATE frames, date by date, one time
- * window at a time: every selected sym of every table is a sorted run of rows (the partitions are
- * sorted by sym then time); a window takes from each run the rows with {@code time < windowEnd},
- * reads their columns into this reader's buffers, orders them by time ({@link TimeSort}: stable, so
- * equal times go table by table in request order, then by sym, then in recorded order) and cuts them
- * into frames of consecutive rows of one table, at most {@code rowsPerUpdate} each (and, at recorded
- * pace, spanning at most the pace quantum × speed of recorded time), which {@link WindowEncoder} encodes.
+ * Reads a {@link ReplayPlan} in time order and encodes it as UPDATE frames: a {@link WindowLoader}
+ * reads, decodes and orders one time window at a time into a {@link ReplayWindow}, and this reader
+ * cuts each window into frames of consecutive rows of one table, at most {@code rowsPerUpdate} each
+ * (and, at recorded pace, spanning at most the pace quantum × speed of recorded time), which
+ * {@link WindowEncoder} encodes by copying.
  *
- * <p>A window holds about {@code windowRows} rows: its end is found by galloping search from each
- * run's position, widening or narrowing the span until the count is within ½..2 × windowRows (rows
- * that share one timestamp are never split, so a window may exceed that). Memory: the window's rows
- * (time, sort keys and index: 32 bytes, plus the row's own columns) for about twice windowRows, and
- * per date one position per selected sym. Everything is deterministic in the data, so another reader
- * {@link #seek}ing to a {@link ReplayFrame.Cursor} produces the same frames from there on.
+ * <p>Decode ahead: given an executor, the loader runs there, filling up to {@link #AHEAD} windows
+ * ahead of the one being framed (a bounded queue of decoded windows, each read once), so reading,
+ * decoding and ordering the next windows overlap with encoding and sending this one. When no window
+ * is ready the framing thread loads the next itself, or waits for the load in progress; so a loader
+ * task queued behind busy threads never stalls it. Loads are serialised by {@code loadLock} (the
+ * loader's state is sequential); the queues ({@code ready}, {@code free}), {@code scheduled},
+ * {@code ended}, {@code failure} and {@code closed} are guarded by this object's monitor. Without
+ * an executor (a consumer that reads on its own) every load is inline, as before.
  *
- * <p>One thread at a time (a stream passes its reader between event-loop threads under its lock).
+ * <p>Memory: the loader's buffers plus up to {@code AHEAD + 1} windows of about 2 × windowRows rows.
+ * Framing state ({@code current}, {@code offset}, {@code next}, {@code rowsDone}) belongs to one
+ * thread at a time (a stream passes its reader between threads under its lock).
  */
 final class ReplayReader implements AutoCloseable {
+    /** Windows decoded ahead of the one being framed. */
+    static final int AHEAD = 2;
+
     private final ReplayPlan plan;
-    private final int tables;
-    private final int windowRows;
     private final long quantumSpan;
-    private final TimeSort sort = new TimeSort();
-    private final LatencyStats windowTimes;
-
-    private int date = -1;
-    private DayTable[] day;
-    private boolean ended;
-    private int runs;
-    private DayTable[] runDay = new DayTable[0];
-    private int[] runTable = new int[0];
-    private int[] runPos = new int[0];
-    private int[] runEnd = new int[0];
-    private int[] runHi = new int[0];
-    /** Per run: the times of its next rows, from its position on (read ahead in bulk, so finding a window's end reads no file). */
-    private long[][] runTimes = new long[0][];
-    private int[] runTimesLength = new int[0];
-    private long span;
-
-    private long windowStart = Long.MIN_VALUE;
-    private long windowEnd = Long.MIN_VALUE;
-    private int rows;
-    private int offset;
-    private long rowsDone;
-    private long[] times = new long[0];
-    private final int[] tableStart;
-    private final Object[][] columns;
-    private final int[] capacity;
-    private int[] order;
-
+    private final WindowLoader loader;
     private final WindowEncoder encoder;
+    private final Executor ahead;
+    private final ReentrantLock loadLock = new ReentrantLock();
+    private final ArrayDeque<ReplayWindow> ready = new ArrayDeque<>();
+    private final ArrayDeque<ReplayWindow> free = new ArrayDeque<>();
+    private int windows;
+    private boolean scheduled;
+    private boolean ended;
+    private RuntimeException failure;
+    private boolean closed;
 
-    /** @param windowTimes where the time to read and order each window is recorded */
-    ReplayReader(final ReplayPlan plan, final LatencyStats windowTimes) {
+    private ReplayWindow current;
+    private int offset;
+    /** Per table: index of its next row in the current window's columns. */
+    private final int[] next;
+    private long rowsDone;
+
+    /**
+     * @param windowTimes where the time to read and order each window is recorded
+     * @param ahead       where windows are decoded ahead (null: only when asked for, on the framing thread)
+     */
+    ReplayReader(final ReplayPlan plan, final LatencyStats windowTimes, final Executor ahead) {
         this.plan = plan;
-        this.windowTimes = windowTimes;
-        this.tables = plan.schemas.size();
-        this.windowRows = plan.settings.windowRows();
         this.quantumSpan = plan.paced ? (long) Math.max(1, Math.min(Long.MAX_VALUE / 2, plan.settings.paceQuantumNanos() * plan.speed))
             : Long.MAX_VALUE;
-        this.tableStart = new int[tables + 1];
-        this.columns = new Object[tables][];
-        this.capacity = new int[tables];
-        for (int t = 0; t < tables; t++) {
-            columns[t] = new Object[plan.schemas.get(t).columnCount()];
-        }
-        this.encoder = new WindowEncoder(tables);
+        this.loader = new WindowLoader(plan, windowTimes);
+        this.encoder = new WindowEncoder(plan.schemas.size());
+        this.ahead = ahead;
+        this.next = new int[plan.schemas.size()];
     }
 
     /** Positions the reader at {@code c} (a stream's start, or where a consumer that leaves the stream stands). */
     ReplayReader seek(final ReplayFrame.Cursor c) {
-        if (!enterDate(c.date())) {
-            return this;
-        }
-        if (c.span() > 0) {
-            span = c.span();
-        }
         rowsDone = c.rowsDone();
-        if (c.windowEnd() == Long.MIN_VALUE) {
+        final ReplayWindow w = window();
+        if (!loader.seek(c, w)) {
+            release(w);
             return this;
         }
-        if (c.windowStart() != Long.MIN_VALUE) {
-            for (int r = 0; r < runs; r++) {
-                runPos[r] = lowerBound(r, runPos[r], c.windowStart());
-                runTimesLength[r] = 0;
+        current = w;
+        offset = c.offset();
+        java.util.Arrays.fill(next, 0);
+        if (w.tableAt == null) {
+            next[0] = offset;
+        } else {
+            for (int i = 0; i < offset; i++) {
+                next[w.tableAt[i]]++;
             }
         }
-        for (int r = 0; r < runs; r++) {
-            runEnd[r] = c.windowEnd() == Long.MAX_VALUE ? runHi[r] : lowerBound(r, runPos[r], c.windowEnd());
-        }
-        load(c.windowStart(), c.windowEnd());
-        offset = c.offset();
+        schedule();
         return this;
     }
 
     /** The next frame, or null when the replay has no rows left. */
     ReplayFrame next(final ByteBufAllocator alloc) {
-        while (offset >= rows) {
-            if (ended || !loadNextWindow()) {
+        while (current == null || offset >= current.rows) {
+            if (current != null) {
+                release(current);
+                current = null;
+            }
+            final ReplayWindow w = take();
+            if (w == null) {
                 return null;
             }
-        }
-        final int first = position(offset);
-        final int t = tableOf(first);
-        final int limit = Math.min(plan.rowsPerUpdate, rows - offset);
-        int n = 1;
-        final long firstTime = times[first];
-        while (n < limit) {
-            final int w = position(offset + n);
-            if (w < tableStart[t] || w >= tableStart[t + 1] || times[w] - firstTime > quantumSpan) {
-                break;
-            }
-            n++;
-        }
-        final ByteBuf buf = encoder.encode(alloc, plan.schemas.get(t), t, day[t], columns[t], times, order, tableStart[t], offset, n,
-            rowsDone + n);
-        offset += n;
-        rowsDone += n;
-        return new ReplayFrame(buf, t, n, firstTime, date, new ReplayFrame.Cursor(date, windowStart, windowEnd, span, offset, rowsDone));
-    }
-
-    private int position(final int i) {
-        return order == null ? i : order[i];
-    }
-
-    private int tableOf(final int w) {
-        int t = 0;
-        while (w >= tableStart[t + 1]) {
-            t++;
-        }
-        return t;
-    }
-
-    // ------------------------------------------------------------------ dates and windows
-
-    private boolean enterDate(final int d) {
-        leaveDate();
-        if (d >= plan.dates.length) {
-            ended = true;
-            rows = 0;
+            current = w;
             offset = 0;
-            return false;
+            java.util.Arrays.fill(next, 0);
         }
-        date = d;
-        day = plan.days[d];
-        int n = 0;
-        for (final DayTable dt : day) {
-            n += dt == null ? 0 : dt.codes.length;
-        }
-        if (runPos.length < n) {
-            runDay = new DayTable[n];
-            runTable = new int[n];
-            runPos = new int[n];
-            runEnd = new int[n];
-            runHi = new int[n];
-            runTimes = Arrays.copyOf(runTimes, n);
-            runTimesLength = new int[n];
-        }
-        runs = 0;
-        for (int t = 0; t < tables; t++) {
-            final DayTable dt = day[t];
-            if (dt == null) {
-                continue;
-            }
-            dt.enter(plan.settings.scratchDir());
-            encoder.symIds(t, dt.symBytes.length);
-            for (int k = 0; k < dt.codes.length; k++) {
-                runDay[runs] = dt;
-                runTable[runs] = t;
-                runPos[runs] = dt.lo[k];
-                runHi[runs] = dt.hi[k];
-                runTimesLength[runs] = 0;
-                runs++;
-            }
-        }
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        long total = 0;
-        for (int r = 0; r < runs; r++) {
-            first = Math.min(first, timeAt(r, runPos[r]));
-            last = Math.max(last, runDay[r].time(runHi[r] - 1));
-            total += runHi[r] - runPos[r];
-        }
-        span = total == 0 ? 1 : Math.max(1, (long) ((double) (last - first) * windowRows / total));
-        windowStart = Long.MIN_VALUE;
-        windowEnd = Long.MIN_VALUE;
-        rows = 0;
-        offset = 0;
-        return true;
-    }
-
-    private void leaveDate() {
-        if (day != null) {
-            for (final DayTable dt : day) {
-                if (dt != null) {
-                    dt.leave();
-                }
-            }
-            day = null;
-        }
-    }
-
-    private boolean loadNextWindow() {
-        if (date < 0 && !enterDate(0)) {
-            return false;
-        }
-        while (true) {
-            long remaining = 0;
-            for (int r = 0; r < runs; r++) {
-                remaining += runHi[r] - runPos[r];
-            }
-            if (remaining == 0) {
-                if (!enterDate(date + 1)) {
-                    return false;
-                }
-                continue;
-            }
-            final long t0 = System.nanoTime();
-            final long start = windowEnd;
-            final long end = chooseEnd(remaining);
-            load(start, end);
-            windowTimes.record(System.nanoTime() - t0);
-            return true;
-        }
-    }
-
-    /** The end of the next window (exclusive); fills {@link #runEnd}. */
-    private long chooseEnd(final long remaining) {
-        if (remaining <= 2L * windowRows) {
-            System.arraycopy(runHi, 0, runEnd, 0, runs);
-            return Long.MAX_VALUE;
-        }
-        long next = Long.MAX_VALUE;
-        for (int r = 0; r < runs; r++) {
-            if (runPos[r] < runHi[r]) {
-                next = Math.min(next, timeAt(r, runPos[r]));
-            }
-        }
-        long low = 0;
-        long high = Long.MAX_VALUE;
-        long s = Math.max(1, span);
-        while (true) {
-            final long end = next + s < next ? Long.MAX_VALUE : next + s;
-            final long c = count(end);
-            if (c < windowRows / 2 && end != Long.MAX_VALUE) {
-                low = s;
-            } else if (c > 2L * windowRows && s > 1) {
-                high = s;
+        final ReplayWindow w = current;
+        final int t = w.tableAt == null ? 0 : w.tableAt[offset];
+        final int from = next[t];
+        final long[] times = (long[]) w.columns[t][io.jtick.core.schema.TableSchema.TIME];
+        final int limit = Math.min(plan.rowsPerUpdate, w.rows - offset);
+        final long firstTime = times[from];
+        int n = 1;
+        if (w.tableAt == null) {
+            if (quantumSpan == Long.MAX_VALUE) {
+                n = limit;
             } else {
-                span = s;
-                return end;
+                while (n < limit && times[from + n] - firstTime <= quantumSpan) {
+                    n++;
+                }
             }
-            if (high - low <= 1) {
-                // rows sharing one timestamp (or a gap the count cannot narrow): take the larger side
-                s = high == Long.MAX_VALUE ? s : high;
-                final long e = next + s < next ? Long.MAX_VALUE : next + s;
-                count(e);
-                span = s;
-                return e;
+        } else {
+            while (n < limit && w.tableAt[offset + n] == t && times[from + n] - firstTime <= quantumSpan) {
+                n++;
             }
-            s = high == Long.MAX_VALUE ? (s > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : s * 2) : low + (high - low) / 2;
+        }
+        final ByteBuf buf = encoder.encode(alloc, plan.schemas.get(t), t, w.day[t], w.columns[t], from, n, rowsDone + n);
+        offset += n;
+        next[t] += n;
+        rowsDone += n;
+        return new ReplayFrame(buf, t, n, firstTime, w.date, new ReplayFrame.Cursor(w.date, w.start, w.end, w.span, offset, rowsDone));
+    }
+
+    // ------------------------------------------------------------------ decode ahead
+
+    /** The next window in order: one decoded ahead, else loaded here (or by the load in progress). */
+    private ReplayWindow take() {
+        synchronized (this) {
+            final ReplayWindow w = poll();
+            if (w != null || ended) {
+                return w;
+            }
+        }
+        loadLock.lock();
+        try {
+            final ReplayWindow w;
+            synchronized (this) {
+                final ReplayWindow got = poll();
+                if (got != null || ended) {
+                    return got;
+                }
+                w = window();
+            }
+            if (loader.load(w)) {
+                return w;
+            }
+            synchronized (this) {
+                ended = true;
+                free.add(w);
+            }
+            return null;
+        } finally {
+            loadLock.unlock();
+            schedule();
         }
     }
 
-    /** Rows with time before {@code end} in every run from its position; fills {@link #runEnd}. */
-    private long count(final long end) {
-        long c = 0;
-        for (int r = 0; r < runs; r++) {
-            runEnd[r] = gallop(r, end);
-            c += runEnd[r] - runPos[r];
+    /** A ready window, or null; rethrows a failure of the loader task (lock held). */
+    private ReplayWindow poll() {
+        final ReplayWindow w = ready.poll();
+        if (w == null && failure != null) {
+            throw failure;
         }
-        return c;
+        return w;
     }
 
-    /** First row at or after the run's position whose time is at least {@code t}. */
-    private int gallop(final int r, final long t) {
-        final int from = runPos[r];
-        final int hi = runHi[r];
-        if (from >= hi || timeAt(r, from) >= t) {
-            return from;
+    /** A free window, or a new one while fewer than {@code AHEAD + 1} exist (lock held). */
+    private synchronized ReplayWindow window() {
+        final ReplayWindow w = free.poll();
+        if (w != null) {
+            return w;
         }
-        int step = 1;
-        int lo = from;
+        windows++;
+        return new ReplayWindow(plan.schemas);
+    }
+
+    private void release(final ReplayWindow w) {
+        synchronized (this) {
+            free.add(w);
+        }
+        schedule();
+    }
+
+    /** Starts the loader task when there is room ahead and it is not running. */
+    private void schedule() {
+        synchronized (this) {
+            if (ahead == null || scheduled || closed || ended || failure != null || !roomAhead()) {
+                return;
+            }
+            scheduled = true;
+        }
+        try {
+            ahead.execute(this::loadAhead);
+        } catch (final RejectedExecutionException e) {
+            synchronized (this) {
+                scheduled = false;
+            }
+        }
+    }
+
+    private boolean roomAhead() {
+        return ready.size() < AHEAD && (!free.isEmpty() || windows < AHEAD + 1);
+    }
+
+    /** The loader task: fills windows until {@code AHEAD} are ready, the replay ends or the reader closes. */
+    private void loadAhead() {
         while (true) {
-            final int probe = lo + step;
-            if (probe >= hi) {
-                break;
-            }
-            if (timeAt(r, probe) >= t) {
-                return search(r, lo + 1, probe, t);
-            }
-            lo = probe;
-            step = step > (1 << 29) ? step : step << 1;
-        }
-        return search(r, lo + 1, hi, t);
-    }
-
-    /** First row in {@code [from, to)} of run {@code r} whose time is at least {@code t}, from its read-ahead times. */
-    private int search(final int r, final int from, final int to, final long t) {
-        int a = from;
-        int b = to;
-        while (a < b) {
-            final int mid = (a + b) >>> 1;
-            if (timeAt(r, mid) < t) {
-                a = mid + 1;
-            } else {
-                b = mid;
-            }
-        }
-        return a;
-    }
-
-    /** Seek only: a binary search of the whole rest of the run on the file (no read-ahead yet). */
-    private int lowerBound(final int r, final int from, final long t) {
-        final DayTable d = runDay[r];
-        int a = from;
-        int b = runHi[r];
-        while (a < b) {
-            final int mid = (a + b) >>> 1;
-            if (d.time(mid) < t) {
-                a = mid + 1;
-            } else {
-                b = mid;
-            }
-        }
-        return a;
-    }
-
-    /**
-     * Time of row {@code row} (at or after the run's position) of run {@code r}: from its read-ahead
-     * buffer, which starts at the run's position and is read further on in bulk (at least 64 rows,
-     * doubling) when a row past its end is asked for.
-     */
-    private long timeAt(final int r, final int row) {
-        final int off = row - runPos[r];
-        if (off < runTimesLength[r]) {
-            return runTimes[r][off];
-        }
-        final int have = runTimesLength[r];
-        final int want = Math.min(runHi[r] - runPos[r], Math.max(off + 1, Math.max(64, have * 2)));
-        long[] buf = runTimes[r];
-        if (buf == null || buf.length < want) {
-            buf = buf == null ? new long[want] : Arrays.copyOf(buf, Math.max(want, buf.length * 2));
-            runTimes[r] = buf;
-        }
-        runDay[r].read(TableSchema.TIME, runPos[r] + have, want - have, buf, have);
-        runTimesLength[r] = want;
-        return buf[off];
-    }
-
-    /** Reads the rows of every run up to {@link #runEnd} into the window buffers and orders them. */
-    private void load(final long start, final long end) {
-        long n = 0;
-        for (int r = 0; r < runs; r++) {
-            n += runEnd[r] - runPos[r];
-        }
-        if (n > Integer.MAX_VALUE - 16) {
-            throw new IllegalStateException("replay window too large [rows=" + n + "]");
-        }
-        if (times.length < n) {
-            times = new long[(int) Math.max(n, Math.min(Integer.MAX_VALUE - 16, times.length * 2L))];
-        }
-        int at = 0;
-        int r = 0;
-        for (int t = 0; t < tables; t++) {
-            tableStart[t] = at;
-            int tableRows = 0;
-            for (int q = r; q < runs && runTable[q] == t; q++) {
-                tableRows += runEnd[q] - runPos[q];
-            }
-            final TableSchema schema = plan.schemas.get(t);
-            if (capacity[t] < tableRows) {
-                final int cap = Math.max(tableRows, capacity[t] * 2);
-                for (int c = 1; c < schema.columnCount(); c++) {
-                    columns[t][c] = schema.type(c).newArray(cap);
+            loadLock.lock();
+            try {
+                final ReplayWindow w;
+                synchronized (this) {
+                    if (closed || ended || failure != null || !roomAhead()) {
+                        scheduled = false;
+                        return;
+                    }
+                    w = window();
                 }
-                capacity[t] = cap;
-            }
-            for (; r < runs && runTable[r] == t; r++) {
-                final int count = runEnd[r] - runPos[r];
-                if (count == 0) {
-                    continue;
+                boolean got = false;
+                RuntimeException fail = null;
+                try {
+                    got = loader.load(w);
+                } catch (final RuntimeException e) {
+                    fail = e;
                 }
-                final DayTable d = runDay[r];
-                timeAt(r, runEnd[r] - 1);
-                System.arraycopy(runTimes[r], 0, times, at, count);
-                for (int c = 1; c < schema.columnCount(); c++) {
-                    d.read(c, runPos[r], count, columns[t][c], at - tableStart[t]);
+                synchronized (this) {
+                    if (got) {
+                        ready.add(w);
+                    } else {
+                        free.add(w);
+                        if (fail != null) {
+                            failure = fail;
+                        } else {
+                            ended = true;
+                        }
+                    }
                 }
-                at += count;
-                final int left = runTimesLength[r] - count;
-                System.arraycopy(runTimes[r], count, runTimes[r], 0, left);
-                runTimesLength[r] = left;
-                runPos[r] = runEnd[r];
+            } finally {
+                loadLock.unlock();
             }
         }
-        tableStart[tables] = at;
-        rows = at;
-        offset = 0;
-        windowStart = start;
-        windowEnd = end;
-        order = sort.sort(times, rows);
     }
 
     /** Bytes of buffers this reader holds (for the memory figures of {@code GET /api/replays}). */
     long bufferBytes() {
-        long n = (long) times.length * 8 + sort.bytes();
-        for (int t = 0; t < tables; t++) {
-            n += (long) capacity[t] * (plan.schemas.get(t).rowWidth() - 8);
+        long n;
+        loadLock.lock();
+        try {
+            n = loader.bufferBytes();
+        } finally {
+            loadLock.unlock();
         }
-        return n;
+        synchronized (this) {
+            for (final ReplayWindow w : ready) {
+                n += w.bytes();
+            }
+            for (final ReplayWindow w : free) {
+                n += w.bytes();
+            }
+        }
+        final ReplayWindow w = current;
+        return n + (w == null ? 0 : w.bytes());
     }
 
+    /** Closes the loader (after the load in progress, if any); a loader task queued later finds it closed. */
     @Override
     public void close() {
-        leaveDate();
-        ended = true;
-        Arrays.fill(runDay, null);
+        synchronized (this) {
+            closed = true;
+            ready.clear();
+            free.clear();
+        }
+        loadLock.lock();
+        try {
+            loader.close();
+        } finally {
+            loadLock.unlock();
+        }
     }
 }

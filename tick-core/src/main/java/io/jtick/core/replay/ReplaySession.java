@@ -211,7 +211,7 @@ final class ReplaySession {
     private void detach() {
         plan.retain();
         try {
-            own = new ReplayReader(plan, counters.window).seek(resume);
+            own = new ReplayReader(plan, counters.window, null).seek(resume);
         } catch (final RuntimeException e) {
             plan.release();
             throw e;

@@ -55,7 +55,7 @@ final class ReplayStream {
                  final ByteBufAllocator alloc, final Runnable onClose, final Consumer<RuntimeException> readFailed) {
         this.id = id;
         this.plan = plan;
-        this.reader = new ReplayReader(plan, counters.window).seek(ReplayFrame.Cursor.START);
+        this.reader = new ReplayReader(plan, counters.window, readers).seek(ReplayFrame.Cursor.START);
         this.counters = counters;
         this.readers = readers;
         this.alloc = alloc;

@@ -1,6 +1,5 @@
 package io.jtick.core.replay;
 
-import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.UpdateEncoder;
 import io.netty.buffer.ByteBuf;
@@ -10,15 +9,15 @@ import org.agrona.UnsafeApi;
 import java.nio.ByteOrder;
 
 /**
- * Encodes a {@link ReplayReader}'s window rows as UPDATE frames: per frame, the syms it holds become
- * its dictionary in order of first appearance (a generation stamp per sym id, so nothing is cleared
- * between frames), then each column is copied (rows in load order) or gathered (rows in time order)
- * straight into the frame's memory when it has an address.
+ * Encodes a {@link ReplayWindow}'s rows (already in time order) as UPDATE frames: per frame, the syms
+ * it holds become its dictionary in order of first appearance (a generation stamp per sym id, so
+ * nothing is cleared between frames), then each column is copied straight into the frame's memory
+ * when it has an address.
  *
  * <p>State, all scratch reused frame after frame: {@code stamp[t]}/{@code frameCode[t]} (per sym id of
  * table t: the generation that last saw it, its code in that frame), {@code generation}, and per row
- * of the frame {@code src} (its position in the table's window columns), {@code codes} (its frame sym
- * code), {@code firstSeen} (the sym ids in order of appearance). One thread at a time, as its reader.
+ * of the frame {@code codes} (its frame sym code), {@code firstSeen} (the sym ids in order of
+ * appearance). One thread at a time, as its reader.
  */
 final class WindowEncoder {
     private static final boolean NATIVE_LE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
@@ -27,7 +26,6 @@ final class WindowEncoder {
     private final int[][] stamp;
     private final int[][] frameCode;
     private int generation;
-    private int[] src = new int[0];
     private int[] codes = new int[0];
     private int[] firstSeen = new int[0];
 
@@ -36,26 +34,20 @@ final class WindowEncoder {
         this.frameCode = new int[tables][];
     }
 
-    /** Table {@code t} has {@code count} sym ids on the date being entered: its per-sym scratch fits them. */
-    void symIds(final int t, final int count) {
-        if (stamp[t] == null || stamp[t].length < count) {
-            stamp[t] = new int[count];
-            frameCode[t] = new int[count];
-        }
-    }
-
     /**
-     * Encodes rows {@code from..from+n} of the window (in {@code order}, null: as loaded) as one UPDATE
-     * frame of table {@code t}, whose rows are at {@code base..} of {@code times} and at {@code 0..} of
-     * its {@code columns}; the frame carries {@code sequence} (the rows replayed once it is sent).
+     * Encodes rows {@code from..from+n} of table {@code t}'s window {@code columns} (in time order) as one
+     * UPDATE frame; the frame carries {@code sequence} (the rows replayed once it is sent).
      */
     ByteBuf encode(final ByteBufAllocator alloc, final TableSchema schema, final int t, final DayTable d, final Object[] columns,
-                   final long[] times, final int[] order, final int base, final int from, final int n, final long sequence) {
+                   final int from, final int n, final long sequence) {
         final int[] syms = (int[]) columns[TableSchema.SYM];
+        if (stamp[t] == null || stamp[t].length < d.symBytes.length) {
+            stamp[t] = new int[d.symBytes.length];
+            frameCode[t] = new int[d.symBytes.length];
+        }
         final int[] st = stamp[t];
         final int[] fc = frameCode[t];
-        if (src.length < n) {
-            src = new int[n];
+        if (codes.length < n) {
             codes = new int[n];
             firstSeen = new int[n];
         }
@@ -63,9 +55,7 @@ final class WindowEncoder {
         int dictCount = 0;
         int dictBytes = 0;
         for (int i = 0; i < n; i++) {
-            final int w = (order == null ? from + i : order[from + i]) - base;
-            src[i] = w;
-            final int code = syms[w];
+            final int code = syms[from + i];
             if (st[code] != gen) {
                 st[code] = gen;
                 fc[code] = dictCount;
@@ -82,19 +72,10 @@ final class WindowEncoder {
                 encoder.addSym(d.symBytes[firstSeen[k]]);
             }
             final boolean direct = NATIVE_LE && buf.hasMemoryAddress();
-            final boolean identity = order == null;
             copy(codes, 0, n, buf, encoder.dataOffset(TableSchema.SYM), 4, direct);
-            if (identity) {
-                copy(times, from, n, buf, encoder.dataOffset(TableSchema.TIME), 8, direct);
-            } else {
-                gatherTimes(times, base, n, buf, encoder.dataOffset(TableSchema.TIME), direct);
-            }
+            copy(columns[TableSchema.TIME], from, n, buf, encoder.dataOffset(TableSchema.TIME), 8, direct);
             for (int c = 2; c < schema.columnCount(); c++) {
-                if (identity) {
-                    copy(columns[c], from - base, n, buf, encoder.dataOffset(c), schema.type(c).width(), direct);
-                } else {
-                    gather(columns[c], n, buf, encoder.dataOffset(c), schema.type(c), direct);
-                }
+                copy(columns[c], from, n, buf, encoder.dataOffset(c), schema.type(c).width(), direct);
             }
             encoder.sequence(sequence);
             encoder.finish();
@@ -122,103 +103,6 @@ final class WindowEncoder {
                 case 2 -> buf.setShortLE(index + (i << 1), UnsafeApi.getShort(array, UnsafeApi.arrayBaseOffset(array.getClass())
                     + ((long) (at + i) << 1)));
                 default -> buf.setByte(index + i, UnsafeApi.getByte(array, UnsafeApi.arrayBaseOffset(array.getClass()) + at + i));
-            }
-        }
-    }
-
-    private void gatherTimes(final long[] times, final int base, final int n, final ByteBuf buf, final int index,
-                             final boolean direct) {
-        final int[] s = src;
-        final long[] v = times;
-        if (direct) {
-            final long a = buf.memoryAddress() + index;
-            for (int i = 0; i < n; i++) {
-                UnsafeApi.putLong(a + ((long) i << 3), v[s[i] + base]);
-            }
-        } else {
-            for (int i = 0; i < n; i++) {
-                buf.setLongLE(index + (i << 3), v[s[i] + base]);
-            }
-        }
-    }
-
-    /** Writes the values at {@link #src}{@code [0..n)} of one column into the frame at {@code index}, in order. */
-    private void gather(final Object column, final int n, final ByteBuf buf, final int index, final ColumnType type,
-                        final boolean direct) {
-        final int[] s = src;
-        final long a = direct ? buf.memoryAddress() + index : 0;
-        switch (type) {
-            case TIMESTAMP, INT64 -> {
-                final long[] v = (long[]) column;
-                if (direct) {
-                    for (int i = 0; i < n; i++) {
-                        UnsafeApi.putLong(a + ((long) i << 3), v[s[i]]);
-                    }
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        buf.setLongLE(index + (i << 3), v[s[i]]);
-                    }
-                }
-            }
-            case FLOAT64 -> {
-                final double[] v = (double[]) column;
-                if (direct) {
-                    for (int i = 0; i < n; i++) {
-                        UnsafeApi.putDouble(a + ((long) i << 3), v[s[i]]);
-                    }
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        buf.setLongLE(index + (i << 3), Double.doubleToRawLongBits(v[s[i]]));
-                    }
-                }
-            }
-            case INT32, SYMBOL -> {
-                final int[] v = (int[]) column;
-                if (direct) {
-                    for (int i = 0; i < n; i++) {
-                        UnsafeApi.putInt(a + ((long) i << 2), v[s[i]]);
-                    }
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        buf.setIntLE(index + (i << 2), v[s[i]]);
-                    }
-                }
-            }
-            case FLOAT32 -> {
-                final float[] v = (float[]) column;
-                if (direct) {
-                    for (int i = 0; i < n; i++) {
-                        UnsafeApi.putFloat(a + ((long) i << 2), v[s[i]]);
-                    }
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        buf.setIntLE(index + (i << 2), Float.floatToRawIntBits(v[s[i]]));
-                    }
-                }
-            }
-            case INT16 -> {
-                final short[] v = (short[]) column;
-                if (direct) {
-                    for (int i = 0; i < n; i++) {
-                        UnsafeApi.putShort(a + ((long) i << 1), v[s[i]]);
-                    }
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        buf.setShortLE(index + (i << 1), v[s[i]]);
-                    }
-                }
-            }
-            default -> {
-                final byte[] v = (byte[]) column;
-                if (direct) {
-                    for (int i = 0; i < n; i++) {
-                        UnsafeApi.putByte(a + i, v[s[i]]);
-                    }
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        buf.setByte(index + i, v[s[i]]);
-                    }
-                }
             }
         }
     }

@@ -5,6 +5,7 @@ import io.jtick.core.kdb.KdbCall;
 import io.jtick.core.kdb.KdbDescriptor;
 import io.jtick.core.kdb.KdbFrameDecoder;
 import io.jtick.core.kdb.KdbReader;
+import io.jtick.core.kdb.KdbTextCall;
 import io.jtick.core.kdb.KdbType;
 import io.jtick.core.kdb.KdbUpdateReader;
 import io.jtick.core.kdb.KdbWriter;
@@ -26,8 +27,10 @@ import java.util.List;
  * then dispatches each message. {@code .u.upd[`t; data]} is converted once into the native UPDATE
  * frame ({@link KdbUpdateReader}) and handed to {@link Tickerplant#onUpdate} like a native feed's;
  * {@code .u.sub[`t; syms]} and kdb-tick r.q's {@code "(.u.sub[`;`];`.u `i`L)"} subscribe the
- * connection, which then receives {@code (`upd;`t;table)} and {@code (`.u.end;date)}. Every sync
- * message gets exactly one response: its value, or a kdb+ error naming the problem.
+ * connection, which then receives {@code (`upd;`t;table)} and {@code (`.u.end;date)}. A call sent as q
+ * text with literal arguments (feed.q's {@code h"(.u.upd[`trade;(...)])"}) is turned into that list by the
+ * {@link KdbTextCall} hook and then handled exactly as the list. Every sync message gets exactly one
+ * response: its value, or a kdb+ error naming the problem.
  *
  * <p>Bad input: a refused sync call is answered with the error and the connection stays open (the
  * client knows); a refused async message (an update that does not fit its table, a call jtick does
@@ -47,6 +50,7 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements UpdateSou
 
     private final Tickerplant tp;
     private final KdbAccess access;
+    private final KdbTextCall textCalls;
     private final KdbCounters counters;
     private final KdbReader reader = new KdbReader();
     private final KdbCall call = new KdbCall();
@@ -55,18 +59,22 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements UpdateSou
     private ChannelHandlerContext ctx;
     private boolean loggedIn;
 
-    private KdbAdapter(final Tickerplant tp, final KdbAccess access) {
+    private KdbAdapter(final Tickerplant tp, final KdbAccess access, final KdbTextCall textCalls) {
         this.tp = tp;
         this.access = access;
+        this.textCalls = textCalls;
         this.counters = tp.counters().kdb;
         this.updates = new KdbUpdateReader(tp.schemas());
         this.link = new ClientConnection(tp, LOG, "kdb+ connection", "message", "kdb+ message refused", "kdb");
     }
 
-    /** The pipeline of one kdb+ connection: handshake and message splitter, then this adapter. */
-    static void install(final ChannelPipeline pipeline, final Tickerplant tp, final KdbAccess access) {
+    /**
+     * The pipeline of one kdb+ connection: handshake and message splitter, then this adapter;
+     * {@code textCalls} turns calls sent as q text into lists (null: only r.q's subscription is understood).
+     */
+    static void install(final ChannelPipeline pipeline, final Tickerplant tp, final KdbAccess access, final KdbTextCall textCalls) {
         pipeline.addLast("kdb-frames", new KdbFrameDecoder(tp.settings().maxFrameLength()));
-        pipeline.addLast(new KdbAdapter(tp, access));
+        pipeline.addLast(new KdbAdapter(tp, access, textCalls));
     }
 
     @Override
@@ -130,19 +138,26 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements UpdateSou
                     + ") expected=(`.u.upd;`t;data)|(`.u.sub;`t;syms)]", false, false);
             } else if (call.expression() >= 0) {
                 onExpression(sync);
-            } else if (reader.isText(call.function(), U_UPD) && call.argumentCount() == 2) {
-                onUpdate(sync, call.argument(0), call.argument(1));
-            } else if (reader.isText(call.function(), U_SUB) && call.argumentCount() == 2) {
-                onSubscribe(sync, call.argument(0), call.argument(1));
             } else {
-                fail(sync, ErrorCode.UNEXPECTED_MESSAGE, "nyi [call=" + reader.text(call.function()) + " arguments="
-                    + call.argumentCount() + "]", false, false);
+                onCall(sync);
             }
         } catch (final KdbReader.Malformed | IndexOutOfBoundsException e) {
             fail(sync, ErrorCode.MALFORMED_FRAME, "malformed kdb+ message: " + e.getMessage(), false, false);
         }
         if (sync) {
             counters.call.record(System.nanoTime() - t0);
+        }
+    }
+
+    /** The call {@link #call} parsed from {@link #reader}: {@code .u.upd}, {@code .u.sub}, or nyi. */
+    private void onCall(final boolean sync) {
+        if (reader.isText(call.function(), U_UPD) && call.argumentCount() == 2) {
+            onUpdate(sync, call.argument(0), call.argument(1));
+        } else if (reader.isText(call.function(), U_SUB) && call.argumentCount() == 2) {
+            onSubscribe(sync, call.argument(0), call.argument(1));
+        } else {
+            fail(sync, ErrorCode.UNEXPECTED_MESSAGE, "nyi [call=" + reader.text(call.function()) + " arguments="
+                + call.argumentCount() + "]", false, false);
         }
     }
 
@@ -269,12 +284,16 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements UpdateSou
         return null;
     }
 
-    /** A q expression: only r.q's subscription is understood. */
+    /** A q expression: r.q's subscription, or a call with literal arguments ({@link #onTextCall}). */
     private void onExpression(final boolean sync) {
         final String text = reader.text(call.expression());
         if (!text.strip().equals(REPLAY_SUBSCRIBE)) {
-            fail(sync, ErrorCode.UNEXPECTED_MESSAGE, "nyi [call=" + (text.length() > 80 ? text.substring(0, 80) + "..." : text)
-                + " reason=jtick evaluates no q expressions; send (`.u.upd;`t;data) or (`.u.sub;`t;syms)]", false, false);
+            if (textCalls == null) {
+                fail(sync, ErrorCode.UNEXPECTED_MESSAGE, "nyi [call=" + abbreviate(text)
+                    + " reason=jtick evaluates no q expressions; send (`.u.upd;`t;data) or (`.u.sub;`t;syms)]", false, false);
+            } else {
+                onTextCall(sync, text);
+            }
             return;
         }
         tp.onKdbSubscribe(ctx.channel(), link.name(), -1, List.of());
@@ -288,6 +307,36 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements UpdateSou
             KdbWriter.symbol(r, "");
             ctx.writeAndFlush(KdbWriter.end(r));
         }
+    }
+
+    /**
+     * A call as q text ({@code .u.upd[`trade;(...)]}): the hook writes it as the list a client would
+     * have sent, in a message of the same type, which is then read and dispatched as that list. The
+     * text's own message is still held by {@link #channelRead}, so only {@link #reader} moves.
+     */
+    private void onTextCall(final boolean sync, final String text) {
+        final ByteBuf list = KdbWriter.begin(ctx.alloc(), sync ? KdbDescriptor.SYNC : KdbDescriptor.ASYNC, 2 * text.length() + 16);
+        try {
+            try {
+                textCalls.write(text, list);
+            } catch (final KdbTextCall.Refused e) {
+                fail(sync, ErrorCode.UNEXPECTED_MESSAGE, e.getMessage(), false, false);
+                return;
+            }
+            KdbWriter.end(list);
+            reader.wrap(list, list.readerIndex(), list.readableBytes());
+            if (!call.parse(reader) || call.expression() >= 0) {
+                fail(sync, ErrorCode.UNEXPECTED_MESSAGE, "nyi [call=" + abbreviate(text) + " reason=not a call]", false, false);
+                return;
+            }
+            onCall(sync);
+        } finally {
+            list.release();
+        }
+    }
+
+    private static String abbreviate(final String text) {
+        return text.length() > 80 ? text.substring(0, 80) + "..." : text;
     }
 
     // ------------------------------------------------------------------ errors and connection

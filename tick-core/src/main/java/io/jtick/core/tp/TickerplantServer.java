@@ -6,6 +6,7 @@ import io.jtick.core.client.TickClient;
 import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.client.TickListener;
 import io.jtick.core.kdb.KdbAccess;
+import io.jtick.core.kdb.KdbTextCall;
 import io.jtick.core.kdb.KdbSettings;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
@@ -68,6 +69,7 @@ public final class TickerplantServer implements AutoCloseable {
     private EventLoop loop;
     private Channel serverChannel;
     private KdbSettings kdb = KdbSettings.OFF;
+    private KdbTextCall kdbText;
     private AccessSettings access = AccessSettings.DEFAULT;
     private TlsSettings tls = TlsSettings.OFF;
     private ReplicatedLog log;
@@ -92,6 +94,15 @@ public final class TickerplantServer implements AutoCloseable {
     /** Also listens for kdb+ clients as {@code settings} say (before {@link #start}); off unless called. */
     public TickerplantServer kdb(final KdbSettings settings) {
         this.kdb = settings.validate();
+        return this;
+    }
+
+    /**
+     * How the kdb+ port reads calls sent as q text, feed.q's {@code h"(.u.upd[`trade;(...)])"} (before
+     * {@link #start}); without it only r.q's subscription string is understood.
+     */
+    public TickerplantServer kdbText(final KdbTextCall textCalls) {
+        this.kdbText = textCalls;
         return this;
     }
 
@@ -160,7 +171,7 @@ public final class TickerplantServer implements AutoCloseable {
                 final TlsListener kdbTls = TlsListener.of(tls, "tp-kdb", metrics);
                 kdbChannel = listen("kdb+ clients", kdb.port(), p -> {
                     kdbTls.install(p, null);
-                    KdbAdapter.install(p, tp, logins);
+                    KdbAdapter.install(p, tp, logins, kdbText);
                 });
                 LOG.info("kdb+ port listening [address={}, logins={}, tls={}]", kdbChannel.localAddress(), logins.describe(),
                     kdbTls.describe());

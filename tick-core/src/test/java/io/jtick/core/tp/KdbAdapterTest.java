@@ -90,7 +90,7 @@ class KdbAdapterTest {
     /** A kdb+ connection after its handshake ({@code user:password}, capability 6); its one-byte answer is checked. */
     private EmbeddedChannel connect(final String credentials) {
         final EmbeddedChannel ch = new EmbeddedChannel();
-        KdbAdapter.install(ch.pipeline(), tp, access);
+        KdbAdapter.install(ch.pipeline(), tp, access, null);
         channels.add(ch);
         ch.writeInbound(ALLOC.buffer().writeBytes((credentials + "\u0006\u0000").getBytes(StandardCharsets.ISO_8859_1)));
         final ByteBuf answer = ch.readOutbound();
@@ -158,7 +158,7 @@ class KdbAdapterTest {
         final EmbeddedChannel alice = connect("alice:pw");
         assertThat(alice.isActive()).isTrue();
         final EmbeddedChannel mallory = new EmbeddedChannel();
-        KdbAdapter.install(mallory.pipeline(), tp, access);
+        KdbAdapter.install(mallory.pipeline(), tp, access, null);
         channels.add(mallory);
         mallory.writeInbound(ALLOC.buffer().writeBytes("mallory:pw\u0003\u0000".getBytes(StandardCharsets.US_ASCII)));
         assertThat((Object) mallory.readOutbound()).as("kdb+ refuses a login by closing").isNull();

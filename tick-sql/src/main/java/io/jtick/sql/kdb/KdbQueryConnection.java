@@ -7,6 +7,7 @@ import io.jtick.core.kdb.KdbReader;
 import io.jtick.core.kdb.KdbType;
 import io.jtick.core.kdb.KdbWriter;
 import io.jtick.core.wire.TruncatedFrameException;
+import io.jtick.sql.q.QEvaluator;
 import io.jtick.sql.q.QException;
 import io.jtick.sql.q.QFunctional;
 import io.jtick.sql.q.QParser;
@@ -22,8 +23,10 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 
 /**
- * One kdb+ client of the query port: checks its login, then answers its messages in order, each
- * on a worker thread (a query may scan for a while; the event loop keeps serving the others). A
+ * One kdb+ client of the query port: checks its login, then answers its messages in order. Each is
+ * read and compiled on the event loop; a query whose answer is bounded (groups, aggregates, at most
+ * {@code SqlPlan.INLINE_ROWS} rows: the PostgreSQL port's rule) runs there as well, any other on a
+ * worker thread (it may scan and send for a while; the event loop keeps serving the others). A
  * sync message gets exactly one response: the answer, or a q error ({@code 'nyi [...]},
  * {@code 'type [...]}, {@code 'trade}, {@code 'limit [...]}); the connection stays open. An async
  * message is run and its answer dropped, as q does. A message that cannot be read (malformed,
@@ -89,37 +92,51 @@ final class KdbQueryConnection extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(ctx.alloc().buffer(1).writeByte(Math.min(login.capability(), KdbDescriptor.CAPABILITY)));
     }
 
-    /** Starts the next message on a worker unless one is running. */
+    /**
+     * Answers the pending messages in order. Each is read and compiled here, on the event loop; one whose
+     * answer is bounded ({@link QEvaluator.Call#inline}, the PostgreSQL port's rule) runs here too, with
+     * no hand-over to a worker and back; any other runs on a worker, and the messages behind it wait.
+     */
     private void next() {
-        if (busy || closed || pending.isEmpty()) {
-            return;
-        }
-        busy = true;
-        final ByteBuf m = pending.poll();
-        try {
-            server.workers.execute(() -> {
-                final Outcome o;
+        while (!busy && !closed && !pending.isEmpty()) {
+            final ByteBuf m = pending.poll();
+            final long t0 = System.nanoTime();
+            final Prepared p;
+            try {
+                p = prepare(m);
+            } finally {
+                m.release();
+            }
+            if (p.outcome() != null) {
+                done(p.outcome(), false);
+            } else if (p.call().inline()) {
+                done(answer(p, t0), false);
+            } else {
+                busy = true;
                 try {
-                    o = answer(m);
-                } finally {
-                    m.release();
-                }
-                try {
-                    ctx.executor().execute(() -> done(o));
+                    server.workers.execute(() -> {
+                        final Outcome o = answer(p, t0);
+                        try {
+                            ctx.executor().execute(() -> done(o, true));
+                        } catch (final java.util.concurrent.RejectedExecutionException e) {
+                            if (o.response() != null) {
+                                o.response().release(); // the server is closing
+                            }
+                        }
+                    });
                 } catch (final java.util.concurrent.RejectedExecutionException e) {
-                    if (o.response() != null) {
-                        o.response().release(); // the server is closing
-                    }
+                    busy = false;
+                    return;
                 }
-            });
-        } catch (final java.util.concurrent.RejectedExecutionException e) {
-            m.release();
-            busy = false;
+            }
         }
     }
 
-    private void done(final Outcome o) {
-        busy = false;
+    /** An answer written (or the connection closed); from a worker, the messages that came meanwhile go next. */
+    private void done(final Outcome o, final boolean fromWorker) {
+        if (fromWorker) {
+            busy = false;
+        }
         if (closed) {
             if (o.response() != null) {
                 o.response().release();
@@ -133,24 +150,43 @@ final class KdbQueryConnection extends ChannelInboundHandlerAdapter {
         if (o.response() != null) {
             ctx.writeAndFlush(o.response());
         }
-        next();
+        if (fromWorker) {
+            next();
+        }
     }
 
-    /** Reads one message and answers it (on a worker thread). */
-    private Outcome answer(final ByteBuf m) {
-        final long t0 = System.nanoTime();
+    /** A message read and compiled: the call to run, or already its outcome (an error, a message that closes). */
+    private record Prepared(boolean sync, QEvaluator.Call call, Outcome outcome) {
+    }
+
+    /** Reads one message and compiles it (on the event loop). */
+    private Prepared prepare(final ByteBuf m) {
         reader.wrap(m, m.readerIndex(), m.readableBytes());
         final int type = reader.messageType();
         if (type == KdbDescriptor.RESPONSE) {
             server.badMessages.getAndIncrement();
-            return new Outcome(null, true);
+            return new Prepared(false, null, new Outcome(null, true));
         }
         final boolean sync = type == KdbDescriptor.SYNC;
         server.queries.getAndIncrement();
         try {
-            final QValue v = evaluate(reader.body());
+            return new Prepared(sync, compile(reader.body()), null);
+        } catch (final KdbReader.Malformed | IndexOutOfBoundsException e) {
+            server.badMessages.getAndIncrement();
+            LOG.warn("malformed kdb+ message, closing [remote={}]: {}", ctx.channel().remoteAddress(), e.getMessage());
+            return new Prepared(sync, null, new Outcome(sync ? KdbWriter.error(ctx.alloc(), "malformed kdb+ message: " + e.getMessage())
+                : null, true));
+        } catch (final RuntimeException e) {
+            return new Prepared(sync, null, refused(sync, e));
+        }
+    }
+
+    /** Runs a compiled message and builds its response (on the event loop or a worker). */
+    private Outcome answer(final Prepared p, final long t0) {
+        try {
+            final QValue v = p.call().run();
             server.latency.record(System.nanoTime() - t0);
-            if (!sync) {
+            if (!p.sync()) {
                 return new Outcome(null, false);
             }
             final long size = KdbValueWriter.size(v);
@@ -165,32 +201,33 @@ final class KdbQueryConnection extends ChannelInboundHandlerAdapter {
                 throw e;
             }
             return new Outcome(KdbWriter.end(r), false);
-        } catch (final QException e) {
-            server.errors.getAndIncrement();
-            LOG.debug("kdb+ query refused [remote={}]: {}", ctx.channel().remoteAddress(), e.getMessage());
-            return new Outcome(sync ? KdbWriter.error(ctx.alloc(), e.getMessage()) : null, false);
-        } catch (final KdbReader.Malformed | IndexOutOfBoundsException e) {
-            server.badMessages.getAndIncrement();
-            LOG.warn("malformed kdb+ message, closing [remote={}]: {}", ctx.channel().remoteAddress(), e.getMessage());
-            return new Outcome(sync ? KdbWriter.error(ctx.alloc(), "malformed kdb+ message: " + e.getMessage()) : null, true);
         } catch (final RuntimeException e) {
-            server.errors.getAndIncrement();
-            LOG.error("kdb+ query failed [remote={}]", ctx.channel().remoteAddress(), e);
-            return new Outcome(sync ? KdbWriter.error(ctx.alloc(), "internal error: " + e) : null, false);
+            return refused(p.sync(), e);
         }
     }
 
-    /** A message's answer: q text (a char vector or char atom), or a functional select as PyKX sends it. */
-    private QValue evaluate(final int pos) {
+    /** A q error (or an internal one) for the client; the connection stays open. */
+    private Outcome refused(final boolean sync, final RuntimeException e) {
+        server.errors.getAndIncrement();
+        if (e instanceof QException) {
+            LOG.debug("kdb+ query refused [remote={}]: {}", ctx.channel().remoteAddress(), e.getMessage());
+            return new Outcome(sync ? KdbWriter.error(ctx.alloc(), e.getMessage()) : null, false);
+        }
+        LOG.error("kdb+ query failed [remote={}]", ctx.channel().remoteAddress(), e);
+        return new Outcome(sync ? KdbWriter.error(ctx.alloc(), "internal error: " + e) : null, false);
+    }
+
+    /** A message compiled: q text (a char vector or char atom), or a functional select as PyKX sends it. */
+    private QEvaluator.Call compile(final int pos) {
         final int t = reader.type(pos);
         if (t == KdbType.CHAR || t == -KdbType.CHAR) {
             reader.skip(pos);
-            return server.evaluator.evaluate(reader.text(pos));
+            return server.evaluator.prepare(QParser.parse(reader.text(pos)));
         }
         if (t == KdbType.LIST) {
             final QValue list = new KdbValueReader(reader).read(pos);
             if (QFunctional.isSelect(list)) {
-                return server.evaluator.evaluate(QFunctional.select(list));
+                return server.evaluator.prepare(QFunctional.select(list));
             }
             final boolean text = list.count() > 0 && list.item(0).type() == KdbType.CHAR;
             throw QException.nyi("a call " + (text ? QParser.abbreviate(list.item(0).text())

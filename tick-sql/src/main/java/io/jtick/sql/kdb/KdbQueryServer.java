@@ -39,8 +39,9 @@ import java.util.function.Supplier;
  * RDB and HDB"): q processes, PyKX, kola, javakdb and kdb+ gateways send q strings, which the q front
  * end ({@link QEvaluator}) compiles to the engine's plan. The TP's codec does the bytes
  * ({@link KdbFrameDecoder}: handshake, byte order per message, compression, the length limit) and
- * its {@link KdbAccess} the logins (q's {@code -u} file, the API token). One Netty event loop reads
- * and writes; queries run on {@code workers} threads, each connection's in order.
+ * its {@link KdbAccess} the logins (q's {@code -u} file, the API token). {@code workers} Netty event loops
+ * read, write and run the queries whose answers are bounded (see {@link KdbQueryConnection}), as the
+ * PostgreSQL port does; the others run on {@code workers} threads, each connection's in order.
  *
  * <p>Metrics (tag {@code service}): {@code tick.kdb.queries}, {@code tick.kdb.errors} (queries answered
  * with a q error), {@code tick.kdb.bad-messages} (malformed, oversized or unexpected messages: the
@@ -97,7 +98,7 @@ public final class KdbQueryServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.group = Transport.newGroup(1, "kdb-" + (service == null ? "io" : service));
+        this.group = Transport.newGroup(settings.workers(), "kdb-" + (service == null ? "io" : service));
         try {
             this.channel = new ServerBootstrap().group(group).channel(Transport.serverChannel())
                 .childOption(ChannelOption.TCP_NODELAY, true)

@@ -9,7 +9,8 @@ import io.jtick.core.tls.TlsSettings;
  * @param host        address to bind (loopback: any user may log in without a users file, as on the TP's kdb+ port)
  * @param kdb         port, q's {@code -u} users file and the API token settings (tick-core's, shared with the TP's kdb+ port)
  * @param maxMessage  largest message a client may send, bytes (compressed or expanded); over it: {@code 'limit} and closed
- * @param workers     threads that run queries (each connection's in order on one of them at a time)
+ * @param workers     I/O threads (which also run queries with bounded answers), and as many threads that run the others
+ *                    (each connection's in order on one of them at a time)
  * @param partitioned the source is date-partitioned (the HDB, the gateway): {@code date} is a column of its tables
  * @param tls         the service's TLS ({@code tick.tls.*}): {@code :tcps://} clients, TLS from the first byte as kdb+ -E;
  *                    {@code required} closes a plaintext login without an answer (kdb+'s way)

@@ -4,6 +4,7 @@ import io.jtick.core.query.model.ValueType;
 import io.jtick.core.query.result.ResultTable;
 import io.jtick.sql.SqlException;
 import io.jtick.sql.SqlParams;
+import io.jtick.sql.SqlPlan;
 import io.jtick.sql.SqlRunner;
 import io.netty.buffer.ByteBuf;
 
@@ -30,14 +31,8 @@ final class PgSession {
     private static final String EXTENDED = "PBDEHC";
     private static final Pattern PARAM = Pattern.compile("\\$(\\d+)");
     private static final Pattern TRAILING_SEMICOLON = Pattern.compile(";\\s*$");
-    /**
-     * A statement whose answer has at most this many rows ({@code LIMIT}, or a portal read in parts),
-     * or whose answer the engine builds in memory before sending it (groups and aggregates, bounded
-     * by {@code tick.query.max-rows}), runs on the connection's I/O thread, as QuestDB runs
-     * every statement: no hand-over to a worker and back. A row query streams on a worker, where a
-     * slow reader paces it.
-     */
-    static final int INLINE_ROWS = 1000;
+    /** A portal read in parts by at most this many rows runs on the I/O thread too ({@link SqlPlan#runsInline}). */
+    static final int INLINE_ROWS = SqlPlan.INLINE_ROWS;
 
     private final PgConnection conn;
     private final PgServer server;
@@ -137,9 +132,7 @@ final class PgSession {
         if (p.table != null) {
             return maxRows > 0 && maxRows <= INLINE_ROWS;
         }
-        // an answer the engine holds in memory anyway (groups, aggregates), or at most INLINE_ROWS rows
-        final long limit = s.prepared().plan().limit();
-        return s.prepared().plan().grouped() || limit > 0 && limit <= INLINE_ROWS;
+        return s.prepared().plan().runsInline();
     }
 
     void handle(final char type, final ByteBuf body) {

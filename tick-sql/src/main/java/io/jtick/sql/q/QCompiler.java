@@ -51,6 +51,9 @@ public final class QCompiler {
     private final List<String> names = new ArrayList<>();
     private final Set<String> used = new LinkedHashSet<>();
     private long limit;
+    /** Result order: column names, {@code -name} descending ({@code xasc}/{@code xdesc}, {@code select[-n]}). */
+    private final List<String> order = new ArrayList<>();
+    private boolean reverse;
     private int keys;
     private boolean aggregate;
 
@@ -61,6 +64,23 @@ public final class QCompiler {
     /** A select or exec, limited to {@code take} rows (0: all) by an enclosing {@code n#}. */
     public static QPlan compile(final QNode.Select s, final long take, final Context cx) {
         return new QCompiler(cx).select(s, take);
+    }
+
+    /**
+     * {@code `c xasc select ...} / {@code `c`d xdesc select ...} (then limited to {@code take} rows by an
+     * enclosing {@code n#}): the select's rows sorted by those result columns, stably, as q sorts; the
+     * engine's ORDER BY.
+     */
+    public static QPlan sorted(final QNode.Select s, final List<String> columns, final boolean desc, final long take,
+                               final Context cx) {
+        if (s.limit() != null || s.exec()) {
+            throw QException.nyi((s.exec() ? "xasc/xdesc of an exec" : "xasc/xdesc of a select[n]") + " (n#`c xdesc select ... runs)");
+        }
+        final QCompiler c = new QCompiler(cx);
+        for (final String col : columns) {
+            c.order.add(desc ? "-" + col : col);
+        }
+        return c.select(s, take);
     }
 
     /** {@code aj[`sym`time; t1; t2]} on its own. */
@@ -105,6 +125,9 @@ public final class QCompiler {
             columns(s);
         }
         limit = limit(s.limit());
+        if (limit < -1) {
+            lastRows(s);
+        }
         if (take != 0) {
             limit = limit == 0 ? take : Math.min(limit, take);
         }
@@ -119,10 +142,32 @@ public final class QCompiler {
             throw QException.type("select[n] takes an integer [n=" + n + "]");
         }
         final long v = l.value().longValue();
-        if (v < 0) {
-            throw QException.nyi("select[-n] (the last n rows): select[n] and n# take the first n");
+        return v == 0 ? -1 : v < 0 ? v - 1 : v;
+    }
+
+    /**
+     * {@code select[-n]}, the last n rows: on the RDB, whose rows are in arrival (time) order, the engine's
+     * newest n by time ({@code ORDER BY time DESC LIMIT n}, which reads only those rows), answered oldest
+     * first. Not on the HDB, whose partitions q keeps in sym order.
+     */
+    private void lastRows(final QNode.Select s) {
+        final long n = -(limit + 1);
+        if (cx.partitioned()) {
+            throw QException.nyi("select[-n] on the HDB (its rows are in sym order; n#`time xdesc select ... runs)");
         }
-        return v == 0 ? -1 : v;
+        if (s.by() != null || aggregate || s.exec()) {
+            throw QException.nyi("select[-n] with by, aggregates or exec (select[-n] of rows runs)");
+        }
+        if (!order.isEmpty()) {
+            throw QException.nyi("xasc/xdesc of a select[-n] (n#`c xdesc select ... runs)");
+        }
+        final boolean hasTime = names.isEmpty() ? left.indexOf("time") >= 0 : names.contains("time");
+        if (!hasTime || right != null) {
+            throw QException.nyi("select[-n] without the time column or of an aj (select[-n] of rows with time runs)");
+        }
+        order.add("-time");
+        reverse = true;
+        limit = n;
     }
 
     private void columns(final QNode.Select s) {
@@ -260,6 +305,9 @@ public final class QCompiler {
             asof.put("select", cols);
             doc.put("asof", asof);
         }
+        if (!order.isEmpty()) {
+            doc.put("orderBy", order);
+        }
         if (limit != 0) {
             doc.put("limit", limit);
         }
@@ -277,7 +325,7 @@ public final class QCompiler {
         }
         final boolean grouped = keys > 0 || aggregate;
         return new QPlan(new SqlPlan(Json.write(doc), List.copyOf(names), projection, 0, limit < 0 ? 0 : limit, false, grouped), keys, exec,
-            aggregate, timespan);
+            aggregate, timespan, reverse);
     }
 
     // ------------------------------------------------------------------ names

@@ -50,9 +50,66 @@ public final class QEvaluator {
         return evaluate(QParser.parse(text));
     }
 
+    /**
+     * A q message compiled, not yet run: {@link #inline} says whether its answer is bounded
+     * ({@link SqlPlan#runsInline}: the same decision the PostgreSQL port makes), so that a port may run it
+     * on the connection's I/O thread; {@link #run} answers it.
+     */
+    public record Call(boolean inline, Supplier<QValue> answer) {
+        public QValue run() {
+            return answer.get();
+        }
+    }
+
+    /**
+     * Compiles {@code n} (a select, {@code n#} of one, an {@code aj}) and says where it may run; catalog
+     * calls ({@code tables[]}, {@code meta}, {@code cols}, {@code count t}) are bounded; anything else is
+     * compiled when it runs. Throws the q errors compiling finds.
+     */
+    public Call prepare(final QNode n) {
+        if (n instanceof QNode.Select s) {
+            return call(QCompiler.compile(s, 0, context));
+        }
+        if (sort(n) != null) {
+            return call(sorted((QNode.Dyad) n, 0));
+        }
+        if (n instanceof QNode.Dyad d && d.op().equals("#") && d.left() instanceof QNode.Lit l && l.value().atom()
+            && (l.value().type() == -KdbType.LONG || l.value().type() == -KdbType.INT) && l.value().longValue() > 0) {
+            if (d.right() instanceof QNode.Select s) {
+                return call(QCompiler.compile(s, l.value().longValue(), context));
+            }
+            if (sort(d.right()) != null) {
+                return call(sorted((QNode.Dyad) d.right(), l.value().longValue()));
+            }
+        }
+        if (n instanceof QNode.Apply a && a.function() instanceof QNode.Name f) {
+            switch (f.name()) {
+                case "aj" -> {
+                    return call(QCompiler.asOfJoin(a.args(), 0, context));
+                }
+                case "tables", "meta", "cols" -> {
+                    return new Call(true, () -> evaluate(n));
+                }
+                case "count" -> {
+                    return new Call(a.args().size() == 1 && QCompiler.tableName(a.args().get(0)) != null, () -> evaluate(n));
+                }
+                default -> {
+                }
+            }
+        }
+        return new Call(false, () -> evaluate(n));
+    }
+
+    private Call call(final QPlan plan) {
+        return new Call(plan.sql().runsInline(), () -> run(plan));
+    }
+
     public QValue evaluate(final QNode n) {
         if (n instanceof QNode.Select s) {
             return run(QCompiler.compile(s, 0, context));
+        }
+        if (sort(n) != null) {
+            return run(sorted((QNode.Dyad) n, 0));
         }
         if (n instanceof QNode.Dyad d && d.op().equals("#") && d.left() instanceof QNode.Lit l && l.value().atom()) {
             if (l.value().type() != -KdbType.LONG && l.value().type() != -KdbType.INT) {
@@ -115,9 +172,37 @@ public final class QEvaluator {
         return t;
     }
 
+    /** The columns of {@code `c xasc t} / {@code `c`d xdesc t}, or null when {@code n} is not one. */
+    private static List<String> sort(final QNode n) {
+        if (!(n instanceof QNode.Dyad d) || !d.op().equals("xasc") && !d.op().equals("xdesc")) {
+            return null;
+        }
+        if (!(d.left() instanceof QNode.Lit l) || !l.value().isSymbol()) {
+            throw QException.type(d.op() + " takes column names on its left [left=" + d.left() + "]");
+        }
+        return l.value().atom() ? List.of(l.value().text()) : List.of((String[]) l.value().data());
+    }
+
+    private QPlan sorted(final QNode.Dyad d, final long take) {
+        final List<String> columns = sort(d);
+        final QNode.Select s;
+        if (d.right() instanceof QNode.Select sel) {
+            s = sel;
+        } else if (QCompiler.tableName(d.right()) != null) {
+            QCompiler.table(source, QCompiler.tableName(d.right()));
+            s = new QNode.Select(false, null, List.of(), null, d.right(), List.of());
+        } else {
+            throw QException.nyi(d.op() + " of " + d.right() + " (" + d.op() + " of a select or a table runs)");
+        }
+        return QCompiler.sorted(s, columns, d.op().equals("xdesc"), take, context);
+    }
+
     private QValue take(final QNode x, final long take) {
         if (x instanceof QNode.Select s) {
             return run(QCompiler.compile(s, take, context));
+        }
+        if (sort(x) != null) {
+            return run(sorted((QNode.Dyad) x, take));
         }
         if (x instanceof QNode.Apply a && a.function() instanceof QNode.Name f && f.name().equals("aj")) {
             return run(QCompiler.asOfJoin(a.args(), take, context));
@@ -219,6 +304,9 @@ public final class QEvaluator {
         final QTableSink sink = new QTableSink(plan.timespan());
         execute(plan.sql(), sink);
         final int n = sink.names().size();
+        if (plan.reverse()) {
+            return QValues.reverse(sink.table(0, n));
+        }
         if (!plan.exec()) {
             return plan.keys() == 0 ? sink.table(0, n) : QValues.dict(sink.table(0, plan.keys()), sink.table(plan.keys(), n));
         }

@@ -42,6 +42,30 @@ public final class QParser {
         return n;
     }
 
+    /**
+     * q's clock, read when the text is parsed, as a literal: {@code .z.p} (timestamp), {@code .z.d} (date),
+     * {@code .z.t} (time), {@code .z.n} (timespan) in UTC, and {@code .z.P}, {@code .z.D}, {@code .z.T},
+     * {@code .z.N} in this machine's time zone, as q gives them. Null for any other name.
+     */
+    static QValue clock(final String name) {
+        if (name.length() != 4 || !name.startsWith(".z.") || "pdtnPDTN".indexOf(name.charAt(3)) < 0) {
+            return null;
+        }
+        final java.time.Instant now = java.time.Instant.now();
+        long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        final char c = name.charAt(3);
+        if (Character.isUpperCase(c)) {
+            nanos += java.time.ZoneId.systemDefault().getRules().getOffset(now).getTotalSeconds() * 1_000_000_000L;
+        }
+        final long day = 86_400_000_000_000L;
+        return switch (Character.toLowerCase(c)) {
+            case 'p' -> new QValue(-KdbType.TIMESTAMP, nanos);
+            case 'd' -> new QValue(-KdbType.DATE, Math.floorDiv(nanos, day));
+            case 't' -> new QValue(-KdbType.TIME, Math.floorMod(nanos, day) / 1_000_000L);
+            default -> new QValue(-KdbType.TIMESPAN, Math.floorMod(nanos, day));
+        };
+    }
+
     public static String abbreviate(final String text) {
         return text.length() > 80 ? text.substring(0, 80) + "..." : text;
     }
@@ -99,7 +123,8 @@ public final class QParser {
                 if (t.text().equals("update") || t.text().equals("delete")) {
                     throw QException.nyi(t.text() + " (this port reads: select, exec)");
                 }
-                n = new QNode.Name(t.text());
+                final QValue now = clock(t.text());
+                n = now == null ? new QNode.Name(t.text()) : new QNode.Lit(now);
             }
             case LPAREN -> n = parenthesised();
             case OP -> {
@@ -159,10 +184,18 @@ public final class QParser {
         if (peek().kind() != Kind.LITERAL || !first.value().atom()) {
             return new QNode.Lit(first.value());
         }
-        final List<QValue> items = new ArrayList<>();
-        items.add(first.value());
+        final List<QToken> strand = new ArrayList<>();
+        strand.add(first);
         while (peek().kind() == Kind.LITERAL && peek().value().atom() && peek().spaced()) {
-            items.add(next().value());
+            strand.add(next());
+        }
+        // q: a type suffix on the last number types the whole strand (10 20i is an int vector)
+        final String lastText = strand.get(strand.size() - 1).text();
+        final char suffix = lastText.charAt(lastText.length() - 1);
+        final boolean typed = strand.size() > 1 && "ijhef".indexOf(suffix) >= 0 && lastText.matches("-?[0-9]+(\\.[0-9]*)?[ijhef]");
+        final List<QValue> items = new ArrayList<>(strand.size());
+        for (final QToken t : strand) {
+            items.add(typed && t.text().matches("-?[0-9]+(\\.[0-9]*)?") ? QLexer.number(t.text() + suffix) : t.value());
         }
         return new QNode.Lit(vector(items));
     }

@@ -11,6 +11,7 @@ import io.jtick.sql.SqlPlan;
  * @param exec      {@code exec}: a vector, an atom or a dictionary instead of a table
  * @param aggregate every column an aggregate and no {@code by}: one row ({@code exec}'s atoms)
  * @param timespan  result columns written as timespans (the {@code time} of a {@code time:timespan} table)
+ * @param reverse   the engine's rows come newest first and q's answer is them in reverse ({@code select[-n]})
  */
-public record QPlan(SqlPlan sql, int keys, boolean exec, boolean aggregate, boolean[] timespan) {
+public record QPlan(SqlPlan sql, int keys, boolean exec, boolean aggregate, boolean[] timespan, boolean reverse) {
 }

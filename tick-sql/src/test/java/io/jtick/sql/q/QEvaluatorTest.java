@@ -44,6 +44,13 @@ class QEvaluatorTest {
             + "|{\"table\":\"quote\",\"where\":{\"time\":{\"within\":[\"10:00\",\"11:00\"]}},\"select\":{\"spread\":{\"avg\":{\"-\":"
             + "[\"ask\",\"bid\"]}}},\"by\":\"sym\"}|1",
         "select by sym from trade|{\"table\":\"trade\",\"by\":\"sym\"}|1",
+        "`price xdesc select time, sym, price from trade where sym=`S07|{\"table\":\"trade\",\"where\":{\"sym\":\"S07\"},"
+            + "\"select\":[\"time\",\"sym\",\"price\"],\"orderBy\":[\"-price\"]}|0",
+        "5#`sym`time xasc select from trade where sym in `S07`S01|{\"table\":\"trade\",\"where\":{\"sym\":{\"in\":[\"S07\","
+            + "\"S01\"]}},\"orderBy\":[\"sym\",\"time\"],\"limit\":5}|0",
+        "`n xdesc select n:count i by sym from trade|{\"table\":\"trade\",\"select\":{\"n\":{\"count\":\"*\"}},\"by\":\"sym\","
+            + "\"orderBy\":[\"-n\"]}|1",
+        "select from trade where time<.z.p, sym=`S03|{\"table\":\"trade\",\"where\":{\"sym\":\"S03\"}}|0",
         "select slip:avg price-bid by sym from aj[`sym`time; trade; quote]|{\"table\":\"trade\",\"select\":{\"slip\":{\"avg\":"
             + "{\"-\":[\"price\",\"bid\"]}}},\"by\":\"sym\",\"asof\":{\"table\":\"quote\",\"select\":[\"bid\"]}}|1",
         "select med price, dev price by sym from trade where date within 2026.11.20 2026.11.21|{\"table\":\"trade\",\"dates\":"
@@ -119,16 +126,38 @@ class QEvaluatorTest {
         assertThat(QValues.parts(bySym)[0].count()).isEqualTo(16);
     }
 
+    @Test
+    void shouldTakeTheLastRowsOldestFirstForSelectMinusN() {
+        final List<List<Object>> all = QAnswers.rows(rdb.evaluate("select from trade where sym=`S07"));
+        assertThat(all).hasSizeGreaterThan(3);
+        assertThat(QAnswers.rows(rdb.evaluate("select[-3] from trade where sym=`S07"))).isEqualTo(all.subList(all.size() - 3, all.size()));
+        assertThatThrownBy(() -> hdb.evaluate("select[-3] from trade")).isInstanceOf(QException.class).message()
+            .startsWith("nyi [select[-n] on the HDB");
+    }
+
+    @Test
+    void shouldReadTheClockAsQDoes() {
+        final long before = System.currentTimeMillis() * 1_000_000L;
+        final QValue p = QParser.clock(".z.p");
+        assertThat(p.type()).isEqualTo(-KdbType.TIMESTAMP);
+        assertThat(p.longValue()).isBetween(before, System.currentTimeMillis() * 1_000_000L + 1_000_000L);
+        assertThat(QParser.clock(".z.d").longValue()).isEqualTo(java.time.LocalDate.now(java.time.ZoneOffset.UTC).toEpochDay());
+        assertThat(QParser.clock(".z.n").type()).isEqualTo(-KdbType.TIMESPAN);
+        assertThat(QParser.clock(".z.x")).isNull();
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "select from nope|nope",
         "select pirce from trade|pirce",
         "select from trade where sym=10|type [sym is a symbol column, compared with a long [where=sym=10]]",
         "select from trade where size=`a|type [size is an integer column, compared with a symbol [where=size=`a]]",
-        "`price xasc select from trade|nyi [",
+        "`price xasc select[2] from trade|nyi [xasc/xdesc of a select[n]",
+        "`price xasc 1 2|nyi [xasc of 1 2",
         "select from trade where price within 1|length [within takes two values [where=price within 1]]",
         "update x:1 from trade|nyi [update",
-        "select[-3] from trade|nyi [select[-n]",
+        "select[-3] price from trade|nyi [select[-n] without the time column",
+        "select[-3] count i by sym from trade|nyi [select[-n] with by",
         "select price by sym from trade|nyi [a column that is not an aggregate beside by",
         "{x+y}[1;2]|parse [",
         "select from trade where|parse [",

@@ -108,6 +108,12 @@ final class RowSet implements RowSink {
         return out;
     }
 
+    /** Only the last {@code n} rows of this set (the first {@code n} when {@code !last}), sharing the row lists. */
+    RowSet edge(final long n, final boolean last) {
+        final long total = rowCount();
+        return total <= n ? this : slice(last ? total - n : 0, n);
+    }
+
     void clear() {
         size = 0;
         Arrays.fill(lists, null);

@@ -20,6 +20,13 @@ import java.util.Map;
  * it with the as-of segment of its date, narrows its candidate rows through the sym index and by
  * binary search on time (where rows are time sorted within a sym or overall), and turns what is
  * left of the conditions into residual {@link Pred}s for the scan.
+ *
+ * <p>Edge rows: when only the first or last rows can reach the answer and no residual condition
+ * remains, the candidates are cut to those rows before anything is read. The last row of each sym
+ * ({@code select by sym from t}, {@code LATEST ON time PARTITION BY sym}: every aggregate {@code last},
+ * the sym the only key) is the end of the sym's row list; {@code ORDER BY time DESC LIMIT n} (or
+ * {@code ASC}) keeps each sym's (or a time-sorted segment's) last (first) n rows, where time is
+ * sorted within them. A last trade is then one row read, however many the sym has.
  */
 final class SegmentBinder {
     private static final Pred[] NO_PREDS = new Pred[0];
@@ -27,9 +34,38 @@ final class SegmentBinder {
     private final Plan plan;
     /** Grouped with the sym column among the keys: scans by sym range pay off (no sym column read, one group per batch). */
     private final boolean groupsBySym;
+    /** Edge rows (class comment): keep this many rows of each sym's candidates; 0 = all. */
+    private final long edgeRows;
+    /** Edge rows: the last ones (else the first). */
+    private final boolean edgeLast;
+    /** Edge rows: chosen by time (ORDER BY time), so only where time is sorted within the rows; else by row order (first/last). */
+    private final boolean edgeByTime;
 
     SegmentBinder(final Plan plan) {
         this.plan = plan;
+        long edge = 0;
+        boolean last = true;
+        boolean byTime = false;
+        if (plan.grouped()) {
+            if (plan.keys().size() == 1 && plan.keys().get(0).symColumn() && !plan.aggs().isEmpty()) {
+                boolean allLast = true;
+                boolean allFirst = true;
+                for (final Plan.AggSpec a : plan.aggs()) {
+                    allLast &= a.kind() == Query.AggKind.LAST;
+                    allFirst &= a.kind() == Query.AggKind.FIRST;
+                }
+                edge = allLast || allFirst ? 1 : 0;
+                last = allLast;
+            }
+        } else if (plan.orderColumns().length == 1 && plan.limit() > 0
+            && plan.rowOutputs().get(plan.orderColumns()[0]) instanceof Plan.ColSpec c && c.slot() == TableSchema.TIME) {
+            edge = plan.limit();
+            last = plan.orderDesc()[0];
+            byTime = true;
+        }
+        this.edgeRows = plan.preds().isEmpty() && plan.symNotIn().isEmpty() ? edge : 0;
+        this.edgeLast = last;
+        this.edgeByTime = byTime;
         boolean bySym = false;
         if (plan.grouped()) {
             for (final Plan.KeySpec k : plan.keys()) {
@@ -141,6 +177,8 @@ final class SegmentBinder {
         final int time = columns[TableSchema.TIME];
         boolean timeDone = !hasTime;
         final RowSet one = new RowSet();
+        // edge rows of each sym, when time is resolved by the sym's candidates and, for ORDER BY time, sorted in them
+        final boolean symEdges = edgeRows > 0 && (!hasTime || withinSym) && (!edgeByTime || withinSym);
         if (symIds != null) {
             for (final int id : symIds) {
                 one.clear();
@@ -149,12 +187,27 @@ final class SegmentBinder {
                     narrow(seg, time, one, lo, hi, probe);
                 }
                 one.tagSym(id);
-                rs.addAll(one);
+                rs.addAll(symEdges ? one.edge(edgeRows, edgeLast) : one);
             }
             timeDone |= withinSym;
             if (needOrder && symIds.length > 1) {
                 rs.sortByRow(seg.rowCount());
             }
+        } else if (symEdges && !edgeByTime) {
+            // the first/last row of every sym through the sym index, not a scan of the table
+            for (int id = 0; id < seg.symIdLimit(); id++) {
+                one.clear();
+                seg.symRows(id, one);
+                if (hasTime) {
+                    narrow(seg, time, one, lo, hi, probe);
+                }
+                one.tagSym(id);
+                rs.addAll(one.edge(edgeRows, edgeLast));
+            }
+            if (needOrder) {
+                rs.sortByRow(seg.rowCount());
+            }
+            timeDone = true;
         } else if (seg.timeSorted()) {
             rs.range(0, seg.rowCount());
             if (hasTime) {
@@ -162,6 +215,13 @@ final class SegmentBinder {
             }
             if (seg.symParted() && seg.symIdLimit() == 1) {
                 rs.tagSym(0);
+            }
+            if (edgeRows > 0 && edgeByTime) {
+                final RowSet cut = rs.edge(edgeRows, edgeLast);
+                if (cut != rs) {
+                    rs.clear();
+                    rs.addAll(cut);
+                }
             }
             timeDone = true;
         } else if (seg.symParted() && (hasTime || groupsBySym)) {
@@ -173,7 +233,7 @@ final class SegmentBinder {
                     narrow(seg, time, one, lo, hi, probe);
                 }
                 one.tagSym(id);
-                rs.addAll(one);
+                rs.addAll(symEdges ? one.edge(edgeRows, edgeLast) : one);
             }
             rs.sortByRow(seg.rowCount());
             timeDone = true;
