@@ -42,6 +42,9 @@ COMBOS=(
     "cold-tier|hdb.objectStore.enabled=true,hdb.objectStore.endpoint=http://minio.storage:9000,hdb.objectStore.bucket=ticks,hdb.objectStore.accessKey=AKIAEXAMPLE,hdb.objectStore.secretKey=example-secret-key"
     "cold-tier-own-secret|hdb.objectStore.enabled=true,hdb.objectStore.bucket=ticks,hdb.objectStore.existingSecret=ticks-s3"
     "tp-cluster-5|tp.cluster.enabled=true,tp.cluster.replicas=5,tp.cluster.podAntiAffinity=soft,tp.cluster.topologyKey=topology.kubernetes.io/zone,tp.cluster.portBase=20000,networkPolicy.enabled=true,rdb.replicas=2"
+    "tls-cert-manager|tls.enabled=true,tls.certManager.enabled=true,tls.certManager.issuerRef.name=jtick-ca"
+    "tls-own-secret|tls.enabled=true,tls.existingSecret=jtick-tls,tls.clientAuth=need,tls.mode=optional"
+    "tls-cluster|tls.enabled=true,tls.certManager.enabled=true,tls.certManager.issuerRef.name=jtick-ca,tls.certManager.issuerRef.kind=ClusterIssuer,tp.cluster.enabled=true"
 )
 # Combinations the chart must refuse: name|--set list|the message it must give.
 REFUSED=(
@@ -51,6 +54,9 @@ REFUSED=(
     "even-tp-cluster|tp.cluster.enabled=true,tp.cluster.replicas=4|tp.cluster.replicas must be odd and at least 3"
     "one-node-tp-cluster|tp.cluster.enabled=true,tp.cluster.replicas=1|tp.cluster.replicas must be odd and at least 3"
     "bad-tp-anti-affinity|tp.cluster.enabled=true,tp.cluster.podAntiAffinity=sometimes|tp.cluster.podAntiAffinity must be soft, hard or none"
+    "tls-without-certificate|tls.enabled=true|tls.enabled needs the certificate"
+    "tls-without-issuer|tls.enabled=true,tls.certManager.enabled=true|tls.certManager.enabled needs tls.certManager.issuerRef.name"
+    "tls-bad-mode|tls.enabled=true,tls.existingSecret=jtick-tls,tls.mode=sometimes|tls.mode must be required or optional"
 )
 
 # --- helm ------------------------------------------------------------------------------------
@@ -244,7 +250,64 @@ out, defaults, combos = sys.argv[1], yaml.safe_load(open(sys.argv[2])), sys.argv
 bad = []
 
 def service(url):
-    return ("Service", url.removeprefix("http://").split(":")[0])
+    return ("Service", url.removeprefix("https://").removeprefix("http://").split(":")[0])
+
+# cert-manager's Certificate (cert-manager.io/v1) is a CRD kubernetes-validate has no schema for: its spec is checked
+# here against the fields of cert-manager's v1 API and for what jtick needs of it
+CERT_SPEC = {"secretName", "duration", "renewBefore", "privateKey", "usages", "dnsNames", "ipAddresses", "issuerRef",
+             "commonName", "subject", "secretTemplate", "isCA", "uris", "emailAddresses", "keystores", "revisionHistoryLimit"}
+CERT_USAGES = {"signing", "digital signature", "content commitment", "key encipherment", "key agreement", "data encipherment",
+               "cert sign", "crl sign", "encipher only", "decipher only", "any", "server auth", "client auth", "code signing",
+               "email protection", "s/mime", "ipsec end system", "ipsec tunnel", "ipsec user", "timestamping", "ocsp signing",
+               "microsoft sgc", "netscape sgc"}
+
+def tls_checks(name, sets, docs, by):
+    errs = []
+    enabled = value(sets, "tls.enabled") == "true"
+    certs = [d for d in docs if d["kind"] == "Certificate"]
+    secret = value(sets, "tls.existingSecret") or None
+    if enabled and value(sets, "tls.certManager.enabled") == "true":
+        if len(certs) != 1:
+            errs.append(f"{name}: tls with cert-manager renders {len(certs)} Certificates, not 1")
+        for c in certs:
+            spec = c.get("spec", {})
+            if c.get("apiVersion") != "cert-manager.io/v1" or set(spec) - CERT_SPEC or not spec.get("secretName") \
+                    or not spec.get("issuerRef", {}).get("name") or set(spec.get("usages", [])) - CERT_USAGES:
+                errs.append(f"{name}: Certificate {c['metadata']['name']} is not a valid cert-manager.io/v1 Certificate")
+            if spec.get("privateKey", {}).get("encoding") != "PKCS8" or not {"server auth", "client auth"} <= set(spec.get("usages", [])):
+                errs.append(f"{name}: the Certificate needs a PKCS#8 key and server and client auth usages")
+            names = set(spec.get("dnsNames", []))
+            for d in docs:
+                if d["kind"] == "Service" and not d["metadata"]["name"].endswith("-headless") and d["metadata"]["name"] not in names:
+                    errs.append(f"{name}: Service {d['metadata']['name']} is not a name of the Certificate")
+            secret = spec.get("secretName")
+    elif certs:
+        errs.append(f"{name}: a Certificate rendered without tls.certManager.enabled")
+    for d in docs:
+        if d["kind"] not in ("Deployment", "StatefulSet"):
+            continue
+        pod = d["spec"]["template"]["spec"]
+        vols = {v["name"]: v for v in pod.get("volumes", [])}
+        for c in pod["containers"]:
+            env = {e["name"]: e.get("value") for e in c.get("env", [])}
+            where = f"{name}: {d['kind']} {d['metadata']['name']}"
+            if not enabled:
+                if any(k.startswith("TICK_TLS_") for k in env) or "tls" in vols:
+                    errs.append(f"{where}: TLS settings without tls.enabled")
+                continue
+            if env.get("TICK_TLS_MODE") != value(sets, "tls.mode") or env.get("TICK_TLS_CERTIFICATE") != "/etc/jtick/tls/tls.crt" \
+                    or env.get("TICK_TLS_PRIVATE_KEY") != "/etc/jtick/tls/tls.key" or env.get("TICK_TLS_TRUST") != "/etc/jtick/tls/ca.crt":
+                errs.append(f"{where}: TICK_TLS_* do not name the mounted certificate")
+            if not any(m["name"] == "tls" and m["mountPath"] == "/etc/jtick/tls" for m in c.get("volumeMounts", [])) \
+                    or vols.get("tls", {}).get("secret", {}).get("secretName") != secret:
+                errs.append(f"{where}: the TLS Secret {secret} is not mounted at /etc/jtick/tls")
+            for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+                if c.get(probe, {}).get("httpGet", {}).get("scheme") != "HTTPS":
+                    errs.append(f"{where}: {probe} is not HTTPS")
+            for k, v in env.items():
+                if v and v.startswith("http://"):
+                    errs.append(f"{where}: {k} calls {v} in clear")
+    return errs
 
 def value(sets, key):
     """A value as the combination renders it: its --set, else values.yaml's (as a string)."""
@@ -355,7 +418,7 @@ for combo in combos:
     docs = [d for d in yaml.safe_load_all(open(os.path.join(out, name + ".yaml"))) if d]
     os.makedirs(os.path.join(out, "builtin", name), exist_ok=True)
     for n, d in enumerate(docs):
-        if d["kind"] != "ServiceMonitor":          # a CRD: kubernetes-validate has no schema for it
+        if d["kind"] not in ("ServiceMonitor", "Certificate"):   # CRDs: kubernetes-validate has no schema for them
             with open(os.path.join(out, "builtin", name, f"{n:03d}.yaml"), "w") as f:
                 yaml.safe_dump(d, f)
     by = {(d["kind"], d["metadata"]["name"]): d for d in docs}
@@ -424,6 +487,7 @@ for combo in combos:
         if d["kind"] == "StatefulSet" and name in ("defaults", "tp-cluster"):
             if not any(all(labels.get(k) == v for k, v in p["spec"]["selector"]["matchLabels"].items()) for p in pdbs):
                 bad.append(f"{where}: no PodDisruptionBudget selects its pods")
+    bad.extend(tls_checks(name, sets, docs, by))
     if value(sets, "tp.enabled") == "true" and value(sets, "tp.cluster.enabled") == "true":
         bad.extend(tp_cluster(name, sets, docs, by))
     else:

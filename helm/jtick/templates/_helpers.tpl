@@ -44,6 +44,35 @@ app.kubernetes.io/component: {{ .component }}
 {{- default (printf "%s-api" (include "jtick.fullname" .)) .Values.api.existingSecret -}}
 {{- end -}}
 
+{{/* The Secret holding the TLS certificate (tls.crt, tls.key, ca.crt). */}}
+{{- define "jtick.tlsSecretName" -}}
+{{- default (printf "%s-tls" (include "jtick.fullname" .)) .Values.tls.existingSecret -}}
+{{- end -}}
+
+{{/* http or https: how the pods call each other's REST ports. */}}
+{{- define "jtick.scheme" -}}
+{{- if .Values.tls.enabled }}https{{ else }}http{{ end -}}
+{{- end -}}
+
+{{/* The TLS volume mount of a container (with tls.enabled). */}}
+{{- define "jtick.tlsMount" -}}
+{{- if .Values.tls.enabled }}
+- name: tls
+  mountPath: /etc/jtick/tls
+  readOnly: true
+{{- end }}
+{{- end -}}
+
+{{/* The TLS volume of a pod (with tls.enabled). */}}
+{{- define "jtick.tlsVolume" -}}
+{{- if .Values.tls.enabled }}
+- name: tls
+  secret:
+    secretName: {{ include "jtick.tlsSecretName" . }}
+    defaultMode: 0440
+{{- end }}
+{{- end -}}
+
 {{/*
 The Secret holding the cold tier's AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: hdb.objectStore.existingSecret,
 the chart's own when keys are given, else none (the SDK's default chain, e.g. a pod role).
@@ -58,7 +87,7 @@ the chart's own when keys are given, else none (the SDK's default chain, e.g. a 
 
 {{/*
 The environment every jtick container gets: extra JVM flags (the images carry jvm.options), bind
-address, Spring health probes, the API token from its Secret.
+address, Spring health probes, the API token from its Secret, TLS from its Secret.
 */}}
 {{- define "jtick.commonEnv" -}}
 {{- with .Values.jvm.extraFlags -}}
@@ -76,6 +105,24 @@ address, Spring health probes, the API token from its Secret.
       key: token
 - name: TICK_API_PROTECT_READS
   value: {{ .Values.api.protectReads | toString | quote }}
+{{- if .Values.tls.enabled }}
+{{- if not (has .Values.tls.mode (list "required" "optional")) }}
+{{- fail "tls.mode must be required or optional" }}
+{{- end }}
+{{- if not (has .Values.tls.clientAuth (list "none" "want" "need")) }}
+{{- fail "tls.clientAuth must be none, want or need" }}
+{{- end }}
+- name: TICK_TLS_MODE
+  value: {{ .Values.tls.mode | quote }}
+- name: TICK_TLS_CLIENT_AUTH
+  value: {{ .Values.tls.clientAuth | quote }}
+- name: TICK_TLS_CERTIFICATE
+  value: /etc/jtick/tls/tls.crt
+- name: TICK_TLS_PRIVATE_KEY
+  value: /etc/jtick/tls/tls.key
+- name: TICK_TLS_TRUST
+  value: /etc/jtick/tls/ca.crt
+{{- end }}
 {{- end -}}
 
 {{/* Pod-level security context and the /tmp every pod needs with a read-only root file system. */}}
@@ -104,17 +151,17 @@ securityContext:
 {{/* HTTP liveness and readiness probes on Spring Boot's health groups. */}}
 {{- define "jtick.probes" -}}
 startupProbe:
-  httpGet: {path: /actuator/health/liveness, port: http}
+  httpGet: {path: /actuator/health/liveness, port: http, scheme: {{ include "jtick.scheme" . | upper }}}
   periodSeconds: 2
   timeoutSeconds: 2
   failureThreshold: 90
 livenessProbe:
-  httpGet: {path: /actuator/health/liveness, port: http}
+  httpGet: {path: /actuator/health/liveness, port: http, scheme: {{ include "jtick.scheme" . | upper }}}
   periodSeconds: 10
   timeoutSeconds: 3
   failureThreshold: 3
 readinessProbe:
-  httpGet: {path: /actuator/health/readiness, port: http}
+  httpGet: {path: /actuator/health/readiness, port: http, scheme: {{ include "jtick.scheme" . | upper }}}
   periodSeconds: 5
   timeoutSeconds: 3
   failureThreshold: 3

@@ -2,6 +2,7 @@ package io.jtick.feedsim;
 
 import io.jtick.boot.TickMetricsBinder;
 import io.jtick.core.auth.AccessSettings;
+import io.jtick.core.tls.TlsClient;
 import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.feed.FeedCounters;
 import io.jtick.core.feed.FeedRequest;
@@ -74,8 +75,8 @@ class FeedSimConfiguration {
      */
     @Bean(destroyMethod = "close")
     FeedSupervisor feedSupervisor(final FeedProperties properties, final FeedCounters counters, final TickMetrics metrics,
-                                  final AccessSettings access) {
-        final FeedSupervisor feeds = new FeedSupervisor(properties.feedSettings(access.token()), counters);
+                                  final AccessSettings access, final TlsClient tls) {
+        final FeedSupervisor feeds = new FeedSupervisor(properties.feedSettings(access.token()), counters).tls(tls);
         metrics.gauge("tick.feed.reconnects", feeds::reconnectsTotal);
         metrics.gauge("tick.feed.tp.changes", feeds::tpChangesTotal);
         return feeds;

@@ -6,6 +6,8 @@ import io.jtick.boot.QueryEndpoint;
 import io.jtick.boot.QueryProperties;
 import io.jtick.boot.TickMetricsBinder;
 import io.jtick.core.auth.AccessSettings;
+import io.jtick.boot.tls.TlsConfiguration;
+import io.jtick.core.tls.TlsSettings;
 import io.jtick.core.hdb.read.PartitionSource;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
@@ -38,8 +40,8 @@ class HdbConfiguration {
 
     @Bean
     ReplayLifecycle replayLifecycle(final HdbProperties properties, final HdbLifecycle store, final TickMetrics metrics,
-                                    final AccessSettings access) {
-        return new ReplayLifecycle(properties, store, metrics, access);
+                                    final AccessSettings access, final TlsSettings tls) {
+        return new ReplayLifecycle(properties, store, metrics, access, tls);
     }
 
     @Bean
@@ -59,13 +61,14 @@ class HdbConfiguration {
      */
     @Bean
     HdbQueries hdbQueries(final HdbLifecycle store, final HdbProperties properties, final QueryProperties query,
-                          final TickMetrics metrics, final AccessSettings access) {
+                          final TickMetrics metrics, final AccessSettings access, final TlsSettings tls) {
         QueryEngine.warmUp(query.warmUpRounds());
         final PartitionSource hdb = new PartitionSource(store.hdb());
         final HdbProperties.Gateway g = properties.gateway();
         return new HdbQueries(new QueryEndpoint(new QueryEngine(metrics, query.limits(), "hdb")), hdb,
             new QueryEndpoint(new QueryEngine(metrics, query.limits(), "gateway")),
-            g.enabled() ? new Gateway(hdb, new RemoteRdbSource(g.rdbUrl(), g.timeout(), access.token())) : null);
+            g.enabled() ? new Gateway(hdb, new RemoteRdbSource(g.rdbUrl(), g.timeout(), access.token(),
+                tls.enabled() ? TlsConfiguration.sslContext(tls) : null)) : null);
     }
 
     /**
@@ -90,10 +93,11 @@ class HdbConfiguration {
      * when {@code tick.hdb.gateway.rdb-url} is set, else over the partitions.
      */
     @Bean(destroyMethod = "close")
-    PgPort pgPort(final HdbProperties properties, final AccessSettings access, final HdbQueries queries, final TickMetrics metrics) {
+    PgPort pgPort(final HdbProperties properties, final AccessSettings access, final TlsSettings tls, final HdbQueries queries,
+                  final TickMetrics metrics) {
         final boolean gateway = queries.gatewaySource() != null;
         final QuerySource source = gateway ? queries.gatewaySource() : queries.hdbSource();
-        return new PgPort(gateway ? "gateway" : "hdb", properties.pgHost(), properties.pgPort(), access,
+        return new PgPort(gateway ? "gateway" : "hdb", properties.pgHost(), properties.pgPort(), access, tls,
             gateway ? queries.gatewayEndpoint() : queries.hdbEndpoint(), source,
             () -> SchemaRegistry.builtIn(0).tables().stream().filter(t -> source.schema(t.name()) != null)
                 .map(t -> source.schema(t.name())).toList(), metrics);
@@ -105,13 +109,14 @@ class HdbConfiguration {
      * {@code tick.hdb.gateway.rdb-url}: start-up stops naming it otherwise).
      */
     @Bean(destroyMethod = "close")
-    KdbPort kdbPort(final HdbProperties properties, final AccessSettings access, final HdbQueries queries, final TickMetrics metrics) {
+    KdbPort kdbPort(final HdbProperties properties, final AccessSettings access, final TlsSettings tls, final HdbQueries queries,
+                    final TickMetrics metrics) {
         if (properties.kdbGateway() && queries.gatewaySource() == null && properties.kdbPort() >= 0) {
             throw new IllegalArgumentException("tick.hdb.kdb-gateway=true needs the RDB's URL [key=tick.hdb.gateway.rdb-url]");
         }
         final boolean gateway = properties.kdbGateway();
         final QuerySource source = gateway ? queries.gatewaySource() : queries.hdbSource();
-        return new KdbPort(gateway ? "gateway" : "hdb", properties.kdbHost(), properties.kdbPort(), properties.kdbUsers(), access,
+        return new KdbPort(gateway ? "gateway" : "hdb", properties.kdbHost(), properties.kdbPort(), properties.kdbUsers(), access, tls,
             gateway ? queries.gatewayEndpoint() : queries.hdbEndpoint(), source,
             () -> SchemaRegistry.builtIn(0).tables().stream().filter(t -> source.schema(t.name()) != null)
                 .map(t -> source.schema(t.name())).toList(), true, metrics);

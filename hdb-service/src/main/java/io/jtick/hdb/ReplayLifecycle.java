@@ -2,6 +2,7 @@ package io.jtick.hdb;
 
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.auth.AccessSettings;
+import io.jtick.core.tls.TlsSettings;
 import io.jtick.core.replay.ReplayServer;
 import org.springframework.context.SmartLifecycle;
 
@@ -19,10 +20,11 @@ final class ReplayLifecycle implements SmartLifecycle {
     private final ReplayServer built;
     private volatile ReplayServer server;
 
-    ReplayLifecycle(final HdbProperties properties, final HdbLifecycle store, final TickMetrics metrics, final AccessSettings access) {
+    ReplayLifecycle(final HdbProperties properties, final HdbLifecycle store, final TickMetrics metrics, final AccessSettings access,
+                    final TlsSettings tls) {
         this.properties = properties;
         this.built = properties.replay().enabled() ? new ReplayServer(store.hdb(), properties.replaySettings(), metrics).access(access)
-            : null;
+            .tls(tls) : null;
     }
 
     @Override

@@ -38,8 +38,11 @@ final class HdbPartitionUploader implements HdbWriteDown.Listener {
     private final URI base;
     private final Duration timeout;
     private final String token;
+    private final javax.net.ssl.SSLContext tls;
 
-    HdbPartitionUploader(final URI baseUrl, final Duration timeout, final String token) {
+    /** @param tls the TLS context of an {@code https://} HDB, or null for the JDK's */
+    HdbPartitionUploader(final URI baseUrl, final Duration timeout, final String token, final javax.net.ssl.SSLContext tls) {
+        this.tls = tls;
         final String b = baseUrl.toString();
         this.base = URI.create(b.endsWith("/") ? b : b + "/");
         this.timeout = timeout;
@@ -58,6 +61,9 @@ final class HdbPartitionUploader implements HdbWriteDown.Listener {
         final List<String> tables = written.tables().stream().map(PartitionWriter.TableWritten::table).toList();
         final long start = System.nanoTime();
         final HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection();
+        if (tls != null && c instanceof javax.net.ssl.HttpsURLConnection https) {
+            https.setSSLSocketFactory(tls.getSocketFactory());
+        }
         try {
             c.setRequestMethod("PUT");
             c.setDoOutput(true);

@@ -26,12 +26,13 @@ final class HdbReloadNotifier implements HdbWriteDown.Listener {
     private final HttpClient http;
     private final String token;
 
-    HdbReloadNotifier(final URI baseUrl, final Duration timeout, final String token) {
+    HdbReloadNotifier(final URI baseUrl, final Duration timeout, final String token, final javax.net.ssl.SSLContext tls) {
         this.token = token;
         final String base = baseUrl.toString();
         this.reload = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/api/reload");
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        final HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(timeout);
+        this.http = (tls == null ? b : b.sslContext(tls)).build();
     }
 
     URI uri() {

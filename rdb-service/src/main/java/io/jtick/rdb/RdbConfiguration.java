@@ -6,6 +6,9 @@ import io.jtick.boot.QueryEndpoint;
 import io.jtick.boot.QueryProperties;
 import io.jtick.boot.TickMetricsBinder;
 import io.jtick.core.auth.AccessSettings;
+import io.jtick.boot.tls.TlsConfiguration;
+import io.jtick.core.tls.TlsClient;
+import io.jtick.core.tls.TlsSettings;
 import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.QueryEngine;
@@ -61,14 +64,16 @@ class RdbConfiguration {
      */
     @Bean
     @Conditional(WriteDownConfigured.class)
-    HdbWriteDown hdbWriteDown(final RdbProperties properties, final TickMetrics metrics, final AccessSettings access) {
+    HdbWriteDown hdbWriteDown(final RdbProperties properties, final TickMetrics metrics, final AccessSettings access,
+                              final TlsSettings tls) {
+        final javax.net.ssl.SSLContext ssl = tls.enabled() ? TlsConfiguration.sslContext(tls) : null;
         final RdbProperties.Hdb hdb = properties.hdb();
         final PartitionWriter writer = new PartitionWriter(hdb.rootPath(), hdb.policy(), hdb.blockBytesInt(),
             Math.min(4, Runtime.getRuntime().availableProcessors()), PartitionWriter.WriteHook.NONE);
         final URI url = hdb.baseUrl();
         final HdbWriteDown.Listener listener = url == null ? HdbWriteDown.Listener.NONE
-            : hdb.upload() ? new HdbPartitionUploader(url, hdb.reloadTimeout(), access.token())
-            : new HdbReloadNotifier(url, hdb.reloadTimeout(), access.token());
+            : hdb.upload() ? new HdbPartitionUploader(url, hdb.reloadTimeout(), access.token(), ssl)
+            : new HdbReloadNotifier(url, hdb.reloadTimeout(), access.token(), ssl);
         LOG.info("end-of-day write-down [root={}, encoding={}, hdbUrl={}, transfer={}]", hdb.rootPath().toAbsolutePath(), hdb.encoding(),
             url == null ? "(not told)" : url, hdb.transfer());
         return new HdbWriteDown(writer, listener, metrics);
@@ -84,8 +89,9 @@ class RdbConfiguration {
 
     /** Presents the API token in its HELLO, for a tickerplant that asks for it. */
     @Bean
-    RdbLifecycle rdbLifecycle(final RdbProperties properties, final RealtimeDatabase rdb, final AccessSettings access) {
-        return new RdbLifecycle(properties, rdb, access.token());
+    RdbLifecycle rdbLifecycle(final RdbProperties properties, final RealtimeDatabase rdb, final AccessSettings access,
+                              final TlsClient tls) {
+        return new RdbLifecycle(properties, rdb, access.token(), tls);
     }
 
     /** Offers the HDB what end of day wrote and could not deliver, until it takes it (and, with upload, what a restart left). */
@@ -104,17 +110,17 @@ class RdbConfiguration {
 
     /** The PostgreSQL port over today's tables ({@code tick.rdb.pg-port}), through the query endpoint's engine. */
     @Bean(destroyMethod = "close")
-    PgPort pgPort(final RdbProperties properties, final AccessSettings access, final QueryEndpoint query, final RealtimeDatabase rdb,
-                  final TickMetrics metrics) {
-        return new PgPort("rdb", properties.pgHost(), properties.pgPort(), access, query, rdb,
+    PgPort pgPort(final RdbProperties properties, final AccessSettings access, final TlsSettings tls, final QueryEndpoint query,
+                  final RealtimeDatabase rdb, final TickMetrics metrics) {
+        return new PgPort("rdb", properties.pgHost(), properties.pgPort(), access, tls, query, rdb,
             () -> rdb.tables().stream().map(TableSegment::schema).toList(), metrics);
     }
 
     /** The kdb+ IPC port over today's tables ({@code tick.rdb.kdb-port}): q clients' queries, through the query endpoint's engine. */
     @Bean(destroyMethod = "close")
-    KdbPort kdbPort(final RdbProperties properties, final AccessSettings access, final QueryEndpoint query, final RealtimeDatabase rdb,
-                    final TickMetrics metrics) {
-        return new KdbPort("rdb", properties.kdbHost(), properties.kdbPort(), properties.kdbUsers(), access, query, rdb,
+    KdbPort kdbPort(final RdbProperties properties, final AccessSettings access, final TlsSettings tls, final QueryEndpoint query,
+                    final RealtimeDatabase rdb, final TickMetrics metrics) {
+        return new KdbPort("rdb", properties.kdbHost(), properties.kdbPort(), properties.kdbUsers(), access, tls, query, rdb,
             () -> rdb.tables().stream().map(TableSegment::schema).toList(), false, metrics);
     }
 

@@ -4,6 +4,7 @@ import io.jtick.core.client.TickClient;
 import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.time.NanoClock;
+import io.jtick.core.tls.TlsClient;
 import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.LeaderHint.Address;
 import org.springframework.context.SmartLifecycle;
@@ -18,13 +19,15 @@ final class RdbLifecycle implements SmartLifecycle {
     private final RdbProperties properties;
     private final RealtimeDatabase rdb;
     private final String token;
+    private final TlsClient tls;
     private volatile TickClient client;
 
     private final List<Address> tickerplants;
 
     /** @throws IllegalArgumentException a bad {@code tick.rdb.tp-addresses} (named) */
-    RdbLifecycle(final RdbProperties properties, final RealtimeDatabase rdb, final String token) {
+    RdbLifecycle(final RdbProperties properties, final RealtimeDatabase rdb, final String token, final TlsClient tls) {
         this.properties = properties;
+        this.tls = tls;
         this.rdb = rdb;
         this.token = token;
         this.tickerplants = properties.tickerplants();
@@ -37,7 +40,7 @@ final class RdbLifecycle implements SmartLifecycle {
         }
         final TickClient.Settings settings = new TickClient.Settings(tickerplants, properties.name(),
             properties.tables(), properties.syms(), properties.reconnectDelay(), FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, token);
-        final TickClient c = new TickClient(settings, rdb, rdb::lastSequence, null, NanoClock.SYSTEM);
+        final TickClient c = new TickClient(settings, rdb, rdb::lastSequence, null, NanoClock.SYSTEM).tls(tls);
         c.start();
         client = c;
     }

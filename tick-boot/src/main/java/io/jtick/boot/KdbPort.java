@@ -5,6 +5,7 @@ import io.jtick.core.kdb.KdbSettings;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.QuerySource;
+import io.jtick.core.tls.TlsSettings;
 import io.jtick.sql.kdb.KdbQueryServer;
 import io.jtick.sql.kdb.KdbQuerySettings;
 
@@ -24,13 +25,14 @@ public final class KdbPort implements AutoCloseable {
     /**
      * @param users       q's {@code -u} file ({@code user:password} lines), blank = none
      * @param partitioned the source is date-partitioned (HDB, gateway): {@code date} is a column
+     * @param tls         the service's {@code tick.tls.*}: {@code :tcps://} clients
      */
     public KdbPort(final String service, final String host, final int port, final String users, final AccessSettings access,
-                   final QueryEndpoint endpoint, final QuerySource source, final Supplier<List<TableSchema>> tables,
+                   final TlsSettings tls, final QueryEndpoint endpoint, final QuerySource source, final Supplier<List<TableSchema>> tables,
                    final boolean partitioned, final TickMetrics metrics) {
         final Path usersFile = users == null || users.isBlank() ? null : Path.of(users.trim());
         this.server = port < 0 ? null : new KdbQueryServer(new KdbQuerySettings(host, new KdbSettings(port, usersFile, access), 16 << 20,
-            Math.max(2, Runtime.getRuntime().availableProcessors()), partitioned), endpoint.sql(), source, tables, metrics, service);
+            Math.max(2, Runtime.getRuntime().availableProcessors()), partitioned, tls), endpoint.sql(), source, tables, metrics, service);
     }
 
     /** The bound port, or -1 when off. */

@@ -4,6 +4,7 @@ import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.QuerySource;
+import io.jtick.core.tls.TlsSettings;
 import io.jtick.sql.pg.PgServer;
 import io.jtick.sql.pg.PgSettings;
 
@@ -18,10 +19,12 @@ import java.util.function.Supplier;
 public final class PgPort implements AutoCloseable {
     private final PgServer server;
 
-    public PgPort(final String service, final String host, final int port, final AccessSettings access, final QueryEndpoint endpoint,
-                  final QuerySource source, final Supplier<List<TableSchema>> tables, final TickMetrics metrics) {
+    /** @param tls the service's {@code tick.tls.*}: SSLRequest answered {@code S}, and with {@code required} asked for */
+    public PgPort(final String service, final String host, final int port, final AccessSettings access, final TlsSettings tls,
+                  final QueryEndpoint endpoint, final QuerySource source, final Supplier<List<TableSchema>> tables,
+                  final TickMetrics metrics) {
         this.server = port < 0 ? null : new PgServer(new PgSettings(host, port, access, 16 << 20,
-            Math.max(2, Runtime.getRuntime().availableProcessors())), endpoint.sql(), source, tables, metrics, service);
+            Math.max(2, Runtime.getRuntime().availableProcessors()), tls), endpoint.sql(), source, tables, metrics, service);
     }
 
     /** The bound port, or -1 when off. */

@@ -4,6 +4,7 @@ import io.jtick.boot.TickMetricsBinder;
 import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.cluster.ClusterNode;
+import io.jtick.core.tls.TlsSettings;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.sql.kdb.QTextCall;
 import org.springframework.beans.factory.ObjectProvider;
@@ -35,10 +36,10 @@ class TpConfiguration {
      */
     @Bean(destroyMethod = "close")
     TickerplantServer tickerplantServer(final TpProperties props, final TickMetrics metrics, final AccessSettings access,
-                                        final ObjectProvider<ClusterNode> cluster) throws IOException {
+                                        final TlsSettings tls, final ObjectProvider<ClusterNode> cluster) throws IOException {
         final ClusterNode node = cluster.getIfAvailable();
         final TickerplantServer server = new TickerplantServer(props.toSettings(), props.schemas(), NanoClock.SYSTEM, metrics)
-            .access(access).kdb(props.kdbSettings(access)).kdbText(new QTextCall());
+            .access(access).tls(tls).kdb(props.kdbSettings(access)).kdbText(new QTextCall());
         if (node != null) {
             server.replicated(node);
         }

@@ -17,6 +17,9 @@ import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantSettings;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
+import io.jtick.bench.BenchTls;
+import io.jtick.core.tls.TlsClient;
+import io.jtick.core.tls.TlsSettings;
 import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
@@ -48,6 +51,10 @@ import java.util.concurrent.locks.LockSupport;
  * tickerplant thread, over UDP on loopback: the feed sends to the leader, whose FEED_ACK means
  * committed on a majority, and the subscribers read from the leader. Everything shares this
  * machine's cores with the feed and the subscribers; the CPU per update counts all of it.
+ *
+ * <p>{@code jtick-tls}, {@code jtick-tls-openssl}: {@code jtick} with {@code tick.tls.mode=required} on the
+ * tickerplant's port, the feed and every subscriber connecting with TLS (the server's certificate and name verified),
+ * JDK or OpenSSL provider ({@link #tls}): what TLS costs the same run's rows/s and latency.
  */
 final class JtickPipelineSystem extends PipelineSystem {
     static final List<String> TP_LATENCIES = List.of("tick.tp.upd", "tick.tp.log", "tick.tp.pub", "tick.tp.flush");
@@ -67,6 +74,7 @@ final class JtickPipelineSystem extends PipelineSystem {
     private TickerplantServer server;
     private FeedPublisher feed;
     private AckLatency acks;
+    private TlsSettings.Provider tls;
 
     /**
      * @param root   parent of the journal's temp directory, null for the system's temp directory
@@ -87,8 +95,17 @@ final class JtickPipelineSystem extends PipelineSystem {
         this.clusterNodes = clusterNodes;
     }
 
+    /** Every connection with TLS through {@code provider} (before the run). */
+    JtickPipelineSystem tls(final TlsSettings.Provider provider) {
+        this.tls = provider;
+        return this;
+    }
+
     @Override
     String name() {
+        if (tls != null) {
+            return tls == TlsSettings.Provider.OPENSSL ? "jtick-tls-openssl" : "jtick-tls";
+        }
         return clusterNodes > 1 ? "jtick-cluster" + clusterNodes : numbered ? "jtick" : "jtick-v1";
     }
 
@@ -112,11 +129,12 @@ final class JtickPipelineSystem extends PipelineSystem {
         final TickerplantSettings settings = phase.paced() && numbered
             ? defaults.withFeedAcks(1, defaults.feedAckInterval()) : defaults;
         server = clusterNodes > 1 ? startCluster(settings.feedAckUpdates(), settings.feedAckInterval())
-            : new TickerplantServer(settings, schemas, clock, tpMetrics).start();
+            : new TickerplantServer(settings, schemas, clock, tpMetrics).tls(tls == null ? TlsSettings.OFF : BenchTls.server(tls)).start();
+        final TlsClient tlsClient = TlsClient.of(tls == null ? null : BenchTls.client(tls));
         for (int i = 0; i < subscribers.size(); i++) {
             final Subscriber sub = subscribers.get(i);
             final TickClient client = new TickClient(TickClient.Settings.of("127.0.0.1", server.port(), "bench-rdb-" + i), sub,
-                sub::lastSequence, null, clock);
+                sub::lastSequence, null, clock).tls(tlsClient);
             clients.add(client);
             client.start();
         }
@@ -129,7 +147,8 @@ final class JtickPipelineSystem extends PipelineSystem {
                 LockSupport.parkNanos(1_000_000);
             }
         }
-        feed = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", server.port(), "bench-feed").withNumbered(numbered), null);
+        feed = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", server.port(), "bench-feed").withNumbered(numbered), null)
+            .tls(tlsClient);
         feed.connect(5_000);
         if (phase.paced() && numbered) {
             // the numbers the feed gives from here on; room for every update of the run unacknowledged (up to 4M)

@@ -4,6 +4,7 @@ import io.jtick.lab.profiling.ProfilingRun;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.time.NanoClock;
+import io.jtick.core.tls.TlsSettings;
 import org.HdrHistogram.Histogram;
 
 import java.nio.file.Files;
@@ -42,7 +43,8 @@ import java.util.Map;
 public final class PipelineBenchmark {
     /** jtick-v1: jtick with a protocol 1 feed (not numbered), only when asked for by name. */
     static final List<String> SYSTEMS = List.of("jtick", "chronicle", "kafka", "jtick-cluster3", "kafka-rf3");
-    static final List<String> KNOWN = List.of("jtick", "jtick-v1", "chronicle", "kafka", "jtick-cluster3", "kafka-rf3");
+    static final List<String> KNOWN = List.of("jtick", "jtick-v1", "chronicle", "kafka", "jtick-cluster3", "kafka-rf3", "jtick-tls",
+        "jtick-tls-openssl");
     /**
      * Brokers of the Kafka cluster each Kafka system runs on, started once for every run (a cluster
      * takes seconds to start) and each run on a topic of its own. A replicated jtick
@@ -319,6 +321,10 @@ public final class PipelineBenchmark {
                 return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true);
             case "jtick-v1":
                 return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, false);
+            case "jtick-tls":
+                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true).tls(TlsSettings.Provider.JDK);
+            case "jtick-tls-openssl":
+                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true).tls(TlsSettings.Provider.OPENSSL);
             case "jtick-cluster3":
                 return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true, 3);
             case "chronicle":

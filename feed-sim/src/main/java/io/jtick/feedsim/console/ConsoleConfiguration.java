@@ -10,7 +10,8 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(ConsoleProperties.class)
 class ConsoleConfiguration {
     @Bean
-    ConsoleForwarder consoleForwarder(final ConsoleProperties properties, final TickMetrics metrics) {
-        return new ConsoleForwarder(properties, metrics);
+    ConsoleForwarder consoleForwarder(final ConsoleProperties properties, final TickMetrics metrics,
+                                      final io.jtick.core.tls.TlsSettings tls) {
+        return new ConsoleForwarder(properties, metrics, tls.enabled() ? io.jtick.boot.tls.TlsConfiguration.sslContext(tls) : null);
     }
 }

@@ -49,9 +49,11 @@ public final class ConsoleForwarder {
     private final AtomicLong refused;
     private final AtomicLong failed;
 
-    ConsoleForwarder(final ConsoleProperties properties, final TickMetrics metrics) {
+    /** @param tls the TLS context for {@code https://} services, or null for the JDK's */
+    ConsoleForwarder(final ConsoleProperties properties, final TickMetrics metrics, final javax.net.ssl.SSLContext tls) {
         this.properties = properties;
-        this.http = HttpClient.newBuilder().connectTimeout(properties.timeout()).version(HttpClient.Version.HTTP_1_1).build();
+        final HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(properties.timeout()).version(HttpClient.Version.HTTP_1_1);
+        this.http = (tls == null ? b : b.sslContext(tls)).build();
         this.forwarded = metrics.counter("tick.console.forwarded");
         this.refused = metrics.counter("tick.console.forward.refused");
         this.failed = metrics.counter("tick.console.forward.failed");

@@ -1,5 +1,6 @@
 package io.jtick.core.client;
 
+import io.jtick.core.tls.TlsClient;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;
@@ -76,6 +77,8 @@ final class FeedConnector {
     private int index;
     private Move refusal;
     private int refusalsInRow;
+    /** Set before {@link #start}: TLS to the tickerplant, or plaintext. */
+    TlsClient tls = TlsClient.OFF;
 
     /** @param group the event loop to run on, or null for a private one */
     FeedConnector(final FeedPublisher publisher, final EventLoopGroup group) {
@@ -169,6 +172,7 @@ final class FeedConnector {
             return;
         }
         connectAttempts++;
+        final Address to = target;
         final Bootstrap b = new Bootstrap()
             .group(group)
             .channel(Transport.socketChannel(group))
@@ -179,11 +183,11 @@ final class FeedConnector {
             .handler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(final SocketChannel ch) {
+                    tls.install(ch.pipeline(), to.host(), to.port());
                     FramePipeline.install(ch.pipeline(), 1 << 20);
                     ch.pipeline().addLast(new Handler());
                 }
             });
-        final Address to = target;
         b.connect(to.host(), to.port()).addListener((ChannelFutureListener) this::onConnect);
     }
 

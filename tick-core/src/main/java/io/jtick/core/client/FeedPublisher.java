@@ -1,5 +1,6 @@
 package io.jtick.core.client;
 
+import io.jtick.core.tls.TlsClient;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.LeaderHint.Address;
@@ -228,6 +229,12 @@ public final class FeedPublisher implements AutoCloseable {
             throw new IOException("cannot connect to tickerplant [tp=" + TickerplantAddresses.format(settings.addresses()) + ", feed="
                 + settings.name() + "]" + (why == null ? "" : ": " + why));
         }
+        return this;
+    }
+
+    /** Connects with TLS (before {@link #start}): the tickerplant's certificate and host name verified. */
+    public FeedPublisher tls(final TlsClient client) {
+        connector.tls = client;
         return this;
     }
 

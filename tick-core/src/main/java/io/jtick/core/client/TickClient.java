@@ -3,6 +3,7 @@ package io.jtick.core.client;
 import io.jtick.core.wire.Transport;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.time.NanoClock;
+import io.jtick.core.tls.TlsClient;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;
@@ -131,6 +132,7 @@ public final class TickClient implements AutoCloseable {
     private volatile long tpChanges;
     /** access-denied answers since the last SUBSCRIBED: each doubles the wait before reconnecting, up to 64×. */
     private volatile int refusals;
+    private TlsClient tls = TlsClient.OFF;
 
     /**
      * @param group event loop to run on (the caller's, e.g. a chained TP's own thread) or null for a private one
@@ -160,6 +162,12 @@ public final class TickClient implements AutoCloseable {
     public static TickClient replay(final Settings settings, final ControlFrames.Replay request, final TickListener listener,
                                     final EventLoopGroup group, final NanoClock clock) {
         return new TickClient(settings, listener, () -> -1, group, clock, request);
+    }
+
+    /** Connects with TLS (before {@link #start}): the tickerplant's (or replay port's) certificate and host name verified. */
+    public TickClient tls(final TlsClient client) {
+        this.tls = client;
+        return this;
     }
 
     public void start() {
@@ -199,6 +207,7 @@ public final class TickClient implements AutoCloseable {
         if (closed) {
             return;
         }
+        final Address to = target;
         final Bootstrap b = new Bootstrap()
             .group(group)
             .channel(Transport.socketChannel(group))
@@ -209,11 +218,11 @@ public final class TickClient implements AutoCloseable {
             .handler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(final SocketChannel ch) {
+                    tls.install(ch.pipeline(), to.host(), to.port());
                     FramePipeline.install(ch.pipeline(), settings.maxFrameLength());
                     ch.pipeline().addLast(new Handler());
                 }
             });
-        final Address to = target;
         b.connect(to.host(), to.port()).addListener((ChannelFutureListener) f -> {
             if (!f.isSuccess()) {
                 if (replay == null) {

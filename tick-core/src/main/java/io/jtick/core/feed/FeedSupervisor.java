@@ -2,6 +2,7 @@ package io.jtick.core.feed;
 
 import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.client.TickerplantAddresses;
+import io.jtick.core.tls.TlsClient;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ControlFrames;
 import org.slf4j.Logger;
@@ -114,6 +115,14 @@ public final class FeedSupervisor implements AutoCloseable {
                          long behindScheduleMillis, long maxBehindScheduleMillis, long tpErrors, long connectAttempts,
                          String lastError, boolean connected, long reconnects, long rowsDropped, long lastNumber, long acknowledged,
                          long unackedUpdates, long unackedBytes, long resentUpdates, long tpChanges, String lastTpChange) {
+    }
+
+    private volatile TlsClient tls = TlsClient.OFF;
+
+    /** Feeds and replays connect with TLS (feed-sim's {@code tick.tls.*}): the tickerplant's and the HDB's names verified. */
+    public FeedSupervisor tls(final TlsClient client) {
+        this.tls = client;
+        return this;
     }
 
     public FeedSupervisor(final Settings settings, final FeedCounters counters) {
@@ -251,7 +260,7 @@ public final class FeedSupervisor implements AutoCloseable {
         parameters.put("to", to.toString());
         parameters.put("symbols", symbols);
         parameters.put("hdb", settings.hdbHost() + ":" + settings.hdbReplayPort());
-        return HdbReplaySource.open(settings.hdbHost(), settings.hdbReplayPort(), settings.connection().token(), r,
+        return HdbReplaySource.open(settings.hdbHost(), settings.hdbReplayPort(), settings.connection().token(), tls, r,
             Duration.ofSeconds(30));
     }
 
@@ -336,7 +345,7 @@ public final class FeedSupervisor implements AutoCloseable {
         final Map<String, Object> parameters;
         final CountDownLatch done = new CountDownLatch(1);
         volatile FeedRunner runner;
-        final FeedPublisher publisher = new FeedPublisher(settings.connection(), null);
+        final FeedPublisher publisher = new FeedPublisher(settings.connection(), null).tls(tls);
         volatile boolean stopRequested;
         volatile String error;
         volatile String ownState = "connecting";

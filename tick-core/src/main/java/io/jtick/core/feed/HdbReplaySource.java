@@ -3,6 +3,7 @@ package io.jtick.core.feed;
 import io.jtick.core.client.TickClient;
 import io.jtick.core.client.TickListener;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.tls.TlsClient;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
@@ -45,20 +46,21 @@ public final class HdbReplaySource implements TickSource {
     private ByteBuf head;
     private long rowsRead;
 
-    private HdbReplaySource(final String host, final int port, final String token, final ControlFrames.Replay request) {
+    private HdbReplaySource(final String host, final int port, final String token, final TlsClient tls,
+                            final ControlFrames.Replay request) {
         this.client = TickClient.replay(TickClient.Settings.of(host, port, "feed-sim-hdb-replay").withToken(token), request,
-            new Listener(), null, NanoClock.SYSTEM);
+            new Listener(), null, NanoClock.SYSTEM).tls(tls);
     }
 
     /**
      * Asks the HDB at {@code host:port} for the replay, presenting {@code token} (the API token; null: none),
-     * and waits for its answer.
+     * over TLS when {@code tls} is on, and waits for its answer.
      *
      * @throws IllegalArgumentException the HDB refused the request (its error says why) or did not answer in time
      */
-    public static HdbReplaySource open(final String host, final int port, final String token, final ControlFrames.Replay request,
-                                       final Duration timeout) {
-        final HdbReplaySource s = new HdbReplaySource(host, port, token, request);
+    public static HdbReplaySource open(final String host, final int port, final String token, final TlsClient tls,
+                                       final ControlFrames.Replay request, final Duration timeout) {
+        final HdbReplaySource s = new HdbReplaySource(host, port, token, tls, request);
         s.client.start();
         try {
             if (!s.answered.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

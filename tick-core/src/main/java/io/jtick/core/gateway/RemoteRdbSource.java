@@ -55,10 +55,16 @@ public final class RemoteRdbSource implements QuerySource {
      * @param token   the API token sent with each request ({@code Authorization: Bearer}), for an RDB that protects reads; null = none
      */
     public RemoteRdbSource(final String baseUrl, final Duration timeout, final String token) {
+        this(baseUrl, timeout, token, null);
+    }
+
+    /** @param tls the TLS context of an {@code https://} RDB (its CA trusted, this service's certificate), or null for the JDK's */
+    public RemoteRdbSource(final String baseUrl, final Duration timeout, final String token, final javax.net.ssl.SSLContext tls) {
         this.base = URI.create(baseUrl.endsWith("/") ? baseUrl : baseUrl + "/");
         this.timeout = timeout;
         this.authorization = token == null || token.isBlank() ? null : "Bearer " + token.trim();
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+        final HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1);
+        this.http = (tls == null ? b : b.sslContext(tls)).build();
     }
 
     private HttpRequest.Builder request(final String path) {

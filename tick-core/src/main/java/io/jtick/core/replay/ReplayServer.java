@@ -5,7 +5,10 @@ import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.hdb.format.CorruptPartitionException;
 import io.jtick.core.hdb.read.HistoricalDatabase;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.tls.TlsListener;
+import io.jtick.core.tls.TlsSettings;
 import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.Transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -67,11 +70,15 @@ public final class ReplayServer implements AutoCloseable {
     private Channel serverChannel;
     private ChannelGroup connections;
     private AccessSettings access = AccessSettings.DEFAULT;
+    private final TickMetrics metrics;
+    private TlsListener front;
 
     public ReplayServer(final HistoricalDatabase hdb, final ReplaySettings settings, final TickMetrics metrics) {
         this.hdb = hdb;
         this.settings = settings.validate();
+        this.metrics = metrics;
         this.counters = new ReplayCounters(metrics);
+        this.front = TlsListener.of(TlsSettings.OFF, "replay", metrics);
         counters.gauges(active::size, streams::size);
     }
 
@@ -81,6 +88,15 @@ public final class ReplayServer implements AutoCloseable {
      */
     public ReplayServer access(final AccessSettings settings) {
         this.access = settings.validate();
+        return this;
+    }
+
+    /**
+     * TLS on the replay port (before {@link #start}): {@code required} answers a plaintext consumer with an ERROR frame
+     * {@code access-denied} and closes (docs/operations.md "TLS"). Default: {@link TlsSettings#OFF}.
+     */
+    public ReplayServer tls(final TlsSettings settings) {
+        this.front = TlsListener.of(settings, "replay", metrics);
         return this;
     }
 
@@ -115,6 +131,8 @@ public final class ReplayServer implements AutoCloseable {
                 @Override
                 protected void initChannel(final SocketChannel ch) {
                     connections.add(ch);
+                    front.install(ch.pipeline(), alloc -> ControlFrames.error(alloc, ErrorCode.ACCESS_DENIED,
+                        "TLS is required on this port: connect with TLS [port=replay]"));
                     ReplayAdapter.install(ch.pipeline(), ReplayServer.this, counters, check);
                 }
             });

@@ -12,10 +12,16 @@ import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.time.NanoClock;
+import io.jtick.core.tls.TlsClient;
+import io.jtick.core.tls.TlsListener;
+import io.jtick.core.tls.TlsSettings;
+import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.Transport;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -65,6 +71,7 @@ public final class TickerplantServer implements AutoCloseable {
     private KdbSettings kdb = KdbSettings.OFF;
     private KdbTextCall kdbText;
     private AccessSettings access = AccessSettings.DEFAULT;
+    private TlsSettings tls = TlsSettings.OFF;
     private ReplicatedLog log;
     private Channel kdbChannel;
     private ChannelGroup connectionsOpen;
@@ -110,6 +117,16 @@ public final class TickerplantServer implements AutoCloseable {
     }
 
     /**
+     * TLS on both ports (before {@link #start}; docs/operations.md "TLS"): {@code required} refuses a plaintext feed or
+     * subscriber with an ERROR frame {@code access-denied}, a plaintext kdb+ client with a close (kdb+'s way); a
+     * chained tickerplant connects upstream with TLS too. Default: {@link TlsSettings#OFF}.
+     */
+    public TickerplantServer tls(final TlsSettings settings) {
+        this.tls = settings.validate();
+        return this;
+    }
+
+    /**
      * Cluster mode (before {@link #start}): feeds' updates, end of day and mode changes go to
      * {@code log}, and the tickerplant journals what the log commits ({@link #execute} runs it on the
      * tickerplant thread).
@@ -144,11 +161,20 @@ public final class TickerplantServer implements AutoCloseable {
         tp.catchUpScheduler(this::scheduleCatchUp);
         tp.counters().backlogGauge(this::totalBacklog);
         try {
-            serverChannel = listen("feeds and subscribers", settings.port(), p -> TickerplantAdapter.install(p, tp, check));
+            final TlsListener nativeTls = TlsListener.of(tls, "tp", metrics);
+            serverChannel = listen("feeds and subscribers", settings.port(), p -> {
+                nativeTls.install(p, TickerplantServer::tlsRequired);
+                TickerplantAdapter.install(p, tp, check);
+            });
             if (kdb.enabled()) {
                 final KdbAccess logins = KdbAccess.of(kdb, InetAddress.getByName(settings.host()));
-                kdbChannel = listen("kdb+ clients", kdb.port(), p -> KdbAdapter.install(p, tp, logins, kdbText));
-                LOG.info("kdb+ port listening [address={}, logins={}]", kdbChannel.localAddress(), logins.describe());
+                final TlsListener kdbTls = TlsListener.of(tls, "tp-kdb", metrics);
+                kdbChannel = listen("kdb+ clients", kdb.port(), p -> {
+                    kdbTls.install(p, null);
+                    KdbAdapter.install(p, tp, logins, kdbText);
+                });
+                LOG.info("kdb+ port listening [address={}, logins={}, tls={}]", kdbChannel.localAddress(), logins.describe(),
+                    kdbTls.describe());
             }
         } catch (final IOException | RuntimeException e) {
             close();
@@ -159,9 +185,9 @@ public final class TickerplantServer implements AutoCloseable {
         if (settings.chained()) {
             startUpstream();
         }
-        LOG.info("tickerplant listening [address={}, transport={}, chained={}, access={}]", serverChannel.localAddress(),
+        LOG.info("tickerplant listening [address={}, transport={}, chained={}, access={}, tls={}]", serverChannel.localAddress(),
             Transport.isEpoll() ? "epoll" : "nio", settings.chained() ? TickerplantAddresses.format(settings.upstream()) : "no",
-            check.describe());
+            check.describe(), tls.enabled() ? tls.mode() : "off");
         return this;
     }
 
@@ -201,6 +227,11 @@ public final class TickerplantServer implements AutoCloseable {
 
     public int port() {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /** What a plaintext client of a port that requires TLS reads before the close. */
+    static ByteBuf tlsRequired(final ByteBufAllocator alloc) {
+        return ControlFrames.error(alloc, ErrorCode.ACCESS_DENIED, "TLS is required on this port: connect with TLS [port=tp]");
     }
 
     /** The kdb+ port, or -1 when there is none. */
@@ -358,7 +389,7 @@ public final class TickerplantServer implements AutoCloseable {
     private void startUpstream() {
         final TickClient.Settings s = new TickClient.Settings(settings.upstream(), settings.name() + "-chained", java.util.List.of(),
             java.util.List.of(), Duration.ofMillis(500), settings.maxFrameLength(), access.token());
-        upstream = new TickClient(s, new UpstreamListener(), () -> tp.journalSequence(), group, clock);
+        upstream = new TickClient(s, new UpstreamListener(), () -> tp.journalSequence(), group, clock).tls(TlsClient.of(tls));
         upstream.start();
     }
 

@@ -4,6 +4,7 @@ import io.jtick.core.kdb.KdbAccess;
 import io.jtick.core.kdb.KdbFrameDecoder;
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.tls.TlsListener;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.QuerySource;
 import io.jtick.core.wire.Transport;
@@ -63,6 +64,7 @@ public final class KdbQueryServer implements AutoCloseable {
     final Map<KdbAccess.Verdict, AtomicLong> logins = new EnumMap<>(KdbAccess.Verdict.class);
     private final EventLoopGroup group;
     private final Channel channel;
+    private final TlsListener tls;
 
     /**
      * @param tables the tables {@code tables[]} lists (the source's)
@@ -80,6 +82,7 @@ public final class KdbQueryServer implements AutoCloseable {
                 + ", users=" + settings.kdb().usersFile() + "]", e);
         }
         final String tag = "|service=" + (service == null ? "q" : service);
+        this.tls = TlsListener.of(settings.tls(), "kdb", metrics);
         this.queries = metrics.counter("tick.kdb.queries" + tag);
         this.errors = metrics.counter("tick.kdb.errors" + tag);
         this.badMessages = metrics.counter("tick.kdb.bad-messages" + tag);
@@ -103,6 +106,7 @@ public final class KdbQueryServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(final SocketChannel ch) {
+                        tls.install(ch.pipeline(), null);
                         ch.pipeline().addLast("kdb-frames", new KdbFrameDecoder(settings.maxMessage()));
                         ch.pipeline().addLast(new KdbQueryConnection(KdbQueryServer.this));
                     }
@@ -113,8 +117,8 @@ public final class KdbQueryServer implements AutoCloseable {
             workers.shutdownNow();
             throw e;
         }
-        LOG.info("kdb+ query port listening [address={}, access={}, partitioned={}]", channel.localAddress(), access.describe(),
-            settings.partitioned());
+        LOG.info("kdb+ query port listening [address={}, access={}, partitioned={}, tls={}]", channel.localAddress(), access.describe(),
+            settings.partitioned(), tls.describe());
     }
 
     public int port() {

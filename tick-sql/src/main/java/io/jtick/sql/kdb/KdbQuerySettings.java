@@ -1,6 +1,7 @@
 package io.jtick.sql.kdb;
 
 import io.jtick.core.kdb.KdbSettings;
+import io.jtick.core.tls.TlsSettings;
 
 /**
  * The kdb+ query port's settings.
@@ -11,10 +12,18 @@ import io.jtick.core.kdb.KdbSettings;
  * @param workers     I/O threads (which also run queries with bounded answers), and as many threads that run the others
  *                    (each connection's in order on one of them at a time)
  * @param partitioned the source is date-partitioned (the HDB, the gateway): {@code date} is a column of its tables
+ * @param tls         the service's TLS ({@code tick.tls.*}): {@code :tcps://} clients, TLS from the first byte as kdb+ -E;
+ *                    {@code required} closes a plaintext login without an answer (kdb+'s way)
  */
-public record KdbQuerySettings(String host, KdbSettings kdb, int maxMessage, int workers, boolean partitioned) {
+public record KdbQuerySettings(String host, KdbSettings kdb, int maxMessage, int workers, boolean partitioned, TlsSettings tls) {
+    /** Without TLS. */
+    public KdbQuerySettings(final String host, final KdbSettings kdb, final int maxMessage, final int workers, final boolean partitioned) {
+        this(host, kdb, maxMessage, workers, partitioned, TlsSettings.OFF);
+    }
+
     public KdbQuerySettings validate() {
         kdb.validate();
+        tls.validate();
         if (kdb.port() < 0) {
             throw new IllegalArgumentException("kdb+ port off [port=" + kdb.port() + "]");
         }

@@ -1,6 +1,7 @@
 package io.jtick.sql.pg;
 
 import io.jtick.core.auth.AccessCheck;
+import io.jtick.core.tls.TlsSettings;
 import io.jtick.sql.SqlException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -39,6 +40,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     private final PgDecoder decoder;
     private ChannelHandlerContext ctx;
     private Phase phase = Phase.STARTUP;
+    /** The client asked for TLS and the handshake was started. */
+    private boolean tls;
     private int pid;
     private final int secret = RANDOM.nextInt();
     private String user = "jtick";
@@ -231,12 +234,20 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         switch (phase) {
             case STARTUP -> {
                 final int code = b.readInt();
-                if (code == SSL_REQUEST || code == GSS_REQUEST) {
+                if (code == SSL_REQUEST && server.tls.enabled() && !tls) {
+                    // 'S' in clear, then the handshake: the TLS handler goes first in the pipeline
+                    c.writeAndFlush(c.alloc().buffer(1).writeByte('S'));
+                    server.tls.startTls(c.pipeline());
+                    tls = true;
+                } else if (code == SSL_REQUEST || code == GSS_REQUEST) {
                     c.writeAndFlush(c.alloc().buffer(1).writeByte('N'));
                 } else if (code == CANCEL_REQUEST) {
                     server.cancelled.incrementAndGet();
                     server.cancel(b.readInt(), b.readInt());
                     c.close();
+                } else if (code == PROTOCOL_3 && !tls && server.tls.mode() == TlsSettings.Mode.REQUIRED) {
+                    server.tls.refusedPlaintext(String.valueOf(c.channel().remoteAddress()));
+                    refuse(c, "28000", "TLS is required on this port: connect with sslmode=require (or verify-full)");
                 } else if (code == PROTOCOL_3) {
                     decoder.typed();
                     while (b.isReadable()) {

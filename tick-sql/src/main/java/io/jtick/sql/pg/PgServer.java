@@ -4,6 +4,7 @@ import io.jtick.core.auth.AccessCheck;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.QuerySource;
+import io.jtick.core.tls.TlsListener;
 import io.jtick.core.wire.Transport;
 import io.jtick.sql.SqlRunner;
 import io.netty.bootstrap.ServerBootstrap;
@@ -52,6 +53,7 @@ public final class PgServer implements AutoCloseable {
     final AtomicLong errors;
     final AtomicLong badMessages;
     final AtomicLong cancelled;
+    final TlsListener tls;
     private final Map<Integer, PgConnection> byPid = new ConcurrentHashMap<>();
     private final AtomicInteger pids = new AtomicInteger(1000);
     private final EventLoopGroup group;
@@ -81,6 +83,7 @@ public final class PgServer implements AutoCloseable {
         this.badMessages = metrics.counter("tick.pg.bad-messages" + tag);
         this.cancelled = metrics.counter("tick.pg.cancelled" + tag);
         metrics.gauge("tick.pg.open" + tag, () -> byPid.size());
+        this.tls = TlsListener.of(settings.tls(), "pg", metrics);
         final AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(settings.workers(), r -> {
             final Thread t = new Thread(r, "pg-" + (service == null ? "sql" : service) + "-" + n.incrementAndGet());
@@ -105,7 +108,7 @@ public final class PgServer implements AutoCloseable {
             workers.shutdownNow();
             throw e;
         }
-        LOG.info("PostgreSQL port listening [address={}, access={}]", channel.localAddress(), access.describe());
+        LOG.info("PostgreSQL port listening [address={}, access={}, tls={}]", channel.localAddress(), access.describe(), tls.describe());
     }
 
     public int port() {

@@ -1,6 +1,7 @@
 package io.jtick.sql.pg;
 
 import io.jtick.core.auth.AccessSettings;
+import io.jtick.core.tls.TlsSettings;
 
 /**
  * The PostgreSQL port's settings.
@@ -11,8 +12,15 @@ import io.jtick.core.auth.AccessSettings;
  * @param maxMessage largest message a client may send, bytes
  * @param workers    I/O threads (which also run statements with bounded answers), and as many threads that run the others
  *                   (each connection's statements in order on one of them at a time)
+ * @param tls        the service's TLS ({@code tick.tls.*}): an SSLRequest is answered {@code S} and the handshake follows;
+ *                   {@code required} refuses a start-up without it ({@code 28000})
  */
-public record PgSettings(String host, int port, AccessSettings access, int maxMessage, int workers) {
+public record PgSettings(String host, int port, AccessSettings access, int maxMessage, int workers, TlsSettings tls) {
+    /** Without TLS. */
+    public PgSettings(final String host, final int port, final AccessSettings access, final int maxMessage, final int workers) {
+        this(host, port, access, maxMessage, workers, TlsSettings.OFF);
+    }
+
     public PgSettings validate() {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("pg-port out of range [port=" + port + "]");
@@ -24,6 +32,7 @@ public record PgSettings(String host, int port, AccessSettings access, int maxMe
             throw new IllegalArgumentException("pg workers must be positive [workers=" + workers + "]");
         }
         access.validate();
+        tls.validate();
         return this;
     }
 }

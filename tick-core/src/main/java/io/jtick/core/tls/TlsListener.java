@@ -1,0 +1,174 @@
+package io.jtick.core.tls;
+
+import io.jtick.core.metrics.TickMetrics;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.net.ssl.SSLException;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * The TLS front of one listening port: built once per port from the service's {@link TlsSettings}, it puts a TLS
+ * handler first in each new connection's pipeline. {@code required}: the first bytes must be a TLS record, else
+ * the connection gets the protocol's refusal (a native ERROR frame; nothing for kdb+, as kdb+ -E 2 does) and is
+ * closed; {@code optional}: the first bytes decide between TLS and plaintext (as Netty's OptionalSslHandler, but
+ * deciding on one byte, since a kdb+ login can be two). Every refused handshake is logged and counted in
+ * {@code tick.tls.handshake.failures|port=<port>,reason=<reason>} ({@link TlsFailure}).
+ */
+public final class TlsListener {
+    private static final Logger LOG = LoggerFactory.getLogger(TlsListener.class);
+    /** Handler names in the pipeline. */
+    public static final String HANDLER = "tls";
+    private static final String SNIFFER = "tls-sniffer";
+    private static final String WATCHER = "tls-watcher";
+
+    private final TlsSettings.Mode mode;
+    private final String port;
+    private final SslContext context;
+    private final Map<TlsFailure, AtomicLong> failures = new EnumMap<>(TlsFailure.class);
+    private final AtomicLong handshakes;
+
+    private TlsListener(final TlsSettings settings, final String port, final TickMetrics metrics) {
+        this.mode = settings.mode();
+        this.port = port;
+        this.context = settings.enabled() ? TlsContexts.server(settings) : null;
+        for (final TlsFailure f : TlsFailure.values()) {
+            failures.put(f, metrics.counter("tick.tls.handshake.failures|port=" + port + ",reason=" + f.tag()));
+        }
+        this.handshakes = metrics.counter("tick.tls.handshakes|port=" + port);
+    }
+
+    /** The TLS front of the port named {@code port} (the metric's tag: {@code tp}, {@code tp-kdb}, {@code replay}, {@code pg}...). */
+    public static TlsListener of(final TlsSettings settings, final String port, final TickMetrics metrics) {
+        return new TlsListener(settings.validate(), port, metrics);
+    }
+
+    public TlsSettings.Mode mode() {
+        return mode;
+    }
+
+    public boolean enabled() {
+        return mode != TlsSettings.Mode.OFF;
+    }
+
+    /** For logs: {@code off}, or the mode and provider. */
+    public String describe() {
+        return enabled() ? mode.name().toLowerCase(java.util.Locale.ROOT) + " (" + context.getClass().getSimpleName() + ")" : "off";
+    }
+
+    /**
+     * Puts the TLS front first in a new connection's pipeline (nothing when off).
+     *
+     * @param refusal what a plaintext client of a {@code required} port is sent before the close, or null for nothing
+     */
+    public void install(final ChannelPipeline pipeline, final Function<ByteBufAllocator, ByteBuf> refusal) {
+        if (enabled()) {
+            pipeline.addFirst(SNIFFER, new Sniffer(refusal));
+        }
+    }
+
+    /**
+     * Starts TLS now on a connection that negotiated it in its own protocol (PostgreSQL's SSLRequest): the TLS
+     * handler goes first, and its failures are counted as the sniffed ones are.
+     */
+    public void startTls(final ChannelPipeline pipeline) {
+        pipeline.addFirst(HANDLER, context.newHandler(pipeline.channel().alloc()));
+        pipeline.addAfter(HANDLER, WATCHER, new Watcher());
+    }
+
+    /** Counts a plaintext client refused by the protocol's own negotiation (PostgreSQL without SSLRequest). */
+    public void refusedPlaintext(final String remote) {
+        count(TlsFailure.PLAINTEXT, remote, "plaintext connection on a port that requires TLS");
+    }
+
+    /** Counts a failed handshake; the total for {@code reason} is what Prometheus reads. */
+    private void count(final TlsFailure reason, final Object remote, final String message) {
+        failures.get(reason).incrementAndGet();
+        LOG.info("TLS connection refused [port={}, remote={}, reason={}]: {}", port, remote, reason.tag(), message);
+    }
+
+    /** Failed handshakes so far for {@code reason} (tests, status). */
+    public long failures(final TlsFailure reason) {
+        return failures.get(reason).get();
+    }
+
+    /** Reads the first byte(s): a TLS record starts TLS; anything else is plaintext, refused when TLS is required. */
+    private final class Sniffer extends ByteToMessageDecoder {
+        private final Function<ByteBufAllocator, ByteBuf> refusal;
+
+        Sniffer(final Function<ByteBufAllocator, ByteBuf> refusal) {
+            this.refusal = refusal;
+        }
+
+        @Override
+        protected void decode(final ChannelHandlerContext ctx, final ByteBuf in, final List<Object> out) {
+            final int first = in.getUnsignedByte(in.readerIndex());
+            // a TLS record starts with its content type, 20..23 (a ClientHello: 22); SSLv2 hellos are not accepted
+            final boolean maybeTls = first >= 20 && first <= 23;
+            if (maybeTls && in.readableBytes() < 5) {
+                return;
+            }
+            if (maybeTls && SslHandler.isEncrypted(in, false)) {
+                ctx.pipeline().addAfter(SNIFFER, WATCHER, new Watcher());
+                ctx.pipeline().replace(this, HANDLER, context.newHandler(ctx.alloc()));
+            } else if (mode == TlsSettings.Mode.OPTIONAL) {
+                ctx.pipeline().remove(this);
+            } else {
+                in.skipBytes(in.readableBytes());
+                count(TlsFailure.PLAINTEXT, ctx.channel().remoteAddress(), "plaintext connection on a port that requires TLS");
+                if (refusal != null) {
+                    ctx.writeAndFlush(refusal.apply(ctx.alloc())).addListener(ChannelFutureListener.CLOSE);
+                } else {
+                    ctx.close();
+                }
+            }
+        }
+    }
+
+    /** Counts the handshake's outcome; after a failure, keeps the provider's exception out of the protocol handler's logs. */
+    private final class Watcher extends ChannelInboundHandlerAdapter {
+        private boolean failed;
+
+        @Override
+        public void userEventTriggered(final ChannelHandlerContext ctx, final Object event) {
+            if (event instanceof SslHandshakeCompletionEvent done) {
+                if (done.isSuccess()) {
+                    handshakes.incrementAndGet();
+                    ctx.pipeline().remove(this);
+                } else {
+                    failed = true;
+                    final Throwable cause = done.cause();
+                    if (!(cause instanceof java.nio.channels.ClosedChannelException)) {
+                        // a client gone mid-handshake refused nothing
+                        count(TlsFailure.of(cause), ctx.channel().remoteAddress(), String.valueOf(cause.getMessage()));
+                    }
+                    ctx.close();
+                }
+            }
+            ctx.fireUserEventTriggered(event);
+        }
+
+        @Override
+        public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause) {
+            if (failed || cause instanceof SSLException || cause.getCause() instanceof SSLException) {
+                ctx.close();
+                return;
+            }
+            ctx.fireExceptionCaught(cause);
+        }
+    }
+}
