@@ -1,5 +1,6 @@
 package io.jtick.objectstore;
 
+import io.jtick.parquet.PositionedInputStream;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
@@ -88,67 +89,18 @@ final class ObjectInputFile implements InputFile {
     }
 
     /** One reader's position. */
-    private final class Stream extends SeekableInputStream {
-        private long pos;
-
-        @Override
-        public long getPos() {
-            return pos;
+    private final class Stream extends PositionedInputStream {
+        Stream() {
+            super(manifest.bytes());
         }
 
+        /** Blocks live in the cache; a read ends at the object's end. */
         @Override
-        public void seek(final long newPos) {
-            pos = newPos;
-        }
-
-        @Override
-        public int read() throws IOException {
-            final byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-        }
-
-        @Override
-        public int read(final byte[] b, final int off, final int len) throws IOException {
-            return read(ByteBuffer.wrap(b, off, len));
-        }
-
-        @Override
-        public void readFully(final byte[] bytes) throws IOException {
-            readFully(ByteBuffer.wrap(bytes));
-        }
-
-        @Override
-        public void readFully(final byte[] bytes, final int start, final int len) throws IOException {
-            readFully(ByteBuffer.wrap(bytes, start, len));
-        }
-
-        @Override
-        public int read(final ByteBuffer buf) throws IOException {
-            if (!buf.hasRemaining()) {
-                return 0;
-            }
-            final long left = manifest.bytes() - pos;
-            if (left <= 0) {
-                return -1;
-            }
-            final int n = (int) Math.min(buf.remaining(), left);
-            final ByteBuffer part = buf.slice(buf.position(), n);
-            readAt(pos, part);
-            buf.position(buf.position() + n);
-            pos += n;
+        protected int readAt(final long position, final ByteBuffer dst) throws IOException {
+            final int n = (int) Math.min(dst.remaining(), manifest.bytes() - position);
+            ObjectInputFile.this.readAt(position, dst.slice(dst.position(), n));
+            dst.position(dst.position() + n);
             return n;
-        }
-
-        @Override
-        public void readFully(final ByteBuffer buf) throws IOException {
-            final int n = buf.remaining();
-            readAt(pos, buf);
-            pos += n;
-        }
-
-        @Override
-        public void close() {
-            // nothing held: blocks live in the cache
         }
     }
 }
