@@ -29,10 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * fresh HDB sharing the bucket the first query of one sym's day (empty cache: footer + ranged GETs) and
  * the same query warm (cached), beside the same day as a local Parquet partition and as a local plain
  * one, in the same run. Run: {@code ./mvnw -o -q -pl tick-objectstore -am test -Pslow -Dgroups=slow
- * -Dtest=ColdTierBench -Dsurefire.failIfNoSpecifiedTests=false}.
+ * -Dtest=ColdTierBenchTest -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @Tag("slow")
-class ColdTierBench {
+class ColdTierBenchTest {
     private static final LocalDate D1 = LocalDate.of(2026, 3, 2);
 
     @TempDir
