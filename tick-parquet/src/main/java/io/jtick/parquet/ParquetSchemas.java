@@ -1,5 +1,7 @@
 package io.jtick.parquet;
 
+import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.hdb.format.SymRanges;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -9,6 +11,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -109,5 +112,40 @@ final class ParquetSchemas {
             };
         }
         return 1L;
+    }
+
+    /** {@link #KEY_SYMS}'s value: one line per sym, {@code from<TAB>to<TAB>name}. */
+    static String symsText(final SymRanges syms) {
+        final StringBuilder sb = new StringBuilder(syms.count() * 16);
+        for (int k = 0; k < syms.count(); k++) {
+            sb.append(syms.from(k)).append('\t').append(syms.to(k)).append('\t').append(syms.name(k)).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** Reads {@link #symsText}'s lines back; a bad line is a corrupt file. */
+    static SymRanges parseSyms(final Path file, final String text) throws CorruptPartitionException {
+        final List<String> names = new ArrayList<>();
+        final List<int[]> ranges = new ArrayList<>();
+        int at = 0;
+        while (at < text.length()) {
+            final int nl = text.indexOf('\n', at);
+            final String line = text.substring(at, nl < 0 ? text.length() : nl);
+            at = nl < 0 ? text.length() : nl + 1;
+            final int t1 = line.indexOf('\t');
+            final int t2 = t1 < 0 ? -1 : line.indexOf('\t', t1 + 1);
+            if (t2 < 0) {
+                throw new CorruptPartitionException(file, -1, "bad jtick.syms line [line=" + line + "]");
+            }
+            ranges.add(new int[] {Integer.parseInt(line.substring(0, t1)), Integer.parseInt(line.substring(t1 + 1, t2))});
+            names.add(line.substring(t2 + 1));
+        }
+        final int[] from = new int[names.size()];
+        final int[] to = new int[names.size()];
+        for (int k = 0; k < from.length; k++) {
+            from[k] = ranges.get(k)[0];
+            to[k] = ranges.get(k)[1];
+        }
+        return new SymRanges(names.toArray(new String[0]), from, to);
     }
 }

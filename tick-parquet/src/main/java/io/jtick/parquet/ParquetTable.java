@@ -102,7 +102,7 @@ final class ParquetTable implements StoredTable {
         }
         this.schema = TableSchema.parse(table, schemaString);
         this.date = LocalDate.parse(day);
-        this.syms = parseSyms(file, symText);
+        this.syms = ParquetSchemas.parseSyms(file, symText);
         this.symStarts = new int[syms.count()];
         for (int k = 0; k < symStarts.length; k++) {
             symStarts[k] = syms.from(k);
@@ -191,31 +191,6 @@ final class ParquetTable implements StoredTable {
             case UNCOMPRESSED -> "none";
             default -> c.getCodec().name().toLowerCase(Locale.ROOT);
         };
-    }
-
-    private static SymRanges parseSyms(final Path file, final String text) throws CorruptPartitionException {
-        final List<String> names = new ArrayList<>();
-        final List<int[]> ranges = new ArrayList<>();
-        int at = 0;
-        while (at < text.length()) {
-            final int nl = text.indexOf('\n', at);
-            final String line = text.substring(at, nl < 0 ? text.length() : nl);
-            at = nl < 0 ? text.length() : nl + 1;
-            final int t1 = line.indexOf('\t');
-            final int t2 = t1 < 0 ? -1 : line.indexOf('\t', t1 + 1);
-            if (t2 < 0) {
-                throw new CorruptPartitionException(file, -1, "bad jtick.syms line [line=" + line + "]");
-            }
-            ranges.add(new int[] {Integer.parseInt(line.substring(0, t1)), Integer.parseInt(line.substring(t1 + 1, t2))});
-            names.add(line.substring(t2 + 1));
-        }
-        final int[] from = new int[names.size()];
-        final int[] to = new int[names.size()];
-        for (int k = 0; k < from.length; k++) {
-            from[k] = ranges.get(k)[0];
-            to[k] = ranges.get(k)[1];
-        }
-        return new SymRanges(names.toArray(new String[0]), from, to);
     }
 
     @Override

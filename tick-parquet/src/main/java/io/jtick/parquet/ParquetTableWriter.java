@@ -178,12 +178,7 @@ final class ParquetTableWriter {
         m.put(ParquetSchemas.KEY_TABLE, source.name());
         m.put(ParquetSchemas.KEY_DATE, source.date().toString());
         m.put(ParquetSchemas.KEY_SCHEMA, source.schema().toSchemaString());
-        final SymRanges syms = source.syms();
-        final StringBuilder sb = new StringBuilder(syms.count() * 16);
-        for (int k = 0; k < syms.count(); k++) {
-            sb.append(syms.from(k)).append('\t').append(syms.to(k)).append('\t').append(syms.name(k)).append('\n');
-        }
-        m.put(ParquetSchemas.KEY_SYMS, sb.toString());
+        m.put(ParquetSchemas.KEY_SYMS, ParquetSchemas.symsText(source.syms()));
         return m;
     }
 }
