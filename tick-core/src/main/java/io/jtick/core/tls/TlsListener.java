@@ -1,8 +1,11 @@
 package io.jtick.core.tls;
 
+import io.jtick.core.auth.AccessCheck;
+import io.jtick.core.auth.ClientSubjects;
 import io.jtick.core.metrics.TickMetrics;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -11,10 +14,13 @@ import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.AttributeKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.security.auth.x500.X500Principal;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +37,8 @@ import java.util.function.Function;
  */
 public final class TlsListener {
     private static final Logger LOG = LoggerFactory.getLogger(TlsListener.class);
+    /** The access a connection's client certificate carries, set when its handshake completes. */
+    private static final AttributeKey<AccessCheck.Access> CERTIFIED = AttributeKey.valueOf("jtick.tls.certified");
     /** Handler names in the pipeline. */
     public static final String HANDLER = "tls";
     private static final String SNIFFER = "tls-sniffer";
@@ -41,6 +49,9 @@ public final class TlsListener {
     private final SslContext context;
     private final Map<TlsFailure, AtomicLong> failures = new EnumMap<>(TlsFailure.class);
     private final AtomicLong handshakes;
+    private final ClientSubjects subjects;
+    private final AtomicLong mapped;
+    private final AtomicLong unmapped;
 
     private TlsListener(final TlsSettings settings, final String port, final TickMetrics metrics) {
         this.mode = settings.mode();
@@ -50,6 +61,18 @@ public final class TlsListener {
             failures.put(f, metrics.counter("tick.tls.handshake.failures|port=" + port + ",reason=" + f.tag()));
         }
         this.handshakes = metrics.counter("tick.tls.handshakes|port=" + port);
+        this.subjects = settings.subjects();
+        this.mapped = metrics.counter("tick.tls.client.certificates|port=" + port + ",subject=mapped");
+        this.unmapped = metrics.counter("tick.tls.client.certificates|port=" + port + ",subject=unmapped");
+    }
+
+    /**
+     * The access the verified client certificate of {@code channel} carries ({@code tick.tls.client-subjects}), or null:
+     * no TLS, no certificate, or a subject not in the file. The protocol handlers pass it to {@link AccessCheck}, where a
+     * grant covering the call stands for the API token.
+     */
+    public static AccessCheck.Access certified(final Channel channel) {
+        return channel.attr(CERTIFIED).get();
     }
 
     /** The TLS front of the port named {@code port} (the metric's tag: {@code tp}, {@code tp-kdb}, {@code replay}, {@code pg}...). */
@@ -148,6 +171,7 @@ public final class TlsListener {
             if (event instanceof SslHandshakeCompletionEvent done) {
                 if (done.isSuccess()) {
                     handshakes.incrementAndGet();
+                    certify(ctx);
                     ctx.pipeline().remove(this);
                 } else {
                     failed = true;
@@ -160,6 +184,30 @@ public final class TlsListener {
                 }
             }
             ctx.fireUserEventTriggered(event);
+        }
+
+        /** Gives the connection its client certificate's access, when it sent one (already verified against the trust). */
+        private void certify(final ChannelHandlerContext ctx) {
+            final SslHandler tls = ctx.pipeline().get(SslHandler.class);
+            if (tls == null) {
+                return;
+            }
+            final X500Principal subject;
+            try {
+                if (!(tls.engine().getSession().getPeerPrincipal() instanceof X500Principal x)) {
+                    return;
+                }
+                subject = x;
+            } catch (final SSLPeerUnverifiedException e) {
+                return;
+            }
+            final AccessCheck.Access grant = subjects.grant(subject);
+            (grant != null ? mapped : unmapped).incrementAndGet();
+            if (grant != null) {
+                ctx.channel().attr(CERTIFIED).set(grant);
+            }
+            LOG.debug("client certificate [port={}, remote={}, subject={}, access={}]", port, ctx.channel().remoteAddress(),
+                subject.getName(), grant == null ? "none (not in tick.tls.client-subjects)" : grant);
         }
 
         @Override
