@@ -11,7 +11,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.AttributeKey;
@@ -33,7 +32,8 @@ import java.util.function.Function;
  * the connection gets the protocol's refusal (a native ERROR frame; nothing for kdb+, as kdb+ -E 2 does) and is
  * closed; {@code optional}: the first bytes decide between TLS and plaintext (as Netty's OptionalSslHandler, but
  * deciding on one byte, since a kdb+ login can be two). Every refused handshake is logged and counted in
- * {@code tick.tls.handshake.failures|port=<port>,reason=<reason>} ({@link TlsFailure}).
+ * {@code tick.tls.handshake.failures|port=<port>,reason=<reason>} ({@link TlsFailure}). Renewed certificate files are
+ * served to new connections without a restart ({@link ContextReloader}).
  */
 public final class TlsListener {
     private static final Logger LOG = LoggerFactory.getLogger(TlsListener.class);
@@ -46,7 +46,7 @@ public final class TlsListener {
 
     private final TlsSettings.Mode mode;
     private final String port;
-    private final SslContext context;
+    private final ContextReloader context;
     private final Map<TlsFailure, AtomicLong> failures = new EnumMap<>(TlsFailure.class);
     private final AtomicLong handshakes;
     private final ClientSubjects subjects;
@@ -56,7 +56,9 @@ public final class TlsListener {
     private TlsListener(final TlsSettings settings, final String port, final TickMetrics metrics) {
         this.mode = settings.mode();
         this.port = port;
-        this.context = settings.enabled() ? TlsContexts.server(settings) : null;
+        this.context = settings.enabled() ? new ContextReloader(settings, TlsContexts::server, "port=" + port,
+            metrics.counter("tick.tls.reloads|port=" + port + ",result=ok"), metrics.counter("tick.tls.reloads|port=" + port
+            + ",result=failed")) : null;
         for (final TlsFailure f : TlsFailure.values()) {
             failures.put(f, metrics.counter("tick.tls.handshake.failures|port=" + port + ",reason=" + f.tag()));
         }
@@ -90,7 +92,8 @@ public final class TlsListener {
 
     /** For logs: {@code off}, or the mode and provider. */
     public String describe() {
-        return enabled() ? mode.name().toLowerCase(java.util.Locale.ROOT) + " (" + context.getClass().getSimpleName() + ")" : "off";
+        return enabled() ? mode.name().toLowerCase(java.util.Locale.ROOT) + " (" + context.current().getClass().getSimpleName() + ")"
+            : "off";
     }
 
     /**
@@ -109,7 +112,7 @@ public final class TlsListener {
      * handler goes first, and its failures are counted as the sniffed ones are.
      */
     public void startTls(final ChannelPipeline pipeline) {
-        pipeline.addFirst(HANDLER, context.newHandler(pipeline.channel().alloc()));
+        pipeline.addFirst(HANDLER, context.current().newHandler(pipeline.channel().alloc()));
         pipeline.addAfter(HANDLER, WATCHER, new Watcher());
     }
 
@@ -147,7 +150,7 @@ public final class TlsListener {
             }
             if (maybeTls && SslHandler.isEncrypted(in, false)) {
                 ctx.pipeline().addAfter(SNIFFER, WATCHER, new Watcher());
-                ctx.pipeline().replace(this, HANDLER, context.newHandler(ctx.alloc()));
+                ctx.pipeline().replace(this, HANDLER, context.current().newHandler(ctx.alloc()));
             } else if (mode == TlsSettings.Mode.OPTIONAL) {
                 ctx.pipeline().remove(this);
             } else {
