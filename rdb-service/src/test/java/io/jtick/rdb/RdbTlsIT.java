@@ -33,6 +33,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -147,6 +148,32 @@ class RdbTlsIT {
             + "/actuator/prometheus")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(prometheus.body()).contains("tick_tls_handshake_failures_total{port=\"pg\",reason=\"plaintext\"} 1.0")
             .contains("tick_tls_handshake_failures_total{port=\"kdb\",reason=\"plaintext\"} 1.0");
+    }
+
+    @Test
+    void shouldTakeAMappedClientCertificateForTheTokenOverHttps() throws Exception {
+        final Path subjects = dir.resolve("client-subjects");
+        Files.writeString(subjects, "CN=feed-sim -> read\n");
+        final ConfigurableApplicationContext rdb = closer.track(new SpringApplicationBuilder(RdbApplication.class).run(
+            "--server.port=0", "--server.address=127.0.0.1", "--tick.rdb.tp-host=localhost", "--tick.rdb.tp-port=1",
+            "--tick.rdb.pg-port=0", "--tick.rdb.kdb-port=0",
+            "--tick.api.token=secret", "--tick.api.guard=always", "--tick.api.protect-reads=true",
+            "--tick.tls.mode=required", "--tick.tls.client-auth=want", "--tick.tls.certificate=" + TestTls.file("server.pem"),
+            "--tick.tls.private-key=" + TestTls.file("server.key"), "--tick.tls.trust=" + TestTls.file("ca.pem"),
+            "--tick.tls.client-subjects=" + subjects));
+        final URI tables = URI.create("https://localhost:" + rdb.getEnvironment().getProperty("local.server.port") + "/api/tables");
+        final HttpResponse<String> mapped = HttpClient.newBuilder()
+            .sslContext(TlsContexts.jdk(TestTls.pem("client", Mode.REQUIRED, ClientAuth.NONE))).build()
+            .send(HttpRequest.newBuilder(tables).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(mapped.statusCode()).as("a read with a mapped certificate and no token: %s", mapped.body()).isEqualTo(200);
+        final HttpResponse<String> unmapped = HttpClient.newBuilder()
+            .sslContext(TlsContexts.jdk(TestTls.pem("other-host", Mode.REQUIRED, ClientAuth.NONE))).build()
+            .send(HttpRequest.newBuilder(tables).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(unmapped.statusCode()).as("an unmapped certificate is no token").isEqualTo(401);
+        final HttpClient none = HttpClient.newBuilder().sslContext(TlsContexts.jdk(TestTls.trustOnly())).build();
+        assertThat(none.send(HttpRequest.newBuilder(tables).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+        assertThat(none.send(HttpRequest.newBuilder(tables).header("Authorization", "Bearer secret").build(),
+            HttpResponse.BodyHandlers.ofString()).statusCode()).as("the token still works").isEqualTo(200);
     }
 
     /** Runs a command with stdin closed; returns its exit code and its output (stdout and stderr together). */

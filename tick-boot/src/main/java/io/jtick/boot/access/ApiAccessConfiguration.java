@@ -2,6 +2,8 @@ package io.jtick.boot.access;
 
 import io.jtick.core.auth.AccessCheck;
 import io.jtick.core.auth.AccessSettings;
+import io.jtick.core.auth.ClientSubjects;
+import io.jtick.core.tls.TlsSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,8 +42,14 @@ public class ApiAccessConfiguration {
     }
 
     @Bean
-    FilterRegistrationBean<ApiTokenFilter> apiTokenFilter(final AccessCheck check, final ObjectProvider<MeterRegistry> registry) {
-        final FilterRegistrationBean<ApiTokenFilter> r = new FilterRegistrationBean<>(new ApiTokenFilter(check, registry.getIfAvailable()));
+    FilterRegistrationBean<ApiTokenFilter> apiTokenFilter(final AccessCheck check, final ObjectProvider<TlsSettings> tls,
+                                                          final ObjectProvider<MeterRegistry> registry) {
+        final ClientSubjects subjects = tls.getIfAvailable(() -> TlsSettings.OFF).subjects();
+        if (!subjects.isEmpty()) {
+            LOG.info("REST API access: client certificates stand for the token [subjects={}]", subjects.describe());
+        }
+        final FilterRegistrationBean<ApiTokenFilter> r = new FilterRegistrationBean<>(new ApiTokenFilter(check, subjects,
+            registry.getIfAvailable()));
         r.addUrlPatterns("/api/*");
         r.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return r;

@@ -3,6 +3,7 @@ package io.jtick.boot.access;
 import io.jtick.core.auth.AccessCheck;
 import io.jtick.core.auth.AccessCheck.Access;
 import io.jtick.core.auth.AccessCheck.Verdict;
+import io.jtick.core.auth.ClientSubjects;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.FilterChain;
@@ -15,6 +16,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.UrlPathHelper;
 
 import java.io.IOException;
+import java.security.cert.X509Certificate;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -27,8 +29,9 @@ import java.util.regex.Pattern;
  * asks for the token, the caller sends it as {@code Authorization: Bearer <token>} or
  * {@code X-Api-Token: <token>}: without it 401 (with {@code WWW-Authenticate}), a wrong one 401, and
  * 403 when the service has no token configured. The caller's address counts for nothing: a local
- * proxy, a sidecar or {@code kubectl port-forward} all arrive from loopback. Refusals are counted in
- * {@code tick.api.refused} by reason.
+ * proxy, a sidecar or {@code kubectl port-forward} all arrive from loopback. A client certificate the HTTPS
+ * connector verified ({@code tick.tls.client-auth=want|need}) whose subject is in {@code tick.tls.client-subjects}
+ * stands for the token, for the access its line gives. Refusals are counted in {@code tick.api.refused} by reason.
  */
 final class ApiTokenFilter extends OncePerRequestFilter {
     private static final Logger LOG = LoggerFactory.getLogger(ApiTokenFilter.class);
@@ -37,10 +40,12 @@ final class ApiTokenFilter extends OncePerRequestFilter {
     private static final UrlPathHelper PATHS = new UrlPathHelper();
 
     private final AccessCheck check;
+    private final ClientSubjects subjects;
     private final Map<Verdict, Counter> refused = new EnumMap<>(Verdict.class);
 
-    ApiTokenFilter(final AccessCheck check, final MeterRegistry registry) {
+    ApiTokenFilter(final AccessCheck check, final ClientSubjects subjects, final MeterRegistry registry) {
         this.check = check;
+        this.subjects = subjects;
         if (registry != null) {
             refused.put(Verdict.NO_TOKEN_CONFIGURED, counter(registry, "no-token-configured"));
             refused.put(Verdict.TOKEN_MISSING, counter(registry, "token-missing"));
@@ -73,7 +78,7 @@ final class ApiTokenFilter extends OncePerRequestFilter {
             return;
         }
         final Access access = access(request);
-        final Verdict verdict = check.check(access, presented(request));
+        final Verdict verdict = check.check(access, presented(request), certified(request));
         if (verdict.allowed()) {
             chain.doFilter(request, response);
             return;
@@ -94,6 +99,15 @@ final class ApiTokenFilter extends OncePerRequestFilter {
         deny(response, HttpServletResponse.SC_UNAUTHORIZED, verdict == Verdict.TOKEN_MISSING
             ? what + " needs the API token: send 'Authorization: Bearer <token>' or 'X-Api-Token: <token>'"
             : "wrong API token [method=" + request.getMethod() + ", path=" + request.getRequestURI() + "]");
+    }
+
+    /** The access of the client certificate the TLS connector verified ({@code tick.tls.client-subjects}), or null. */
+    private AccessCheck.Access certified(final HttpServletRequest request) {
+        if (subjects.isEmpty() || !(request.getAttribute("jakarta.servlet.request.X509Certificate") instanceof X509Certificate[] chain)
+            || chain.length == 0) {
+            return null;
+        }
+        return subjects.grant(chain[0].getSubjectX500Principal());
     }
 
     private static String presented(final HttpServletRequest request) {

@@ -22,11 +22,14 @@ import java.nio.file.Path;
  * @param trustStore         a trust store instead
  * @param trustStorePassword its password
  * @param provider           {@code auto}, {@code jdk}, {@code openssl}
+ * @param clientSubjects     file of client certificate subjects that stand for the API token ({@code <subject> -> read|write}
+ *                           lines; docs/operations.md "Access: client certificates instead of the token")
  */
 @ConfigurationProperties("tick.tls")
 public record TlsProperties(@DefaultValue("off") String mode, @DefaultValue("none") String clientAuth, Path certificate,
                             Path privateKey, String privateKeyPassword, Path keyStore, String keyStorePassword, Path trust,
-                            Path trustStore, String trustStorePassword, @DefaultValue("auto") String provider) {
+                            Path trustStore, String trustStorePassword, @DefaultValue("auto") String provider,
+                            Path clientSubjects) {
 
     /** The core settings; a bad value stops start-up naming the key. */
     public TlsSettings toSettings() {
@@ -35,7 +38,7 @@ public record TlsProperties(@DefaultValue("off") String mode, @DefaultValue("non
         final TlsSettings.Provider p = parse(() -> TlsSettings.Provider.parse(provider), "provider");
         try {
             return new TlsSettings(m, c, certificate, privateKey, blank(privateKeyPassword), keyStore, blank(keyStorePassword), trust,
-                trustStore, blank(trustStorePassword), p).validate();
+                trustStore, blank(trustStorePassword), p, clientSubjects).validate();
         } catch (final IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + " [key=tick.tls]", e);
         }

@@ -79,16 +79,29 @@ public final class AccessCheck {
 
     /** Checks a call presenting {@code presented} (null: nothing presented). */
     public Verdict check(final Access access, final CharSequence presented) {
+        return check(access, presented, null);
+    }
+
+    /** Checks a call presenting {@code presented} on a connection whose client certificate carries {@code certified} (or null). */
+    public Verdict check(final Access access, final CharSequence presented, final Access certified) {
         if (presented == null) {
-            return check(access, null, 0, 0);
+            return check(access, null, 0, 0, certified);
         }
         final byte[] bytes = presented.toString().getBytes(StandardCharsets.UTF_8);
-        return check(access, bytes, 0, bytes.length);
+        return check(access, bytes, 0, bytes.length, certified);
     }
 
     /** Checks a call presenting {@code length} bytes of {@code presented} from {@code offset} (null: nothing presented). */
     public Verdict check(final Access access, final byte[] presented, final int offset, final int length) {
-        if (!requires(access)) {
+        return check(access, presented, offset, length, null);
+    }
+
+    /**
+     * Checks a call on a connection whose verified client certificate carries {@code certified} (its subject's access in
+     * {@link ClientSubjects}; null: none, or not mapped): a grant that covers the call stands for the token.
+     */
+    public Verdict check(final Access access, final byte[] presented, final int offset, final int length, final Access certified) {
+        if (!requires(access) || covers(certified, access)) {
             return Verdict.ALLOWED;
         }
         if (tokenDigest == null) {
@@ -106,14 +119,24 @@ public final class AccessCheck {
      * (the tickerplant's and the replay port's ERROR frames).
      */
     public String refusal(final Access access, final CharSequence presented) {
+        return refusal(access, presented, null);
+    }
+
+    /** {@link #refusal(Access, CharSequence)} on a connection whose client certificate carries {@code certified} (or null). */
+    public String refusal(final Access access, final CharSequence presented, final Access certified) {
         final String what = access == Access.WRITE ? "write" : "read";
-        return switch (check(access, presented)) {
+        return switch (check(access, presented, certified)) {
             case ALLOWED -> null;
             case NO_TOKEN_CONFIGURED -> "the API token is required here but none is configured (tick.api.token), so every "
                 + what + " is refused [access=" + what + ", bound=" + bound + "]";
             case TOKEN_MISSING -> "the API token is required [access=" + what + ", bound=" + bound + "]";
             case TOKEN_WRONG -> "wrong API token [access=" + what + ", bound=" + bound + "]";
         };
+    }
+
+    /** True when a certificate's grant {@code certified} allows {@code access}: write allows both, read only reads. */
+    public static boolean covers(final Access certified, final Access access) {
+        return certified == Access.WRITE || certified == Access.READ && access == Access.READ;
     }
 
     /** One line for the start-up log: where it listens and what it asks for. */

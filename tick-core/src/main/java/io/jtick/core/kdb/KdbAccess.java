@@ -88,6 +88,18 @@ public final class KdbAccess {
 
     /** Checks one handshake's user and password. */
     public Verdict check(final String user, final byte[] password) {
+        return check(user, password, null);
+    }
+
+    /**
+     * Checks one handshake's user and password on a connection whose verified client certificate carries {@code certified}
+     * (null: none, or not in {@code tick.tls.client-subjects}): a write grant logs in whatever the user and password (a kdb+
+     * login has no read-only kind).
+     */
+    public Verdict check(final String user, final byte[] password, final AccessCheck.Access certified) {
+        if (certified == AccessCheck.Access.WRITE) {
+            return Verdict.ALLOWED;
+        }
         if (users != null) {
             final Entry e = users.get(user);
             if (e != null && MessageDigest.isEqual(e.digest(), e.md5() ? md5(password) : sha256(password))) {

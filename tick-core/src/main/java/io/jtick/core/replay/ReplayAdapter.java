@@ -1,6 +1,7 @@
 package io.jtick.core.replay;
 
 import io.jtick.core.auth.AccessCheck;
+import io.jtick.core.tls.TlsListener;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;
@@ -93,7 +94,7 @@ final class ReplayAdapter extends SimpleChannelInboundHandler<ByteBuf> {
                     refuse(ctx, ErrorCode.UNEXPECTED_MESSAGE, "one replay per connection [replay=" + session.id + "]");
                     return;
                 }
-                final String refusal = access.refusal(AccessCheck.Access.READ, token);
+                final String refusal = access.refusal(AccessCheck.Access.READ, token, TlsListener.certified(ctx.channel()));
                 if (refusal != null) {
                     refuse(ctx, ErrorCode.ACCESS_DENIED, refusal + (token == null ? ": send it in HELLO (protocol 2) before REPLAY" : ""));
                     return;

@@ -1,7 +1,8 @@
 package io.jtick.core.tls;
 
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.ssl.SslContext;
+
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The TLS side of a jtick client (a subscription, a feed, a replay, a chained tickerplant's upstream): one context
@@ -13,15 +14,16 @@ public final class TlsClient {
     /** Plaintext: {@link #install} does nothing. */
     public static final TlsClient OFF = new TlsClient(null);
 
-    private final SslContext context;
+    private final ContextReloader context;
 
-    private TlsClient(final SslContext context) {
+    private TlsClient(final ContextReloader context) {
         this.context = context;
     }
 
-    /** A client that speaks TLS when {@code settings} are not off. */
+    /** A client that speaks TLS when {@code settings} are not off; a renewed certificate or trust is used from the next connection. */
     public static TlsClient of(final TlsSettings settings) {
-        return settings == null || !settings.enabled() ? OFF : new TlsClient(TlsContexts.client(settings));
+        return settings == null || !settings.enabled() ? OFF : new TlsClient(new ContextReloader(settings, TlsContexts::client, "client",
+            new AtomicLong(), new AtomicLong()));
     }
 
     public boolean enabled() {
@@ -31,7 +33,7 @@ public final class TlsClient {
     /** Puts the TLS handler first in a new connection to {@code host:port} (nothing when off). */
     public void install(final ChannelPipeline pipeline, final String host, final int port) {
         if (context != null) {
-            pipeline.addFirst(TlsListener.HANDLER, context.newHandler(pipeline.channel().alloc(), host, port));
+            pipeline.addFirst(TlsListener.HANDLER, context.current().newHandler(pipeline.channel().alloc(), host, port));
         }
     }
 }

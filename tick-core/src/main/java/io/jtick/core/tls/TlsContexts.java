@@ -18,9 +18,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.InvalidKeyException;
 import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.spec.InvalidKeySpecException;
@@ -123,13 +125,46 @@ public final class TlsContexts {
             if (chain.isEmpty()) {
                 throw new GeneralSecurityException("no certificate in " + s.certificate());
             }
+            final PrivateKey key = privateKey(s.privateKey(), s.privateKeyPassword());
+            checkPair(key, chain.get(0), s);
             store = KeyStore.getInstance("PKCS12");
             store.load(null, null);
-            store.setKeyEntry("tick", privateKey(s.privateKey(), s.privateKeyPassword()), password, chain.toArray(new Certificate[0]));
+            store.setKeyEntry("tick", key, password, chain.toArray(new Certificate[0]));
         }
         final KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(store, password);
         return kmf;
+    }
+
+    /** Refuses a private key that is not the certificate's (a renewal caught half way, two files mixed up). */
+    private static void checkPair(final PrivateKey key, final Certificate certificate, final TlsSettings s)
+        throws GeneralSecurityException {
+        final String algorithm = switch (key.getAlgorithm()) {
+            case "EC" -> "SHA256withECDSA";
+            case "RSA" -> "SHA256withRSA";
+            case "Ed25519", "EdDSA" -> "Ed25519";
+            default -> null;
+        };
+        if (algorithm == null) {
+            return;
+        }
+        final byte[] probe = "jtick key check".getBytes(StandardCharsets.US_ASCII);
+        final Signature sign = Signature.getInstance(algorithm);
+        sign.initSign(key);
+        sign.update(probe);
+        final byte[] signature = sign.sign();
+        final Signature verify = Signature.getInstance(algorithm);
+        try {
+            verify.initVerify(certificate.getPublicKey());
+            verify.update(probe);
+            if (verify.verify(signature)) {
+                return;
+            }
+        } catch (final InvalidKeyException e) {
+            // a key of another algorithm than the certificate's: not its key either
+        }
+        throw new GeneralSecurityException("the private key is not the certificate's [certificate=" + s.certificate() + ", private-key="
+            + s.privateKey() + "]");
     }
 
     /** The trust of {@code s}, or null for the JDK's default CAs. */

@@ -1,20 +1,25 @@
 package io.jtick.core.tls;
 
+import io.jtick.core.auth.AccessCheck;
+import io.jtick.core.auth.ClientSubjects;
 import io.jtick.core.metrics.TickMetrics;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.AttributeKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.security.auth.x500.X500Principal;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +32,13 @@ import java.util.function.Function;
  * the connection gets the protocol's refusal (a native ERROR frame; nothing for kdb+, as kdb+ -E 2 does) and is
  * closed; {@code optional}: the first bytes decide between TLS and plaintext (as Netty's OptionalSslHandler, but
  * deciding on one byte, since a kdb+ login can be two). Every refused handshake is logged and counted in
- * {@code tick.tls.handshake.failures|port=<port>,reason=<reason>} ({@link TlsFailure}).
+ * {@code tick.tls.handshake.failures|port=<port>,reason=<reason>} ({@link TlsFailure}). Renewed certificate files are
+ * served to new connections without a restart ({@link ContextReloader}).
  */
 public final class TlsListener {
     private static final Logger LOG = LoggerFactory.getLogger(TlsListener.class);
+    /** The access a connection's client certificate carries, set when its handshake completes. */
+    private static final AttributeKey<AccessCheck.Access> CERTIFIED = AttributeKey.valueOf("jtick.tls.certified");
     /** Handler names in the pipeline. */
     public static final String HANDLER = "tls";
     private static final String SNIFFER = "tls-sniffer";
@@ -38,18 +46,35 @@ public final class TlsListener {
 
     private final TlsSettings.Mode mode;
     private final String port;
-    private final SslContext context;
+    private final ContextReloader context;
     private final Map<TlsFailure, AtomicLong> failures = new EnumMap<>(TlsFailure.class);
     private final AtomicLong handshakes;
+    private final ClientSubjects subjects;
+    private final AtomicLong mapped;
+    private final AtomicLong unmapped;
 
     private TlsListener(final TlsSettings settings, final String port, final TickMetrics metrics) {
         this.mode = settings.mode();
         this.port = port;
-        this.context = settings.enabled() ? TlsContexts.server(settings) : null;
+        this.context = settings.enabled() ? new ContextReloader(settings, TlsContexts::server, "port=" + port,
+            metrics.counter("tick.tls.reloads|port=" + port + ",result=ok"), metrics.counter("tick.tls.reloads|port=" + port
+            + ",result=failed")) : null;
         for (final TlsFailure f : TlsFailure.values()) {
             failures.put(f, metrics.counter("tick.tls.handshake.failures|port=" + port + ",reason=" + f.tag()));
         }
         this.handshakes = metrics.counter("tick.tls.handshakes|port=" + port);
+        this.subjects = settings.subjects();
+        this.mapped = metrics.counter("tick.tls.client.certificates|port=" + port + ",subject=mapped");
+        this.unmapped = metrics.counter("tick.tls.client.certificates|port=" + port + ",subject=unmapped");
+    }
+
+    /**
+     * The access the verified client certificate of {@code channel} carries ({@code tick.tls.client-subjects}), or null:
+     * no TLS, no certificate, or a subject not in the file. The protocol handlers pass it to {@link AccessCheck}, where a
+     * grant covering the call stands for the API token.
+     */
+    public static AccessCheck.Access certified(final Channel channel) {
+        return channel.attr(CERTIFIED).get();
     }
 
     /** The TLS front of the port named {@code port} (the metric's tag: {@code tp}, {@code tp-kdb}, {@code replay}, {@code pg}...). */
@@ -67,7 +92,8 @@ public final class TlsListener {
 
     /** For logs: {@code off}, or the mode and provider. */
     public String describe() {
-        return enabled() ? mode.name().toLowerCase(java.util.Locale.ROOT) + " (" + context.getClass().getSimpleName() + ")" : "off";
+        return enabled() ? mode.name().toLowerCase(java.util.Locale.ROOT) + " (" + context.current().getClass().getSimpleName() + ")"
+            : "off";
     }
 
     /**
@@ -86,7 +112,7 @@ public final class TlsListener {
      * handler goes first, and its failures are counted as the sniffed ones are.
      */
     public void startTls(final ChannelPipeline pipeline) {
-        pipeline.addFirst(HANDLER, context.newHandler(pipeline.channel().alloc()));
+        pipeline.addFirst(HANDLER, context.current().newHandler(pipeline.channel().alloc()));
         pipeline.addAfter(HANDLER, WATCHER, new Watcher());
     }
 
@@ -124,7 +150,7 @@ public final class TlsListener {
             }
             if (maybeTls && SslHandler.isEncrypted(in, false)) {
                 ctx.pipeline().addAfter(SNIFFER, WATCHER, new Watcher());
-                ctx.pipeline().replace(this, HANDLER, context.newHandler(ctx.alloc()));
+                ctx.pipeline().replace(this, HANDLER, context.current().newHandler(ctx.alloc()));
             } else if (mode == TlsSettings.Mode.OPTIONAL) {
                 ctx.pipeline().remove(this);
             } else {
@@ -148,6 +174,7 @@ public final class TlsListener {
             if (event instanceof SslHandshakeCompletionEvent done) {
                 if (done.isSuccess()) {
                     handshakes.incrementAndGet();
+                    certify(ctx);
                     ctx.pipeline().remove(this);
                 } else {
                     failed = true;
@@ -160,6 +187,30 @@ public final class TlsListener {
                 }
             }
             ctx.fireUserEventTriggered(event);
+        }
+
+        /** Gives the connection its client certificate's access, when it sent one (already verified against the trust). */
+        private void certify(final ChannelHandlerContext ctx) {
+            final SslHandler tls = ctx.pipeline().get(SslHandler.class);
+            if (tls == null) {
+                return;
+            }
+            final X500Principal subject;
+            try {
+                if (!(tls.engine().getSession().getPeerPrincipal() instanceof X500Principal x)) {
+                    return;
+                }
+                subject = x;
+            } catch (final SSLPeerUnverifiedException e) {
+                return;
+            }
+            final AccessCheck.Access grant = subjects.grant(subject);
+            (grant != null ? mapped : unmapped).incrementAndGet();
+            if (grant != null) {
+                ctx.channel().attr(CERTIFIED).set(grant);
+            }
+            LOG.debug("client certificate [port={}, remote={}, subject={}, access={}]", port, ctx.channel().remoteAddress(),
+                subject.getName(), grant == null ? "none (not in tick.tls.client-subjects)" : grant);
         }
 
         @Override

@@ -1,5 +1,7 @@
 package io.jtick.core.tls;
 
+import io.jtick.core.auth.ClientSubjects;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -25,13 +27,34 @@ import java.util.Locale;
  * @param trustStorePassword its password
  * @param provider           {@code auto} (OpenSSL through netty-tcnative when on the class path, else the JDK), {@code jdk},
  *                           {@code openssl}
+ * @param clientSubjects     the file of client certificate subjects that stand for the API token on this service's ports
+ *                           ({@link ClientSubjects}), or null for none; needs {@code clientAuth} want or need
  */
 public record TlsSettings(Mode mode, ClientAuth clientAuth, Path certificate, Path privateKey, String privateKeyPassword,
                           Path keyStore, String keyStorePassword, Path trust, Path trustStore, String trustStorePassword,
-                          Provider provider) {
+                          Provider provider, Path clientSubjects) {
     /** No TLS anywhere: the default. */
     public static final TlsSettings OFF = new TlsSettings(Mode.OFF, ClientAuth.NONE, null, null, null, null, null, null, null, null,
         Provider.AUTO);
+
+    /** Settings without a client subjects file. */
+    public TlsSettings(final Mode mode, final ClientAuth clientAuth, final Path certificate, final Path privateKey,
+                       final String privateKeyPassword, final Path keyStore, final String keyStorePassword, final Path trust,
+                       final Path trustStore, final String trustStorePassword, final Provider provider) {
+        this(mode, clientAuth, certificate, privateKey, privateKeyPassword, keyStore, keyStorePassword, trust, trustStore,
+            trustStorePassword, provider, null);
+    }
+
+    /** The same settings with client certificates of the subjects in {@code file} standing for the token. */
+    public TlsSettings withClientSubjects(final Path file) {
+        return new TlsSettings(mode, clientAuth, certificate, privateKey, privateKeyPassword, keyStore, keyStorePassword, trust,
+            trustStore, trustStorePassword, provider, file);
+    }
+
+    /** The subjects of {@link #clientSubjects}, read now ({@link ClientSubjects#NONE} without a file or with TLS off). */
+    public ClientSubjects subjects() {
+        return enabled() ? ClientSubjects.read(clientSubjects) : ClientSubjects.NONE;
+    }
 
     /** Whether a listener speaks TLS, and whether it still takes plaintext. */
     public enum Mode {
@@ -92,10 +115,17 @@ public record TlsSettings(Mode mode, ClientAuth clientAuth, Path certificate, Pa
         if (clientAuth == ClientAuth.NEED && trust == null && trustStore == null) {
             throw new IllegalArgumentException("client-auth need without trust or trust-store: name the CA that signs client certificates");
         }
-        for (final Path p : new Path[] {certificate, privateKey, keyStore, trust, trustStore}) {
+        for (final Path p : new Path[] {certificate, privateKey, keyStore, trust, trustStore, clientSubjects}) {
             if (p != null && !Files.isReadable(p)) {
                 throw new IllegalArgumentException("cannot read a TLS file [path=" + p.toAbsolutePath() + "]");
             }
+        }
+        if (clientSubjects != null) {
+            if (clientAuth == ClientAuth.NONE) {
+                throw new IllegalArgumentException("client-subjects needs client-auth want or need: without them no client certificate "
+                    + "is asked for [client-subjects=" + clientSubjects + "]");
+            }
+            ClientSubjects.read(clientSubjects);
         }
         return this;
     }
@@ -104,7 +134,8 @@ public record TlsSettings(Mode mode, ClientAuth clientAuth, Path certificate, Pa
     @Override
     public String toString() {
         return "TlsSettings[mode=" + mode + ", clientAuth=" + clientAuth + ", certificate=" + (keyStore != null ? keyStore : certificate)
-            + ", trust=" + (trustStore != null ? trustStore : trust != null ? trust : "(jdk default)") + ", provider=" + provider + "]";
+            + ", trust=" + (trustStore != null ? trustStore : trust != null ? trust : "(jdk default)") + ", provider=" + provider
+            + (clientSubjects != null ? ", clientSubjects=" + clientSubjects : "") + "]";
     }
 
     private static <E extends Enum<E>> E parse(final Class<E> type, final String s, final String known) {

@@ -10,6 +10,7 @@ import io.jtick.core.kdb.KdbType;
 import io.jtick.core.kdb.KdbUpdateReader;
 import io.jtick.core.kdb.KdbWriter;
 import io.jtick.core.schema.SchemaRegistry;
+import io.jtick.core.tls.TlsListener;
 import io.jtick.core.wire.ErrorCode;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -109,7 +110,7 @@ final class KdbAdapter extends ChannelInboundHandlerAdapter implements UpdateSou
     }
 
     private void onLogin(final KdbFrameDecoder.Login login) {
-        final KdbAccess.Verdict verdict = access.check(login.user(), login.password());
+        final KdbAccess.Verdict verdict = access.check(login.user(), login.password(), TlsListener.certified(ctx.channel()));
         counters.login(verdict);
         if (!verdict.allowed()) {
             LOG.warn("kdb+ login refused, closing [remote={}, user={}, reason={}]", ctx.channel().remoteAddress(), login.user(),

@@ -2,6 +2,7 @@ package io.jtick.core.tp;
 
 import io.jtick.core.auth.AccessCheck;
 import io.jtick.core.auth.AccessCheck.Access;
+import io.jtick.core.tls.TlsListener;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.FrameDescriptor;
@@ -162,7 +163,7 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements U
 
     /** Checks the token of the last HELLO (none before one) for {@code a}; refuses and closes when it does not pass. */
     private boolean admit(final Access a) {
-        final String refusal = access.refusal(a, token);
+        final String refusal = access.refusal(a, token, TlsListener.certified(ctx.channel()));
         if (refusal != null) {
             reject(ErrorCode.ACCESS_DENIED, refusal + (token == null ? ": send it in HELLO (protocol 2)" : ""));
             return false;

@@ -1,5 +1,6 @@
 package io.jtick.core.tp;
 
+import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.client.TickClient;
 import io.jtick.core.metrics.TickMetrics;
@@ -22,7 +23,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 
 import static io.jtick.core.testing.TestSupport.await;
@@ -132,6 +135,78 @@ class TickerplantTlsTest {
         assertThat(expired.status().subscribers()).isEmpty();
         assertThat(other.status().subscribers()).isEmpty();
         assertThat(c1.subscribedCount + c2.subscribedCount).isZero();
+    }
+
+    @Test
+    void shouldTakeAMappedClientCertificateForTheToken() throws Exception {
+        final Path subjects = dir.resolve("client-subjects");
+        Files.writeString(subjects, "# services that present a certificate instead of the token\n"
+            + "CN=feed-sim -> write\n" + "cn = elsewhere.example -> read\n");
+        final TickMetrics metrics = new TickMetrics();
+        final TickerplantServer tp = closer.track(new TickerplantServer(TickerplantSettings.defaults(dir.resolve("mapped")).withPort(0),
+            SCHEMAS, NanoClock.SYSTEM, metrics).access(new AccessSettings("secret", AccessSettings.Guard.ALWAYS, true))
+            .tls(TestTls.pem("server", Mode.REQUIRED, ClientAuth.WANT).withClientSubjects(subjects)).start());
+        // a subscriber whose certificate is mapped to read, no token
+        final Collector reader = new Collector();
+        final TickClient sub = subscribe(tp.port(), reader, TestTls.pem("other-host", Mode.REQUIRED, ClientAuth.NONE));
+        await("the read-mapped subscriber subscribed without a token", WAIT, sub::isSubscribed);
+        // a feed whose certificate is mapped to write, no token
+        final FeedPublisher f = feed("127.0.0.1", tp.port(), TestTls.pem("client", Mode.REQUIRED, ClientAuth.NONE));
+        f.connect(5000);
+        for (int id = 1; id <= 5; id++) {
+            send(f, id);
+        }
+        await("rows published and delivered on certificates alone", WAIT, () -> reader.rows.size() == 5);
+
+        // read is not write; an unmapped certificate is no token; a token still works without a certificate
+        assertThatThrownBy(() -> feed("127.0.0.1", tp.port(), TestTls.pem("other-host", Mode.REQUIRED, ClientAuth.NONE)).connect(5000))
+            .isInstanceOf(IOException.class).hasMessageContaining("access-denied").hasMessageContaining("the API token is required");
+        assertThatThrownBy(() -> feed("127.0.0.1", tp.port(), TestTls.pem("server", Mode.REQUIRED, ClientAuth.NONE)).connect(5000))
+            .isInstanceOf(IOException.class).hasMessageContaining("access-denied").hasMessageContaining("the API token is required");
+        final FeedPublisher withToken = closer.track(new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", tp.port(), "md2")
+            .withToken("secret"), null).tls(TlsClient.of(TestTls.trustOnly())));
+        withToken.connect(5000);
+        send(withToken, 6);
+        await("the token's row delivered", WAIT, () -> reader.rows.size() == 6);
+        assertThat(metrics.counter("tick.tp.errors|code=access-denied").get()).isEqualTo(2);
+        assertThat(metrics.counter("tick.tls.client.certificates|port=tp,subject=mapped").get()).isEqualTo(3);
+        assertThat(metrics.counter("tick.tls.client.certificates|port=tp,subject=unmapped").get()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseAClientSubjectsFileWithABadLineOrWithoutClientCertificates() throws IOException {
+        final Path bad = dir.resolve("bad-subjects");
+        Files.writeString(bad, "CN=rdb -> write\nCN=gw -> admin\n");
+        assertThatThrownBy(() -> TestTls.pem("server", Mode.REQUIRED, ClientAuth.WANT).withClientSubjects(bad).validate())
+            .hasMessageContaining("line 2").hasMessageContaining("CN=gw -> admin");
+        final Path good = dir.resolve("subjects");
+        Files.writeString(good, "CN=rdb -> write\n");
+        assertThatThrownBy(() -> TestTls.pem("server", Mode.REQUIRED, ClientAuth.NONE).withClientSubjects(good).validate())
+            .hasMessageContaining("client-subjects needs client-auth want or need");
+    }
+
+    @Test
+    void shouldServeARenewedCertificateToNewConnectionsWithoutARestart() throws Exception {
+        final Path cert = dir.resolve("tp.pem");
+        final Path key = dir.resolve("tp.key");
+        Files.copy(TestTls.file("expired-server.pem"), cert);
+        Files.copy(TestTls.file("expired-server.key"), key);
+        final TickMetrics metrics = new TickMetrics();
+        final TickerplantServer tp = tp("renew", new TlsSettings(Mode.REQUIRED, ClientAuth.NONE, cert, key, null, null, null,
+            TestTls.file("ca.pem"), null, null, TlsSettings.Provider.JDK), metrics);
+        final Collector c = new Collector();
+        final TickClient client = subscribe(tp.port(), c, TestTls.trustOnly());
+        await("the expired certificate refused by the client", WAIT, () -> failures(metrics, "tp", "peer-refused") >= 1);
+
+        // a renewal caught half way: the new certificate beside a key that is not its own is not loaded
+        Files.copy(TestTls.file("server.pem"), cert, StandardCopyOption.REPLACE_EXISTING);
+        await("the mismatched pair refused, the old context kept", WAIT,
+            () -> metrics.counter("tick.tls.reloads|port=tp,result=failed").get() >= 1);
+        assertThat(client.isSubscribed()).isFalse();
+
+        Files.copy(TestTls.file("server.key"), key, StandardCopyOption.REPLACE_EXISTING);
+        await("the renewed certificate served to the next connection", WAIT, client::isSubscribed);
+        assertThat(metrics.counter("tick.tls.reloads|port=tp,result=ok").get()).isEqualTo(1);
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.jtick.core.kdb.KdbFrameDecoder;
 import io.jtick.core.kdb.KdbReader;
 import io.jtick.core.kdb.KdbType;
 import io.jtick.core.kdb.KdbWriter;
+import io.jtick.core.tls.TlsListener;
 import io.jtick.core.wire.TruncatedFrameException;
 import io.jtick.sql.q.QEvaluator;
 import io.jtick.sql.q.QException;
@@ -79,7 +80,7 @@ final class KdbQueryConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void onLogin(final KdbFrameDecoder.Login login) {
-        final KdbAccess.Verdict verdict = server.access.check(login.user(), login.password());
+        final KdbAccess.Verdict verdict = server.access.check(login.user(), login.password(), TlsListener.certified(ctx.channel()));
         server.logins.get(verdict).getAndIncrement();
         if (!verdict.allowed()) {
             LOG.warn("kdb+ login refused, closing [remote={}, user={}, reason={}]", ctx.channel().remoteAddress(), login.user(),

@@ -1,6 +1,7 @@
 package io.jtick.sql.pg;
 
 import io.jtick.core.auth.AccessCheck;
+import io.jtick.core.tls.TlsListener;
 import io.jtick.core.tls.TlsSettings;
 import io.jtick.sql.SqlException;
 import io.netty.buffer.ByteBuf;
@@ -318,7 +319,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void authenticate(final ChannelHandlerContext c) {
-        if (!server.access.requires(AccessCheck.Access.READ)) {
+        if (!server.access.requires(AccessCheck.Access.READ)
+            || AccessCheck.covers(TlsListener.certified(c.channel()), AccessCheck.Access.READ)) {
             ready(c);
             return;
         }
