@@ -121,7 +121,7 @@ public final class S3ColdStore implements ColdStore {
             ? StaticCredentialsProvider.create(AwsBasicCredentials.create(s.accessKey(), s.secretKey()))
             : DefaultCredentialsProvider.builder().build();
         final S3ClientBuilder b = S3Client.builder()
-            .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(s.connectTimeout()).socketTimeout(s.requestTimeout()))
+            .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(s.connectTimeout()).socketTimeout(s.readTimeout()))
             .region(Region.of(s.region()))
             .credentialsProvider(credentials)
             .forcePathStyle(s.pathStyle())

@@ -24,6 +24,7 @@ final class S3ProxyServer implements AutoCloseable {
     private final BlobStoreContext context;
     private S3Proxy proxy;
     private int port;
+    private String secret = SECRET;
 
     S3ProxyServer(final Path dir) throws Exception {
         final Properties p = new Properties();
@@ -40,7 +41,7 @@ final class S3ProxyServer implements AutoCloseable {
             return;
         }
         proxy = S3Proxy.builder().blobStore(context.getBlobStore()).endpoint(URI.create("http://127.0.0.1:" + port))
-            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS, SECRET).build();
+            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS, secret).build();
         proxy.start();
         final long deadline = System.nanoTime() + 10_000_000_000L;
         while (!AbstractLifeCycle.STARTED.equals(proxy.getState())) {
@@ -50,6 +51,15 @@ final class S3ProxyServer implements AutoCloseable {
             Thread.onSpinWait();
         }
         port = proxy.getPort();
+    }
+
+    /** Serves again on the same port, now accepting {@code secretKey} for the access key (a rotated or revoked key). */
+    void restart(final String secretKey) throws Exception {
+        if (!secretKey.equals(secret)) {
+            stop();
+            secret = secretKey;
+        }
+        start();
     }
 
     /** Stops serving; the objects stay on disk. */
