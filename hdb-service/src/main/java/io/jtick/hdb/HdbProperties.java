@@ -122,7 +122,8 @@ public record HdbProperties(
                 throw new IllegalArgumentException("bad endpoint [key=tick.hdb.object-store.endpoint, value=" + endpoint + "]", e);
             }
             return new ObjectStoreSettings(uri, bucket, prefix, region, pathStyle, accessKey, secretKey, cacheSize.toBytes(),
-                (int) Math.min(Integer.MAX_VALUE, blockSize.toBytes()), connectTimeout, readTimeout, requestTimeout, callTimeout, maxAttempts)
+                (int) Math.min(Integer.MAX_VALUE, blockSize.toBytes()), connectTimeout, readTimeout, requestTimeout, callTimeout,
+                maxAttempts)
                 .validate();
         }
     }
