@@ -31,6 +31,7 @@ final class FaultProxy implements AutoCloseable {
     private volatile Mode mode = Mode.PASS;
     private volatile int bodyBytes = 1024;
     private volatile boolean closed;
+    private volatile byte[] cutRequests;
 
     FaultProxy(final URI target) throws IOException {
         this.target = new InetSocketAddress(target.getHost(), target.getPort());
@@ -47,6 +48,11 @@ final class FaultProxy implements AutoCloseable {
         this.bodyBytes = bodyBytes;
         this.mode = m;
         notifyAll();
+    }
+
+    /** Cuts the connection of every request whose bytes contain {@code marker} (e.g. a query parameter), before it reaches the server. */
+    void cutRequestsContaining(final String marker) {
+        cutRequests = marker == null ? null : marker.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     /** Responses stalled or cut so far. */
@@ -75,10 +81,18 @@ final class FaultProxy implements AutoCloseable {
         }
     }
 
-    /** Client to server: unchanged. */
+    /** Client to server: unchanged, unless a request carries the marker to cut. */
     private void up(final Socket client, final Socket server) {
+        final byte[] buf = new byte[16384];
         try (InputStream in = client.getInputStream(); OutputStream out = server.getOutputStream()) {
-            in.transferTo(out);
+            for (int n; (n = in.read(buf)) >= 0; ) {
+                final byte[] marker = cutRequests;
+                if (marker != null && contains(buf, n, marker)) {
+                    faults.incrementAndGet();
+                    return;
+                }
+                out.write(buf, 0, n);
+            }
         } catch (final IOException ignored) {
             // either side went away
         } finally {
@@ -140,6 +154,15 @@ final class FaultProxy implements AutoCloseable {
         while (mode == m && !closed && !client.isClosed()) {
             wait(50);
         }
+    }
+
+    private static boolean contains(final byte[] buf, final int n, final byte[] marker) {
+        for (int i = 0; i + marker.length <= n; i++) {
+            if (java.util.Arrays.equals(buf, i, i + marker.length, marker, 0, marker.length)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Thread daemon(final String name, final Runnable body) {

@@ -100,9 +100,16 @@ class S3ColdFaultTest {
 
     /** A replica reading the moved day at endpoint, timeouts short, one retry; its footers read at reload. */
     private HistoricalDatabase replica(final java.net.URI endpoint, final TickMetrics metrics) throws IOException {
-        final ObjectStoreSettings s = ObjectStoreSettings.of(endpoint, S3ProxyServer.BUCKET, "faults/", S3ProxyServer.ACCESS,
-            S3ProxyServer.SECRET).withCache(64L << 20, 16 << 10).withTimeouts(READ_TIMEOUT, Duration.ofSeconds(3), CALL_TIMEOUT, 2);
-        final S3ColdStore store = new S3ColdStore(s, metrics);
+        return replica(endpoint, "faults/", metrics);
+    }
+
+    private static ObjectStoreSettings settings(final java.net.URI endpoint, final String prefix) {
+        return ObjectStoreSettings.of(endpoint, S3ProxyServer.BUCKET, prefix, S3ProxyServer.ACCESS, S3ProxyServer.SECRET)
+            .withCache(64L << 20, 16 << 10).withTimeouts(READ_TIMEOUT, Duration.ofSeconds(3), CALL_TIMEOUT, 2);
+    }
+
+    private HistoricalDatabase replica(final java.net.URI endpoint, final String prefix, final TickMetrics metrics) throws IOException {
+        final S3ColdStore store = new S3ColdStore(settings(endpoint, prefix), metrics);
         opened.add(store);
         final HistoricalDatabase hdb = new HistoricalDatabase(replicaRoot.resolve("r" + (++prefixes)), new TickMetrics());
         opened.add(hdb);
