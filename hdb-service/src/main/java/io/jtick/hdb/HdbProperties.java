@@ -95,8 +95,10 @@ public record HdbProperties(
      * @param secretKey      the secret key, with the access key
      * @param cacheSize      bytes of fetched ranges kept in memory (LRU); 0: none
      * @param blockSize      the cache's unit of fetching (a power of two, 4KB..64MB)
+     * @param partSize       a partition larger than this is uploaded in parts of this size (multipart upload; AWS S3: >= 5MB)
      * @param connectTimeout TCP connect timeout
-     * @param requestTimeout most time one request attempt may take (a slow GET fails the query after it)
+     * @param readTimeout    most time a request may wait for the next bytes of its response (a stalled GET fails after it)
+     * @param requestTimeout most time one request attempt may take in all (a slow GET fails the query after it)
      * @param callTimeout    most time a call may take with its retries
      * @param maxAttempts    attempts per call
      */
@@ -104,8 +106,10 @@ public record HdbProperties(
                               @DefaultValue("jtick/hdb") String prefix,
                               @DefaultValue("us-east-1") String region, @DefaultValue("true") boolean pathStyle, String accessKey,
                               String secretKey, @DefaultValue("512MB") @NotNull DataSize cacheSize,
-                              @DefaultValue("256KB") @NotNull DataSize blockSize, @DefaultValue("2s") @NotNull Duration connectTimeout,
-                              @DefaultValue("10s") @NotNull Duration requestTimeout, @DefaultValue("30s") @NotNull Duration callTimeout,
+                              @DefaultValue("256KB") @NotNull DataSize blockSize, @DefaultValue("64MB") @NotNull DataSize partSize,
+                              @DefaultValue("2s") @NotNull Duration connectTimeout,
+                              @DefaultValue("5s") @NotNull Duration readTimeout, @DefaultValue("10s") @NotNull Duration requestTimeout,
+                              @DefaultValue("30s") @NotNull Duration callTimeout,
                               @DefaultValue("3") @Min(1) int maxAttempts) {
         /** The core settings, checked; a bad value stops start-up naming its key. */
         public ObjectStoreSettings settings() {
@@ -120,7 +124,8 @@ public record HdbProperties(
                 throw new IllegalArgumentException("bad endpoint [key=tick.hdb.object-store.endpoint, value=" + endpoint + "]", e);
             }
             return new ObjectStoreSettings(uri, bucket, prefix, region, pathStyle, accessKey, secretKey, cacheSize.toBytes(),
-                (int) Math.min(Integer.MAX_VALUE, blockSize.toBytes()), connectTimeout, requestTimeout, callTimeout, maxAttempts)
+                (int) Math.min(Integer.MAX_VALUE, blockSize.toBytes()), partSize.toBytes(), connectTimeout, readTimeout, requestTimeout,
+                callTimeout, maxAttempts)
                 .validate();
         }
     }

@@ -60,7 +60,9 @@ final class ObjectInputFile implements InputFile {
                 final byte[] run = store.get(manifest, from, to);
                 for (long k = b; k <= lastBlock; k++) {
                     final int off = (int) ((k - b) * block);
-                    final byte[] one = java.util.Arrays.copyOfRange(run, off, (int) Math.min(run.length, off + (long) block));
+                    // a run of one block is kept as fetched; a longer run is cut into its blocks
+                    final byte[] one = lastBlock == b ? run : java.util.Arrays.copyOfRange(run, off, (int) Math.min(run.length,
+                        off + (long) block));
                     if (cache != null) {
                         cache.put(new RangeCache.BlockKey(cacheKey, k), one);
                     }

@@ -2,6 +2,7 @@ package io.jtick.objectstore;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -17,14 +18,16 @@ import java.util.Objects;
  * @param secretKey      the secret key, with {@code accessKey}
  * @param cacheBytes     bytes of fetched object ranges kept in memory (least recently used evicted first); 0: none
  * @param blockBytes     the cache's unit: reads fetch whole aligned blocks of this size (coalesced into one ranged GET each run)
+ * @param partBytes      an object larger than this is uploaded in parts of this size (S3's multipart upload; AWS wants >= 5MB)
  * @param connectTimeout TCP connect timeout of each request
- * @param requestTimeout most time one request attempt may take (a slow GET fails after it)
+ * @param readTimeout    most time a request may wait for the next bytes of its response (a stalled GET fails after it)
+ * @param requestTimeout most time one request attempt may take in all (a slow GET fails after it)
  * @param callTimeout    most time a call may take with its retries
  * @param maxAttempts    attempts per call (1: no retry)
  */
 public record ObjectStoreSettings(URI endpoint, String bucket, String prefix, String region, boolean pathStyle, String accessKey,
-                                  String secretKey, long cacheBytes, int blockBytes, Duration connectTimeout, Duration requestTimeout,
-                                  Duration callTimeout, int maxAttempts) {
+                                  String secretKey, long cacheBytes, int blockBytes, long partBytes, Duration connectTimeout,
+                                  Duration readTimeout, Duration requestTimeout, Duration callTimeout, int maxAttempts) {
     public ObjectStoreSettings {
         Objects.requireNonNull(bucket, "bucket");
         prefix = normalize(prefix);
@@ -49,6 +52,16 @@ public record ObjectStoreSettings(URI endpoint, String bucket, String prefix, St
             throw new IllegalArgumentException("cache block size must be a power of two in 4KB..64MB [key=tick.hdb.object-store.block-size,"
                 + " value=" + blockBytes + "]");
         }
+        if (partBytes < 4096 || partBytes > (5L << 30)) {
+            throw new IllegalArgumentException("part size must be in 4KB..5GB (AWS S3: >= 5MB) [key=tick.hdb.object-store.part-size,"
+                + " value=" + partBytes + "]");
+        }
+        for (final Duration d : List.of(connectTimeout, readTimeout, requestTimeout, callTimeout)) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("timeouts must be > 0 [key=tick.hdb.object-store.connect-timeout, read-timeout,"
+                    + " request-timeout, call-timeout, value=" + d + "]");
+            }
+        }
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("max attempts must be >= 1 [key=tick.hdb.object-store.max-attempts]");
         }
@@ -59,19 +72,30 @@ public record ObjectStoreSettings(URI endpoint, String bucket, String prefix, St
     public static ObjectStoreSettings of(final URI endpoint, final String bucket, final String prefix, final String accessKey,
                                          final String secretKey) {
         return new ObjectStoreSettings(endpoint, bucket, prefix, "us-east-1", true, accessKey, secretKey, 256L << 20, 256 << 10,
-            Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(30), 3);
+            64L << 20, Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30), 3);
     }
 
     /** A copy with another cache size. */
     public ObjectStoreSettings withCache(final long bytes, final int block) {
-        return new ObjectStoreSettings(endpoint, bucket, prefix, region, pathStyle, accessKey, secretKey, bytes, block, connectTimeout,
-            requestTimeout, callTimeout, maxAttempts);
+        return new ObjectStoreSettings(endpoint, bucket, prefix, region, pathStyle, accessKey, secretKey, bytes, block, partBytes,
+            connectTimeout, readTimeout, requestTimeout, callTimeout, maxAttempts);
+    }
+
+    /** A copy with other timeouts and attempts (the read timeout bounded by the request timeout). */
+    public ObjectStoreSettings withTimeouts(final Duration request, final Duration call, final int attempts) {
+        return withTimeouts(readTimeout.compareTo(request) < 0 ? readTimeout : request, request, call, attempts);
     }
 
     /** A copy with other timeouts and attempts. */
-    public ObjectStoreSettings withTimeouts(final Duration request, final Duration call, final int attempts) {
+    public ObjectStoreSettings withTimeouts(final Duration read, final Duration request, final Duration call, final int attempts) {
         return new ObjectStoreSettings(endpoint, bucket, prefix, region, pathStyle, accessKey, secretKey, cacheBytes, blockBytes,
-            connectTimeout, request, call, attempts);
+            partBytes, connectTimeout, read, request, call, attempts);
+    }
+
+    /** A copy with another multipart part size. */
+    public ObjectStoreSettings withPartBytes(final long bytes) {
+        return new ObjectStoreSettings(endpoint, bucket, prefix, region, pathStyle, accessKey, secretKey, cacheBytes, blockBytes, bytes,
+            connectTimeout, readTimeout, requestTimeout, callTimeout, maxAttempts);
     }
 
     /** The store, for messages: {@code s3://bucket/prefix at endpoint}. */

@@ -2,9 +2,10 @@ package io.jtick.objectstore;
 
 import io.jtick.core.metrics.TickMetrics;
 
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -13,18 +14,39 @@ import java.util.concurrent.atomic.AtomicLong;
  * A block is keyed by the object's key and its version (its ETag), so a republished object is never
  * read from a stale block. Counts {@code tick.hdb.cold.cache.hits}, {@code .misses},
  * {@code .evictions} and exposes {@code tick.hdb.cold.cache.bytes}.
+ *
+ * <p>A lookup takes no lock (a concurrent map, and a plain write of the block's last-use stamp), so
+ * warm reads of several query threads do not queue on the cache; only an insertion that goes over the
+ * budget takes the eviction lock, and it evicts the least recently stamped blocks down to 7/8 of the
+ * budget in one pass, so eviction is paid once per many insertions rather than on every one.
  */
 final class RangeCache {
     /** One block of one version of one object. */
     record BlockKey(String object, long block) {
     }
 
+    /**
+     * A cached block and when it was last read: the cache's clock, which ticks on each insertion, so
+     * blocks read since the last insertion tie (an LRU at insertion granularity, without a shared
+     * counter written on every read).
+     */
+    private static final class Entry {
+        final byte[] data;
+        volatile long used;
+
+        Entry(final byte[] data, final long used) {
+            this.data = data;
+            this.used = used;
+        }
+    }
+
     private final long capacity;
-    private final LinkedHashMap<BlockKey, byte[]> blocks = new LinkedHashMap<>(256, 0.75f, true);
+    private final ConcurrentHashMap<BlockKey, Entry> blocks = new ConcurrentHashMap<>(256);
+    private final AtomicLong clock = new AtomicLong();
+    private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong hits;
     private final AtomicLong misses;
     private final AtomicLong evictions;
-    private long bytes;
 
     RangeCache(final long capacity, final TickMetrics metrics) {
         this.capacity = capacity;
@@ -36,12 +58,14 @@ final class RangeCache {
 
     /** The block, or null (counted as a hit or a miss). */
     byte[] get(final BlockKey key) {
-        final byte[] b;
-        synchronized (this) {
-            b = blocks.get(key);
+        final Entry e = blocks.get(key);
+        if (e == null) {
+            misses.incrementAndGet();
+            return null;
         }
-        (b == null ? misses : hits).incrementAndGet();
-        return b;
+        e.used = clock.get();
+        hits.incrementAndGet();
+        return e.data;
     }
 
     /** Keeps a block, evicting the least recently used ones beyond the budget (a block larger than the budget is not kept). */
@@ -49,29 +73,39 @@ final class RangeCache {
         if (block.length > capacity) {
             return;
         }
-        synchronized (this) {
-            final byte[] old = blocks.put(key, block);
-            bytes += block.length - (old == null ? 0 : old.length);
-            final Iterator<Map.Entry<BlockKey, byte[]>> it = blocks.entrySet().iterator();
-            while (bytes > capacity && it.hasNext()) {
-                final Map.Entry<BlockKey, byte[]> e = it.next();
-                bytes -= e.getValue().length;
-                it.remove();
+        final Entry old = blocks.put(key, new Entry(block, clock.incrementAndGet()));
+        if (bytes.addAndGet(block.length - (old == null ? 0L : old.data.length)) > capacity) {
+            evict();
+        }
+    }
+
+    /** Evicts the least recently used blocks down to 7/8 of the budget. */
+    private synchronized void evict() {
+        if (bytes.get() <= capacity) {
+            return;
+        }
+        final List<Map.Entry<BlockKey, Entry>> all = new ArrayList<>(blocks.entrySet());
+        all.sort((a, b) -> Long.compare(a.getValue().used, b.getValue().used));
+        final long target = capacity - capacity / 8;
+        for (int i = 0; i < all.size() && bytes.get() > target; i++) {
+            final Map.Entry<BlockKey, Entry> e = all.get(i);
+            if (blocks.remove(e.getKey(), e.getValue())) {
+                bytes.addAndGet(-e.getValue().data.length);
                 evictions.incrementAndGet();
             }
         }
     }
 
     /** True when the block is held (not counted, not touched). */
-    synchronized boolean contains(final BlockKey key) {
+    boolean contains(final BlockKey key) {
         return blocks.containsKey(key);
     }
 
-    synchronized long bytes() {
-        return bytes;
+    long bytes() {
+        return bytes.get();
     }
 
-    synchronized int blockCount() {
+    int blockCount() {
         return blocks.size();
     }
 }

@@ -29,13 +29,17 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,15 +47,19 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -121,7 +129,7 @@ public final class S3ColdStore implements ColdStore {
             ? StaticCredentialsProvider.create(AwsBasicCredentials.create(s.accessKey(), s.secretKey()))
             : DefaultCredentialsProvider.builder().build();
         final S3ClientBuilder b = S3Client.builder()
-            .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(s.connectTimeout()).socketTimeout(s.requestTimeout()))
+            .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(s.connectTimeout()).socketTimeout(s.readTimeout()))
             .region(Region.of(s.region()))
             .credentialsProvider(credentials)
             .forcePathStyle(s.pathStyle())
@@ -278,14 +286,23 @@ public final class S3ColdStore implements ColdStore {
         final byte[] md5 = md5(file);
         final String md5Hex = HexFormat.of().formatHex(md5);
         final String etag;
+        final String expected;
         try {
-            final PutObjectResponse put = s3.putObject(p -> p.bucket(settings.bucket()).key(dataKey).contentLength(size)
-                .contentMD5(Base64.getEncoder().encodeToString(md5)).contentType("application/vnd.apache.parquet"),
-                RequestBody.fromFile(file));
-            etag = put.eTag();
+            abortStaleUploads(date, name, dataKey);
+            if (size > settings.partBytes()) {
+                final String[] tags = multipart(file, size, dataKey);
+                etag = tags[0];
+                expected = tags[1];
+            } else {
+                final PutObjectResponse put = s3.putObject(p -> p.bucket(settings.bucket()).key(dataKey).contentLength(size)
+                    .contentMD5(Base64.getEncoder().encodeToString(md5)).contentType("application/vnd.apache.parquet"),
+                    RequestBody.fromFile(file));
+                etag = put.eTag();
+                expected = md5Hex;
+            }
             uploadedBytes.addAndGet(size);
             final HeadObjectResponse head = s3.headObject(h -> h.bucket(settings.bucket()).key(dataKey));
-            if (head.contentLength() != size || !sameContent(head.eTag(), md5Hex)) {
+            if (head.contentLength() != size || !sameContent(head.eTag(), expected)) {
                 throw new IOException("upload did not verify [key=" + dataKey + ", size=" + size + ", stored=" + head.contentLength()
                     + ", md5=" + md5Hex + ", etag=" + head.eTag() + "]");
             }
@@ -302,6 +319,81 @@ public final class S3ColdStore implements ColdStore {
         } catch (final RuntimeException e) {
             throw failure(date, name, "write the manifest [key=" + key + "]", e);
         }
+    }
+
+    /**
+     * Uploads a file larger than the part size with S3's multipart upload: parts of {@code partBytes},
+     * each with its {@code Content-MD5} and its ETag checked against it; any failure aborts the upload,
+     * so the store keeps no orphan parts (and the local copy stays authoritative). Returns the store's
+     * ETag and the one expected of these parts ({@code md5(md5(part1)..md5(partN))-N}).
+     */
+    private String[] multipart(final Path file, final long size, final String dataKey) throws IOException {
+        final String id = s3.createMultipartUpload(c -> c.bucket(settings.bucket()).key(dataKey)
+            .contentType("application/vnd.apache.parquet")).uploadId();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            final MessageDigest ofParts = md5Digest();
+            final List<CompletedPart> parts = new ArrayList<>();
+            final int partSize = (int) Math.min(settings.partBytes(), Integer.MAX_VALUE - 8);
+            final ByteBuffer buf = ByteBuffer.allocate((int) Math.min(partSize, size));
+            for (long at = 0; at < size; at += partSize) {
+                buf.clear().limit((int) Math.min(partSize, size - at));
+                while (buf.hasRemaining()) {
+                    if (ch.read(buf, at + buf.position()) < 0) {
+                        throw new IOException("file shrank while uploading [file=" + file + ", at=" + (at + buf.position()) + "]");
+                    }
+                }
+                final byte[] bytes = Arrays.copyOf(buf.array(), buf.limit());
+                final byte[] md5 = md5Digest().digest(bytes);
+                ofParts.update(md5);
+                final int number = parts.size() + 1;
+                final UploadPartResponse r = s3.uploadPart(u -> u.bucket(settings.bucket()).key(dataKey).uploadId(id).partNumber(number)
+                    .contentLength((long) bytes.length).contentMD5(Base64.getEncoder().encodeToString(md5)), RequestBody.fromBytes(bytes));
+                if (!sameContent(r.eTag(), HexFormat.of().formatHex(md5))) {
+                    throw new IOException("part did not verify [key=" + dataKey + ", part=" + number + ", etag=" + r.eTag() + "]");
+                }
+                parts.add(CompletedPart.builder().partNumber(number).eTag(r.eTag()).build());
+            }
+            final CompleteMultipartUploadResponse done = s3.completeMultipartUpload(c -> c.bucket(settings.bucket()).key(dataKey)
+                .uploadId(id).multipartUpload(m -> m.parts(parts)));
+            return new String[] {done.eTag(), HexFormat.of().formatHex(ofParts.digest()) + "-" + parts.size()};
+        } catch (final IOException | RuntimeException e) {
+            abort(dataKey, id, e);
+            throw e;
+        }
+    }
+
+    private void abort(final String key, final String id, final Exception cause) {
+        try {
+            s3.abortMultipartUpload(a -> a.bucket(settings.bucket()).key(key).uploadId(id));
+            LOG.warn("multipart upload aborted, its parts deleted [key={}, store={}]: {}", key, describe(), cause.getMessage());
+        } catch (final RuntimeException e) {
+            // a store that is down: the next move of this partition aborts it (abortStaleUploads)
+            cause.addSuppressed(e);
+            LOG.warn("multipart upload not aborted, left to the next move [key={}, uploadId={}, store={}]: {}", key, id, describe(),
+                e.getMessage());
+        }
+    }
+
+    /** Aborts uploads of this key a crashed or cut-off move left behind, so their parts do not linger in the bucket. */
+    private void abortStaleUploads(final LocalDate date, final String table, final String dataKey) {
+        final List<MultipartUpload> stale;
+        try {
+            stale = pendingUploads(dataKey);
+        } catch (final S3Exception e) {
+            LOG.debug("cannot list multipart uploads, none aborted [key={}]: {}", dataKey, message(e));
+            return;
+        }
+        for (final MultipartUpload u : stale) {
+            if (u.key().equals(dataKey)) {
+                s3.abortMultipartUpload(a -> a.bucket(settings.bucket()).key(dataKey).uploadId(u.uploadId()));
+                LOG.info("stale multipart upload aborted [date={}, table={}, key={}, started={}]", date, table, dataKey, u.initiated());
+            }
+        }
+    }
+
+    /** Multipart uploads begun and neither completed nor aborted under a key prefix. */
+    List<MultipartUpload> pendingUploads(final String keyPrefix) {
+        return s3.listMultipartUploads(l -> l.bucket(settings.bucket()).prefix(keyPrefix)).uploads();
     }
 
     /** True when the data object a manifest names is there with its size and content. */
@@ -327,10 +419,13 @@ public final class S3ColdStore implements ColdStore {
         }
     }
 
-    /** A single-part upload's ETag is its MD5; a store whose ETags are not (encryption with KMS) is checked by size alone. */
-    private static boolean sameContent(final String etag, final String md5Hex) {
+    /**
+     * A single-part upload's ETag is its MD5, a multipart one's the MD5 of its parts' MD5s and their
+     * count ({@code hex-N}); a store whose ETags are neither (encryption with KMS) is checked by size alone.
+     */
+    private static boolean sameContent(final String etag, final String expected) {
         final String e = etag == null ? "" : etag.replace("\"", "");
-        return !e.matches("[0-9a-fA-F]{32}") || e.equalsIgnoreCase(md5Hex);
+        return !e.matches("[0-9a-fA-F]{32}(-[0-9]+)?") || e.equalsIgnoreCase(expected) || !e.contains("-") && expected.contains("-");
     }
 
     @Override
@@ -346,13 +441,16 @@ public final class S3ColdStore implements ColdStore {
         }
     }
 
-    private static byte[] md5(final Path file) throws IOException {
-        final MessageDigest md;
+    private static MessageDigest md5Digest() {
         try {
-            md = MessageDigest.getInstance("MD5");
+            return MessageDigest.getInstance("MD5");
         } catch (final NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static byte[] md5(final Path file) throws IOException {
+        final MessageDigest md = md5Digest();
         try (InputStream in = new DigestInputStream(Files.newInputStream(file), md)) {
             in.transferTo(java.io.OutputStream.nullOutputStream());
         }

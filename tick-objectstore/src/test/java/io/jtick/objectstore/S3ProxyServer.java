@@ -4,7 +4,9 @@ import org.gaul.shaded.org.eclipse.jetty.util.component.AbstractLifeCycle;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
+import org.jclouds.blobstore.BlobStore;
 import org.jclouds.blobstore.BlobStoreContext;
+import org.jclouds.blobstore.util.ForwardingBlobStore;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -22,8 +24,10 @@ final class S3ProxyServer implements AutoCloseable {
     static final String BUCKET = "jtick-cold";
 
     private final BlobStoreContext context;
+    private final BlobStore blobStore;
     private S3Proxy proxy;
     private int port;
+    private String secret = SECRET;
 
     S3ProxyServer(final Path dir) throws Exception {
         final Properties p = new Properties();
@@ -31,6 +35,13 @@ final class S3ProxyServer implements AutoCloseable {
         context = ContextBuilder.newBuilder("filesystem").credentials("identity", "credential").overrides(p)
             .build(BlobStoreContext.class);
         context.getBlobStore().createContainerInLocation(null, BUCKET);
+        // multipart parts of any size (AWS's and s3proxy's minimum is 5MB but the last), so a test's small day goes up in parts
+        blobStore = new ForwardingBlobStore(context.getBlobStore()) {
+            @Override
+            public long getMinimumMultipartPartSize() {
+                return 1;
+            }
+        };
         start();
     }
 
@@ -39,8 +50,8 @@ final class S3ProxyServer implements AutoCloseable {
         if (proxy != null && AbstractLifeCycle.STARTED.equals(proxy.getState())) {
             return;
         }
-        proxy = S3Proxy.builder().blobStore(context.getBlobStore()).endpoint(URI.create("http://127.0.0.1:" + port))
-            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS, SECRET).build();
+        proxy = S3Proxy.builder().blobStore(blobStore).endpoint(URI.create("http://127.0.0.1:" + port))
+            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS, secret).build();
         proxy.start();
         final long deadline = System.nanoTime() + 10_000_000_000L;
         while (!AbstractLifeCycle.STARTED.equals(proxy.getState())) {
@@ -50,6 +61,15 @@ final class S3ProxyServer implements AutoCloseable {
             Thread.onSpinWait();
         }
         port = proxy.getPort();
+    }
+
+    /** Serves again on the same port, now accepting {@code secretKey} for the access key (a rotated or revoked key). */
+    void restart(final String secretKey) throws Exception {
+        if (!secretKey.equals(secret)) {
+            stop();
+            secret = secretKey;
+        }
+        start();
     }
 
     /** Stops serving; the objects stay on disk. */

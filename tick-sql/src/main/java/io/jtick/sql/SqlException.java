@@ -24,6 +24,8 @@ public final class SqlException extends RuntimeException {
     public static final String PROTOCOL = "08P01";
     public static final String AUTH = "28P01";
     public static final String INVALID_PARAMETER = "22023";
+    /** {@code io_error}: a partition's store (the cold tier's bucket) failed a read; as {@code POST /api/sql}'s 503 answers it. */
+    public static final String IO_ERROR = "58030";
 
     private final String sqlState;
 

@@ -1,5 +1,6 @@
 package io.jtick.sql.pg;
 
+import io.jtick.core.hdb.format.PartitionUnavailableException;
 import io.jtick.core.query.model.ValueType;
 import io.jtick.core.query.result.ResultTable;
 import io.jtick.sql.SqlException;
@@ -168,6 +169,13 @@ final class PgSession {
         } catch (final SqlException e) {
             // an error in the extended protocol skips to its Sync; after a simple Query or an unknown message there is none
             fail(e.sqlState(), e.getMessage(), EXTENDED.indexOf(type) >= 0);
+            if (type == 'Q') {
+                PgProxy.ready(out());
+                flush();
+            }
+        } catch (final PartitionUnavailableException e) {
+            // the cold tier's store failed a read mid-statement: an error naming partition and store, never a partial answer
+            fail(SqlException.IO_ERROR, e.getMessage(), EXTENDED.indexOf(type) >= 0);
             if (type == 'Q') {
                 PgProxy.ready(out());
                 flush();
