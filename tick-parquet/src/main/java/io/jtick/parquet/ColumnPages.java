@@ -3,10 +3,14 @@ package io.jtick.parquet;
 import io.jtick.core.hdb.format.CorruptPartitionException;
 import io.jtick.core.schema.ColumnType;
 import org.apache.parquet.bytes.ByteBufferInputStream;
+import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ValuesType;
+import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.values.ValuesReader;
+import org.apache.parquet.column.values.dictionary.DictionaryValuesReader;
 import org.apache.parquet.format.DataPageHeader;
 import org.apache.parquet.format.DataPageHeaderV2;
 import org.apache.parquet.format.PageHeader;
@@ -34,7 +38,8 @@ import java.util.zip.CRC32;
  * Reads the data pages of one column chunk that hold a range of rows, found from the chunk's offset
  * index (read once per chunk and kept), in one ranged read of just those pages, and decodes each
  * page in bulk into the caller's array with parquet-java's {@link ValuesReader} for the page's
- * encoding (plain fixed-width values are copied straight from the page). Columns are required and
+ * encoding (plain fixed-width values are copied straight from the page; dictionary-encoded pages
+ * look their ids up in the chunk's dictionary, decoded once into an array of values). Columns are required and
  * flat, so there are no repetition or definition levels to decode and no record assembly. Page
  * checksums are verified when the writer set them. Thread-safe: the cached indexes are published
  * through atomic arrays; every read has its own stream and buffers.
@@ -47,6 +52,7 @@ final class ColumnPages {
     private final int columns;
     private final AtomicReferenceArray<OffsetIndex> offsets;
     private final AtomicReferenceArray<ColumnIndex> indexes;
+    private final AtomicReferenceArray<Object> dictionaries;
 
     /** Decoded rows of one column: {@code count} values from row {@code first} of the row group. */
     record Span(int first, int count, Object values) {
@@ -60,6 +66,87 @@ final class ColumnPages {
         this.columns = descriptors.length;
         this.offsets = new AtomicReferenceArray<>(blocks.size() * columns);
         this.indexes = new AtomicReferenceArray<>(blocks.size() * columns);
+        this.dictionaries = new AtomicReferenceArray<>(blocks.size() * columns);
+    }
+
+    /**
+     * The dictionary of a column chunk as an array of the column's values (ints for the narrow
+     * integer types, a char's byte), read and decoded on first use; null when the chunk has none.
+     */
+    private Object dictionary(final int g, final int c, final ColumnType type) throws IOException {
+        final int k = g * columns + c;
+        Object values = dictionaries.get(k);
+        if (values == null) {
+            final ColumnChunkMetaData m = chunk(g, c);
+            if (!m.hasDictionaryPage()) {
+                return null;
+            }
+            final long start = m.getDictionaryPageOffset();
+            final byte[] bytes = readBytes(start, Math.toIntExact(m.getFirstDataPageOffset() - start));
+            final ByteArrayInputStream in = new ByteArrayInputStream(bytes);
+            final PageHeader h = Util.readPageHeader(in);
+            if (h.getType() != PageType.DICTIONARY_PAGE) {
+                throw new IOException("not a dictionary page [type=" + h.getType() + ", column=" + descriptors[c].getPath()[0] + "]");
+            }
+            final int payload = bytes.length - in.available();
+            checkCrc(h, bytes, payload, c);
+            final byte[] raw = m.getCodec() == CompressionCodecName.UNCOMPRESSED ? slice(bytes, payload, h.getCompressed_page_size())
+                : PageCodecs.decompress(m.getCodec(), slice(bytes, payload, h.getCompressed_page_size()), h.getUncompressed_page_size());
+            final DictionaryPage page = new DictionaryPage(BytesInput.from(raw), h.getDictionary_page_header().getNum_values(),
+                Encoding.valueOf(h.getDictionary_page_header().getEncoding().name()));
+            final Dictionary d = page.getEncoding().initDictionary(descriptors[c], page);
+            final int n = d.getMaxId() + 1;
+            values = switch (type) {
+                case TIMESTAMP, INT64 -> {
+                    final long[] a = new long[n];
+                    for (int i = 0; i < n; i++) {
+                        a[i] = d.decodeToLong(i);
+                    }
+                    yield a;
+                }
+                case INT32, INT16, BYTE -> {
+                    final int[] a = new int[n];
+                    for (int i = 0; i < n; i++) {
+                        a[i] = d.decodeToInt(i);
+                    }
+                    yield a;
+                }
+                case FLOAT64 -> {
+                    final double[] a = new double[n];
+                    for (int i = 0; i < n; i++) {
+                        a[i] = d.decodeToDouble(i);
+                    }
+                    yield a;
+                }
+                case FLOAT32 -> {
+                    final float[] a = new float[n];
+                    for (int i = 0; i < n; i++) {
+                        a[i] = d.decodeToFloat(i);
+                    }
+                    yield a;
+                }
+                case CHAR -> {
+                    final byte[] a = new byte[n];
+                    for (int i = 0; i < n; i++) {
+                        a[i] = d.decodeToBinary(i).getBytesUnsafe()[0];
+                    }
+                    yield a;
+                }
+                default -> throw new IOException("a dictionary where none is read [type=" + type + "]");
+            };
+            dictionaries.set(k, values);
+        }
+        return values;
+    }
+
+    private void checkCrc(final PageHeader h, final byte[] bytes, final int payload, final int c) throws IOException {
+        if (h.isSetCrc()) {
+            final CRC32 crc = new CRC32();
+            crc.update(bytes, payload, h.getCompressed_page_size());
+            if ((int) crc.getValue() != h.getCrc()) {
+                throw new IOException("page checksum mismatch [column=" + descriptors[c].getPath()[0] + "]");
+            }
+        }
     }
 
     /** The offset index of a column chunk (page locations and first rows), read on first use. */
@@ -152,13 +239,7 @@ final class ColumnPages {
     private int decodePage(final int g, final int c, final ColumnType type, final PageHeader h, final byte[] bytes, final int payload,
                            final Object out, final int at) throws IOException {
         final int size = h.getCompressed_page_size();
-        if (h.isSetCrc()) {
-            final CRC32 crc = new CRC32();
-            crc.update(bytes, payload, size);
-            if ((int) crc.getValue() != h.getCrc()) {
-                throw new IOException("page checksum mismatch [column=" + descriptors[c].getPath()[0] + "]");
-            }
-        }
+        checkCrc(h, bytes, payload, c);
         final CompressionCodecName codec = chunk(g, c).getCodec();
         final int n;
         final Encoding encoding;
@@ -184,8 +265,75 @@ final class ColumnPages {
         } else {
             throw new IOException("not a data page [type=" + h.getType() + ", column=" + descriptors[c].getPath()[0] + "]");
         }
-        decodeValues(c, type, encoding, n, data, out, at);
+        if (encoding.usesDictionary()) {
+            final Object dictionary = dictionary(g, c, type);
+            if (dictionary == null) {
+                throw new IOException("a dictionary-encoded page without a dictionary [column=" + descriptors[c].getPath()[0] + "]");
+            }
+            final DictionaryValuesReader ids = new DictionaryValuesReader(null);
+            ids.initFromPage(n, ByteBufferInputStream.wrap(data));
+            lookUp(type, dictionary, ids, n, out, at);
+        } else {
+            decodeValues(c, type, encoding, n, data, out, at);
+        }
         return n;
+    }
+
+    /** A dictionary page's values by the page's ids. */
+    private static void lookUp(final ColumnType type, final Object dictionary, final DictionaryValuesReader ids, final int n,
+                               final Object out, final int at) {
+        switch (type) {
+            case TIMESTAMP, INT64 -> {
+                final long[] d = (long[]) dictionary;
+                final long[] a = (long[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = d[ids.readValueDictionaryId()];
+                }
+            }
+            case INT32 -> {
+                final int[] d = (int[]) dictionary;
+                final int[] a = (int[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = d[ids.readValueDictionaryId()];
+                }
+            }
+            case INT16 -> {
+                final int[] d = (int[]) dictionary;
+                final short[] a = (short[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = (short) d[ids.readValueDictionaryId()];
+                }
+            }
+            case BYTE -> {
+                final int[] d = (int[]) dictionary;
+                final byte[] a = (byte[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = (byte) d[ids.readValueDictionaryId()];
+                }
+            }
+            case FLOAT64 -> {
+                final double[] d = (double[]) dictionary;
+                final double[] a = (double[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = d[ids.readValueDictionaryId()];
+                }
+            }
+            case FLOAT32 -> {
+                final float[] d = (float[]) dictionary;
+                final float[] a = (float[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = d[ids.readValueDictionaryId()];
+                }
+            }
+            case CHAR -> {
+                final byte[] d = (byte[]) dictionary;
+                final byte[] a = (byte[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = d[ids.readValueDictionaryId()];
+                }
+            }
+            default -> throw new IllegalStateException("not read through a dictionary [type=" + type + "]");
+        }
     }
 
     private static byte[] slice(final byte[] bytes, final int from, final int length) {

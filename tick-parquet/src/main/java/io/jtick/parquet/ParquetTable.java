@@ -351,6 +351,37 @@ final class ParquetTable implements StoredTable {
         return lowerBound(TableSchema.TIME, from, to, t, new ColumnChunk());
     }
 
+    /**
+     * The first row of {@code [from, to)} (sorted on {@code column}) at or after {@code t}: the pages
+     * holding the range are decoded once into {@code probe} (kept for the next search, usually the
+     * same or the next sym) and searched in memory, a row group at a time, skipping a group whose
+     * last value in the range is before {@code t}.
+     */
+    @Override
+    public int lowerBound(final int column, final int from, final int to, final long t, final ColumnChunk probe) {
+        for (int a = from; a < to;) {
+            final int b = Math.min(to, groupStart[groupOf(a) + 1]);
+            read(column, a, b - a, probe);
+            final long[] v = probe.longs();
+            final int off = probe.offset();
+            if (v[off + b - a - 1] >= t) {
+                int lo = off;
+                int hi = off + b - a;
+                while (lo < hi) {
+                    final int mid = (lo + hi) >>> 1;
+                    if (v[mid] < t) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                return a + lo - off;
+            }
+            a = b;
+        }
+        return to;
+    }
+
     @Override
     public TableSchema schema() {
         return schema;
@@ -474,7 +505,13 @@ final class ParquetTable implements StoredTable {
                 throw new IndexOutOfBoundsException("row outside table [file=" + file + ", row=" + row + "]");
             }
             if (!held.holds(column, row, row + 1)) {
-                decoded(held, groupOf(row), column, row, row + 1);
+                // the pages up to the last of the following ascending rows in this row group, in one read
+                final int g = groupOf(row);
+                int last = row;
+                for (int j = i + 1; j < length && rows[at + j] > last && rows[at + j] < groupStart[g + 1]; j++) {
+                    last = rows[at + j];
+                }
+                decoded(held, g, column, row, last + 1);
             }
             System.arraycopy(held.values, row - held.first, buf, i, 1);
         }

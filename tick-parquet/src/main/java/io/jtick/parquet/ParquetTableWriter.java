@@ -43,8 +43,8 @@ import java.util.concurrent.Future;
  * whole syms up to {@link #GROUP_ROWS} rows (a larger sym gets row groups of its own), so a query
  * of a few syms reads only their row groups, and pages of {@link #PAGE_ROWS} rows let it read only
  * their pages; min/max statistics and column indexes per column chunk and page;
- * {@code sym} dictionary-encoded; timestamps and integers delta-encoded, floats byte-stream-split
- * (Parquet v2 data pages); pages compressed zstd, snappy or lz4 (LZ4_RAW). The footer carries
+ * {@code sym} and the value columns dictionary-encoded while that pays, else integers and
+ * timestamps delta-encoded and floats plain (Parquet v2 data pages); pages compressed zstd, snappy or lz4 (LZ4_RAW). The footer carries
  * the table, date, jtick schema and each sym's row range, so the HDB opens the file without a scan.
  */
 final class ParquetTableWriter {
@@ -154,13 +154,18 @@ final class ParquetTableWriter {
         return Files.size(file);
     }
 
-    /** Parquet v2 pages; {@code sym} dictionary-encoded, the rest by parquet-java's v2 defaults with byte-stream-split floats. */
+    /**
+     * Parquet v2 pages, every column but {@code time} dictionary-encoded while its dictionary pays
+     * (parquet-java falls back after the first page when it does not); then {@code time} and other
+     * integers delta-encoded, floats plain. Byte-stream-split floats were 20-50% larger than plain
+     * on a day of prices that repeat (a quote day: 14.8 MB against 9.8 MB), so it stays off.
+     */
     private static ParquetProperties properties(final TableSchema schema) {
         return ParquetProperties.builder()
             .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_2_0)
-            .withDictionaryEncoding(false)
-            .withDictionaryEncoding(schema.column(TableSchema.SYM).name(), true)
-            .withByteStreamSplitEncoding(true)
+            .withDictionaryEncoding(true)
+            .withDictionaryEncoding(schema.column(TableSchema.TIME).name(), false)
+            .withByteStreamSplitEncoding(false)
             .withPageSize(PAGE_BYTES)
             .build();
     }
