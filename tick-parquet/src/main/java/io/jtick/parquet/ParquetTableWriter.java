@@ -210,7 +210,9 @@ final class ParquetTableWriter {
                 source.read(c, at, n, chunk);
                 final Statistics<?> stats = Statistics.createStats(d.getPrimitiveType());
                 values(t, chunk, n, vw, stats, syms);
-                pw.writePageV2(n, 0, n, BytesInput.empty(), BytesInput.empty(), vw.getEncoding(), vw.getBytes(), stats);
+                // the bytes first: a dictionary writer decides on its first page whether to fall back, and its encoding follows
+                final BytesInput bytes = vw.getBytes();
+                pw.writePageV2(n, 0, n, BytesInput.empty(), BytesInput.empty(), vw.getEncoding(), bytes, stats);
                 vw.reset();
             }
             final DictionaryPage dictionary = vw.toDictPageAndClose();
