@@ -19,9 +19,10 @@ import java.util.TreeMap;
 
 /**
  * The Parquet tier's write against jtick's {@code auto/zstd:3} tier on the same synthetic day
- * ({@code ./jtick bench-parquet [rows] [syms]}, default 10M trades + 10M quotes over 1000 syms): each
+ * ({@code ./jtick bench-parquet [rows] [syms] [tiers]}, default 10M trades + 10M quotes over 1000 syms): each
  * tier rewrites the plain partition through the tiering job, as the HDB's daily job does; MB/s are
- * raw column bytes over the rewrite's wall time, sizes are the stored bytes.
+ * raw column bytes over the rewrite's wall time, sizes are the stored bytes. {@code tiers}: comma-separated, default
+ * {@code auto/zstd:3,parquet/zstd,parquet/snappy,parquet/lz4}.
  */
 public final class ParquetTierBench {
     private ParquetTierBench() {
@@ -30,6 +31,8 @@ public final class ParquetTierBench {
     public static void main(final String[] args) throws Exception {
         final int rows = args.length > 0 ? Integer.parseInt(args[0]) : 10_000_000;
         final int syms = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
+        final List<String> tiers = args.length > 2 ? List.of(args[2].split(","))
+            : List.of("auto/zstd:3", "parquet/zstd", "parquet/snappy", "parquet/lz4");
         final LocalDate day = LocalDate.of(2026, 11, 20);
         final List<MemorySegment> tables = List.of(SyntheticDay.segment("trade", day, rows, syms, 1),
             SyntheticDay.segment("quote", day, rows, syms, 2));
@@ -38,7 +41,7 @@ public final class ParquetTierBench {
         try {
             System.out.printf("%,d trades + %,d quotes, %d syms%n", rows, rows, syms);
             System.out.printf("%-14s %-7s %14s %14s %10s %9s%n", "tier", "table", "raw bytes", "stored bytes", "ms", "MB/s raw");
-            for (final String tier : List.of("auto/zstd:3", "parquet/zstd", "parquet/snappy", "parquet/lz4")) {
+            for (final String tier : tiers) {
                 final Path root = base.resolve(tier.replace('/', '_').replace(':', '_'));
                 new PartitionWriter(root, EncodingPolicy.PLAIN).write(day, tables);
                 try (HistoricalDatabase hdb = new HistoricalDatabase(root, new TickMetrics())) {

@@ -1,6 +1,9 @@
 package io.jtick.bench;
 
+import io.jtick.core.hdb.ops.TierPolicy;
+import io.jtick.core.hdb.ops.TieringJob;
 import io.jtick.core.hdb.read.HistoricalDatabase;
+import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.lab.readthroughput.LoopbackProbe;
 import io.jtick.lab.profiling.ProfilingRun;
 import io.jtick.lab.readthroughput.CountedDays;
@@ -20,6 +23,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Historical replay read throughput against its targets, in one JVM on loopback: a synthetic day of
@@ -34,6 +38,7 @@ import java.util.Locale;
  * <pre>
  * ./jtick bench-replay                                   # 10M rows, plain and auto/zstd:3, 1 and 10 consumers
  * ./jtick bench-replay --rows 2000000 --runs 1           # quicker
+ * ./jtick bench-replay --encodings plain,parquet/zstd --consumers 1   # a Parquet tier (moved there by the tiering job)
  * </pre>
  * Targets: one consumer at least 15M rows/s, ten consumers at least 30M rows/s in total.
  */
@@ -80,6 +85,9 @@ public final class ReplayBenchmark {
                     default -> throw new IllegalArgumentException("unknown option " + a + "\n" + usage());
                 }
             }
+            if (encodings.stream().filter(e -> e.startsWith("parquet")).count() > 1) {
+                throw new IllegalArgumentException("at most one Parquet tier per run (the tiering job moves every partition to it)");
+            }
             if (rows < 1000 || syms < 1 || runs < 1 || consumers.isEmpty() || encodings.isEmpty()) {
                 throw new IllegalArgumentException("need rows >= 1000, syms >= 1, runs >= 1, consumers and encodings\n" + usage());
             }
@@ -87,7 +95,7 @@ public final class ReplayBenchmark {
         }
 
         static String usage() {
-            return "usage: ReplayBenchmark [--rows N (10000000)] [--syms N (1000)] [--encodings plain,auto/zstd:3]"
+            return "usage: ReplayBenchmark [--rows N (10000000)] [--syms N (1000)] [--encodings plain,auto/zstd:3,parquet/zstd]"
                 + " [--consumers 1,10] [--batch rows/frame (8192)] [--window rows (65536)] [--runs N (3)]"
                 + " [--threads replay server threads (cores)] [--dir HDB root (temp)]";
         }
@@ -116,17 +124,41 @@ public final class ReplayBenchmark {
         System.exit(checked ? 0 : 1);
     }
 
+    /** The day written plain, then moved by the tiering job to a Parquet tier ({@code parquet/zstd}, ...), as the HDB's job would. */
+    private static void toParquet(final Path root, final LocalDate date, final MemorySegment day, final String tier) throws IOException {
+        CountedDays.write(root, date, day, "plain");
+        try (HistoricalDatabase hdb = new HistoricalDatabase(root, new TickMetrics())) {
+            hdb.reload();
+            final TieringJob.Report r = new TieringJob(hdb, new TierPolicy(List.of(TierPolicy.Tier.parse("parquet", -1, tier, Map.of(),
+                Map.of()))), PartitionWriter.DEFAULT_BLOCK_BYTES).run(date.plusDays(1));
+            if (!r.failed().isEmpty() || r.moved().isEmpty()) {
+                throw new IOException("moving " + date + " to " + tier + " failed: " + r.failed());
+            }
+        }
+    }
+
     static List<Line> run(final Options o) throws IOException, InterruptedException {
         final Path root = o.dir() != null ? o.dir() : Files.createTempDirectory("jtick-replay-bench");
         final List<Line> lines = new ArrayList<>();
         try {
             System.err.printf(Locale.ROOT, "building a synthetic day: %,d rows, %d syms%n", o.rows(), o.syms());
             final MemorySegment day = CountedDays.synthetic(FIRST, o.rows(), o.syms(), 42);
-            for (int e = 0; e < o.encodings().size(); e++) {
-                final long t0 = System.nanoTime();
-                CountedDays.write(root, FIRST.plusDays(e), day, o.encodings().get(e));
-                System.err.printf(Locale.ROOT, "wrote %s as %s in %.1f s%n", FIRST.plusDays(e), o.encodings().get(e),
-                    (System.nanoTime() - t0) / 1e9);
+            // a Parquet tier first, alone under the root: the tiering job moves every partition there
+            for (final boolean parquet : new boolean[] {true, false}) {
+                for (int e = 0; e < o.encodings().size(); e++) {
+                    final String encoding = o.encodings().get(e);
+                    if (encoding.startsWith("parquet") != parquet) {
+                        continue;
+                    }
+                    final long t0 = System.nanoTime();
+                    if (parquet) {
+                        toParquet(root, FIRST.plusDays(e), day, encoding);
+                    } else {
+                        CountedDays.write(root, FIRST.plusDays(e), day, encoding);
+                    }
+                    System.err.printf(Locale.ROOT, "wrote %s as %s in %.1f s%n", FIRST.plusDays(e), encoding,
+                        (System.nanoTime() - t0) / 1e9);
+                }
             }
             final TickMetrics metrics = new TickMetrics();
             try (HistoricalDatabase hdb = new HistoricalDatabase(root, metrics)) {

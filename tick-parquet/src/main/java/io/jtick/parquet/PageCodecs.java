@@ -1,6 +1,7 @@
 package io.jtick.parquet;
 
-import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4FastDecompressor;
@@ -25,6 +26,9 @@ final class PageCodecs implements CompressionCodecFactory {
     static final int ZSTD_LEVEL = 3;
     private static final LZ4Compressor LZ4 = LZ4Factory.fastestInstance().fastCompressor();
     private static final LZ4FastDecompressor UNLZ4 = LZ4Factory.fastestInstance().fastDecompressor();
+    /** One zstd context per thread, kept: a context per page would allocate and set up zstd's tables every page. */
+    private static final ThreadLocal<ZstdCompressCtx> ZSTD = ThreadLocal.withInitial(() -> new ZstdCompressCtx().setLevel(ZSTD_LEVEL));
+    private static final ThreadLocal<ZstdDecompressCtx> UNZSTD = ThreadLocal.withInitial(ZstdDecompressCtx::new);
 
     private PageCodecs() {
     }
@@ -91,7 +95,7 @@ final class PageCodecs implements CompressionCodecFactory {
 
     static byte[] compress(final CompressionCodecName codec, final byte[] in) throws IOException {
         return switch (codec) {
-            case ZSTD -> Zstd.compress(in, ZSTD_LEVEL);
+            case ZSTD -> ZSTD.get().compress(in);
             case SNAPPY -> Snappy.compress(in);
             case LZ4_RAW -> {
                 final byte[] out = new byte[LZ4.maxCompressedLength(in.length)];
@@ -107,8 +111,8 @@ final class PageCodecs implements CompressionCodecFactory {
             return switch (codec) {
                 case ZSTD -> {
                     final byte[] out = new byte[size];
-                    final long n = Zstd.decompressByteArray(out, 0, size, in, 0, in.length);
-                    if (Zstd.isError(n) || n != size) {
+                    final int n = UNZSTD.get().decompressByteArray(out, 0, size, in, 0, in.length);
+                    if (n != size) {
                         throw new IOException("bad zstd page [expected=" + size + ", got=" + n + "]");
                     }
                     yield out;

@@ -24,7 +24,6 @@ import org.apache.parquet.io.api.PrimitiveConverter;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Array;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -73,12 +72,19 @@ final class ParquetTable implements StoredTable {
     private final AtomicInteger refs = new AtomicInteger(1);
     private final AtomicLong decodes = new AtomicLong();
 
-    /** A column chunk of one row group decoded for one reader. */
+    private final ColumnPages pages;
+
+    /** Pages of one column decoded for one reader: {@code count} values from table row {@code first}. */
     private static final class Decoded {
         ParquetTable table;
-        int group = -1;
         int column = -1;
+        int first;
+        int count;
         Object values;
+
+        boolean holds(final int column, final int from, final int to) {
+            return this.column == column && from >= first && to <= first + count;
+        }
     }
 
     private ParquetTable(final Path directory, final Path file, final Closeable channel, final InputFile input,
@@ -126,6 +132,7 @@ final class ParquetTable implements StoredTable {
             v = null;
         }
         this.writer = v;
+        this.pages = new ColumnPages(input, file.toString(), blocks, descriptors);
         this.copyChunks = new ColumnChunk[schema.columnCount()];
         for (int c = 0; c < copyChunks.length; c++) {
             copyChunks[c] = new ColumnChunk();
@@ -283,9 +290,12 @@ final class ParquetTable implements StoredTable {
     @Override
     public void verify() throws IOException {
         for (int g = 0; g < groupCount(); g++) {
+            final int rows = groupStart[g + 1] - groupStart[g];
             for (int c = 0; c < descriptors.length; c++) {
-                if (c != TableSchema.SYM) {
-                    decode(g, c, null);
+                if (c == TableSchema.SYM) {
+                    verifySym(g);
+                } else if (rows > 0) {
+                    pages(g, c, 0, rows, null);
                 }
             }
         }
@@ -339,6 +349,37 @@ final class ParquetTable implements StoredTable {
     @Override
     public int lowerBound(final int from, final int to, final long t) {
         return lowerBound(TableSchema.TIME, from, to, t, new ColumnChunk());
+    }
+
+    /**
+     * The first row of {@code [from, to)} (sorted on {@code column}) at or after {@code t}: the pages
+     * holding the range are decoded once into {@code probe} (kept for the next search, usually the
+     * same or the next sym) and searched in memory, a row group at a time, skipping a group whose
+     * last value in the range is before {@code t}.
+     */
+    @Override
+    public int lowerBound(final int column, final int from, final int to, final long t, final ColumnChunk probe) {
+        for (int a = from; a < to;) {
+            final int b = Math.min(to, groupStart[groupOf(a) + 1]);
+            read(column, a, b - a, probe);
+            final long[] v = probe.longs();
+            final int off = probe.offset();
+            if (v[off + b - a - 1] >= t) {
+                int lo = off;
+                int hi = off + b - a;
+                while (lo < hi) {
+                    final int mid = (lo + hi) >>> 1;
+                    if (v[mid] < t) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                return a + lo - off;
+            }
+            a = b;
+        }
+        return to;
     }
 
     @Override
@@ -419,21 +460,29 @@ final class ParquetTable implements StoredTable {
             return;
         }
         final Decoded held = held(chunk);
-        final int g = groupOf(from);
-        if (from + length <= groupStart[g + 1]) {
-            final Object values = decoded(held, g, column);
-            chunk.wrap(type, values, from - groupStart[g], length);
+        if (length == 0) {
+            chunk.wrap(type, chunk.buffer(type, 0), 0, 0);
             return;
         }
-        final Object buf = chunk.buffer(type, length);
-        for (int done = 0; done < length;) {
-            final int row = from + done;
-            final int gg = groupOf(row);
-            final int n = Math.min(length - done, groupStart[gg + 1] - row);
-            System.arraycopy(decoded(held, gg, column), row - groupStart[gg], buf, done, n);
-            done += n;
+        if (!held.holds(column, from, from + length)) {
+            final int g = groupOf(from);
+            if (from + length <= groupStart[g + 1]) {
+                decoded(held, g, column, from, from + length);
+            } else {
+                final Object buf = chunk.buffer(type, length);
+                for (int done = 0; done < length;) {
+                    final int row = from + done;
+                    final int gg = groupOf(row);
+                    final int n = Math.min(length - done, groupStart[gg + 1] - row);
+                    decoded(held, gg, column, row, row + n);
+                    System.arraycopy(held.values, row - held.first, buf, done, n);
+                    done += n;
+                }
+                chunk.wrap(type, buf, 0, length);
+                return;
+            }
         }
-        chunk.wrap(type, buf, 0, length);
+        chunk.wrap(type, held.values, from - held.first, length);
     }
 
     @Override
@@ -455,8 +504,16 @@ final class ParquetTable implements StoredTable {
             if (row < 0 || row >= rowCount()) {
                 throw new IndexOutOfBoundsException("row outside table [file=" + file + ", row=" + row + "]");
             }
-            final int g = groupOf(row);
-            System.arraycopy(decoded(held, g, column), row - groupStart[g], buf, i, 1);
+            if (!held.holds(column, row, row + 1)) {
+                // the pages up to the last of the following ascending rows in this row group, in one read
+                final int g = groupOf(row);
+                int last = row;
+                for (int j = i + 1; j < length && rows[at + j] > last && rows[at + j] < groupStart[g + 1]; j++) {
+                    last = rows[at + j];
+                }
+                decoded(held, g, column, row, last + 1);
+            }
+            System.arraycopy(held.values, row - held.first, buf, i, 1);
         }
         chunk.wrap(type, buf, 0, length);
     }
@@ -481,109 +538,55 @@ final class ParquetTable implements StoredTable {
         return d;
     }
 
-    private Object decoded(final Decoded held, final int g, final int column) {
-        if (held.group != g || held.column != column) {
-            held.group = -1;
-            try {
-                held.values = decode(g, column, held.values);
-            } catch (final PartitionUnavailableException e) {
-                throw e;
-            } catch (final IOException e) {
-                throw new UncheckedIOException(e instanceof CorruptPartitionException ? e
-                    : new CorruptPartitionException(file, g, "unreadable row group: " + e.getMessage(), e));
-            }
-            held.group = g;
-            held.column = column;
-        }
-        return held.values;
+    /** Decodes into {@code held} the pages of {@code column} holding table rows {@code [from, to)}, all in row group {@code g}. */
+    private void decoded(final Decoded held, final int g, final int column, final int from, final int to) {
+        held.column = -1;
+        final ColumnPages.Span span = pages(g, column, from - groupStart[g], to - groupStart[g], held.values);
+        held.values = span.values();
+        held.first = groupStart[g] + span.first();
+        held.count = span.count();
+        held.column = column;
     }
 
-    /**
-     * Reads one column chunk of one row group (only its bytes) and decodes it into an array of the
-     * column's type, {@code reuse} when it is of that type and large enough.
-     */
-    private Object decode(final int g, final int column, final Object reuse) throws IOException {
+    private ColumnPages.Span pages(final int g, final int column, final int from, final int to, final Object reuse) {
         decodes.incrementAndGet();
+        try {
+            return pages.read(g, column, schema.type(column), from, to, reuse);
+        } catch (final PartitionUnavailableException e) {
+            throw e;
+        } catch (final CorruptPartitionException e) {
+            throw new UncheckedIOException(e);
+        } catch (final IOException | RuntimeException e) {
+            throw unavailableOrCorrupt(e, g, column);
+        }
+    }
+
+    private RuntimeException unavailableOrCorrupt(final Exception e, final int g, final int column) {
+        try {
+            return unavailableOr(e, () -> new CorruptPartitionException(file, g, "bad column chunk [column=" + schema.column(column).name()
+                + "]: " + e.getMessage(), e));
+        } catch (final CorruptPartitionException x) {
+            return new UncheckedIOException(x);
+        }
+    }
+
+    /** Decodes the sym column chunk of a row group through parquet-java's column reader, page checksums verified. */
+    private void verifySym(final int g) throws IOException {
         final int n = groupStart[g + 1] - groupStart[g];
-        final ColumnType type = schema.type(column);
-        final ColumnDescriptor d = descriptors[column];
+        final ColumnDescriptor d = descriptors[TableSchema.SYM];
         try (ParquetFileReader r = new ParquetFileReader(input, footer, options, input.newStream())) {
             r.setRequestedSchema(List.of(d));
-            final PageReadStore pages = r.readRowGroup(g);
-            final ColumnReaderImpl cr = new ColumnReaderImpl(d, pages.getPageReader(d), NO_CONVERTER, writer);
-            final Object out = reuse != null && reuse.getClass() == type.newArray(0).getClass() && Array.getLength(reuse) >= n ? reuse
-                : type.newArray(Math.max(n, 1));
-            switch (type) {
-                case TIMESTAMP, INT64 -> {
-                    final long[] a = (long[]) out;
-                    for (int i = 0; i < n; i++) {
-                        a[i] = cr.getLong();
-                        cr.consume();
-                    }
-                }
-                case INT32 -> {
-                    final int[] a = (int[]) out;
-                    for (int i = 0; i < n; i++) {
-                        a[i] = cr.getInteger();
-                        cr.consume();
-                    }
-                }
-                case FLOAT64 -> {
-                    final double[] a = (double[]) out;
-                    for (int i = 0; i < n; i++) {
-                        a[i] = cr.getDouble();
-                        cr.consume();
-                    }
-                }
-                case FLOAT32 -> {
-                    final float[] a = (float[]) out;
-                    for (int i = 0; i < n; i++) {
-                        a[i] = cr.getFloat();
-                        cr.consume();
-                    }
-                }
-                case INT16 -> {
-                    final short[] a = (short[]) out;
-                    for (int i = 0; i < n; i++) {
-                        a[i] = (short) cr.getInteger();
-                        cr.consume();
-                    }
-                }
-                case BYTE -> {
-                    final byte[] a = (byte[]) out;
-                    for (int i = 0; i < n; i++) {
-                        a[i] = (byte) cr.getInteger();
-                        cr.consume();
-                    }
-                }
-                case BOOL -> {
-                    final byte[] a = (byte[]) out;
-                    for (int i = 0; i < n; i++) {
-                        a[i] = (byte) (cr.getBoolean() ? 1 : 0);
-                        cr.consume();
-                    }
-                }
-                case CHAR -> {
-                    final byte[] a = (byte[]) out;
-                    for (int i = 0; i < n; i++) {
-                        a[i] = cr.getBinary().getBytesUnsafe()[0];
-                        cr.consume();
-                    }
-                }
-                default -> {
-                    // symbol: verify() decodes it to check its pages; reads take ids from the sym ranges
-                    for (int i = 0; i < n; i++) {
-                        cr.getBinary();
-                        cr.consume();
-                    }
-                }
+            final PageReadStore store = r.readRowGroup(g);
+            final ColumnReaderImpl cr = new ColumnReaderImpl(d, store.getPageReader(d), NO_CONVERTER, writer);
+            for (int i = 0; i < n; i++) {
+                cr.getBinary();
+                cr.consume();
             }
-            return out;
         } catch (final PartitionUnavailableException e) {
             throw e;
         } catch (final RuntimeException e) {
-            throw unavailableOr(e, () -> new CorruptPartitionException(file, g, "bad column chunk [column=" + schema.column(column).name()
-                + "]: " + e.getMessage(), e));
+            throw unavailableOr(e, () -> new CorruptPartitionException(file, g, "bad column chunk [column=" + schema.column(TableSchema.SYM)
+                .name() + "]: " + e.getMessage(), e));
         }
     }
 }

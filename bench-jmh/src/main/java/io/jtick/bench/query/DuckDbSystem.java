@@ -21,10 +21,24 @@ import java.util.Map;
  * timestamps come back as {@code epoch_us(...)} BIGINTs, so reading them is a long read.
  */
 public final class DuckDbSystem implements QuerySystem {
+    private final String name;
     private final Connection conn;
     private final Map<BenchQuery, PreparedStatement> prepared = new EnumMap<>(BenchQuery.class);
+    private final AutoCloseable owned;
+
+    /** DuckDB over tables or views {@code conn} already has, named {@code name}; {@code owned} closes after it. */
+    DuckDbSystem(final String name, final Connection conn, final TickData d, final AutoCloseable owned) throws Exception {
+        this.name = name;
+        this.conn = conn;
+        this.owned = owned;
+        for (final BenchQuery q : BenchQuery.values()) {
+            prepared.put(q, conn.prepareStatement(sql(q, d)));
+        }
+    }
 
     public DuckDbSystem(final TickData d) throws Exception {
+        name = "duckdb";
+        owned = null;
         conn = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement s = conn.createStatement()) {
             final StringBuilder enumValues = new StringBuilder();
@@ -59,7 +73,7 @@ public final class DuckDbSystem implements QuerySystem {
 
     @Override
     public String name() {
-        return "duckdb";
+        return name;
     }
 
     static String sql(final BenchQuery q, final TickData d) {
@@ -148,5 +162,8 @@ public final class DuckDbSystem implements QuerySystem {
             p.close();
         }
         conn.close();
+        if (owned != null) {
+            owned.close();
+        }
     }
 }

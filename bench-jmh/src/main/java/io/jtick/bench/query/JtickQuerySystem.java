@@ -116,6 +116,11 @@ public final class JtickQuerySystem implements QuerySystem {
         return source;
     }
 
+    /** The HDB's root directory, null for the in-memory layouts. */
+    Path root() {
+        return root;
+    }
+
     QueryEngine engine() {
         return engine;
     }

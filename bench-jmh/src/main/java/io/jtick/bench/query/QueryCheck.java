@@ -8,7 +8,7 @@ import java.util.List;
  * Loads one data set into every system, checks that all answer every question alike (exits 1 and
  * says what differs if not), then times each question a few times: the quick look before a JMH
  * run. {@code QueryCheck [synthetic|taq] [rows] [syms] [systems,comma,separated] [repeats]}; systems
- * as {@link QuerySystem#open}: jtick, jtick-parted, jtick-hdb, jtick-hdb-lz4, duckdb, questdb.
+ * as {@link QuerySystem#open}: jtick, jtick-parted, jtick-hdb, jtick-hdb-lz4, jtick-hdb-parquet, duckdb, duckdb-parquet, questdb.
  *
  * <p>Two tables: "first ms", each question's first run on each system, timed right after that
  * system loaded and before anything else ran on it (a user's first queries; in a JVM that has not

@@ -16,7 +16,8 @@ public interface QuerySystem extends AutoCloseable {
     @Override
     void close() throws Exception;
 
-    /** Loads a data set into a system by name: jtick, jtick-parted, jtick-hdb, jtick-hdb-lz4, jtick-hdb-parquet, duckdb or questdb. */
+    /** Loads a data set into a system by name: jtick, jtick-parted, jtick-hdb, jtick-hdb-lz4, jtick-hdb-parquet, duckdb,
+     * duckdb-parquet or questdb. */
     static QuerySystem open(final String system, final TickData data) throws Exception {
         for (final JtickQuerySystem.Layout layout : JtickQuerySystem.Layout.values()) {
             if (layout.systemName.equals(system)) {
@@ -26,11 +27,13 @@ public interface QuerySystem extends AutoCloseable {
         switch (system) {
             case "duckdb":
                 return new DuckDbSystem(data);
+            case "duckdb-parquet":
+                return DuckDbParquet.open(data);
             case "questdb":
                 return new QuestDbSystem(data);
             default:
                 throw new IllegalArgumentException("unknown system [system=" + system
-                    + "]: jtick, jtick-parted, jtick-hdb, jtick-hdb-lz4, jtick-hdb-parquet, duckdb, questdb");
+                    + "]: jtick, jtick-parted, jtick-hdb, jtick-hdb-lz4, jtick-hdb-parquet, duckdb, duckdb-parquet, questdb");
         }
     }
 }

@@ -1,0 +1,425 @@
+package io.jtick.parquet;
+
+import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.schema.ColumnType;
+import org.apache.parquet.bytes.ByteBufferInputStream;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.ValuesType;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.values.ValuesReader;
+import org.apache.parquet.column.values.dictionary.DictionaryValuesReader;
+import org.apache.parquet.format.DataPageHeader;
+import org.apache.parquet.format.DataPageHeaderV2;
+import org.apache.parquet.format.PageHeader;
+import org.apache.parquet.format.PageType;
+import org.apache.parquet.format.Util;
+import org.apache.parquet.format.converter.ParquetMetadataConverter;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.internal.column.columnindex.ColumnIndex;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
+import org.apache.parquet.internal.hadoop.metadata.IndexReference;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.zip.CRC32;
+
+/**
+ * Reads the data pages of one column chunk that hold a range of rows, found from the chunk's offset
+ * index (read once per chunk and kept), in one ranged read of just those pages, and decodes each
+ * page in bulk into the caller's array with parquet-java's {@link ValuesReader} for the page's
+ * encoding (plain fixed-width values are copied straight from the page; dictionary-encoded pages
+ * look their ids up in the chunk's dictionary, decoded once into an array of values). Columns are required and
+ * flat, so there are no repetition or definition levels to decode and no record assembly. Page
+ * checksums are verified when the writer set them. Thread-safe: the cached indexes are published
+ * through atomic arrays; every read has its own stream and buffers.
+ */
+final class ColumnPages {
+    private final InputFile input;
+    private final String file;
+    private final List<BlockMetaData> blocks;
+    private final ColumnDescriptor[] descriptors;
+    private final int columns;
+    private final AtomicReferenceArray<OffsetIndex> offsets;
+    private final AtomicReferenceArray<ColumnIndex> indexes;
+    private final AtomicReferenceArray<Object> dictionaries;
+
+    /** Decoded rows of one column: {@code count} values from row {@code first} of the row group. */
+    record Span(int first, int count, Object values) {
+    }
+
+    ColumnPages(final InputFile input, final String file, final List<BlockMetaData> blocks, final ColumnDescriptor[] descriptors) {
+        this.input = input;
+        this.file = file;
+        this.blocks = blocks;
+        this.descriptors = descriptors;
+        this.columns = descriptors.length;
+        this.offsets = new AtomicReferenceArray<>(blocks.size() * columns);
+        this.indexes = new AtomicReferenceArray<>(blocks.size() * columns);
+        this.dictionaries = new AtomicReferenceArray<>(blocks.size() * columns);
+    }
+
+    /**
+     * The dictionary of a column chunk as an array of the column's values (ints for the narrow
+     * integer types, a char's byte), read and decoded on first use; null when the chunk has none.
+     */
+    private Object dictionary(final int g, final int c, final ColumnType type) throws IOException {
+        final int k = g * columns + c;
+        Object values = dictionaries.get(k);
+        if (values == null) {
+            final ColumnChunkMetaData m = chunk(g, c);
+            if (!m.hasDictionaryPage()) {
+                return null;
+            }
+            final long start = m.getDictionaryPageOffset();
+            final byte[] bytes = readBytes(start, Math.toIntExact(m.getFirstDataPageOffset() - start));
+            final ByteArrayInputStream in = new ByteArrayInputStream(bytes);
+            final PageHeader h = Util.readPageHeader(in);
+            if (h.getType() != PageType.DICTIONARY_PAGE) {
+                throw new IOException("not a dictionary page [type=" + h.getType() + ", column=" + descriptors[c].getPath()[0] + "]");
+            }
+            final int payload = bytes.length - in.available();
+            checkCrc(h, bytes, payload, c);
+            final byte[] raw = m.getCodec() == CompressionCodecName.UNCOMPRESSED ? slice(bytes, payload, h.getCompressed_page_size())
+                : PageCodecs.decompress(m.getCodec(), slice(bytes, payload, h.getCompressed_page_size()), h.getUncompressed_page_size());
+            final DictionaryPage page = new DictionaryPage(BytesInput.from(raw), h.getDictionary_page_header().getNum_values(),
+                Encoding.valueOf(h.getDictionary_page_header().getEncoding().name()));
+            final Dictionary d = page.getEncoding().initDictionary(descriptors[c], page);
+            final int n = d.getMaxId() + 1;
+            values = switch (type) {
+                case TIMESTAMP, INT64 -> {
+                    final long[] a = new long[n];
+                    for (int i = 0; i < n; i++) {
+                        a[i] = d.decodeToLong(i);
+                    }
+                    yield a;
+                }
+                case INT32, INT16, BYTE -> {
+                    final int[] a = new int[n];
+                    for (int i = 0; i < n; i++) {
+                        a[i] = d.decodeToInt(i);
+                    }
+                    yield a;
+                }
+                case FLOAT64 -> {
+                    final double[] a = new double[n];
+                    for (int i = 0; i < n; i++) {
+                        a[i] = d.decodeToDouble(i);
+                    }
+                    yield a;
+                }
+                case FLOAT32 -> {
+                    final float[] a = new float[n];
+                    for (int i = 0; i < n; i++) {
+                        a[i] = d.decodeToFloat(i);
+                    }
+                    yield a;
+                }
+                case CHAR -> {
+                    final byte[] a = new byte[n];
+                    for (int i = 0; i < n; i++) {
+                        a[i] = d.decodeToBinary(i).getBytesUnsafe()[0];
+                    }
+                    yield a;
+                }
+                default -> throw new IOException("a dictionary where none is read [type=" + type + "]");
+            };
+            dictionaries.set(k, values);
+        }
+        return values;
+    }
+
+    private void checkCrc(final PageHeader h, final byte[] bytes, final int payload, final int c) throws IOException {
+        if (h.isSetCrc()) {
+            final CRC32 crc = new CRC32();
+            crc.update(bytes, payload, h.getCompressed_page_size());
+            if ((int) crc.getValue() != h.getCrc()) {
+                throw new IOException("page checksum mismatch [column=" + descriptors[c].getPath()[0] + "]");
+            }
+        }
+    }
+
+    /** The offset index of a column chunk (page locations and first rows), read on first use. */
+    OffsetIndex offsetIndex(final int g, final int c) throws IOException {
+        final int k = g * columns + c;
+        OffsetIndex o = offsets.get(k);
+        if (o == null) {
+            final IndexReference ref = chunk(g, c).getOffsetIndexReference();
+            if (ref == null) {
+                throw new CorruptPartitionException(java.nio.file.Path.of(file), g, "no offset index [column="
+                    + descriptors[c].getPath()[0] + "]");
+            }
+            o = ParquetMetadataConverter.fromParquetOffsetIndex(Util.readOffsetIndex(new ByteArrayInputStream(
+                readBytes(ref.getOffset(), ref.getLength()))));
+            offsets.set(k, o);
+        }
+        return o;
+    }
+
+    /** The column index of a column chunk (each page's min and max), read on first use; null when the file has none. */
+    ColumnIndex columnIndex(final int g, final int c) throws IOException {
+        final int k = g * columns + c;
+        ColumnIndex ci = indexes.get(k);
+        if (ci == null) {
+            final IndexReference ref = chunk(g, c).getColumnIndexReference();
+            if (ref == null) {
+                return null;
+            }
+            ci = ParquetMetadataConverter.fromParquetColumnIndex(descriptors[c].getPrimitiveType(), Util.readColumnIndex(
+                new ByteArrayInputStream(readBytes(ref.getOffset(), ref.getLength()))));
+            indexes.set(k, ci);
+        }
+        return ci;
+    }
+
+    /** The page of a column chunk holding row {@code row} of the row group. */
+    static int pageOf(final OffsetIndex o, final long row) {
+        int lo = 0;
+        int hi = o.getPageCount() - 1;
+        while (lo < hi) {
+            final int mid = (lo + hi + 1) >>> 1;
+            if (o.getFirstRowIndex(mid) <= row) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    private ColumnChunkMetaData chunk(final int g, final int c) {
+        return blocks.get(g).getColumns().get(c);
+    }
+
+    /**
+     * Decodes the pages of column {@code c} in row group {@code g} that hold rows {@code [from, to)}
+     * of the group (whole pages, so the span may start before {@code from} and end after {@code to})
+     * into {@code reuse} when it is of the type and large enough, else a new array.
+     */
+    Span read(final int g, final int c, final ColumnType type, final int from, final int to, final Object reuse) throws IOException {
+        final OffsetIndex o = offsetIndex(g, c);
+        final int groupRows = Math.toIntExact(blocks.get(g).getRowCount());
+        final int p0 = pageOf(o, from);
+        final int p1 = pageOf(o, Math.max(from, to - 1));
+        final int first = (int) o.getFirstRowIndex(p0);
+        final int end = p1 + 1 < o.getPageCount() ? (int) o.getFirstRowIndex(p1 + 1) : groupRows;
+        final int n = end - first;
+        final Object out = reuse != null && reuse.getClass() == type.newArray(0).getClass() && java.lang.reflect.Array.getLength(reuse) >= n
+            ? reuse : type.newArray(Math.max(n, 1));
+        final long start = o.getOffset(p0);
+        final byte[] bytes = readBytes(start, Math.toIntExact(o.getOffset(p1) + o.getCompressedPageSize(p1) - start));
+        final ByteArrayInputStream in = new ByteArrayInputStream(bytes);
+        int at = 0;
+        for (int p = p0; p <= p1; p++) {
+            final int pos = Math.toIntExact(o.getOffset(p) - start);
+            in.reset();
+            in.skip(pos);
+            final PageHeader h = Util.readPageHeader(in);
+            final int payload = bytes.length - in.available();
+            at += decodePage(g, c, type, h, bytes, payload, out, at);
+        }
+        if (at != n) {
+            throw new CorruptPartitionException(java.nio.file.Path.of(file), g, "pages hold " + at + " values, the offset index "
+                + n + " [column=" + descriptors[c].getPath()[0] + "]");
+        }
+        return new Span(first, n, out);
+    }
+
+    /** Decodes one data page at {@code payload} in {@code bytes} into {@code out} from {@code at}; returns its value count. */
+    private int decodePage(final int g, final int c, final ColumnType type, final PageHeader h, final byte[] bytes, final int payload,
+                           final Object out, final int at) throws IOException {
+        final int size = h.getCompressed_page_size();
+        checkCrc(h, bytes, payload, c);
+        final CompressionCodecName codec = chunk(g, c).getCodec();
+        final int n;
+        final Encoding encoding;
+        final ByteBuffer data;
+        if (h.getType() == PageType.DATA_PAGE_V2) {
+            final DataPageHeaderV2 v2 = h.getData_page_header_v2();
+            n = v2.getNum_values();
+            encoding = Encoding.valueOf(v2.getEncoding().name());
+            final int levels = v2.getRepetition_levels_byte_length() + v2.getDefinition_levels_byte_length();
+            final int stored = size - levels;
+            final boolean compressed = !v2.isSetIs_compressed() || v2.isIs_compressed();
+            final int raw = h.getUncompressed_page_size() - levels;
+            data = compressed && codec != CompressionCodecName.UNCOMPRESSED
+                ? ByteBuffer.wrap(PageCodecs.decompress(codec, slice(bytes, payload + levels, stored), raw))
+                : ByteBuffer.wrap(bytes, payload + levels, stored).slice();
+        } else if (h.getType() == PageType.DATA_PAGE) {
+            final DataPageHeader v1 = h.getData_page_header();
+            n = v1.getNum_values();
+            encoding = Encoding.valueOf(v1.getEncoding().name());
+            data = codec != CompressionCodecName.UNCOMPRESSED
+                ? ByteBuffer.wrap(PageCodecs.decompress(codec, slice(bytes, payload, size), h.getUncompressed_page_size()))
+                : ByteBuffer.wrap(bytes, payload, size).slice();
+        } else {
+            throw new IOException("not a data page [type=" + h.getType() + ", column=" + descriptors[c].getPath()[0] + "]");
+        }
+        if (encoding.usesDictionary()) {
+            final Object dictionary = dictionary(g, c, type);
+            if (dictionary == null) {
+                throw new IOException("a dictionary-encoded page without a dictionary [column=" + descriptors[c].getPath()[0] + "]");
+            }
+            final DictionaryValuesReader ids = new DictionaryValuesReader(null);
+            ids.initFromPage(n, ByteBufferInputStream.wrap(data));
+            lookUp(type, dictionary, ids, n, out, at);
+        } else {
+            decodeValues(c, type, encoding, n, data, out, at);
+        }
+        return n;
+    }
+
+    /** A dictionary page's values by the page's ids. */
+    private static void lookUp(final ColumnType type, final Object dictionary, final DictionaryValuesReader ids, final int n,
+                               final Object out, final int at) {
+        switch (type) {
+            case TIMESTAMP, INT64 -> {
+                final long[] d = (long[]) dictionary;
+                final long[] a = (long[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = d[ids.readValueDictionaryId()];
+                }
+            }
+            case INT32 -> {
+                final int[] d = (int[]) dictionary;
+                final int[] a = (int[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = d[ids.readValueDictionaryId()];
+                }
+            }
+            case INT16 -> {
+                final int[] d = (int[]) dictionary;
+                final short[] a = (short[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = (short) d[ids.readValueDictionaryId()];
+                }
+            }
+            case BYTE -> {
+                final int[] d = (int[]) dictionary;
+                final byte[] a = (byte[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = (byte) d[ids.readValueDictionaryId()];
+                }
+            }
+            case FLOAT64 -> {
+                final double[] d = (double[]) dictionary;
+                final double[] a = (double[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = d[ids.readValueDictionaryId()];
+                }
+            }
+            case FLOAT32 -> {
+                final float[] d = (float[]) dictionary;
+                final float[] a = (float[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = d[ids.readValueDictionaryId()];
+                }
+            }
+            case CHAR -> {
+                final byte[] d = (byte[]) dictionary;
+                final byte[] a = (byte[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = d[ids.readValueDictionaryId()];
+                }
+            }
+            default -> throw new IllegalStateException("not read through a dictionary [type=" + type + "]");
+        }
+    }
+
+    private static byte[] slice(final byte[] bytes, final int from, final int length) {
+        return from == 0 && length == bytes.length ? bytes : java.util.Arrays.copyOfRange(bytes, from, from + length);
+    }
+
+    private void decodeValues(final int c, final ColumnType type, final Encoding encoding, final int n, final ByteBuffer data,
+                              final Object out, final int at) throws IOException {
+        if (encoding == Encoding.PLAIN && plainBulk(type, n, data.order(ByteOrder.LITTLE_ENDIAN), out, at)) {
+            return;
+        }
+        final ValuesReader r = encoding.getValuesReader(descriptors[c], ValuesType.VALUES);
+        r.initFromPage(n, ByteBufferInputStream.wrap(data));
+        switch (type) {
+            case TIMESTAMP, INT64 -> {
+                final long[] a = (long[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = r.readLong();
+                }
+            }
+            case INT32 -> {
+                final int[] a = (int[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = r.readInteger();
+                }
+            }
+            case FLOAT64 -> {
+                final double[] a = (double[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = r.readDouble();
+                }
+            }
+            case FLOAT32 -> {
+                final float[] a = (float[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = r.readFloat();
+                }
+            }
+            case INT16 -> {
+                final short[] a = (short[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = (short) r.readInteger();
+                }
+            }
+            case BYTE -> {
+                final byte[] a = (byte[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = (byte) r.readInteger();
+                }
+            }
+            case BOOL -> {
+                final byte[] a = (byte[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = (byte) (r.readBoolean() ? 1 : 0);
+                }
+            }
+            case CHAR -> {
+                final byte[] a = (byte[]) out;
+                for (int i = at; i < at + n; i++) {
+                    a[i] = r.readBytes().getBytesUnsafe()[0];
+                }
+            }
+            default -> throw new IllegalStateException("not read through pages [type=" + type + "]");
+        }
+    }
+
+    /** PLAIN fixed-width values copied in bulk (little-endian); false for the types that need the values reader. */
+    private static boolean plainBulk(final ColumnType type, final int n, final ByteBuffer data, final Object out, final int at) {
+        switch (type) {
+            case TIMESTAMP, INT64 -> data.asLongBuffer().get((long[]) out, at, n);
+            case INT32 -> data.asIntBuffer().get((int[]) out, at, n);
+            case FLOAT64 -> data.asDoubleBuffer().get((double[]) out, at, n);
+            case FLOAT32 -> data.asFloatBuffer().get((float[]) out, at, n);
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private byte[] readBytes(final long offset, final int length) throws IOException {
+        final byte[] b = new byte[length];
+        try (SeekableInputStream s = input.newStream()) {
+            s.seek(offset);
+            s.readFully(b);
+        }
+        return b;
+    }
+}
