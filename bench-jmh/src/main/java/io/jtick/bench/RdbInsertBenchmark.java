@@ -48,6 +48,10 @@ import java.util.concurrent.TimeUnit;
  * table grows from, as the RDB does from its second day on (the day before's chunks, reused
  * without zeroing once the write-down and the queries let go of them); {@code false} allocates
  * fresh, zeroed chunks for every table, as on the RDB's first day.
+ *
+ * <p>Each measurement iteration also prints the inserting thread's rows per CPU second
+ * ({@code cpu rows/s ...} lines): on a shared machine the wall-clock score moves with the load,
+ * the CPU figure much less (it leaves out the GC threads' work, which fresh chunks add to).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -78,6 +82,10 @@ public class RdbInsertBenchmark {
     private RealtimeTable table;
     private ByteBuf[] frames;
     private int next;
+    private long inserted;
+    private long cpu0;
+    private long rows0;
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
     private final UpdateDecoder decoder = new UpdateDecoder();
     private static final RowSink IGNORE = new RowSink() {
         @Override
@@ -162,7 +170,21 @@ public class RdbInsertBenchmark {
         next = next + 1 == frames.length ? 0 : next + 1;
         final int n = table.append(schema, decoder.wrap(f, 0));
         rows.rows += n;
+        inserted += n;
         return n;
+    }
+
+    @Setup(Level.Iteration)
+    public void startCpu() {
+        cpu0 = THREADS.getCurrentThreadCpuTime();
+        rows0 = inserted;
+    }
+
+    @TearDown(Level.Iteration)
+    public void printCpu() {
+        final double cpu = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9;
+        System.out.printf(java.util.Locale.ROOT, "cpu rows/s bulk=%d symIndex=%s reuse=%b %.1f M%n", bulk, symIndex, reuse,
+            (inserted - rows0) / cpu / 1e6);
     }
 
     @TearDown(Level.Trial)
