@@ -45,7 +45,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       null before any failure; {@code lastError}: the last rejected update or TP error;</li>
  *   <li>{@code symbols}: the RDB-wide {@link SymbolCatalog}, kept across end of day (ids stay valid);</li>
  *   <li>{@code chunks}: the {@link ChunkPool} the tables grow from; the day's tables go back to it
- *       at end of day, once the write-down and every query still reading them are done;</li>
+ *       at end of day, once the write-down and every query still reading them are done (gauge
+ *       {@code tick.rdb.chunk.pool.bytes}: the free chunks it holds);</li>
  *   <li>counters in {@link TickMetrics}: {@code tick.rdb.rows}, {@code tick.rdb.updates} (frames
  *       applied), {@code tick.rdb.duplicates}, {@code tick.rdb.rejected}, {@code tick.rdb.eod},
  *       {@code tick.rdb.eod.failures}; gauges {@code tick.rdb.last.sequence},
@@ -107,6 +108,7 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
         this.eods = metrics.counter("tick.rdb.eod");
         this.eodFailures = metrics.counter("tick.rdb.eod.failures");
         metrics.gauge("tick.rdb.last.sequence", this::lastSequence);
+        metrics.gauge("tick.rdb.chunk.pool.bytes", chunks::bytes);
         for (final String t : gaugeTables) {
             metrics.gauge("tick.rdb.table.rows|table=" + t, () -> rowCount(t));
             metrics.gauge("tick.rdb.table.bytes|table=" + t, () -> memoryBytes(t));
