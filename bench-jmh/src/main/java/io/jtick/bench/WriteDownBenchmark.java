@@ -32,7 +32,7 @@ import java.util.Locale;
  * once more with direct I/O ({@code O_DIRECT}, 1 MiB aligned writes, the last padded and the file
  * truncated), with the CPU seconds per GB of the buffered and of the direct write: what the
  * kernel's copy into the page cache costs on this file system ({@code n/a} where it refuses
- * {@code O_DIRECT}, as tmpfs does).
+ * {@code O_DIRECT}; tmpfs accepts it on recent kernels).
  *
  * <pre>
  * ./jtick bench-write-down                           # 10M + 10M rows, plain, 5 rounds, under ./var/bench-write-down
