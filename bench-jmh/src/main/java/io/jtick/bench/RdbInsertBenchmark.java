@@ -1,11 +1,13 @@
 package io.jtick.bench;
 
+import io.jtick.core.rdb.ChunkPool;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.schema.ColumnDef;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.RowSink;
+import io.jtick.core.table.TableSegment;
 import io.jtick.core.wire.UpdateDecoder;
 import io.jtick.core.wire.UpdateEncoder;
 import io.netty.buffer.ByteBuf;
@@ -41,6 +43,15 @@ import java.util.concurrent.TimeUnit;
  * attribute, throughput.q's case); {@code g} keeps it, built off the insert path by the first
  * one-sym query: here one such query per table, just before it is replaced, so that every row's
  * indexing is inside the measurement (KX's {@code g#} insert has it on the insert path).
+ *
+ * <p>{@code reuse}: {@code true} retires each replaced table into a {@link ChunkPool} that the next
+ * table grows from, as the RDB does from its second day on (the day before's chunks, reused
+ * without zeroing once the write-down and the queries let go of them); {@code false} allocates
+ * fresh, zeroed chunks for every table, as on the RDB's first day.
+ *
+ * <p>Each measurement iteration also prints the inserting thread's rows per CPU second
+ * ({@code cpu rows/s ...} lines): on a shared machine the wall-clock score moves with the load,
+ * the CPU figure much less (it leaves out the GC threads' work, which fresh chunks add to).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -62,11 +73,19 @@ public class RdbInsertBenchmark {
     @Param({"none", "g"})
     public String symIndex;
 
+    @Param({"true"})
+    public boolean reuse;
+
     private TableSchema schema;
     private SymbolCatalog catalog;
+    private ChunkPool pool;
     private RealtimeTable table;
     private ByteBuf[] frames;
     private int next;
+    private long inserted;
+    private long cpu0;
+    private long rows0;
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
     private final UpdateDecoder decoder = new UpdateDecoder();
     private static final RowSink IGNORE = new RowSink() {
         @Override
@@ -123,17 +142,20 @@ public class RdbInsertBenchmark {
             frames[f] = b;
         }
         catalog = new SymbolCatalog();
+        pool = reuse ? new ChunkPool() : null;
         table = newTable();
     }
 
     private RealtimeTable newTable() {
-        return new RealtimeTable(schema, catalog, tableRows, "g".equals(symIndex));
+        return new RealtimeTable(schema, catalog, tableRows, "g".equals(symIndex), pool);
     }
 
     /** The one-sym query that indexes the table's rows (nothing for {@code none}, which has nothing to index). */
     private void indexAll() {
         if (table.symIndexed()) {
-            table.segment(0).symRows(0, IGNORE);
+            try (TableSegment s = table.segment(0)) {
+                s.symRows(0, IGNORE);
+            }
         }
     }
 
@@ -141,13 +163,28 @@ public class RdbInsertBenchmark {
     public int insert(final Rows rows) {
         if (table.rowCount() > tableRows - bulk) {
             indexAll();
+            table.retire();
             table = newTable();
         }
         final ByteBuf f = frames[next];
         next = next + 1 == frames.length ? 0 : next + 1;
         final int n = table.append(schema, decoder.wrap(f, 0));
         rows.rows += n;
+        inserted += n;
         return n;
+    }
+
+    @Setup(Level.Iteration)
+    public void startCpu() {
+        cpu0 = THREADS.getCurrentThreadCpuTime();
+        rows0 = inserted;
+    }
+
+    @TearDown(Level.Iteration)
+    public void printCpu() {
+        final double cpu = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9;
+        System.out.printf(java.util.Locale.ROOT, "cpu rows/s bulk=%d symIndex=%s reuse=%b %.1f M%n", bulk, symIndex, reuse,
+            (inserted - rows0) / cpu / 1e6);
     }
 
     @TearDown(Level.Trial)

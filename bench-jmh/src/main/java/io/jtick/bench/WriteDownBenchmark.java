@@ -28,7 +28,11 @@ import java.util.Locale;
  * direct buffer and forces it (what {@code dd bs=1M conv=fdatasync} does). Interleaving matters on
  * a disk whose speed moves (a shared or burst-credited virtual disk): the two figures of a round
  * see the same disk. Prints each round and the medians: raw bytes/s of the write-down, of the disk,
- * and the first over the second.
+ * and the first over the second. Then, for the next step of the writer, the same bytes written
+ * once more with direct I/O ({@code O_DIRECT}, 1 MiB aligned writes, the last padded and the file
+ * truncated), with the CPU seconds per GB of the buffered and of the direct write: what the
+ * kernel's copy into the page cache costs on this file system ({@code n/a} where it refuses
+ * {@code O_DIRECT}; tmpfs accepts it on recent kernels).
  *
  * <pre>
  * ./jtick bench-write-down                           # 10M + 10M rows, plain, 5 rounds, under ./var/bench-write-down
@@ -94,11 +98,15 @@ public final class WriteDownBenchmark {
         final double[] day1 = new double[o.rounds()];
         final double[] disk = new double[o.rounds()];
         final double[] cpu = new double[o.rounds()];
+        final double[] direct = new double[o.rounds()];
+        final double[] bufferedCpu = new double[o.rounds()];
+        final double[] directCpu = new double[o.rounds()];
         final com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         System.out.printf(Locale.ROOT, "write-down of %.0f MB raw (%,d trades + %,d quotes, %s, %d threads) against the disk, %s%n",
             raw / 1e6, o.rows(), o.rows(), o.encoding(), o.parallelism(), root.toAbsolutePath());
-        System.out.printf(Locale.ROOT, "%6s %16s %16s %8s %18s%n", "round", "write-down MB/s", "disk MB/s", "ratio", "MB per CPU second");
+        System.out.printf(Locale.ROOT, "%6s %16s %16s %8s %18s %16s %14s %14s%n", "round", "write-down MB/s", "disk MB/s", "ratio",
+            "MB per CPU second", "disk direct MB/s", "disk CPU s/GB", "direct CPU s/GB");
         // one untimed round: JIT and the first file-system allocations
         for (int k = -1; k < o.rounds(); k++) {
             PartitionStore.deleteRecursively(root);
@@ -110,12 +118,20 @@ public final class WriteDownBenchmark {
             writer.write(date, day);
             final double w = raw / 1e6 / ((System.nanoTime() - t0) / 1e9);
             final double perCpu = raw / 1e6 / ((os.getProcessCpuTime() - c0) / 1e9);
+            final long c1 = os.getProcessCpuTime();
             final double d = sequential(root.resolve("sequential"), raw);
+            final long c2 = os.getProcessCpuTime();
+            final double dd = sequentialDirect(root.resolve("direct"), raw);
+            final long c3 = os.getProcessCpuTime();
             if (k >= 0) {
                 day1[k] = w;
                 disk[k] = d;
                 cpu[k] = perCpu;
-                System.out.printf(Locale.ROOT, "%6d %16.0f %16.0f %8.2f %18.0f%n", k + 1, w, d, w / d, perCpu);
+                direct[k] = dd;
+                bufferedCpu[k] = (c2 - c1) / 1e9 / (raw / 1e9);
+                directCpu[k] = Double.isNaN(dd) ? Double.NaN : (c3 - c2) / 1e9 / (raw / 1e9);
+                System.out.printf(Locale.ROOT, "%6d %16.0f %16.0f %8.2f %18.0f %16.0f %14.2f %14.2f%n", k + 1, w, d, w / d, perCpu, dd,
+                    bufferedCpu[k], directCpu[k]);
             }
         }
         PartitionStore.deleteRecursively(root);
@@ -123,12 +139,13 @@ public final class WriteDownBenchmark {
         for (int k = 0; k < ratio.length; k++) {
             ratio[k] = day1[k] / disk[k];
         }
-        System.out.printf(Locale.ROOT, "%6s %16.0f %16.0f %8.2f %18.0f%n", "median", median(day1), median(disk), median(ratio),
-            median(cpu));
+        System.out.printf(Locale.ROOT, "%6s %16.0f %16.0f %8.2f %18.0f %16.0f %14.2f %14.2f%n", "median", median(day1), median(disk),
+            median(ratio), median(cpu), median(direct), median(bufferedCpu), median(directCpu));
         System.out.printf(Locale.ROOT, "write-down: raw column bytes over wall time of PartitionWriter.write (sort, encode, write, fsync"
             + " every file and directory, rename); disk: the same bytes in 1 MiB writes to one file, then fsync; MB per CPU second:"
             + " raw bytes over the process's CPU time during the write-down (all threads, the kernel's copy into the page cache"
-            + " included), what the write-down costs whatever else the machine runs%n");
+            + " included), what the write-down costs whatever else the machine runs; disk direct: the same bytes with O_DIRECT"
+            + " (n/a: the file system refuses it); CPU s/GB: the process's CPU per GB of the two disk writes%n");
     }
 
     /** Writes {@code bytes} to a new file in 1 MiB writes from a direct buffer and forces it; MB/s. */
@@ -155,6 +172,38 @@ public final class WriteDownBenchmark {
             }
             ch.force(true);
         }
+    }
+
+    /**
+     * As {@link #sequential}, with direct I/O: 1 MiB writes from a buffer aligned to the file
+     * system's block, the last one padded to a whole block and the file then truncated to
+     * {@code bytes}; NaN when the file system refuses {@code O_DIRECT}.
+     */
+    static double sequentialDirect(final Path file, final long bytes) throws IOException {
+        final int align = (int) Math.max(4096, Files.getFileStore(file.getParent()).getBlockSize());
+        final ByteBuffer buf = ByteBuffer.allocateDirect((1 << 20) + align).alignedSlice(align);
+        final long t0 = System.nanoTime();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+            com.sun.nio.file.ExtendedOpenOption.DIRECT)) {
+            for (long done = 0; done < bytes; done += 1 << 20) {
+                final long n = Math.min(1 << 20, bytes - done);
+                buf.clear().limit((int) ((n + align - 1) / align * align));
+                while (buf.hasRemaining()) {
+                    ch.write(buf, done + buf.position());
+                }
+            }
+            ch.truncate(bytes);
+            ch.force(true);
+        } catch (final IOException | UnsupportedOperationException e) {
+            Files.deleteIfExists(file);
+            if (e instanceof UnsupportedOperationException || String.valueOf(e.getMessage()).contains("Invalid argument")) {
+                return Double.NaN;
+            }
+            throw e;
+        }
+        final double mbs = bytes / 1e6 / ((System.nanoTime() - t0) / 1e9);
+        Files.delete(file);
+        return mbs;
     }
 
     static double median(final double[] v) {

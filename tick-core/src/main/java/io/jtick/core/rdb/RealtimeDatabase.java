@@ -44,6 +44,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code lastEodError}: why the last failed end of day failed (kept after a later success),
  *       null before any failure; {@code lastError}: the last rejected update or TP error;</li>
  *   <li>{@code symbols}: the RDB-wide {@link SymbolCatalog}, kept across end of day (ids stay valid);</li>
+ *   <li>{@code chunks}: the {@link ChunkPool} the tables grow from; the day's tables go back to it
+ *       at end of day, once the write-down and every query still reading them are done (gauge
+ *       {@code tick.rdb.chunk.pool.bytes}: the free chunks it holds);</li>
  *   <li>counters in {@link TickMetrics}: {@code tick.rdb.rows}, {@code tick.rdb.updates} (frames
  *       applied), {@code tick.rdb.duplicates}, {@code tick.rdb.rejected}, {@code tick.rdb.eod},
  *       {@code tick.rdb.eod.failures}; gauges {@code tick.rdb.last.sequence},
@@ -57,6 +60,7 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
     private static final Logger LOG = LoggerFactory.getLogger(RealtimeDatabase.class);
 
     private final SymbolCatalog symbols = new SymbolCatalog();
+    private final ChunkPool chunks = new ChunkPool();
     private final EndOfDayHandler endOfDay;
     private final int initialCapacity;
     private final Set<String> unindexedTables;
@@ -104,6 +108,7 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
         this.eods = metrics.counter("tick.rdb.eod");
         this.eodFailures = metrics.counter("tick.rdb.eod.failures");
         metrics.gauge("tick.rdb.last.sequence", this::lastSequence);
+        metrics.gauge("tick.rdb.chunk.pool.bytes", chunks::bytes);
         for (final String t : gaugeTables) {
             metrics.gauge("tick.rdb.table.rows|table=" + t, () -> rowCount(t));
             metrics.gauge("tick.rdb.table.bytes|table=" + t, () -> memoryBytes(t));
@@ -126,6 +131,7 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
                 LOG.warn("table schema changed, dropping its rows [table={}, rows={}, was={}, now={}]", schema.name(),
                     existing.rowCount(), existing.schema().toSchemaString(), schema.toSchemaString());
                 replaceTable(existing, newTable(schema));
+                existing.retire();
             }
         }
     }
@@ -188,12 +194,20 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
             eodFailures.setRelease(eodFailures.getPlain() + 1);
             LOG.error(lastEodError, e);
             return;
+        } finally {
+            for (final TableSegment v : views) {
+                v.close();
+            }
         }
         final RealtimeTable[] fresh = new RealtimeTable[day.length];
         for (int i = 0; i < day.length; i++) {
             fresh[i] = newTable(day[i].schema());
         }
         tables = fresh;
+        // after the swap: a query that finds a retired table takes it again from the new array
+        for (final RealtimeTable t : day) {
+            t.retire();
+        }
         lastEndOfDay = epochDay;
         tradingDay = epochDay + 1;
         if (sequence > lastSequence) {
@@ -203,7 +217,7 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
     }
 
     private RealtimeTable newTable(final TableSchema schema) {
-        return new RealtimeTable(schema, symbols, initialCapacity, !unindexedTables.contains(schema.name()));
+        return new RealtimeTable(schema, symbols, initialCapacity, !unindexedTables.contains(schema.name()), chunks);
     }
 
     @Override
@@ -266,19 +280,38 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
 
     /** Today's tables as segments of {@link #currentDay()} (the rows published so far), in the order they appeared. */
     public List<TableSegment> tables() {
-        final RealtimeTable[] ts = tables;
         final int day = currentDay();
-        final List<TableSegment> views = new ArrayList<>(ts.length);
-        for (final RealtimeTable t : ts) {
-            views.add(t.segment(day));
+        final List<TableSegment> views = new ArrayList<>();
+        for (final RealtimeTable t : tables) {
+            final TableSegment s = segment(t.name(), day);
+            if (s != null) {
+                views.add(s);
+            }
         }
         return views;
     }
 
-    /** One of today's tables as a segment of {@link #currentDay()}, or null. */
+    /** One of today's tables as a segment of {@link #currentDay()}, or null. Close it when done: it holds the table's memory. */
     public TableSegment table(final String name) {
-        final RealtimeTable t = find(name);
-        return t == null ? null : t.segment(currentDay());
+        return segment(name, currentDay());
+    }
+
+    /**
+     * The named table's rows now, or null when there is no such table. A table retired by an end
+     * of day between the look-up and the pin is looked up again: its replacement is in
+     * {@code tables} before it is retired.
+     */
+    private TableSegment segment(final String name, final int day) {
+        while (true) {
+            final RealtimeTable t = find(name);
+            if (t == null) {
+                return null;
+            }
+            final TableSegment s = t.trySegment(day);
+            if (s != null) {
+                return s;
+            }
+        }
     }
 
     /** Rows in a table now, 0 when it does not exist. */
@@ -311,12 +344,17 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
     /** Today's table as one zero-copy segment when {@link #currentDay()} is within the days asked for. */
     @Override
     public List<TableSegment> segments(final String table, final int fromDay, final int toDay, final ScanHint hint) {
-        final RealtimeTable t = find(table);
         final int d = currentDay();
-        if (t == null || d < fromDay || d > toDay) {
+        if (d < fromDay || d > toDay) {
             return List.of();
         }
-        return List.of(t.segment(d));
+        final TableSegment s = segment(table, d);
+        return s == null ? List.of() : List.of(s);
+    }
+
+    /** The chunks today's tables reuse (see {@link ChunkPool}). */
+    public ChunkPool chunkPool() {
+        return chunks;
     }
 
     /** The RDB-wide symbol ids. */

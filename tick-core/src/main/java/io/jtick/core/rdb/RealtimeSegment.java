@@ -24,6 +24,8 @@ final class RealtimeSegment implements TableSegment {
     private final boolean timeSorted;
     private final int symLimit;
     private final int epochDay;
+    /** This segment's hold on the table's chunks when the table reuses them, else null. */
+    private ChunkPool.Pin pin;
 
     RealtimeSegment(final TableSchema schema, final SymbolCatalog symbols, final SymIndex index, final Object[][] chunks,
                     final int rows, final boolean timeSorted, final int epochDay) {
@@ -35,6 +37,19 @@ final class RealtimeSegment implements TableSegment {
         this.timeSorted = timeSorted;
         this.symLimit = symbols.size();
         this.epochDay = epochDay;
+    }
+
+    /** Called once, before the segment is handed out. */
+    void holding(final ChunkPool.Pin p) {
+        this.pin = p;
+    }
+
+    /** Lets go of the table's chunks (once; later calls do nothing): the segment must not be read after. */
+    @Override
+    public void close() {
+        if (pin != null) {
+            pin.release();
+        }
     }
 
     @Override

@@ -7,6 +7,8 @@ import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One in-memory table of the RDB: each column a list of fixed-size primitive chunks
@@ -29,6 +31,13 @@ import java.util.Arrays;
  * (volatile) chunk holder, so every row below the count is fully visible. A chunk is added to
  * the holder before rows are written into it; a holder whose slot arrays are full, or whose first
  * chunk grows, is replaced by a copy, published through the volatile before any row goes in.
+ *
+ * <p>Chunk reuse: a table made with a {@link ChunkPool} takes its chunks from the pool when it can
+ * (chunks of a retired table, not zeroed: no row at or above the published count is ever read)
+ * and gives them back once it is retired ({@link #retire}) and every segment taken from it is
+ * closed (or unreachable): until then a query that started before end of day keeps reading the
+ * day's rows. A segment of a retired table whose chunks went back cannot be taken
+ * ({@link #trySegment} answers null; the RDB then takes the table that replaced it).
  */
 public final class RealtimeTable {
     /** Rows a table starts with when no capacity is given. */
@@ -40,6 +49,11 @@ public final class RealtimeTable {
     private final SymIndex index;
     private final ColumnType[] types;
     private final SymDictionaryCache dictionaries = new SymDictionaryCache();
+    /** Where chunks come from and go back to, or null (fresh arrays, left to the GC). */
+    private final ChunkPool pool;
+    /** Holders of the chunks: the table itself until {@link #retire}, plus each open segment; 0 = chunks given back. */
+    private final AtomicInteger holders = new AtomicInteger(1);
+    private final AtomicBoolean retired = new AtomicBoolean();
 
     /** {@code chunks[column][k]}: chunk k of a column; slots past the capacity are null. */
     private volatile Object[][] chunks;
@@ -68,6 +82,14 @@ public final class RealtimeTable {
      * @param symIndexed      keep a sym index ({@code g#}) for one-sym queries; without it they scan the sym column
      */
     public RealtimeTable(final TableSchema schema, final SymbolCatalog symbols, final int initialCapacity, final boolean symIndexed) {
+        this(schema, symbols, initialCapacity, symIndexed, null);
+    }
+
+    /**
+     * @param pool chunks to reuse and to give back once retired (see the class comment), or null
+     */
+    public RealtimeTable(final TableSchema schema, final SymbolCatalog symbols, final int initialCapacity, final boolean symIndexed,
+                         final ChunkPool pool) {
         if (initialCapacity < 1 || initialCapacity > MAX_ROWS) {
             throw new IllegalArgumentException("capacity must be 1.." + MAX_ROWS + " [table=" + schema.name()
                 + ", capacity=" + initialCapacity + "]");
@@ -79,13 +101,15 @@ public final class RealtimeTable {
         for (int c = 0; c < types.length; c++) {
             types[c] = schema.type(c);
         }
-        final int first = Math.min(initialCapacity, ColumnStore.CHUNK_ROWS);
+        this.pool = pool;
+        final Object[] reused = pool == null ? null : pool.take(types);
+        final int first = reused != null ? ColumnStore.CHUNK_ROWS : Math.min(initialCapacity, ColumnStore.CHUNK_ROWS);
         final int slots = Math.max(4, ColumnStore.chunksFor(initialCapacity));
         final Object[][] holder = new Object[types.length][];
         long bytes = refArrayBytes(types.length);
         for (int c = 0; c < types.length; c++) {
             holder[c] = new Object[slots];
-            holder[c][0] = types[c].newArray(first);
+            holder[c][0] = reused != null ? reused[c] : types[c].newArray(first);
             bytes += refArrayBytes(slots) + ColumnStore.arrayBytes(types[c], first);
         }
         this.capacity = first;
@@ -315,8 +339,9 @@ public final class RealtimeTable {
                 chunks = bigger;
                 holder = bigger;
             }
+            final Object[] reused = pool == null ? null : pool.take(types);
             for (int c = 0; c < holder.length; c++) {
-                holder[c][k] = types[c].newArray(ColumnStore.CHUNK_ROWS);
+                holder[c][k] = reused != null ? reused[c] : types[c].newArray(ColumnStore.CHUNK_ROWS);
                 bytes += ColumnStore.arrayBytes(types[c], ColumnStore.CHUNK_ROWS);
             }
             capacity += ColumnStore.CHUNK_ROWS;
@@ -333,8 +358,56 @@ public final class RealtimeTable {
      * {@code epochDay} (zero-copy reads of the column chunks; the sym index as row lists).
      */
     public TableSegment segment(final int epochDay) {
+        final TableSegment s = trySegment(epochDay);
+        if (s == null) {
+            throw new IllegalStateException("table retired, its memory reused [table=" + schema.name() + "]");
+        }
+        return s;
+    }
+
+    /**
+     * Any thread: {@link #segment}, or null when the table is retired and its chunks went back to
+     * the pool. A segment of a table with a pool holds its chunks until it is closed.
+     */
+    public TableSegment trySegment(final int epochDay) {
+        if (pool == null) {
+            return snapshot(epochDay);
+        }
+        int h;
+        do {
+            h = holders.get();
+            if (h == 0) {
+                return null;
+            }
+        } while (!holders.compareAndSet(h, h + 1));
+        final RealtimeSegment s = snapshot(epochDay);
+        s.holding(pool.pin(s, this));
+        return s;
+    }
+
+    /** The count first, then the chunks (see the class comment). */
+    private RealtimeSegment snapshot(final int epochDay) {
         final int n = published;
         final boolean sorted = timeSorted;
         return new RealtimeSegment(schema, symbols, index, chunks, n, sorted, epochDay);
+    }
+
+    /**
+     * Any thread, once: the owner drops the table (end of day, a schema change). With a pool, its
+     * chunks go back as soon as no segment holds them; appending after this is a bug.
+     */
+    public void retire() {
+        if (pool != null && retired.compareAndSet(false, true)) {
+            unpin();
+        }
+    }
+
+    /** One holder let go; the last gives the chunks back. */
+    void unpin() {
+        if (holders.decrementAndGet() == 0) {
+            final Object[][] holder = chunks;
+            chunks = new Object[types.length][1];
+            pool.give(types, holder);
+        }
     }
 }
