@@ -343,6 +343,11 @@ class TickerplantServerTest {
             java.util.Arrays.fill(syms, "X");
             for (int id = 1; id <= 2000; id++) {
                 send(f, id, syms);
+                if (id % 20 == 0) {
+                    // the healthy subscriber keeps up (it is the one not to slow down; the limit of 256 KB is for both)
+                    final int sent = id * 100;
+                    await("healthy subscriber has update " + id, WAIT, () -> healthy.rows.size() == sent);
+                }
             }
             // whole frames, in order, then the error, then the end of the stream
             final List<String> frames = read.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
