@@ -55,7 +55,7 @@ class S3ColdMultipartTest {
         final List<MemorySegment> day;
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);   // the day's encoding, not what is tested
         try {
-            day = List.of(SyntheticDay.segment("trade", D1, 5_000, 30, 7), SyntheticDay.segment("quote", D1, 500_000, 30, 8));
+            day = List.of(SyntheticDay.segment("trade", D1, 5_000, 30, 7), SyntheticDay.segment("quote", D1, 1_000_000, 30, 8));
         } finally {
             ResourceLeakDetector.setLevel(level);
         }
