@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * here only when the count reaches zero, so a query that started before end of day reads the old
  * rows to its end however many new rows arrive meanwhile. A segment releases its hold on
  * {@code close()}, or, if its caller never closes it, once the garbage collector finds it
- * unreachable (a phantom reference, polled whenever a table asks for chunks): a forgotten segment
+ * unreachable (a phantom reference, polled whenever a table asks for chunks or a segment is taken): a forgotten segment
  * delays reuse, it never makes a reader see another table's rows.
  *
  * <p>Threads: any thread may give (the last holder's), the writer thread takes; one lock guards the
@@ -110,6 +110,9 @@ public final class ChunkPool {
 
     /** A hold of {@code segment} on {@code table}'s chunks (the table's count already taken for it). */
     Pin pin(final RealtimeSegment segment, final RealtimeTable table) {
+        // polled here too, not only when a table grows: queries on a quiet RDB (a dashboard, no feed) whose segments are
+        // never closed would otherwise keep adding pins to the open set until the next chunk is taken
+        releaseUnreachable();
         final Pin p = new Pin(segment, unreachable, table, open);
         open.add(p);
         return p;
