@@ -44,6 +44,7 @@ COMBOS=(
     "tp-cluster-5|tp.cluster.enabled=true,tp.cluster.replicas=5,tp.cluster.podAntiAffinity=soft,tp.cluster.topologyKey=topology.kubernetes.io/zone,tp.cluster.portBase=20000,networkPolicy.enabled=true,rdb.replicas=2"
     "tls-cert-manager|tls.enabled=true,tls.certManager.enabled=true,tls.certManager.issuerRef.name=jtick-ca"
     "tls-own-secret|tls.enabled=true,tls.existingSecret=jtick-tls,tls.clientAuth=need,tls.mode=optional"
+    "tls-client-subjects|tls.enabled=true,tls.existingSecret=jtick-tls,tls.clientSubjects=CN=research-notebook -> read"
     "tls-cluster|tls.enabled=true,tls.certManager.enabled=true,tls.certManager.issuerRef.name=jtick-ca,tls.certManager.issuerRef.kind=ClusterIssuer,tp.cluster.enabled=true"
 )
 # Combinations the chart must refuse: name|--set list|the message it must give.
@@ -56,6 +57,7 @@ REFUSED=(
     "bad-tp-anti-affinity|tp.cluster.enabled=true,tp.cluster.podAntiAffinity=sometimes|tp.cluster.podAntiAffinity must be soft, hard or none"
     "tls-without-certificate|tls.enabled=true|tls.enabled needs the certificate"
     "tls-without-issuer|tls.enabled=true,tls.certManager.enabled=true|tls.certManager.enabled needs tls.certManager.issuerRef.name"
+    "tls-subjects-without-client-auth|tls.enabled=true,tls.existingSecret=jtick-tls,tls.clientAuth=none,tls.clientSubjects=CN=x -> read|tls.clientSubjects needs tls.clientAuth want or need"
     "tls-bad-mode|tls.enabled=true,tls.existingSecret=jtick-tls,tls.mode=sometimes|tls.mode must be required or optional"
 )
 
@@ -301,6 +303,18 @@ def tls_checks(name, sets, docs, by):
             if not any(m["name"] == "tls" and m["mountPath"] == "/etc/jtick/tls" for m in c.get("volumeMounts", [])) \
                     or vols.get("tls", {}).get("secret", {}).get("secretName") != secret:
                 errs.append(f"{where}: the TLS Secret {secret} is not mounted at /etc/jtick/tls")
+            subjects = value(sets, "tls.clientSubjects")
+            maps = {d2["metadata"]["name"]: d2 for d2 in docs if d2["kind"] == "ConfigMap"}
+            if subjects:
+                # the client subjects' file: a rendered ConfigMap holding the lines, mounted where TICK_TLS_CLIENT_SUBJECTS points
+                cm = maps.get(vols.get("client-subjects", {}).get("configMap", {}).get("name"))
+                if env.get("TICK_TLS_CLIENT_SUBJECTS") != "/etc/jtick/client-subjects/subjects" \
+                        or not any(m["name"] == "client-subjects" and m["mountPath"] == "/etc/jtick/client-subjects"
+                                   for m in c.get("volumeMounts", [])) \
+                        or cm is None or cm.get("data", {}).get("subjects", "").strip() != subjects:
+                    errs.append(f"{where}: tls.clientSubjects is not the mounted file TICK_TLS_CLIENT_SUBJECTS names")
+            elif "TICK_TLS_CLIENT_SUBJECTS" in env or "client-subjects" in vols:
+                errs.append(f"{where}: a client subjects file without tls.clientSubjects")
             for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
                 if c.get(probe, {}).get("httpGet", {}).get("scheme") != "HTTPS":
                     errs.append(f"{where}: {probe} is not HTTPS")
@@ -474,6 +488,9 @@ for combo in combos:
                 if env.get("TICK_HDB_OBJECT_STORE_ENABLED", {}).get("value") != "true" \
                         or env.get("TICK_HDB_OBJECT_STORE_BUCKET", {}).get("value") != value(sets, "hdb.objectStore.bucket"):
                     bad.append(f"{where}: the object store is not configured (TICK_HDB_OBJECT_STORE_ENABLED, _BUCKET)")
+                for var, key in (("READ_TIMEOUT", "readTimeout"), ("PART_SIZE", "partSize"), ("CACHE_SIZE", "cacheSize")):
+                    if env.get("TICK_HDB_OBJECT_STORE_" + var, {}).get("value") != value(sets, "hdb.objectStore." + key):
+                        bad.append(f"{where}: TICK_HDB_OBJECT_STORE_{var} is not hdb.objectStore.{key}")
                 for var in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
                     ref = env.get(var, {}).get("valueFrom", {}).get("secretKeyRef")
                     own = value(sets, "hdb.objectStore.existingSecret")

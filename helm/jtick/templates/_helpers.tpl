@@ -54,12 +54,17 @@ app.kubernetes.io/component: {{ .component }}
 {{- if .Values.tls.enabled }}https{{ else }}http{{ end -}}
 {{- end -}}
 
-{{/* The TLS volume mount of a container (with tls.enabled). */}}
+{{/* The TLS volume mount of a container (with tls.enabled), and the client subjects' file (with tls.clientSubjects). */}}
 {{- define "jtick.tlsMount" -}}
 {{- if .Values.tls.enabled }}
 - name: tls
   mountPath: /etc/jtick/tls
   readOnly: true
+{{- if .Values.tls.clientSubjects }}
+- name: client-subjects
+  mountPath: /etc/jtick/client-subjects
+  readOnly: true
+{{- end }}
 {{- end }}
 {{- end -}}
 
@@ -70,6 +75,11 @@ app.kubernetes.io/component: {{ .component }}
   secret:
     secretName: {{ include "jtick.tlsSecretName" . }}
     defaultMode: 0440
+{{- if .Values.tls.clientSubjects }}
+- name: client-subjects
+  configMap:
+    name: {{ include "jtick.fullname" . }}-client-subjects
+{{- end }}
 {{- end }}
 {{- end -}}
 
@@ -122,6 +132,13 @@ address, Spring health probes, the API token from its Secret, TLS from its Secre
   value: /etc/jtick/tls/tls.key
 - name: TICK_TLS_TRUST
   value: /etc/jtick/tls/ca.crt
+{{- if .Values.tls.clientSubjects }}
+{{- if eq .Values.tls.clientAuth "none" }}
+{{- fail "tls.clientSubjects needs tls.clientAuth want or need" }}
+{{- end }}
+- name: TICK_TLS_CLIENT_SUBJECTS
+  value: /etc/jtick/client-subjects/subjects
+{{- end }}
 {{- end }}
 {{- end -}}
 
