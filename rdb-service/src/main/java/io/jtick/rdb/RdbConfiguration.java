@@ -54,7 +54,8 @@ class RdbConfiguration {
             ? SchemaRegistry.builtIn(0).tables().stream().map(TableSchema::name).toList()
             : properties.tables();
         return new RealtimeDatabase(metrics, endOfDay.getIfAvailable(() -> EndOfDayHandler.NONE), gaugeTables,
-            RealtimeTable.DEFAULT_CAPACITY, Set.copyOf(properties.unindexedTables()));
+            RealtimeTable.DEFAULT_CAPACITY, Set.copyOf(properties.unindexedTables()),
+            properties.chunkPoolSize() == null ? Long.MAX_VALUE : properties.chunkPoolSize().toBytes());
     }
 
     /**

@@ -34,6 +34,8 @@ import java.util.List;
  * @param syms           symbols to subscribe to; empty for all
  * @param unindexedTables tables kept without the sym index (as a kdb+ table without {@code g#}): one-sym queries scan
  *                       the sym column instead; the index of the others is built off the insert path, by the queries
+ * @param chunkPoolSize  heap kept across end of day for the next day's column chunks at most (none set: every full chunk of the
+ *                       day, as kdb+'s allocator keeps what it took; 0: none, the garbage collector returns the day's heap)
  * @param reconnectDelay wait between reconnect attempts
  * @param journalRoot    the TP's journal directory ({@code tick.tp.journal-dir}) for {@code POST /api/eod/replay}; empty = no replay
  * @param hdb            end-of-day write-down
@@ -54,6 +56,7 @@ public record RdbProperties(
     @NotNull @DefaultValue({}) List<String> tables,
     @NotNull @DefaultValue({}) List<String> syms,
     @NotNull @DefaultValue({}) List<String> unindexedTables,
+    DataSize chunkPoolSize,
     @NotNull @DefaultValue("500ms") Duration reconnectDelay,
     String journalRoot,
     @NotNull @Valid @DefaultValue Hdb hdb,

@@ -20,7 +20,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /** The whole context wires up: properties, the subscription lifecycle (no TP listening), the core meters; no write-down unless asked. */
-@SpringBootTest(properties = {"tick.rdb.tp-port=1", "tick.rdb.reconnect-delay=2s", "tick.rdb.tables=trade"})
+@SpringBootTest(properties = {"tick.rdb.tp-port=1", "tick.rdb.reconnect-delay=2s", "tick.rdb.tables=trade", "tick.rdb.chunk-pool-size=2MB"})
 @AutoConfigureMockMvc
 class RdbApplicationTest {
     @Autowired
@@ -44,6 +44,7 @@ class RdbApplicationTest {
         assertThat(properties.name()).isEqualTo("rdb");
         assertThat(properties.reconnectDelay()).isEqualTo(Duration.ofSeconds(2));
         assertThat(properties.syms()).isEmpty();
+        assertThat(properties.chunkPoolSize()).isEqualTo(org.springframework.util.unit.DataSize.ofMegabytes(2));
         assertThat(lifecycle.isRunning()).isTrue();
         assertThat(registry.find("tick.rdb.rows").meter()).isNotNull();
         // latencies are Prometheus histograms beside the Micrometer meters (TickMetricsBinder)

@@ -85,17 +85,34 @@ public final class ChunkPool {
         return row;
     }
 
-    /** The full-size chunks of a table whose last holder let go ({@code holder[column][k]}; smaller first chunks are left to the GC). */
+    /**
+     * The full-size chunks of a table whose last holder let go ({@code holder[column][k]}; smaller first chunks are left to the GC),
+     * kept a chunk row at a time (one chunk of every column, as {@link #take} hands them out) while the pool stays within its size.
+     */
     synchronized void give(final ColumnType[] types, final Object[][] holder) {
+        int rows = Integer.MAX_VALUE;
+        long rowBytes = 0;
         for (int c = 0; c < types.length; c++) {
-            final long size = ColumnStore.arrayBytes(types[c], ColumnStore.CHUNK_ROWS);
-            for (final Object chunk : holder[c]) {
-                if (chunk != null && java.lang.reflect.Array.getLength(chunk) == ColumnStore.CHUNK_ROWS && bytes + size <= maxBytes) {
-                    free[kind(types[c])].push(chunk);
-                    bytes += size;
+            rows = Math.min(rows, holder[c].length);
+            rowBytes += ColumnStore.arrayBytes(types[c], ColumnStore.CHUNK_ROWS);
+        }
+        for (int k = 0; k < rows && bytes + rowBytes <= maxBytes; k++) {
+            if (fullRow(types, holder, k)) {
+                for (int c = 0; c < types.length; c++) {
+                    free[kind(types[c])].push(holder[c][k]);
                 }
+                bytes += rowBytes;
             }
         }
+    }
+
+    private static boolean fullRow(final ColumnType[] types, final Object[][] holder, final int k) {
+        for (int c = 0; c < types.length; c++) {
+            if (holder[c][k] == null || java.lang.reflect.Array.getLength(holder[c][k]) != ColumnStore.CHUNK_ROWS) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Heap bytes of the free chunks now. */

@@ -60,7 +60,7 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
     private static final Logger LOG = LoggerFactory.getLogger(RealtimeDatabase.class);
 
     private final SymbolCatalog symbols = new SymbolCatalog();
-    private final ChunkPool chunks = new ChunkPool();
+    private final ChunkPool chunks;
     private final EndOfDayHandler endOfDay;
     private final int initialCapacity;
     private final Set<String> unindexedTables;
@@ -96,6 +96,19 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
      */
     public RealtimeDatabase(final TickMetrics metrics, final EndOfDayHandler endOfDay, final Collection<String> gaugeTables,
                             final int initialCapacity, final Set<String> unindexedTables) {
+        this(metrics, endOfDay, gaugeTables, initialCapacity, unindexedTables, Long.MAX_VALUE);
+    }
+
+    /**
+     * As above, with {@code chunkPoolBytes}: heap bytes of retired chunks kept for the next day at most
+     * ({@link Long#MAX_VALUE}: all of them, as kdb+'s allocator keeps what it took; 0: none, the GC takes them).
+     */
+    public RealtimeDatabase(final TickMetrics metrics, final EndOfDayHandler endOfDay, final Collection<String> gaugeTables,
+                            final int initialCapacity, final Set<String> unindexedTables, final long chunkPoolBytes) {
+        if (chunkPoolBytes < 0) {
+            throw new IllegalArgumentException("the chunk pool's size must be >= 0 [value=" + chunkPoolBytes + "]");
+        }
+        this.chunks = new ChunkPool(chunkPoolBytes);
         this.endOfDay = endOfDay;
         this.initialCapacity = initialCapacity;
         this.unindexedTables = Set.copyOf(unindexedTables);

@@ -187,6 +187,38 @@ class ChunkReuseTest {
         assertThat(got).as("the forgotten segment's hold released by the GC").isNotNull();
     }
 
+    @Test
+    void shouldKeepNoMoreThanTheChunkPoolSizeAfterEndOfDayAndStillAnswer() {
+        long oneChunkPerColumn = 0;
+        for (final ColumnType t : types()) {
+            oneChunkPerColumn += ColumnStore.arrayBytes(t, ColumnStore.CHUNK_ROWS);
+        }
+        final long cap = oneChunkPerColumn + oneChunkPerColumn / 2;
+        final RealtimeDatabase capped = new RealtimeDatabase(metrics, (day, tables) -> {
+        }, List.of(), 4, Set.of(), cap);
+        final RealtimeDatabase none = new RealtimeDatabase(new TickMetrics(), (day, tables) -> {
+        }, List.of(), 4, Set.of(), 0);
+        for (final RealtimeDatabase db : List.of(capped, none)) {
+            db.onSubscribed(new ControlFrames.Subscribed(0, 0, DAY, Map.of("trade", TRADE)));
+            rdb = db;
+            fill(3 * ColumnStore.CHUNK_ROWS, 1_000);
+            endOfDay(DAY);
+        }
+        assertThat(capped.chunkPool().bytes()).as("three chunks per column retired, at most the cap kept")
+            .isPositive().isLessThanOrEqualTo(cap);
+        assertThat(none.chunkPool().bytes()).isZero();
+
+        for (final RealtimeDatabase db : List.of(capped, none)) {
+            rdb = db;
+            fill(DAY_ROWS, 7);
+            assertThat(aggregate(db, "B")).isEqualTo(expected(DAY_ROWS, 7));
+        }
+        assertThat(none.chunkPool().reused()).isZero();
+        assertThat(capped.chunkPool().reused()).isPositive();
+        assertThatThrownBy(() -> new RealtimeDatabase(new TickMetrics(), EndOfDayHandler.NONE, List.of(), 4, Set.of(), -1))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("chunk pool");
+    }
+
     private static void forget(final RealtimeTable table) {
         assertThat(table.segment(DAY).rowCount()).isZero();
     }
