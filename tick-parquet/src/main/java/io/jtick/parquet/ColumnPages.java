@@ -10,7 +10,6 @@ import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ValuesType;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.values.ValuesReader;
-import org.apache.parquet.column.values.dictionary.DictionaryValuesReader;
 import org.apache.parquet.format.DataPageHeader;
 import org.apache.parquet.format.DataPageHeaderV2;
 import org.apache.parquet.format.PageHeader;
@@ -243,7 +242,9 @@ final class ColumnPages {
         final CompressionCodecName codec = chunk(g, c).getCodec();
         final int n;
         final Encoding encoding;
-        final ByteBuffer data;
+        final byte[] data;
+        final int from;
+        final int length;
         if (h.getType() == PageType.DATA_PAGE_V2) {
             final DataPageHeaderV2 v2 = h.getData_page_header_v2();
             n = v2.getNum_values();
@@ -252,16 +253,28 @@ final class ColumnPages {
             final int stored = size - levels;
             final boolean compressed = !v2.isSetIs_compressed() || v2.isIs_compressed();
             final int raw = h.getUncompressed_page_size() - levels;
-            data = compressed && codec != CompressionCodecName.UNCOMPRESSED
-                ? ByteBuffer.wrap(PageCodecs.decompress(codec, slice(bytes, payload + levels, stored), raw))
-                : ByteBuffer.wrap(bytes, payload + levels, stored).slice();
+            if (compressed && codec != CompressionCodecName.UNCOMPRESSED) {
+                data = PageCodecs.decompress(codec, slice(bytes, payload + levels, stored), raw);
+                from = 0;
+                length = raw;
+            } else {
+                data = bytes;
+                from = payload + levels;
+                length = stored;
+            }
         } else if (h.getType() == PageType.DATA_PAGE) {
             final DataPageHeader v1 = h.getData_page_header();
             n = v1.getNum_values();
             encoding = Encoding.valueOf(v1.getEncoding().name());
-            data = codec != CompressionCodecName.UNCOMPRESSED
-                ? ByteBuffer.wrap(PageCodecs.decompress(codec, slice(bytes, payload, size), h.getUncompressed_page_size()))
-                : ByteBuffer.wrap(bytes, payload, size).slice();
+            if (codec != CompressionCodecName.UNCOMPRESSED) {
+                data = PageCodecs.decompress(codec, slice(bytes, payload, size), h.getUncompressed_page_size());
+                from = 0;
+                length = data.length;
+            } else {
+                data = bytes;
+                from = payload;
+                length = size;
+            }
         } else {
             throw new IOException("not a data page [type=" + h.getType() + ", column=" + descriptors[c].getPath()[0] + "]");
         }
@@ -270,66 +283,119 @@ final class ColumnPages {
             if (dictionary == null) {
                 throw new IOException("a dictionary-encoded page without a dictionary [column=" + descriptors[c].getPath()[0] + "]");
             }
-            final DictionaryValuesReader ids = new DictionaryValuesReader(null);
-            ids.initFromPage(n, ByteBufferInputStream.wrap(data));
-            lookUp(type, dictionary, ids, n, out, at);
+            final int[] ids = type == ColumnType.INT32 ? (int[]) out : scratchInts(n);
+            final int idsAt = type == ColumnType.INT32 ? at : 0;
+            BulkDecoding.dictionaryIds(data, from, from + length, n, ids, idsAt);
+            lookUp(type, dictionary, ids, idsAt, n, out, at);
+        } else if (encoding == Encoding.DELTA_BINARY_PACKED && type != ColumnType.BOOL && type != ColumnType.CHAR
+            && type != ColumnType.FLOAT64 && type != ColumnType.FLOAT32) {
+            deltas(type, data, from, from + length, n, out, at);
         } else {
-            decodeValues(c, type, encoding, n, data, out, at);
+            decodeValues(c, type, encoding, n, ByteBuffer.wrap(data, from, length).slice(), out, at);
         }
         return n;
     }
 
+    private static final ThreadLocal<int[]> SCRATCH_INTS = ThreadLocal.withInitial(() -> new int[8192]);
+    private static final ThreadLocal<long[]> SCRATCH_LONGS = ThreadLocal.withInitial(() -> new long[8192]);
+
+    /** This thread's id buffer of at least {@code n} ints (a page's ids, looked up at once). */
+    private static int[] scratchInts(final int n) {
+        int[] a = SCRATCH_INTS.get();
+        if (a.length < n) {
+            a = new int[n];
+            SCRATCH_INTS.set(a);
+        }
+        return a;
+    }
+
+    /** A DELTA_BINARY_PACKED page of an integer column, decoded in bulk. */
+    private static void deltas(final ColumnType type, final byte[] data, final int from, final int to, final int n, final Object out,
+                               final int at) throws IOException {
+        if (out instanceof long[] a) {
+            BulkDecoding.deltaLongs(data, from, to, n, a, at);
+            return;
+        }
+        long[] v = SCRATCH_LONGS.get();
+        if (v.length < n) {
+            v = new long[n];
+            SCRATCH_LONGS.set(v);
+        }
+        BulkDecoding.deltaLongs(data, from, to, n, v, 0);
+        switch (type) {
+            case INT32 -> {
+                final int[] a = (int[]) out;
+                for (int i = 0; i < n; i++) {
+                    a[at + i] = (int) v[i];
+                }
+            }
+            case INT16 -> {
+                final short[] a = (short[]) out;
+                for (int i = 0; i < n; i++) {
+                    a[at + i] = (short) v[i];
+                }
+            }
+            case BYTE -> {
+                final byte[] a = (byte[]) out;
+                for (int i = 0; i < n; i++) {
+                    a[at + i] = (byte) v[i];
+                }
+            }
+            default -> throw new IllegalStateException("not delta-decoded [type=" + type + "]");
+        }
+    }
+
     /** A dictionary page's values by the page's ids. */
-    private static void lookUp(final ColumnType type, final Object dictionary, final DictionaryValuesReader ids, final int n,
-                               final Object out, final int at) {
+    private static void lookUp(final ColumnType type, final Object dictionary, final int[] ids, final int idsAt,
+                               final int n, final Object out, final int at) {
         switch (type) {
             case TIMESTAMP, INT64 -> {
                 final long[] d = (long[]) dictionary;
                 final long[] a = (long[]) out;
-                for (int i = at; i < at + n; i++) {
-                    a[i] = d[ids.readValueDictionaryId()];
+                for (int i = 0; i < n; i++) {
+                    a[at + i] = d[ids[idsAt + i]];
                 }
             }
             case INT32 -> {
                 final int[] d = (int[]) dictionary;
                 final int[] a = (int[]) out;
-                for (int i = at; i < at + n; i++) {
-                    a[i] = d[ids.readValueDictionaryId()];
+                for (int i = 0; i < n; i++) {
+                    a[at + i] = d[ids[idsAt + i]];
                 }
             }
             case INT16 -> {
                 final int[] d = (int[]) dictionary;
                 final short[] a = (short[]) out;
-                for (int i = at; i < at + n; i++) {
-                    a[i] = (short) d[ids.readValueDictionaryId()];
+                for (int i = 0; i < n; i++) {
+                    a[at + i] = (short) d[ids[idsAt + i]];
                 }
             }
             case BYTE -> {
                 final int[] d = (int[]) dictionary;
                 final byte[] a = (byte[]) out;
-                for (int i = at; i < at + n; i++) {
-                    a[i] = (byte) d[ids.readValueDictionaryId()];
+                for (int i = 0; i < n; i++) {
+                    a[at + i] = (byte) d[ids[idsAt + i]];
                 }
             }
             case FLOAT64 -> {
                 final double[] d = (double[]) dictionary;
                 final double[] a = (double[]) out;
-                for (int i = at; i < at + n; i++) {
-                    a[i] = d[ids.readValueDictionaryId()];
+                for (int i = 0; i < n; i++) {
+                    a[at + i] = d[ids[idsAt + i]];
                 }
             }
             case FLOAT32 -> {
                 final float[] d = (float[]) dictionary;
                 final float[] a = (float[]) out;
-                for (int i = at; i < at + n; i++) {
-                    a[i] = d[ids.readValueDictionaryId()];
+                for (int i = 0; i < n; i++) {
+                    a[at + i] = d[ids[idsAt + i]];
                 }
             }
             case CHAR -> {
                 final byte[] d = (byte[]) dictionary;
                 final byte[] a = (byte[]) out;
-                for (int i = at; i < at + n; i++) {
-                    a[i] = d[ids.readValueDictionaryId()];
+                for (int i = 0; i < n; i++) {
+                    a[at + i] = d[ids[idsAt + i]];
                 }
             }
             default -> throw new IllegalStateException("not read through a dictionary [type=" + type + "]");
