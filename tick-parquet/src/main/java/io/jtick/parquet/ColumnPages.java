@@ -1,6 +1,7 @@
 package io.jtick.parquet;
 
 import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.hdb.format.DecodedBlockCache;
 import io.jtick.core.schema.ColumnType;
 import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.bytes.BytesInput;
@@ -30,18 +31,21 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.zip.CRC32;
 
 /**
  * Reads the data pages of one column chunk that hold a range of rows, found from the chunk's offset
  * index (read once per chunk and kept), in one ranged read of just those pages, and decodes each
- * page in bulk into the caller's array with parquet-java's {@link ValuesReader} for the page's
- * encoding (plain fixed-width values are copied straight from the page; dictionary-encoded pages
- * look their ids up in the chunk's dictionary, decoded once into an array of values). Columns are required and
- * flat, so there are no repetition or definition levels to decode and no record assembly. Page
- * checksums are verified when the writer set them. Thread-safe: the cached indexes are published
- * through atomic arrays; every read has its own stream and buffers.
+ * page whole into an array of the column's values: dictionary ids and DELTA_BINARY_PACKED integers
+ * in bulk ({@link BulkDecoding}), plain fixed-width values copied straight from the page, other
+ * encodings through parquet-java's {@link ValuesReader}; a dictionary is decoded once per chunk into
+ * an array its ids index. Decoded pages go to the process's bounded {@link DecodedBlockCache}, so a
+ * repeated query decodes nothing. Columns are required and flat, so there are no repetition or
+ * definition levels to decode and no record assembly. Page checksums are verified when the writer
+ * set them. Thread-safe: the cached indexes are published through atomic arrays; every read has its
+ * own stream and buffers; cached pages are never written after they are added.
  */
 final class ColumnPages {
     private final InputFile input;
@@ -52,9 +56,12 @@ final class ColumnPages {
     private final AtomicReferenceArray<OffsetIndex> offsets;
     private final AtomicReferenceArray<ColumnIndex> indexes;
     private final AtomicReferenceArray<Object> dictionaries;
+    /** Column {@code c}'s pages are {@code -(idBase + c)} in the decoded block cache. */
+    private final long idBase;
+    private static final AtomicLong IDS = new AtomicLong(1);
 
     /** Decoded rows of one column: {@code count} values from row {@code first} of the row group. */
-    record Span(int first, int count, Object values) {
+    record Span(int first, int count, Object values, boolean shared) {
     }
 
     ColumnPages(final InputFile input, final String file, final List<BlockMetaData> blocks, final ColumnDescriptor[] descriptors) {
@@ -66,6 +73,7 @@ final class ColumnPages {
         this.offsets = new AtomicReferenceArray<>(blocks.size() * columns);
         this.indexes = new AtomicReferenceArray<>(blocks.size() * columns);
         this.dictionaries = new AtomicReferenceArray<>(blocks.size() * columns);
+        this.idBase = IDS.getAndAdd(columns) + 1;
     }
 
     /**
@@ -202,10 +210,14 @@ final class ColumnPages {
 
     /**
      * Decodes the pages of column {@code c} in row group {@code g} that hold rows {@code [from, to)}
-     * of the group (whole pages, so the span may start before {@code from} and end after {@code to})
-     * into {@code reuse} when it is of the type and large enough, else a new array.
+     * of the group (whole pages, so the span may start before {@code from} and end after {@code to}).
+     * Each page is looked up first in the process's {@link DecodedBlockCache} and, when decoded, added
+     * to it (unless {@code cached} is false: the verify pass reads every byte and keeps nothing). A
+     * span of one page is the cached array itself ({@link Span#shared}: read only); a span of several
+     * is copied into {@code reuse} when it is of the type and large enough, else a new array.
      */
-    Span read(final int g, final int c, final ColumnType type, final int from, final int to, final Object reuse) throws IOException {
+    Span read(final int g, final int c, final ColumnType type, final int from, final int to, final Object reuse, final boolean cached)
+        throws IOException {
         final OffsetIndex o = offsetIndex(g, c);
         final int groupRows = Math.toIntExact(blocks.get(g).getRowCount());
         final int p0 = pageOf(o, from);
@@ -213,25 +225,60 @@ final class ColumnPages {
         final int first = (int) o.getFirstRowIndex(p0);
         final int end = p1 + 1 < o.getPageCount() ? (int) o.getFirstRowIndex(p1 + 1) : groupRows;
         final int n = end - first;
+        final DecodedBlockCache cache = DecodedBlockCache.shared();
+        final boolean caching = cached && g < 1 << 15 && p1 < 1 << 16 && cache.capacityBytes() > 0;
+        final long id = fileId(c);
+        final Object[] pageValues = new Object[p1 - p0 + 1];
+        int missFrom = -1;
+        int missTo = -1;
+        for (int p = p0; p <= p1; p++) {
+            final DecodedBlockCache.Entry e = caching ? cache.find(id, g << 16 | p) : null;
+            if (e != null) {
+                pageValues[p - p0] = e.values();
+            } else {
+                missFrom = missFrom < 0 ? p : missFrom;
+                missTo = p;
+            }
+        }
+        if (missFrom >= 0) {
+            final long start = o.getOffset(missFrom);
+            final byte[] bytes = readBytes(start, Math.toIntExact(o.getOffset(missTo) + o.getCompressedPageSize(missTo) - start));
+            final ByteArrayInputStream in = new ByteArrayInputStream(bytes);
+            for (int p = missFrom; p <= missTo; p++) {
+                if (pageValues[p - p0] != null) {
+                    continue;
+                }
+                final int rows = (p + 1 < o.getPageCount() ? (int) o.getFirstRowIndex(p + 1) : groupRows) - (int) o.getFirstRowIndex(p);
+                in.reset();
+                in.skip(Math.toIntExact(o.getOffset(p) - start));
+                final PageHeader h = Util.readPageHeader(in);
+                final Object values = type.newArray(Math.max(rows, 1));
+                final int got = decodePage(g, c, type, h, bytes, bytes.length - in.available(), values, 0);
+                if (got != rows) {
+                    throw new CorruptPartitionException(java.nio.file.Path.of(file), g, "page " + p + " holds " + got
+                        + " values, the offset index " + rows + " [column=" + descriptors[c].getPath()[0] + "]");
+                }
+                pageValues[p - p0] = caching ? cache.add(new DecodedBlockCache.Entry(id, g << 16 | p, (int) o.getFirstRowIndex(p), values,
+                    rows * type.width())).values() : values;
+            }
+        }
+        if (pageValues.length == 1) {
+            return new Span(first, n, pageValues[0], true);
+        }
         final Object out = reuse != null && reuse.getClass() == type.newArray(0).getClass() && java.lang.reflect.Array.getLength(reuse) >= n
             ? reuse : type.newArray(Math.max(n, 1));
-        final long start = o.getOffset(p0);
-        final byte[] bytes = readBytes(start, Math.toIntExact(o.getOffset(p1) + o.getCompressedPageSize(p1) - start));
-        final ByteArrayInputStream in = new ByteArrayInputStream(bytes);
         int at = 0;
         for (int p = p0; p <= p1; p++) {
-            final int pos = Math.toIntExact(o.getOffset(p) - start);
-            in.reset();
-            in.skip(pos);
-            final PageHeader h = Util.readPageHeader(in);
-            final int payload = bytes.length - in.available();
-            at += decodePage(g, c, type, h, bytes, payload, out, at);
+            final int rows = (p + 1 < o.getPageCount() ? (int) o.getFirstRowIndex(p + 1) : groupRows) - (int) o.getFirstRowIndex(p);
+            System.arraycopy(pageValues[p - p0], 0, out, at, rows);
+            at += rows;
         }
-        if (at != n) {
-            throw new CorruptPartitionException(java.nio.file.Path.of(file), g, "pages hold " + at + " values, the offset index "
-                + n + " [column=" + descriptors[c].getPath()[0] + "]");
-        }
-        return new Span(first, n, out);
+        return new Span(first, n, out, false);
+    }
+
+    /** This table's key for column {@code c} in the decoded block cache (negative: see {@link DecodedBlockCache}). */
+    private long fileId(final int c) {
+        return -(idBase + c);
     }
 
     /** Decodes one data page at {@code payload} in {@code bytes} into {@code out} from {@code at}; returns its value count. */

@@ -80,7 +80,10 @@ final class ParquetTable implements StoredTable {
         int column = -1;
         int first;
         int count;
+        /** The values: a cached page (read only) or {@link #owned}. */
         Object values;
+        /** This reader's own buffer, reused for spans of several pages. */
+        Object owned;
 
         boolean holds(final int column, final int from, final int to) {
             return this.column == column && from >= first && to <= first + count;
@@ -295,7 +298,7 @@ final class ParquetTable implements StoredTable {
                 if (c == TableSchema.SYM) {
                     verifySym(g);
                 } else if (rows > 0) {
-                    pages(g, c, 0, rows, null);
+                    pages(g, c, 0, rows, null, false);
                 }
             }
         }
@@ -541,17 +544,20 @@ final class ParquetTable implements StoredTable {
     /** Decodes into {@code held} the pages of {@code column} holding table rows {@code [from, to)}, all in row group {@code g}. */
     private void decoded(final Decoded held, final int g, final int column, final int from, final int to) {
         held.column = -1;
-        final ColumnPages.Span span = pages(g, column, from - groupStart[g], to - groupStart[g], held.values);
+        final ColumnPages.Span span = pages(g, column, from - groupStart[g], to - groupStart[g], held.owned, true);
         held.values = span.values();
+        if (!span.shared()) {
+            held.owned = span.values();
+        }
         held.first = groupStart[g] + span.first();
         held.count = span.count();
         held.column = column;
     }
 
-    private ColumnPages.Span pages(final int g, final int column, final int from, final int to, final Object reuse) {
+    private ColumnPages.Span pages(final int g, final int column, final int from, final int to, final Object reuse, final boolean cached) {
         decodes.incrementAndGet();
         try {
-            return pages.read(g, column, schema.type(column), from, to, reuse);
+            return pages.read(g, column, schema.type(column), from, to, reuse, cached);
         } catch (final PartitionUnavailableException e) {
             throw e;
         } catch (final CorruptPartitionException e) {

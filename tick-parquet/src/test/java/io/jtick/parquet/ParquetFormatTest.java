@@ -1,6 +1,7 @@
 package io.jtick.parquet;
 
 import io.jtick.core.feed.SyntheticDay;
+import io.jtick.core.hdb.format.DecodedBlockCache;
 import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.hdb.format.SymRanges;
 import io.jtick.core.hdb.ops.TierPolicy;
@@ -118,6 +119,25 @@ class ParquetFormatTest {
             assertThat(want).as(q).isNotEmpty();
             assertThat(answer(engine, lake, q)).as(q).isEqualTo(want);
         }
+    }
+
+    @Test
+    void shouldAnswerARepeatedScanFromTheDecodedPageCache() throws IOException {
+        final HistoricalDatabase plain = hdb(plainRoot, List.of(SyntheticDay.segment("trade", D1, ROWS, 40, 7)));
+        final HistoricalDatabase lake = hdb(parquetRoot, List.of(SyntheticDay.segment("trade", D1, ROWS, 40, 7)));
+        assertThat(new TieringJob(lake, parquetAfterOneDay("parquet/zstd"), 65_536).run(D1.plusDays(3)).failed()).isEmpty();
+        final QueryEngine engine = new QueryEngine(new TickMetrics(), QueryLimits.DEFAULT, 1);
+        final String vwap = sixQuestions("S0001", 0, 1).get(1);
+        final List<List<Object>> want = answer(engine, plain, vwap);
+        final DecodedBlockCache cache = DecodedBlockCache.shared();
+        final long misses0 = cache.misses();
+        assertThat(answer(engine, lake, vwap)).isEqualTo(want);
+        final long misses1 = cache.misses();
+        final long hits1 = cache.hits();
+        assertThat(misses1 - misses0).as("the first scan decodes the price and size pages").isGreaterThanOrEqualTo(2 * ROWS / 8192);
+        assertThat(answer(engine, lake, vwap)).isEqualTo(want);
+        assertThat(cache.hits() - hits1).as("the second scan finds every page decoded").isGreaterThanOrEqualTo(misses1 - misses0);
+        assertThat(cache.misses()).as("and decodes none again").isEqualTo(misses1);
     }
 
     @Test
