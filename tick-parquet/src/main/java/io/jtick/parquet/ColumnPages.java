@@ -56,6 +56,7 @@ final class ColumnPages {
     private final AtomicReferenceArray<OffsetIndex> offsets;
     private final AtomicReferenceArray<ColumnIndex> indexes;
     private final AtomicReferenceArray<Object> dictionaries;
+    private final AtomicReferenceArray<long[]> maxima;
     /** Column {@code c}'s pages are {@code -(idBase + c)} in the decoded block cache. */
     private final long idBase;
     private static final AtomicLong IDS = new AtomicLong(1);
@@ -73,6 +74,7 @@ final class ColumnPages {
         this.offsets = new AtomicReferenceArray<>(blocks.size() * columns);
         this.indexes = new AtomicReferenceArray<>(blocks.size() * columns);
         this.dictionaries = new AtomicReferenceArray<>(blocks.size() * columns);
+        this.maxima = new AtomicReferenceArray<>(blocks.size() * columns);
         this.idBase = IDS.getAndAdd(columns) + 1;
     }
 
@@ -187,6 +189,58 @@ final class ColumnPages {
             indexes.set(k, ci);
         }
         return ci;
+    }
+
+    /**
+     * Where a search for the first value at or after {@code t} in rows {@code [from, to)} of row
+     * group {@code g} (sorted on INT64 column {@code c}) must start: the first row at or after
+     * {@code from} of the first page whose largest value (the column index's max) reaches {@code t};
+     * {@code to} when none does. A page before it holds only values before {@code t}, whichever
+     * rows of it are in the range. {@code from} itself when the file has no column index.
+     */
+    int firstPageReaching(final int g, final int c, final int from, final int to, final long t) throws IOException {
+        final long[] max = pageMaxima(g, c);
+        if (max == null) {
+            return from;
+        }
+        final OffsetIndex o = offsetIndex(g, c);
+        final int last = pageOf(o, Math.max(from, to - 1));
+        for (int p = pageOf(o, from); p <= last; p++) {
+            if (max[p] >= t) {
+                return Math.max(from, (int) o.getFirstRowIndex(p));
+            }
+        }
+        return to;
+    }
+
+    /** The row after the page holding row {@code row} of row group {@code g} (group-relative). */
+    int pageEnd(final int g, final int c, final int row) throws IOException {
+        final OffsetIndex o = offsetIndex(g, c);
+        final int p = pageOf(o, row);
+        return p + 1 < o.getPageCount() ? (int) o.getFirstRowIndex(p + 1) : Math.toIntExact(blocks.get(g).getRowCount());
+    }
+
+    /** Each page's largest value of an INT64 column chunk, from its column index; null when there is none. */
+    private long[] pageMaxima(final int g, final int c) throws IOException {
+        final int k = g * columns + c;
+        long[] max = maxima.get(k);
+        if (max == null) {
+            final ColumnIndex ci = columnIndex(g, c);
+            if (ci == null || descriptors[c].getPrimitiveType().getPrimitiveTypeName()
+                != org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64) {
+                return null;
+            }
+            final List<ByteBuffer> values = ci.getMaxValues();
+            final List<Boolean> nulls = ci.getNullPages();
+            max = new long[values.size()];
+            for (int p = 0; p < max.length; p++) {
+                final ByteBuffer v = values.get(p);
+                max[p] = nulls.get(p) || v.remaining() < Long.BYTES ? Long.MAX_VALUE
+                    : v.duplicate().order(ByteOrder.LITTLE_ENDIAN).getLong(v.position());
+            }
+            maxima.set(k, max);
+        }
+        return max;
     }
 
     /** The page of a column chunk holding row {@code row} of the row group. */

@@ -355,32 +355,44 @@ final class ParquetTable implements StoredTable {
     }
 
     /**
-     * The first row of {@code [from, to)} (sorted on {@code column}) at or after {@code t}: the pages
-     * holding the range are decoded once into {@code probe} (kept for the next search, usually the
-     * same or the next sym) and searched in memory, a row group at a time, skipping a group whose
-     * last value in the range is before {@code t}.
+     * The first row of {@code [from, to)} (sorted on {@code column}) at or after {@code t}: a page at a
+     * time, skipping the pages whose largest value (the column index's) is before {@code t} without
+     * decoding them; the first page that reaches {@code t} is decoded into {@code probe} (kept for
+     * the next search, usually the same or the next sym) and searched in memory.
      */
     @Override
     public int lowerBound(final int column, final int from, final int to, final long t, final ColumnChunk probe) {
         for (int a = from; a < to;) {
-            final int b = Math.min(to, groupStart[groupOf(a) + 1]);
-            read(column, a, b - a, probe);
-            final long[] v = probe.longs();
-            final int off = probe.offset();
-            if (v[off + b - a - 1] >= t) {
-                int lo = off;
-                int hi = off + b - a;
-                while (lo < hi) {
-                    final int mid = (lo + hi) >>> 1;
-                    if (v[mid] < t) {
-                        lo = mid + 1;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                return a + lo - off;
+            final int g = groupOf(a);
+            final int base = groupStart[g];
+            final int b = Math.min(to, groupStart[g + 1]);
+            final int s;
+            final int e;
+            try {
+                s = base + pages.firstPageReaching(g, column, a - base, b - base, t);
+                e = s < b ? Math.min(b, base + pages.pageEnd(g, column, s - base)) : b;
+            } catch (final IOException | RuntimeException x) {
+                throw unavailableOrCorrupt(x, g, column);
             }
-            a = b;
+            if (s < b) {
+                read(column, s, e - s, probe);
+                final long[] v = probe.longs();
+                final int off = probe.offset();
+                if (v[off + e - s - 1] >= t) {
+                    int lo = off;
+                    int hi = off + e - s;
+                    while (lo < hi) {
+                        final int mid = (lo + hi) >>> 1;
+                        if (v[mid] < t) {
+                            lo = mid + 1;
+                        } else {
+                            hi = mid;
+                        }
+                    }
+                    return s + lo - off;
+                }
+            }
+            a = e;
         }
         return to;
     }

@@ -12,6 +12,7 @@ import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.TableSchema;
 import io.jtick.core.query.QueryEngine;
 import io.jtick.core.query.model.QueryLimits;
 import io.jtick.core.query.result.ResultTable;
@@ -138,6 +139,39 @@ class ParquetFormatTest {
         assertThat(answer(engine, lake, vwap)).isEqualTo(want);
         assertThat(cache.hits() - hits1).as("the second scan finds every page decoded").isGreaterThanOrEqualTo(misses1 - misses0);
         assertThat(cache.misses()).as("and decodes none again").isEqualTo(misses1);
+    }
+
+    private static long pagesLookedUp() {
+        return DecodedBlockCache.shared().hits() + DecodedBlockCache.shared().misses();
+    }
+
+    @Test
+    void shouldFindATimeDecodingOnlyThePageThatReachesIt() throws IOException {
+        final HistoricalDatabase lake = hdb(parquetRoot, List.of(SyntheticDay.segment("trade", D1, ROWS, 1, 7)));
+        assertThat(new TieringJob(lake, parquetAfterOneDay("parquet/zstd"), 65_536).run(D1.plusDays(3)).failed()).isEmpty();
+        final List<StoredTable> held = lake.acquire("trade", D1, D1);
+        try {
+            final ParquetTable t = (ParquetTable) held.get(0);
+            final long[] times = new long[t.rowCount()];
+            t.copyRows(TableSchema.TIME, 0, times.length, times, 0);
+            final java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+            for (int k = 0; k < 50; k++) {
+                final int row = random.nextInt(times.length);
+                final long at = times[row] + random.nextLong(-1, 2);
+                int want = 0;
+                while (want < times.length && times[want] < at) {
+                    want++;
+                }
+                final long before = pagesLookedUp();
+                assertThat(t.lowerBound(TableSchema.TIME, 0, times.length, at, new ColumnChunk())).as("t=%d", at).isEqualTo(want);
+                assertThat(pagesLookedUp() - before).as("pages read of %d rows", times.length).isEqualTo(1);
+            }
+            assertThat(t.lowerBound(TableSchema.TIME, 0, times.length, times[times.length - 1] + 1, new ColumnChunk()))
+                .isEqualTo(times.length);
+            assertThat(t.lowerBound(TableSchema.TIME, 0, times.length, Long.MIN_VALUE, new ColumnChunk())).isZero();
+        } finally {
+            held.forEach(StoredTable::release);
+        }
     }
 
     @Test
