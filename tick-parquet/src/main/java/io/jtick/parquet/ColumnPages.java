@@ -61,6 +61,13 @@ final class ColumnPages {
     private final long idBase;
     private static final AtomicLong IDS = new AtomicLong(1);
 
+    /** {@link #read}: look pages up in the decoded block cache and add the ones decoded. */
+    static final int KEEP = 2;
+    /** {@link #read}: look pages up in the decoded block cache, add none (a scan). */
+    static final int LOOK_UP = 1;
+    /** {@link #read}: neither (every page decoded from its bytes, none kept). */
+    static final int VERIFY = 0;
+
     /** Decoded rows of one column: {@code count} values from row {@code first} of the row group. */
     record Span(int first, int count, Object values, boolean shared) {
     }
@@ -266,11 +273,12 @@ final class ColumnPages {
      * Decodes the pages of column {@code c} in row group {@code g} that hold rows {@code [from, to)}
      * of the group (whole pages, so the span may start before {@code from} and end after {@code to}).
      * Each page is looked up first in the process's {@link DecodedBlockCache} and, when decoded, added
-     * to it (unless {@code cached} is false: the verify pass reads every byte and keeps nothing). A
+     * to it, as {@code caching} says: {@link #KEEP} both, {@link #LOOK_UP} only the lookup (a scan),
+     * {@link #VERIFY} neither (the verify pass decodes every byte and keeps nothing). A
      * span of one page is the cached array itself ({@link Span#shared}: read only); a span of several
      * is copied into {@code reuse} when it is of the type and large enough, else a new array.
      */
-    Span read(final int g, final int c, final ColumnType type, final int from, final int to, final Object reuse, final boolean cached)
+    Span read(final int g, final int c, final ColumnType type, final int from, final int to, final Object reuse, final int caching)
         throws IOException {
         final OffsetIndex o = offsetIndex(g, c);
         final int groupRows = Math.toIntExact(blocks.get(g).getRowCount());
@@ -280,13 +288,14 @@ final class ColumnPages {
         final int end = p1 + 1 < o.getPageCount() ? (int) o.getFirstRowIndex(p1 + 1) : groupRows;
         final int n = end - first;
         final DecodedBlockCache cache = DecodedBlockCache.shared();
-        final boolean caching = cached && g < 1 << 15 && p1 < 1 << 16 && cache.capacityBytes() > 0;
+        final boolean lookUp = caching != VERIFY && g < 1 << 15 && p1 < 1 << 16 && cache.capacityBytes() > 0;
+        final boolean keep = lookUp && caching == KEEP;
         final long id = fileId(c);
         final Object[] pageValues = new Object[p1 - p0 + 1];
         int missFrom = -1;
         int missTo = -1;
         for (int p = p0; p <= p1; p++) {
-            final DecodedBlockCache.Entry e = caching ? cache.find(id, g << 16 | p) : null;
+            final DecodedBlockCache.Entry e = lookUp ? cache.find(id, g << 16 | p) : null;
             if (e != null) {
                 pageValues[p - p0] = e.values();
             } else {
@@ -312,7 +321,7 @@ final class ColumnPages {
                     throw new CorruptPartitionException(java.nio.file.Path.of(file), g, "page " + p + " holds " + got
                         + " values, the offset index " + rows + " [column=" + descriptors[c].getPath()[0] + "]");
                 }
-                pageValues[p - p0] = caching ? cache.add(new DecodedBlockCache.Entry(id, g << 16 | p, (int) o.getFirstRowIndex(p), values,
+                pageValues[p - p0] = keep ? cache.add(new DecodedBlockCache.Entry(id, g << 16 | p, (int) o.getFirstRowIndex(p), values,
                     rows * type.width())).values() : values;
             }
         }

@@ -1,6 +1,7 @@
 package io.jtick.parquet;
 
 import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.hdb.format.DecodedBlockCache;
 import io.jtick.core.hdb.format.PartitionUnavailableException;
 import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.hdb.format.SymRanges;
@@ -74,6 +75,14 @@ final class ParquetTable implements StoredTable {
 
     private final ColumnPages pages;
 
+    /**
+     * Reads a reader makes of one column before it counts as a scan, whose pages are then looked up
+     * in the decoded block cache but not added to it (unless the whole column fits an eighth of the
+     * cache), so that one scan of a large day does not evict every other query's pages: the plain
+     * tier's rule for its encoded blocks ({@code DecodedBlock.SCAN_BLOCKS}).
+     */
+    static final int SCAN_READS = 8;
+
     /** Pages of one column decoded for one reader: {@code count} values from table row {@code first}. */
     private static final class Decoded {
         ParquetTable table;
@@ -84,6 +93,10 @@ final class ParquetTable implements StoredTable {
         Object values;
         /** This reader's own buffer, reused for spans of several pages. */
         Object owned;
+        /** The column {@link #reads} counts the reads of. */
+        int readsColumn = -1;
+        /** Reads of {@link #readsColumn} through this holder: past {@link #SCAN_READS} the reader is a scan. */
+        int reads;
 
         boolean holds(final int column, final int from, final int to) {
             return this.column == column && from >= first && to <= first + count;
@@ -298,7 +311,7 @@ final class ParquetTable implements StoredTable {
                 if (c == TableSchema.SYM) {
                     verifySym(g);
                 } else if (rows > 0) {
-                    pages(g, c, 0, rows, null, false);
+                    pages(g, c, 0, rows, null, ColumnPages.VERIFY);
                 }
             }
         }
@@ -556,7 +569,15 @@ final class ParquetTable implements StoredTable {
     /** Decodes into {@code held} the pages of {@code column} holding table rows {@code [from, to)}, all in row group {@code g}. */
     private void decoded(final Decoded held, final int g, final int column, final int from, final int to) {
         held.column = -1;
-        final ColumnPages.Span span = pages(g, column, from - groupStart[g], to - groupStart[g], held.owned, true);
+        if (held.readsColumn != column) {
+            held.readsColumn = column;
+            held.reads = 0;
+        }
+        held.reads++;
+        final long capacity = DecodedBlockCache.shared().capacityBytes();
+        final boolean keep = held.reads <= SCAN_READS || (long) rowCount() * schema.type(column).width() <= capacity / 8;
+        final ColumnPages.Span span = pages(g, column, from - groupStart[g], to - groupStart[g], held.owned,
+            keep ? ColumnPages.KEEP : ColumnPages.LOOK_UP);
         held.values = span.values();
         if (!span.shared()) {
             held.owned = span.values();
@@ -566,10 +587,10 @@ final class ParquetTable implements StoredTable {
         held.column = column;
     }
 
-    private ColumnPages.Span pages(final int g, final int column, final int from, final int to, final Object reuse, final boolean cached) {
+    private ColumnPages.Span pages(final int g, final int column, final int from, final int to, final Object reuse, final int caching) {
         decodes.incrementAndGet();
         try {
-            return pages.read(g, column, schema.type(column), from, to, reuse, cached);
+            return pages.read(g, column, schema.type(column), from, to, reuse, caching);
         } catch (final PartitionUnavailableException e) {
             throw e;
         } catch (final CorruptPartitionException e) {

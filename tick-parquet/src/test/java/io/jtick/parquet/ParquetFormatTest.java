@@ -141,6 +141,43 @@ class ParquetFormatTest {
         assertThat(cache.misses()).as("and decodes none again").isEqualTo(misses1);
     }
 
+    @Test
+    void shouldNotFillTheCacheWithAScanOfAColumnLargerThanAnEighthOfIt() throws IOException {
+        final int rows = 100_000;
+        final HistoricalDatabase lake = hdb(parquetRoot, List.of(SyntheticDay.segment("trade", D1, rows, 1, 7)));
+        assertThat(new TieringJob(lake, parquetAfterOneDay("parquet/zstd"), 65_536).run(D1.plusDays(3)).failed()).isEmpty();
+        final DecodedBlockCache cache = DecodedBlockCache.shared();
+        final long capacity = cache.capacityBytes();
+        final List<StoredTable> held = lake.acquire("trade", D1, D1);
+        try {
+            cache.capacityBytes(8L * rows * 8 - 8); // the time column is just over an eighth of it
+            cache.clear();
+            final ParquetTable t = (ParquetTable) held.get(0);
+            final List<Integer> pageRows = new ArrayList<>();
+            for (int g = 0; g < t.groupCount(); g++) {
+                for (int r = t.groupStart(g); r < t.groupStart(g + 1); r += ParquetTableWriter.PAGE_ROWS) {
+                    pageRows.add(r);
+                }
+            }
+            assertThat(pageRows.size()).isGreaterThan(ParquetTable.SCAN_READS + 2);
+            final ColumnChunk scan = new ColumnChunk();
+            for (final int r : pageRows) {
+                t.read(TableSchema.TIME, r, 1, scan);
+            }
+            final long hits = cache.hits();
+            final long misses = cache.misses();
+            final ColumnChunk again = new ColumnChunk();
+            for (final int r : pageRows) {
+                t.read(TableSchema.TIME, r, 1, again);
+            }
+            assertThat(cache.hits() - hits).as("the first pages of the scan were kept").isEqualTo(ParquetTable.SCAN_READS);
+            assertThat(cache.misses() - misses).as("the rest were not").isEqualTo(pageRows.size() - ParquetTable.SCAN_READS);
+        } finally {
+            cache.capacityBytes(capacity);
+            held.forEach(StoredTable::release);
+        }
+    }
+
     private static long pagesLookedUp() {
         return DecodedBlockCache.shared().hits() + DecodedBlockCache.shared().misses();
     }
