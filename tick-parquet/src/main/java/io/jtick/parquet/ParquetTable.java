@@ -1,6 +1,7 @@
 package io.jtick.parquet;
 
 import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.hdb.format.DecodedBlockCache;
 import io.jtick.core.hdb.format.PartitionUnavailableException;
 import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.hdb.format.SymRanges;
@@ -74,13 +75,28 @@ final class ParquetTable implements StoredTable {
 
     private final ColumnPages pages;
 
+    /**
+     * Reads a reader makes of one column before it counts as a scan, whose pages are then looked up
+     * in the decoded block cache but not added to it (unless the whole column fits an eighth of the
+     * cache), so that one scan of a large day does not evict every other query's pages: the plain
+     * tier's rule for its encoded blocks ({@code DecodedBlock.SCAN_BLOCKS}).
+     */
+    static final int SCAN_READS = 8;
+
     /** Pages of one column decoded for one reader: {@code count} values from table row {@code first}. */
     private static final class Decoded {
         ParquetTable table;
         int column = -1;
         int first;
         int count;
+        /** The values: a cached page (read only) or {@link #owned}. */
         Object values;
+        /** This reader's own buffer, reused for spans of several pages. */
+        Object owned;
+        /** The column {@link #reads} counts the reads of. */
+        int readsColumn = -1;
+        /** Reads of {@link #readsColumn} through this holder: past {@link #SCAN_READS} the reader is a scan. */
+        int reads;
 
         boolean holds(final int column, final int from, final int to) {
             return this.column == column && from >= first && to <= first + count;
@@ -295,7 +311,7 @@ final class ParquetTable implements StoredTable {
                 if (c == TableSchema.SYM) {
                     verifySym(g);
                 } else if (rows > 0) {
-                    pages(g, c, 0, rows, null);
+                    pages(g, c, 0, rows, null, ColumnPages.VERIFY);
                 }
             }
         }
@@ -352,32 +368,44 @@ final class ParquetTable implements StoredTable {
     }
 
     /**
-     * The first row of {@code [from, to)} (sorted on {@code column}) at or after {@code t}: the pages
-     * holding the range are decoded once into {@code probe} (kept for the next search, usually the
-     * same or the next sym) and searched in memory, a row group at a time, skipping a group whose
-     * last value in the range is before {@code t}.
+     * The first row of {@code [from, to)} (sorted on {@code column}) at or after {@code t}: a page at a
+     * time, skipping the pages whose largest value (the column index's) is before {@code t} without
+     * decoding them; the first page that reaches {@code t} is decoded into {@code probe} (kept for
+     * the next search, usually the same or the next sym) and searched in memory.
      */
     @Override
     public int lowerBound(final int column, final int from, final int to, final long t, final ColumnChunk probe) {
         for (int a = from; a < to;) {
-            final int b = Math.min(to, groupStart[groupOf(a) + 1]);
-            read(column, a, b - a, probe);
-            final long[] v = probe.longs();
-            final int off = probe.offset();
-            if (v[off + b - a - 1] >= t) {
-                int lo = off;
-                int hi = off + b - a;
-                while (lo < hi) {
-                    final int mid = (lo + hi) >>> 1;
-                    if (v[mid] < t) {
-                        lo = mid + 1;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                return a + lo - off;
+            final int g = groupOf(a);
+            final int base = groupStart[g];
+            final int b = Math.min(to, groupStart[g + 1]);
+            final int s;
+            final int e;
+            try {
+                s = base + pages.firstPageReaching(g, column, a - base, b - base, t);
+                e = s < b ? Math.min(b, base + pages.pageEnd(g, column, s - base)) : b;
+            } catch (final IOException | RuntimeException x) {
+                throw unavailableOrCorrupt(x, g, column);
             }
-            a = b;
+            if (s < b) {
+                read(column, s, e - s, probe);
+                final long[] v = probe.longs();
+                final int off = probe.offset();
+                if (v[off + e - s - 1] >= t) {
+                    int lo = off;
+                    int hi = off + e - s;
+                    while (lo < hi) {
+                        final int mid = (lo + hi) >>> 1;
+                        if (v[mid] < t) {
+                            lo = mid + 1;
+                        } else {
+                            hi = mid;
+                        }
+                    }
+                    return s + lo - off;
+                }
+            }
+            a = e;
         }
         return to;
     }
@@ -541,17 +569,28 @@ final class ParquetTable implements StoredTable {
     /** Decodes into {@code held} the pages of {@code column} holding table rows {@code [from, to)}, all in row group {@code g}. */
     private void decoded(final Decoded held, final int g, final int column, final int from, final int to) {
         held.column = -1;
-        final ColumnPages.Span span = pages(g, column, from - groupStart[g], to - groupStart[g], held.values);
+        if (held.readsColumn != column) {
+            held.readsColumn = column;
+            held.reads = 0;
+        }
+        held.reads++;
+        final long capacity = DecodedBlockCache.shared().capacityBytes();
+        final boolean keep = held.reads <= SCAN_READS || (long) rowCount() * schema.type(column).width() <= capacity / 8;
+        final ColumnPages.Span span = pages(g, column, from - groupStart[g], to - groupStart[g], held.owned,
+            keep ? ColumnPages.KEEP : ColumnPages.LOOK_UP);
         held.values = span.values();
+        if (!span.shared()) {
+            held.owned = span.values();
+        }
         held.first = groupStart[g] + span.first();
         held.count = span.count();
         held.column = column;
     }
 
-    private ColumnPages.Span pages(final int g, final int column, final int from, final int to, final Object reuse) {
+    private ColumnPages.Span pages(final int g, final int column, final int from, final int to, final Object reuse, final int caching) {
         decodes.incrementAndGet();
         try {
-            return pages.read(g, column, schema.type(column), from, to, reuse);
+            return pages.read(g, column, schema.type(column), from, to, reuse, caching);
         } catch (final PartitionUnavailableException e) {
             throw e;
         } catch (final CorruptPartitionException e) {

@@ -1,6 +1,7 @@
 package io.jtick.parquet;
 
 import io.jtick.core.feed.SyntheticDay;
+import io.jtick.core.hdb.format.DecodedBlockCache;
 import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.hdb.format.SymRanges;
 import io.jtick.core.hdb.ops.TierPolicy;
@@ -11,6 +12,7 @@ import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.TableSchema;
 import io.jtick.core.query.QueryEngine;
 import io.jtick.core.query.model.QueryLimits;
 import io.jtick.core.query.result.ResultTable;
@@ -117,6 +119,95 @@ class ParquetFormatTest {
             final List<List<Object>> want = answer(engine, plain, q);
             assertThat(want).as(q).isNotEmpty();
             assertThat(answer(engine, lake, q)).as(q).isEqualTo(want);
+        }
+    }
+
+    @Test
+    void shouldAnswerARepeatedScanFromTheDecodedPageCache() throws IOException {
+        final HistoricalDatabase plain = hdb(plainRoot, List.of(SyntheticDay.segment("trade", D1, ROWS, 40, 7)));
+        final HistoricalDatabase lake = hdb(parquetRoot, List.of(SyntheticDay.segment("trade", D1, ROWS, 40, 7)));
+        assertThat(new TieringJob(lake, parquetAfterOneDay("parquet/zstd"), 65_536).run(D1.plusDays(3)).failed()).isEmpty();
+        final QueryEngine engine = new QueryEngine(new TickMetrics(), QueryLimits.DEFAULT, 1);
+        final String vwap = sixQuestions("S0001", 0, 1).get(1);
+        final List<List<Object>> want = answer(engine, plain, vwap);
+        final DecodedBlockCache cache = DecodedBlockCache.shared();
+        final long misses0 = cache.misses();
+        assertThat(answer(engine, lake, vwap)).isEqualTo(want);
+        final long misses1 = cache.misses();
+        final long hits1 = cache.hits();
+        assertThat(misses1 - misses0).as("the first scan decodes the price and size pages").isGreaterThanOrEqualTo(2 * ROWS / 8192);
+        assertThat(answer(engine, lake, vwap)).isEqualTo(want);
+        assertThat(cache.hits() - hits1).as("the second scan finds every page decoded").isGreaterThanOrEqualTo(misses1 - misses0);
+        assertThat(cache.misses()).as("and decodes none again").isEqualTo(misses1);
+    }
+
+    @Test
+    void shouldNotFillTheCacheWithAScanOfAColumnLargerThanAnEighthOfIt() throws IOException {
+        final int rows = 100_000;
+        final HistoricalDatabase lake = hdb(parquetRoot, List.of(SyntheticDay.segment("trade", D1, rows, 1, 7)));
+        assertThat(new TieringJob(lake, parquetAfterOneDay("parquet/zstd"), 65_536).run(D1.plusDays(3)).failed()).isEmpty();
+        final DecodedBlockCache cache = DecodedBlockCache.shared();
+        final long capacity = cache.capacityBytes();
+        final List<StoredTable> held = lake.acquire("trade", D1, D1);
+        try {
+            cache.capacityBytes(8L * rows * 8 - 8); // the time column is just over an eighth of it
+            cache.clear();
+            final ParquetTable t = (ParquetTable) held.get(0);
+            final List<Integer> pageRows = new ArrayList<>();
+            for (int g = 0; g < t.groupCount(); g++) {
+                for (int r = t.groupStart(g); r < t.groupStart(g + 1); r += ParquetTableWriter.PAGE_ROWS) {
+                    pageRows.add(r);
+                }
+            }
+            assertThat(pageRows.size()).isGreaterThan(ParquetTable.SCAN_READS + 2);
+            final ColumnChunk scan = new ColumnChunk();
+            for (final int r : pageRows) {
+                t.read(TableSchema.TIME, r, 1, scan);
+            }
+            final long hits = cache.hits();
+            final long misses = cache.misses();
+            final ColumnChunk again = new ColumnChunk();
+            for (final int r : pageRows) {
+                t.read(TableSchema.TIME, r, 1, again);
+            }
+            assertThat(cache.hits() - hits).as("the first pages of the scan were kept").isEqualTo(ParquetTable.SCAN_READS);
+            assertThat(cache.misses() - misses).as("the rest were not").isEqualTo(pageRows.size() - ParquetTable.SCAN_READS);
+        } finally {
+            cache.capacityBytes(capacity);
+            held.forEach(StoredTable::release);
+        }
+    }
+
+    private static long pagesLookedUp() {
+        return DecodedBlockCache.shared().hits() + DecodedBlockCache.shared().misses();
+    }
+
+    @Test
+    void shouldFindATimeDecodingOnlyThePageThatReachesIt() throws IOException {
+        final HistoricalDatabase lake = hdb(parquetRoot, List.of(SyntheticDay.segment("trade", D1, ROWS, 1, 7)));
+        assertThat(new TieringJob(lake, parquetAfterOneDay("parquet/zstd"), 65_536).run(D1.plusDays(3)).failed()).isEmpty();
+        final List<StoredTable> held = lake.acquire("trade", D1, D1);
+        try {
+            final ParquetTable t = (ParquetTable) held.get(0);
+            final long[] times = new long[t.rowCount()];
+            t.copyRows(TableSchema.TIME, 0, times.length, times, 0);
+            final java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+            for (int k = 0; k < 50; k++) {
+                final int row = random.nextInt(times.length);
+                final long at = times[row] + random.nextLong(-1, 2);
+                int want = 0;
+                while (want < times.length && times[want] < at) {
+                    want++;
+                }
+                final long before = pagesLookedUp();
+                assertThat(t.lowerBound(TableSchema.TIME, 0, times.length, at, new ColumnChunk())).as("t=%d", at).isEqualTo(want);
+                assertThat(pagesLookedUp() - before).as("pages read of %d rows", times.length).isEqualTo(1);
+            }
+            assertThat(t.lowerBound(TableSchema.TIME, 0, times.length, times[times.length - 1] + 1, new ColumnChunk()))
+                .isEqualTo(times.length);
+            assertThat(t.lowerBound(TableSchema.TIME, 0, times.length, Long.MIN_VALUE, new ColumnChunk())).isZero();
+        } finally {
+            held.forEach(StoredTable::release);
         }
     }
 

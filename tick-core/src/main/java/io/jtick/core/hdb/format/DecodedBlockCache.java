@@ -16,6 +16,9 @@ import java.util.concurrent.atomic.LongAdder;
  * (the garbage collector frees it after). Lookups take no lock; inserts and evictions take this
  * object's lock. Replacement is CLOCK (a hit sets the entry's reference bit; the hand clears it
  * or evicts).
+ *
+ * <p>Keys are a file id and a block number. {@link ColumnFile}s take positive ids; other formats'
+ * readers (the Parquet tier's decoded pages) take negative ones, so the two never meet.
  */
 public final class DecodedBlockCache {
     /** 64 MiB. */
@@ -40,8 +43,8 @@ public final class DecodedBlockCache {
         return SHARED;
     }
 
-    /** One decoded block: rows {@code [firstRow, firstRow + rows)} of one file, values in a typed array. */
-    static final class Entry {
+    /** One decoded block: rows {@code [firstRow, firstRow + rows)} of one file, values in a typed array (never written once added). */
+    public static final class Entry {
         final long fileId;
         final int block;
         final int firstRow;
@@ -49,12 +52,17 @@ public final class DecodedBlockCache {
         final int bytes;
         volatile boolean referenced;
 
-        Entry(final long fileId, final int block, final int firstRow, final Object values, final int bytes) {
+        public Entry(final long fileId, final int block, final int firstRow, final Object values, final int bytes) {
             this.fileId = fileId;
             this.block = block;
             this.firstRow = firstRow;
             this.values = values;
             this.bytes = bytes;
+        }
+
+        /** The decoded values (read only). */
+        public Object values() {
+            return values;
         }
     }
 
@@ -93,7 +101,8 @@ public final class DecodedBlockCache {
         bytes = 0;
     }
 
-    Entry find(final long fileId, final int block) {
+    /** The cached block, or null (counted as a hit or a miss). */
+    public Entry find(final long fileId, final int block) {
         final int h = slot(fileId, block);
         for (int k = 0; k < WINDOW; k++) {
             final Entry e = slots.get((h + k) & (SLOTS - 1));
@@ -109,8 +118,8 @@ public final class DecodedBlockCache {
         return null;
     }
 
-    /** Adds a decoded block (or returns the one another thread added meanwhile). */
-    synchronized Entry add(final Entry e) {
+    /** Adds a decoded block (or returns the one another thread added meanwhile; {@code e} itself when over capacity). */
+    public synchronized Entry add(final Entry e) {
         if (e.bytes > capacity) {
             return e;
         }
