@@ -45,7 +45,8 @@ import java.util.concurrent.TimeUnit;
  * day's journal (read-only) and gets END_OF_DAY when it has it all, then the new day.
  *
  * <p>State: {@code subscribers} (each with its tables, sym filter, journal reader while catching up,
- * its slow-subscriber alert flag, and an END_OF_DAY it is owed once it has read the ended day);
+ * its slow-subscriber alert flag, an END_OF_DAY it is owed once it has read the ended day, and the run
+ * of adjacent live frames not yet written, written as one slice before the flush or anything else);
  * {@code filters}, one shared {@link SymFilter} per distinct sym list over the symbol ids in {@code syms};
  * {@code dirty[0..dirtyCount)}, the subscribers written since the last flush;
  * {@code filterScratch}/{@code filteredScratch}, the filtered copies built during one publish;
@@ -161,7 +162,7 @@ final class SubscriberRegistry {
                     kdbAll = writeKdb(s, kdbAll, frame, offset, schema);
                     continue;
                 }
-                write(s, settings.broadcast() ? frame.retainedSlice(offset, length) : copy(frame, offset, length));
+                writeFrame(s, frame, offset, length);
                 continue;
             }
             int f = 0;
@@ -186,7 +187,7 @@ final class SubscriberRegistry {
                 if (s.kdb) {
                     kdbAll = writeKdb(s, kdbAll, frame, offset, schema);
                 } else {
-                    write(s, settings.broadcast() ? frame.retainedSlice(offset, length) : copy(frame, offset, length));
+                    writeFrame(s, frame, offset, length);
                 }
             } else if (s.kdb) {
                 kdbScratch[f] = writeKdb(s, kdbScratch[f], out, out.readerIndex(), schema);
@@ -290,7 +291,23 @@ final class SubscriberRegistry {
     }
 
     private void write(final Subscriber s, final ByteBuf out) {
+        s.writePending();
         s.channel.write(out, s.channel.voidPromise());
+        written(s);
+    }
+
+    /** Broadcast: the frame goes to {@code s} uncopied, in one run with the adjacent frames before it ({@link Subscriber#writeShared}). */
+    private void writeFrame(final Subscriber s, final ByteBuf frame, final int offset, final int length) {
+        if (!settings.broadcast()) {
+            write(s, copy(frame, offset, length));
+            return;
+        }
+        s.writeShared(frame, offset, length);
+        written(s);
+    }
+
+    /** One update more written to {@code s}: marked for the flush, its backlog checked. */
+    private void written(final Subscriber s) {
         s.updatesSent++;
         if (!s.dirty) {
             s.dirty = true;
@@ -335,6 +352,7 @@ final class SubscriberRegistry {
         for (int k = 0; k < dirtyCount; k++) {
             final Subscriber s = dirty[k];
             s.dirty = false;
+            s.writePending();
             s.channel.flush();
             dirty[k] = null;
         }
@@ -354,7 +372,7 @@ final class SubscriberRegistry {
         counters.subscriberSlow();
         counters.error(ErrorCode.SLOW_SUBSCRIBER);
         final long backlog = s.backlogBytes();
-        final long dropped = OutboundBacklog.dropAllButCurrent(s.channel);
+        final long dropped = OutboundBacklog.dropAllButCurrent(s.channel) + s.dropPending();
         LOG.warn("disconnecting slow subscriber [id={}, name={}, backlogBytes={}, droppedBytes={}, limit={}]: {}", s.id, s.name, backlog,
             dropped, settings.maxSubscriberBacklog(), reason);
         closeCatchUp(s);
@@ -464,6 +482,7 @@ final class SubscriberRegistry {
             final Subscriber s = subscribers.get(k);
             if (s.channel == channel) {
                 closeCatchUp(s);
+                s.dropPending();
                 subscribers.remove(k);
                 counters.subscriberGone();
                 LOG.info("subscriber gone [id={}, name={}, updatesSent={}]", s.id, s.name, s.updatesSent);
@@ -474,6 +493,7 @@ final class SubscriberRegistry {
 
     /** Sends a heartbeat to every live subscriber whose socket can take it; ends alert episodes that are over. */
     void heartbeat(final long epochNanos) {
+        writePending();
         for (int k = 0; k < subscribers.size(); k++) {
             final Subscriber s = subscribers.get(k);
             clearAlert(s);
@@ -489,6 +509,7 @@ final class SubscriberRegistry {
      * END_OF_DAY when it has read it all; one that is still behind on an earlier day is disconnected as slow.
      */
     void endOfDay(final LocalDate ended, final long i, final long j, final java.nio.file.Path journalRoot) {
+        writePending();
         boolean catchingUp = false;
         for (int k = 0; k < subscribers.size(); k++) {
             final Subscriber s = subscribers.get(k);
@@ -562,10 +583,18 @@ final class SubscriberRegistry {
         return out;
     }
 
-    /** Closes the journal readers of unfinished catch-ups (the tickerplant is closing). */
+    /** Writes the pending run of every subscriber written since the last flush (before a message that must follow them). */
+    private void writePending() {
+        for (int k = 0; k < dirtyCount; k++) {
+            dirty[k].writePending();
+        }
+    }
+
+    /** Closes the journal readers of unfinished catch-ups and drops pending runs (the tickerplant is closing). */
     void close() {
         for (final Subscriber s : subscribers) {
             closeCatchUp(s);
+            s.dropPending();
         }
     }
 

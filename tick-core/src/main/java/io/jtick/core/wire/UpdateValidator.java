@@ -4,6 +4,9 @@ import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.netty.buffer.ByteBuf;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
 
 import static io.jtick.core.wire.FrameDescriptor.COLUMN_COUNT_OFFSET;
 import static io.jtick.core.wire.FrameDescriptor.COLUMN_HEADER_LENGTH;
@@ -23,10 +26,13 @@ import static io.jtick.core.wire.FrameDescriptor.align8;
  * type and size against the schema, the dictionary's bounds and every sym code. On success returns
  * {@link ErrorCode#NONE} and allocates nothing; on failure {@link #reason()} says what was wrong.
  * {@link #validateStructure} does the same for a frame of any table, taking the column types the frame
- * names (what a journal repair can check without the tickerplant's schema).
+ * names (what a journal repair can check without the tickerplant's schema). The per-row and per-sym loops
+ * of a direct buffer read its memory through {@code view}, after the frame's bounds are checked once, not
+ * through the buffer's accessors, each of which checks the reference count and the index again.
  */
 public final class UpdateValidator {
     private final SchemaRegistry schemas;
+    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private TableSchema table;
     private int tableIndex = -1;
     private String reason;
@@ -154,12 +160,16 @@ public final class UpdateValidator {
             return fail(ErrorCode.MALFORMED_FRAME, "bad dictionary offset [table=" + name + ", dictOffset=" + dictOffset + "]");
         }
         final int symCount = buf.getIntLE(offset + dictOffset);
+        final boolean direct = buf.hasMemoryAddress() && offset >= 0 && offset + length <= buf.capacity();
+        if (direct) {
+            view.wrap(buf.memoryAddress() + offset, length);
+        }
         int p = dictOffset + 4;
         for (int i = 0; i < symCount; i++) {
             if (p >= length) {
                 return fail(ErrorCode.MALFORMED_FRAME, "frame ends inside the sym dictionary [table=" + name + ", entry=" + i + "]");
             }
-            final int len = buf.getUnsignedByte(offset + p);
+            final int len = direct ? view.getByte(p) & 0xFF : buf.getUnsignedByte(offset + p);
             if (len == 0) {
                 return fail(ErrorCode.BAD_SYMBOL, "empty symbol in dictionary [table=" + name + ", entry=" + i + "]");
             }
@@ -169,7 +179,8 @@ public final class UpdateValidator {
             return fail(ErrorCode.MALFORMED_FRAME, "sym dictionary does not end the frame [table=" + name + ", symCount=" + symCount + "]");
         }
         for (int r = 0; r < rows; r++) {
-            final int code = buf.getIntLE(symData + (r << 2));
+            final int at = symData + (r << 2);
+            final int code = direct ? view.getInt(at - offset, ByteOrder.LITTLE_ENDIAN) : buf.getIntLE(at);
             if (code < 0 || code >= symCount) {
                 return fail(ErrorCode.BAD_SYMBOL, "sym code outside the dictionary [table=" + name + ", row=" + r
                     + ", code=" + code + ", dictionary=" + symCount + "]");
