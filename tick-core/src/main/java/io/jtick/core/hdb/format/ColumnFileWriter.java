@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.Executor;
 import java.util.zip.CRC32C;
 
 import static io.jtick.core.hdb.format.ColumnFileDescriptor.HEADER_LENGTH;
@@ -20,6 +21,11 @@ import static io.jtick.core.hdb.format.ColumnFileDescriptor.INDEX_ENTRY_LENGTH;
  * {@link #blockRows()} little-endian values and calls {@link #writeBlock(int)}; {@link #finish()}
  * writes the block index and the header and forces the file to disk. Not thread-safe; one writer
  * per file. Layout in {@link ColumnFileDescriptor}.
+ *
+ * <p>{@link #direct} writes the same bytes with direct I/O ({@link DirectColumnOutput}): the file
+ * is then written strictly in order, and a plain column's {@link #block()} is a window of the
+ * aligned staging buffer itself, so its values go from the table to the device without a copy
+ * into the page cache; {@link #writeValuesAt} (positional writes) is for buffered files only.
  */
 public final class ColumnFileWriter implements AutoCloseable {
     private final Path path;
@@ -32,6 +38,10 @@ public final class ColumnFileWriter implements AutoCloseable {
     private final boolean sync;
     private final byte[] raw;
     private final UnsafeBuffer rawBuffer;
+    /** Set for a file written with direct I/O. */
+    private final DirectColumnOutput direct;
+    /** Direct I/O of a plain file: {@link #rawBuffer} is the staging buffer's next block, filled in place. */
+    private final boolean inPlace;
     private final byte[] transformed;
     private final byte[] scratch;
     private final byte[] stored;
@@ -51,6 +61,27 @@ public final class ColumnFileWriter implements AutoCloseable {
     /** @param sync force the file to disk in {@link #finish()} (the compression study times writes without it) */
     public ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final long rowCount,
                      final boolean sync) throws IOException {
+        this(path, type, encoding, blockRows, rowCount, sync, 0, null);
+    }
+
+    /**
+     * A writer that writes the file with direct I/O ({@code O_DIRECT}) in buffers aligned to
+     * {@code align} (the file system's block size; see the class comment), its full buffers written
+     * on {@code io} (null: on the caller's thread) while the next fills. Fails with an
+     * {@link IOException} or {@link UnsupportedOperationException} where the file system refuses
+     * direct I/O.
+     */
+    public static ColumnFileWriter direct(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows,
+                                          final long rowCount, final boolean sync, final int align, final Executor io) throws IOException {
+        if (align <= 0) {
+            throw new IllegalArgumentException("direct I/O needs the block size [file=" + path + ", align=" + align + "]");
+        }
+        return new ColumnFileWriter(path, type, encoding, blockRows, rowCount, sync, align, io);
+    }
+
+    private ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows,
+                             final long rowCount,
+                             final boolean sync, final int align, final Executor io) throws IOException {
         this.sync = sync;
         this.path = path;
         this.type = type;
@@ -62,8 +93,9 @@ public final class ColumnFileWriter implements AutoCloseable {
             throw new IllegalArgumentException("column too large [file=" + path + ", rows=" + rowCount + "]");
         }
         final int blockBytes = blockRows * width;
-        this.raw = new byte[blockBytes];
-        this.rawBuffer = new UnsafeBuffer(raw);
+        this.inPlace = align > 0 && this.encoding.isPlain();
+        this.raw = inPlace ? null : new byte[blockBytes];
+        this.rawBuffer = inPlace ? new UnsafeBuffer(0, 0) : new UnsafeBuffer(raw);
         final boolean transforms = !this.encoding.transform().isIdentity();
         final int encodedBytes = blockBytes + this.encoding.transform().overhead();
         this.transformed = transforms ? new byte[encodedBytes] : null;
@@ -71,7 +103,22 @@ public final class ColumnFileWriter implements AutoCloseable {
         this.stored = this.encoding.codec() == Codec.NONE ? null : new byte[this.encoding.codec().maxCompressedLength(encodedBytes)];
         this.index = ByteBuffer.allocate((int) Math.min(1 << 20, (rowCount / blockRows + 2) * INDEX_ENTRY_LENGTH + 4))
             .order(ByteOrder.LITTLE_ENDIAN);
-        this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        if (align <= 0) {
+            this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            this.direct = null;
+            return;
+        }
+        this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+            com.sun.nio.file.ExtendedOpenOption.DIRECT);
+        try {
+            this.direct = new DirectColumnOutput(path, channel, align, blockBytes, HEADER_LENGTH, io);
+            if (inPlace) {
+                rawBuffer.wrap(direct.reserve(blockBytes), blockBytes);
+            }
+        } catch (final IOException | RuntimeException | Error e) {
+            channel.close();
+            throw e;
+        }
     }
 
     /** The file being written. */
@@ -96,6 +143,17 @@ public final class ColumnFileWriter implements AutoCloseable {
                 + ", total=" + rowCount + "]");
         }
         final int rawLength = rows * width;
+        if (inPlace) {
+            crc.reset();
+            crc.update(direct.reserved(rawLength));
+            index(position, rawLength, (int) crc.getValue(), rows);
+            summarize(type, rawBuffer, rows, index);
+            direct.commit(rawLength);
+            position += rawLength;
+            final int blockBytes = blockRows * width;
+            rawBuffer.wrap(direct.reserve(blockBytes), blockBytes);
+            return;
+        }
         final int encodedLength = rawLength + encoding.transform().overhead();
         final byte[] t = encoding.transform().encode(raw, rawLength, type, transformed, scratch);
         final byte[] out;
@@ -111,7 +169,11 @@ public final class ColumnFileWriter implements AutoCloseable {
         crc.update(out, 0, length);
         index(position, length, (int) crc.getValue(), rows);
         summarize(type, rawBuffer, rows, index);
-        writeFully(ByteBuffer.wrap(out, 0, length), position);
+        if (direct != null) {
+            direct.append(out, 0, length);
+        } else {
+            writeFully(ByteBuffer.wrap(out, 0, length), position);
+        }
         position += length;
     }
 
@@ -122,7 +184,7 @@ public final class ColumnFileWriter implements AutoCloseable {
      * indexes them. Not mixed with {@link #writeBlock}.
      */
     public void writeValuesAt(final ByteBuffer src, final long row) throws IOException {
-        if (!encoding.isPlain() || blocksWritten > 0 || row < 0 || row + src.remaining() / width > rowCount) {
+        if (direct != null || !encoding.isPlain() || blocksWritten > 0 || row < 0 || row + src.remaining() / width > rowCount) {
             throw new IllegalStateException("positional writes are for plain files, inside the rows [file=" + path + ", row=" + row
                 + ", values=" + src.remaining() / width + ", rows=" + rowCount + "]");
         }
@@ -337,7 +399,11 @@ public final class ColumnFileWriter implements AutoCloseable {
         crc.update(index.array(), 0, blockCount * INDEX_ENTRY_LENGTH);
         index.putInt((int) crc.getValue());
         index.flip();
-        writeFully(index, indexOffset);
+        if (direct != null) {
+            direct.append(index.array(), 0, index.limit());
+        } else {
+            writeFully(index, indexOffset);
+        }
         final ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         header.put(ColumnFileDescriptor.MAGIC)
             .putInt(ColumnFileDescriptor.VERSION)
@@ -354,7 +420,11 @@ public final class ColumnFileWriter implements AutoCloseable {
         crc.update(header.array(), 0, ColumnFileDescriptor.HEADER_CRC_OFFSET);
         header.putInt(ColumnFileDescriptor.HEADER_CRC_OFFSET, (int) crc.getValue());
         header.clear();
-        writeFully(header, 0);
+        if (direct != null) {
+            direct.finish(header.array());
+        } else {
+            writeFully(header, 0);
+        }
         if (sync) {
             channel.force(true);
         }
@@ -377,7 +447,13 @@ public final class ColumnFileWriter implements AutoCloseable {
     /** Closes the channel; a file not {@link #finish() finished} is left incomplete for the caller to delete. */
     @Override
     public void close() throws IOException {
-        channel.close();
+        try {
+            if (direct != null) {
+                direct.close();
+            }
+        } finally {
+            channel.close();
+        }
     }
 
     boolean finished() {

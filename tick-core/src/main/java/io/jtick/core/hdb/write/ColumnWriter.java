@@ -12,13 +12,14 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.concurrent.Executor;
 
 /**
  * Writes one column of a table into its column file in partition order: the encoding its policy
  * names ({@code auto/<codec>} resolved by {@link EncodingChooser}), blocks cut by
  * {@link BlockCuts}; a plain column whose syms' rows are in arrival order is scattered by
  * {@link PlainColumnScatter}, any other column written block by block ({@link BlockFill}, the sym
- * column from the sym ranks). Stateless: the writer threads of a write share one.
+ * column from the sym ranks); with direct I/O every column goes block by block. Stateless: the writer threads of a write share one.
  */
 final class ColumnWriter {
     private final EncodingPolicy policy;
@@ -29,8 +30,19 @@ final class ColumnWriter {
         this.blockBytes = blockBytes;
     }
 
-    /** Writes column {@code c} of {@code table} as {@code dir/<column>}, complete and closed, and returns its meta. */
+    /** Writes column {@code c} of {@code table} as {@code dir/<column>}, buffered, complete and closed, and returns its meta. */
     TableMeta.ColumnMeta write(final Path dir, final TableSegment table, final SortOrder order, final int c) throws IOException {
+        return write(dir, table, order, c, 0, null);
+    }
+
+    /**
+     * As {@link #write(Path, TableSegment, SortOrder, int)}, with direct I/O when {@code align} (the
+     * file system's block size) is positive, the full buffers written on {@code io}: then the file
+     * is written in order, each block gathered in partition order into the aligned buffer that goes
+     * to the device (the scatter's positional writes do not fit direct I/O's aligned ones).
+     */
+    TableMeta.ColumnMeta write(final Path dir, final TableSegment table, final SortOrder order, final int c, final int align,
+                               final Executor io) throws IOException {
         final ColumnDef def = table.schema().column(c);
         final ColumnType type = def.type();
         final int rows = table.rowCount();
@@ -38,8 +50,9 @@ final class ColumnWriter {
         final int blockRows = BlockCuts.blockBytes(wanted, blockBytes) / type.width();
         final ColumnEncoding encoding = wanted.isAuto() ? EncodingChooser.choose(wanted, table, c, order.rows(), blockRows) : wanted;
         final Path file = dir.resolve(def.name());
-        try (ColumnFileWriter w = new ColumnFileWriter(file, type, encoding, blockRows, rows, false)) {
-            if (encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered()) {
+        try (ColumnFileWriter w = align > 0 ? ColumnFileWriter.direct(file, type, encoding, blockRows, rows, false, align, io)
+            : new ColumnFileWriter(file, type, encoding, blockRows, rows, false)) {
+            if (align <= 0 && encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered()) {
                 final long stored = PlainColumnScatter.write(w, table, c, order, blockBytes);
                 return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
             }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -19,7 +20,9 @@ import java.util.concurrent.TimeUnit;
  * The threads of one partition write: the column writer threads ({@code parallelism} of them,
  * shared by its tables; with a parallelism of 1 each column is written on the calling thread as it
  * is submitted) and one sync thread that forces complete files to disk in the order they were
- * handed over ({@link #sync}) while the writer threads go on; {@link #awaitSynced} returns once
+ * handed over ({@link #sync}) while the writer threads go on, and, for files written with direct
+ * I/O, as many I/O threads that write one file's full staging buffer while its writer fills the
+ * next ({@link #io}); {@link #awaitSynced} returns once
  * every file handed over so far is on disk and reports the first failure. No writer thread waits
  * on a flush.
  *
@@ -31,7 +34,10 @@ import java.util.concurrent.TimeUnit;
 final class WriterPool implements AutoCloseable {
     private final ExecutorService sync = Executors.newSingleThreadExecutor(new DefaultThreadFactory("jtick-partition-sync", true));
     private final List<Future<?>> pending = new ArrayList<>();
+    private final int threads;
     private final ExecutorService writers;
+    /** Writes the full staging buffers of direct-I/O files while their writer threads fill the next; started when first asked for. */
+    private ExecutorService io;
 
     /** One column's write, returning its meta. */
     @FunctionalInterface
@@ -40,6 +46,7 @@ final class WriterPool implements AutoCloseable {
     }
 
     WriterPool(final int threads) {
+        this.threads = Math.max(1, threads);
         writers = threads <= 1 ? null : Executors.newFixedThreadPool(threads, new DefaultThreadFactory("jtick-partition-writer", true));
     }
 
@@ -49,6 +56,14 @@ final class WriterPool implements AutoCloseable {
             return CompletableFuture.completedFuture(column.write());
         }
         return writers.submit(column::write);
+    }
+
+    /** The threads that write direct-I/O files' full buffers (as many as writer threads). */
+    synchronized Executor io() {
+        if (io == null) {
+            io = Executors.newFixedThreadPool(threads, new DefaultThreadFactory("jtick-partition-io", true));
+        }
+        return io;
     }
 
     /** The column's meta, or what its writer threw. */
@@ -107,6 +122,14 @@ final class WriterPool implements AutoCloseable {
         if (writers != null) {
             writers.shutdownNow();
             awaitStopped(writers);
+        }
+        final ExecutorService ioThreads;
+        synchronized (this) {
+            ioThreads = io;
+        }
+        if (ioThreads != null) {
+            ioThreads.shutdown(); // each file's writer waited for its own writes before closing it
+            awaitStopped(ioThreads);
         }
         sync.shutdownNow();
         awaitStopped(sync);
