@@ -42,6 +42,8 @@ public final class ColumnFileWriter implements AutoCloseable {
     private final DirectColumnOutput direct;
     /** Direct I/O of a plain file: {@link #rawBuffer} is the staging buffer's next block, filled in place. */
     private final boolean inPlace;
+    /** {@link #directWhole}: the whole value region in the staging buffer, where {@link #writeValuesAt} copies; else null. */
+    private final UnsafeBuffer whole;
     private final byte[] transformed;
     private final byte[] scratch;
     private final byte[] stored;
@@ -61,7 +63,7 @@ public final class ColumnFileWriter implements AutoCloseable {
     /** @param sync force the file to disk in {@link #finish()} (the compression study times writes without it) */
     public ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final long rowCount,
                      final boolean sync) throws IOException {
-        this(path, type, encoding, blockRows, rowCount, sync, 0, null);
+        this(path, type, encoding, blockRows, rowCount, sync, 0, null, false);
     }
 
     /**
@@ -76,12 +78,26 @@ public final class ColumnFileWriter implements AutoCloseable {
         if (align <= 0) {
             throw new IllegalArgumentException("direct I/O needs the block size [file=" + path + ", align=" + align + "]");
         }
-        return new ColumnFileWriter(path, type, encoding, blockRows, rowCount, sync, align, io);
+        return new ColumnFileWriter(path, type, encoding, blockRows, rowCount, sync, align, io, false);
+    }
+
+    /**
+     * A direct-I/O writer of a plain file whose rows come in any order through {@link #writeValuesAt}
+     * (then {@link #finishPlain}): its whole value region is held in one aligned staging buffer
+     * ({@code rowCount × width} bytes of direct memory, freed on {@link #close}) and written once
+     * complete.
+     */
+    public static ColumnFileWriter directWhole(final Path path, final ColumnType type, final int blockRows, final long rowCount,
+                                               final boolean sync, final int align, final Executor io) throws IOException {
+        if (align <= 0) {
+            throw new IllegalArgumentException("direct I/O needs the block size [file=" + path + ", align=" + align + "]");
+        }
+        return new ColumnFileWriter(path, type, ColumnEncoding.parse("none"), blockRows, rowCount, sync, align, io, true);
     }
 
     private ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows,
-                             final long rowCount,
-                             final boolean sync, final int align, final Executor io) throws IOException {
+                             final long rowCount, final boolean sync, final int align, final Executor io, final boolean wholeColumn)
+        throws IOException {
         this.sync = sync;
         this.path = path;
         this.type = type;
@@ -106,13 +122,21 @@ public final class ColumnFileWriter implements AutoCloseable {
         if (align <= 0) {
             this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
             this.direct = null;
+            this.whole = null;
             return;
         }
         this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
             com.sun.nio.file.ExtendedOpenOption.DIRECT);
         try {
-            this.direct = new DirectColumnOutput(path, channel, align, blockBytes, HEADER_LENGTH, io);
-            if (inPlace) {
+            final long expected = HEADER_LENGTH + rowCount * width + (rowCount / blockRows + 2) * INDEX_ENTRY_LENGTH;
+            final int values = (int) Math.min(Integer.MAX_VALUE - 4 * align, rowCount * width);
+            if (wholeColumn && values != rowCount * width) {
+                throw new IllegalArgumentException("column too large to hold whole [file=" + path + ", rows=" + rowCount + "]");
+            }
+            this.direct = new DirectColumnOutput(path, channel, align, wholeColumn ? Math.max(blockBytes, values) : blockBytes,
+                HEADER_LENGTH, expected, io);
+            this.whole = wholeColumn ? new UnsafeBuffer(direct.reserve(values), values) : null;
+            if (inPlace && !wholeColumn) {
                 rawBuffer.wrap(direct.reserve(blockBytes), blockBytes);
             }
         } catch (final IOException | RuntimeException | Error e) {
@@ -138,7 +162,7 @@ public final class ColumnFileWriter implements AutoCloseable {
 
     /** Encodes and appends the first {@code rows} values of {@link #block()} (1..{@link #blockRows()} rows) as one block. */
     public void writeBlock(final int rows) throws IOException {
-        if (rows <= 0 || rows > blockRows || rowsWritten + rows > rowCount) {
+        if (rows <= 0 || rows > blockRows || rowsWritten + rows > rowCount || whole != null) {
             throw new IllegalStateException("bad block [file=" + path + ", rows=" + rows + ", written=" + rowsWritten
                 + ", total=" + rowCount + "]");
         }
@@ -184,9 +208,16 @@ public final class ColumnFileWriter implements AutoCloseable {
      * indexes them. Not mixed with {@link #writeBlock}.
      */
     public void writeValuesAt(final ByteBuffer src, final long row) throws IOException {
-        if (direct != null || !encoding.isPlain() || blocksWritten > 0 || row < 0 || row + src.remaining() / width > rowCount) {
+        if ((direct != null && whole == null) || !encoding.isPlain() || blocksWritten > 0 || row < 0
+            || row + src.remaining() / width > rowCount) {
             throw new IllegalStateException("positional writes are for plain files, inside the rows [file=" + path + ", row=" + row
                 + ", values=" + src.remaining() / width + ", rows=" + rowCount + "]");
+        }
+        if (whole != null) {
+            final int n = src.remaining();
+            whole.putBytes((int) (row * width), src, src.position(), n);
+            src.position(src.position() + n);
+            return;
         }
         writeFully(src, HEADER_LENGTH + row * width);
     }
@@ -214,6 +245,9 @@ public final class ColumnFileWriter implements AutoCloseable {
             row += rows;
         }
         position = HEADER_LENGTH + row * width;
+        if (whole != null) {
+            direct.commit(whole.capacity());
+        }
         return finish();
     }
 

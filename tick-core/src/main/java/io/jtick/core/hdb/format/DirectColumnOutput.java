@@ -25,7 +25,7 @@ import java.util.concurrent.Future;
  * Not thread-safe: one writer thread, plus the executor's write of the other buffer.
  */
 final class DirectColumnOutput implements AutoCloseable {
-    /** Bytes of each of the two staging buffers (at least a block and two alignments more). */
+    /** Most bytes of each of the two staging buffers (less for a smaller file, never less than a block and two alignments). */
     static final int BUFFER_BYTES = 4 << 20;
 
     private final Path path;
@@ -49,10 +49,11 @@ final class DirectColumnOutput implements AutoCloseable {
      * @param align    the file system's block size (a power of two)
      * @param maxChunk the most bytes one {@link #reserve} asks for
      * @param reserved the bytes at the file's start the header will fill (zeros until {@link #finish})
+     * @param expected about how long the file will be (sizes the buffers of a small file)
      * @param io       where the full buffers are written; null writes them on the caller's thread
      */
     DirectColumnOutput(final Path path, final FileChannel channel, final int align, final int maxChunk, final int reserved,
-                       final Executor io) {
+                       final long expected, final Executor io) {
         if (align < 512 || Integer.bitCount(align) != 1 || reserved > align) {
             throw new IllegalArgumentException("bad alignment [file=" + path + ", align=" + align + ", reserved=" + reserved + "]");
         }
@@ -60,13 +61,16 @@ final class DirectColumnOutput implements AutoCloseable {
         this.channel = channel;
         this.align = align;
         this.io = io;
-        this.capacity = Math.max(BUFFER_BYTES, roundUp(maxChunk, align) + 2 * align);
-        for (int i = 0; i < 2; i++) {
-            allocated[i] = ByteBuffer.allocateDirect(capacity + align);
-            buffers[i] = allocated[i].alignedSlice(align);
-            addresses[i] = BufferUtil.address(buffers[i]);
-        }
+        this.capacity = Math.max(roundUp(maxChunk, align) + 2 * align, (int) Math.min(BUFFER_BYTES, (expected + align) & -align));
+        allocate(0);
         this.fill = reserved;
+    }
+
+    /** The second buffer is allocated at the first flush: a file that fits one buffer never needs it. */
+    private void allocate(final int i) {
+        allocated[i] = ByteBuffer.allocateDirect(capacity + align);
+        buffers[i] = allocated[i].alignedSlice(align);
+        addresses[i] = BufferUtil.address(buffers[i]);
     }
 
     /** Bytes of the file so far (the reserved header included). */
@@ -151,6 +155,9 @@ final class DirectColumnOutput implements AutoCloseable {
         }
         awaitPending();
         final int next = 1 - current;
+        if (allocated[next] == null) {
+            allocate(next);
+        }
         new UnsafeBuffer(addresses[next], capacity).putBytes(0, new UnsafeBuffer(addresses[current], capacity), whole, tail);
         if (whole > 0) {
             final ByteBuffer chunk = out.duplicate().limit(whole).position(0);
@@ -220,7 +227,9 @@ final class DirectColumnOutput implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         for (final ByteBuffer b : allocated) {
-            BufferUtil.free(b);
+            if (b != null) {
+                BufferUtil.free(b);
+            }
         }
         if (headAllocated != null) {
             BufferUtil.free(headAllocated);

@@ -22,6 +22,14 @@ import java.util.concurrent.Executor;
  * column from the sym ranks); with direct I/O every column goes block by block. Stateless: the writer threads of a write share one.
  */
 final class ColumnWriter {
+    /**
+     * Largest plain column scattered in arrival order with direct I/O: its whole value region is
+     * built in one aligned buffer of direct memory (one per writer thread, freed with its column)
+     * and written once complete. Past it, the column is gathered block by block in partition order,
+     * which reads the table a value per cache line (about 1.6x the CPU of the scatter, measured).
+     */
+    static final long WHOLE_COLUMN_BYTES = 256L << 20;
+
     private final EncodingPolicy policy;
     private final int blockBytes;
 
@@ -38,8 +46,9 @@ final class ColumnWriter {
     /**
      * As {@link #write(Path, TableSegment, SortOrder, int)}, with direct I/O when {@code align} (the
      * file system's block size) is positive, the full buffers written on {@code io}: then the file
-     * is written in order, each block gathered in partition order into the aligned buffer that goes
-     * to the device (the scatter's positional writes do not fit direct I/O's aligned ones).
+     * is written in order: a plain column up to {@link #WHOLE_COLUMN_BYTES} scattered in arrival
+     * order into its whole value region in direct memory, any other column gathered block by block
+     * in partition order into the aligned buffer that goes to the device.
      */
     TableMeta.ColumnMeta write(final Path dir, final TableSegment table, final SortOrder order, final int c, final int align,
                                final Executor io) throws IOException {
@@ -50,9 +59,12 @@ final class ColumnWriter {
         final int blockRows = BlockCuts.blockBytes(wanted, blockBytes) / type.width();
         final ColumnEncoding encoding = wanted.isAuto() ? EncodingChooser.choose(wanted, table, c, order.rows(), blockRows) : wanted;
         final Path file = dir.resolve(def.name());
-        try (ColumnFileWriter w = align > 0 ? ColumnFileWriter.direct(file, type, encoding, blockRows, rows, false, align, io)
+        final boolean scatter = encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered();
+        final boolean whole = align > 0 && scatter && (long) rows * type.width() <= WHOLE_COLUMN_BYTES;
+        try (ColumnFileWriter w = whole ? ColumnFileWriter.directWhole(file, type, blockRows, rows, false, align, io)
+            : align > 0 ? ColumnFileWriter.direct(file, type, encoding, blockRows, rows, false, align, io)
             : new ColumnFileWriter(file, type, encoding, blockRows, rows, false)) {
-            if (align <= 0 && encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered()) {
+            if (scatter && (align <= 0 || whole)) {
                 final long stored = PlainColumnScatter.write(w, table, c, order, blockBytes);
                 return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
             }

@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Whether a partition's column files are written with direct I/O ({@code O_DIRECT}: from aligned
- * buffers straight to the device, without the kernel's copy into the page cache) — setting
- * {@code tick.hdb.write.direct-io}: {@code auto} (direct where the file system accepts it, the
+ * buffers straight to the device, without the kernel's copy into the page cache) — the RDB's
+ * setting {@code tick.rdb.hdb.direct-io}: {@code auto} (direct where the file system accepts it, the
  * buffered writer elsewhere), {@code on} (direct, a write fails where it is refused), {@code off}
  * (buffered). Whether a directory's file system accepts it is probed once per directory (a file
  * of one block written, forced and deleted) and remembered; a refusal under {@code auto} is
@@ -64,7 +64,8 @@ public enum DirectIo {
             return align;
         }
         if (this == ON) {
-            throw new IOException("direct I/O refused by the file system; set tick.hdb.write.direct-io to auto or off [dir=" + key + "]");
+            throw new IOException("direct I/O refused by the file system; set direct-io (tick.rdb.hdb.direct-io) to auto or off [dir="
+                + key + "]");
         }
         FALLBACKS.incrementAndGet();
         return 0;

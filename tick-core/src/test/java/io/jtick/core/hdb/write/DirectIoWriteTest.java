@@ -130,7 +130,7 @@ class DirectIoWriteTest {
         assertThatThrownBy(() -> new PartitionWriter(refusing, EncodingPolicy.PLAIN, 4096, 2, PartitionWriter.WriteHook.NONE,
             DirectIo.ON).write(DAY.plusDays(1), List.of(trade)))
             .isInstanceOf(IOException.class)
-            .hasMessageContaining("direct I/O refused by the file system; set tick.hdb.write.direct-io to auto or off");
+            .hasMessageContaining("direct I/O refused by the file system; set direct-io (tick.rdb.hdb.direct-io) to auto or off");
         try (Stream<Path> left = Files.list(refusing)) {
             assertThat(left.map(p -> p.getFileName().toString())).containsExactly("2026-11-20");
         }
