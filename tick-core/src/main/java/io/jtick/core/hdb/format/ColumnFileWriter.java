@@ -63,7 +63,7 @@ public final class ColumnFileWriter implements AutoCloseable {
     /** @param sync force the file to disk in {@link #finish()} (the compression study times writes without it) */
     public ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final long rowCount,
                      final boolean sync) throws IOException {
-        this(path, type, encoding, blockRows, rowCount, sync, 0, null, false);
+        this(path, type, encoding, blockRows, rowCount, sync, 0, null, null);
     }
 
     /**
@@ -78,7 +78,7 @@ public final class ColumnFileWriter implements AutoCloseable {
         if (align <= 0) {
             throw new IllegalArgumentException("direct I/O needs the block size [file=" + path + ", align=" + align + "]");
         }
-        return new ColumnFileWriter(path, type, encoding, blockRows, rowCount, sync, align, io, false);
+        return new ColumnFileWriter(path, type, encoding, blockRows, rowCount, sync, align, io, null);
     }
 
     /**
@@ -88,16 +88,25 @@ public final class ColumnFileWriter implements AutoCloseable {
      * complete.
      */
     public static ColumnFileWriter directWhole(final Path path, final ColumnType type, final int blockRows, final long rowCount,
-                                               final boolean sync, final int align, final Executor io) throws IOException {
+                                               final boolean sync, final int align, final Executor io, final ByteBuffer lent)
+        throws IOException {
         if (align <= 0) {
             throw new IllegalArgumentException("direct I/O needs the block size [file=" + path + ", align=" + align + "]");
         }
-        return new ColumnFileWriter(path, type, ColumnEncoding.parse("none"), blockRows, rowCount, sync, align, io, true);
+        return new ColumnFileWriter(path, type, ColumnEncoding.parse("none"), blockRows, rowCount, sync, align, io, lent);
+    }
+
+    /** Bytes of the aligned buffer {@link #directWhole} can be lent for a column of {@code rowCount} rows. */
+    public static int wholeBufferBytes(final ColumnType type, final int blockRows, final long rowCount, final int align) {
+        final long values = rowCount * type.width();
+        return DirectColumnOutput.capacity(align, (int) Math.max(blockRows * type.width(), values),
+            HEADER_LENGTH + values + (rowCount / blockRows + 2) * INDEX_ENTRY_LENGTH);
     }
 
     private ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows,
-                             final long rowCount, final boolean sync, final int align, final Executor io, final boolean wholeColumn)
+                             final long rowCount, final boolean sync, final int align, final Executor io, final ByteBuffer lent)
         throws IOException {
+        final boolean wholeColumn = lent != null;
         this.sync = sync;
         this.path = path;
         this.type = type;
@@ -134,7 +143,7 @@ public final class ColumnFileWriter implements AutoCloseable {
                 throw new IllegalArgumentException("column too large to hold whole [file=" + path + ", rows=" + rowCount + "]");
             }
             this.direct = new DirectColumnOutput(path, channel, align, wholeColumn ? Math.max(blockBytes, values) : blockBytes,
-                HEADER_LENGTH, expected, io);
+                HEADER_LENGTH, expected, io, wholeColumn ? lent : null);
             this.whole = wholeColumn ? new UnsafeBuffer(direct.reserve(values), values) : null;
             if (inPlace && !wholeColumn) {
                 rawBuffer.wrap(direct.reserve(blockBytes), blockBytes);

@@ -51,9 +51,11 @@ final class DirectColumnOutput implements AutoCloseable {
      * @param reserved the bytes at the file's start the header will fill (zeros until {@link #finish})
      * @param expected about how long the file will be (sizes the buffers of a small file)
      * @param io       where the full buffers are written; null writes them on the caller's thread
+     * @param lent     an aligned buffer of at least {@link #capacity} bytes to use first (the caller's, not freed here;
+     *                 its old bytes are never written out), or null to allocate
      */
     DirectColumnOutput(final Path path, final FileChannel channel, final int align, final int maxChunk, final int reserved,
-                       final long expected, final Executor io) {
+                       final long expected, final Executor io, final ByteBuffer lent) {
         if (align < 512 || Integer.bitCount(align) != 1 || reserved > align) {
             throw new IllegalArgumentException("bad alignment [file=" + path + ", align=" + align + ", reserved=" + reserved + "]");
         }
@@ -61,9 +63,24 @@ final class DirectColumnOutput implements AutoCloseable {
         this.channel = channel;
         this.align = align;
         this.io = io;
-        this.capacity = Math.max(roundUp(maxChunk, align) + 2 * align, (int) Math.min(BUFFER_BYTES, (expected + align) & -align));
-        allocate(0);
+        this.capacity = capacity(align, maxChunk, expected);
+        if (lent == null) {
+            allocate(0);
+        } else {
+            if (lent.capacity() < capacity || BufferUtil.address(lent) % align != 0) {
+                throw new IllegalArgumentException("lent buffer too small or unaligned [file=" + path
+                    + ", capacity=" + lent.capacity() + "]");
+            }
+            buffers[0] = lent;
+            addresses[0] = BufferUtil.address(lent);
+            new UnsafeBuffer(addresses[0], reserved).setMemory(0, reserved, (byte) 0);
+        }
         this.fill = reserved;
+    }
+
+    /** Bytes of each staging buffer for these arguments of the constructor. */
+    static int capacity(final int align, final int maxChunk, final long expected) {
+        return Math.max(roundUp(maxChunk, align) + 2 * align, (int) Math.min(BUFFER_BYTES, (expected + align) & -align));
     }
 
     /** The second buffer is allocated at the first flush: a file that fits one buffer never needs it. */
@@ -155,7 +172,7 @@ final class DirectColumnOutput implements AutoCloseable {
         }
         awaitPending();
         final int next = 1 - current;
-        if (allocated[next] == null) {
+        if (buffers[next] == null) {
             allocate(next);
         }
         new UnsafeBuffer(addresses[next], capacity).putBytes(0, new UnsafeBuffer(addresses[current], capacity), whole, tail);

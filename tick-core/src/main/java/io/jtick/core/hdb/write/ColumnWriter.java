@@ -45,13 +45,13 @@ final class ColumnWriter {
 
     /**
      * As {@link #write(Path, TableSegment, SortOrder, int)}, with direct I/O when {@code align} (the
-     * file system's block size) is positive, the full buffers written on {@code io}: then the file
+     * file system's block size) is positive, the full buffers written on {@code pool}'s I/O threads: then the file
      * is written in order: a plain column up to {@link #WHOLE_COLUMN_BYTES} scattered in arrival
      * order into its whole value region in direct memory, any other column gathered block by block
      * in partition order into the aligned buffer that goes to the device.
      */
     TableMeta.ColumnMeta write(final Path dir, final TableSegment table, final SortOrder order, final int c, final int align,
-                               final Executor io) throws IOException {
+                               final WriterPool pool) throws IOException {
         final ColumnDef def = table.schema().column(c);
         final ColumnType type = def.type();
         final int rows = table.rowCount();
@@ -61,7 +61,9 @@ final class ColumnWriter {
         final Path file = dir.resolve(def.name());
         final boolean scatter = encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered();
         final boolean whole = align > 0 && scatter && (long) rows * type.width() <= WHOLE_COLUMN_BYTES;
-        try (ColumnFileWriter w = whole ? ColumnFileWriter.directWhole(file, type, blockRows, rows, false, align, io)
+        final Executor io = align > 0 ? pool.io() : null;
+        try (ColumnFileWriter w = whole ? ColumnFileWriter.directWhole(file, type, blockRows, rows, false, align, io,
+                pool.lend(ColumnFileWriter.wholeBufferBytes(type, blockRows, rows, align), align))
             : align > 0 ? ColumnFileWriter.direct(file, type, encoding, blockRows, rows, false, align, io)
             : new ColumnFileWriter(file, type, encoding, blockRows, rows, false)) {
             if (scatter && (align <= 0 || whole)) {

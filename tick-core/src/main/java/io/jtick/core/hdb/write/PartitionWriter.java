@@ -259,7 +259,7 @@ public final class PartitionWriter {
 
     private TableMeta.ColumnMeta writeColumn(final Path dir, final TableSegment table, final SortOrder order, final int c,
                                              final WriterPool pool, final int align) throws IOException {
-        final TableMeta.ColumnMeta meta = columns.write(dir, table, order, c, align, align > 0 ? pool.io() : null);
+        final TableMeta.ColumnMeta meta = columns.write(dir, table, order, c, align, pool);
         hook.afterColumn(dir.resolve(meta.name()));
         pool.sync(dir.resolve(meta.name()));
         return meta;

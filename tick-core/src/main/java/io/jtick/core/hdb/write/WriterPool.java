@@ -3,12 +3,16 @@ package io.jtick.core.hdb.write;
 import io.jtick.core.hdb.format.TableMeta;
 import io.jtick.core.hdb.store.PartitionStore;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import org.agrona.BufferUtil;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -35,6 +39,7 @@ final class WriterPool implements AutoCloseable {
     private final ExecutorService sync = Executors.newSingleThreadExecutor(new DefaultThreadFactory("jtick-partition-sync", true));
     private final List<Future<?>> pending = new ArrayList<>();
     private final int threads;
+    private final Map<Thread, ByteBuffer[]> lent = new ConcurrentHashMap<>();
     private final ExecutorService writers;
     /** Writes the full staging buffers of direct-I/O files while their writer threads fill the next; started when first asked for. */
     private ExecutorService io;
@@ -64,6 +69,25 @@ final class WriterPool implements AutoCloseable {
             io = Executors.newFixedThreadPool(threads, new DefaultThreadFactory("jtick-partition-io", true));
         }
         return io;
+    }
+
+    /**
+     * An aligned buffer of at least {@code bytes} bytes of direct memory for the calling writer
+     * thread, kept for its next column (a whole plain column with direct I/O is built in one; a
+     * fresh one per column would be zeroed and faulted in each time), freed on {@link #close}.
+     */
+    ByteBuffer lend(final int bytes, final int align) {
+        ByteBuffer[] held = lent.get(Thread.currentThread());
+        if (held != null && held[1].capacity() >= bytes && BufferUtil.address(held[1]) % align == 0) {
+            return held[1];
+        }
+        if (held != null) {
+            BufferUtil.free(held[0]);
+        }
+        final ByteBuffer b = ByteBuffer.allocateDirect(bytes + align);
+        held = new ByteBuffer[] {b, b.alignedSlice(align)};
+        lent.put(Thread.currentThread(), held);
+        return held[1];
     }
 
     /** The column's meta, or what its writer threw. */
@@ -131,6 +155,10 @@ final class WriterPool implements AutoCloseable {
             ioThreads.shutdown(); // each file's writer waited for its own writes before closing it
             awaitStopped(ioThreads);
         }
+        for (final ByteBuffer[] b : lent.values()) {
+            BufferUtil.free(b[0]);
+        }
+        lent.clear();
         sync.shutdownNow();
         awaitStopped(sync);
     }
