@@ -11,6 +11,7 @@ import io.jtick.core.table.TableSegment;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.Executor;
 
@@ -25,7 +26,8 @@ final class ColumnWriter {
     /**
      * Largest plain column scattered in arrival order with direct I/O: its whole value region is
      * built in one aligned buffer of direct memory (one per writer thread, freed with its column)
-     * and written once complete. Past it, the column is gathered block by block in partition order,
+     * and written once complete (when direct memory cannot hold it, the column is gathered as
+     * below). Past it, the column is gathered block by block in partition order,
      * which reads the table a value per cache line (about 1.6x the CPU of the scatter, measured).
      */
     static final long WHOLE_COLUMN_BYTES = 256L << 20;
@@ -60,10 +62,11 @@ final class ColumnWriter {
         final ColumnEncoding encoding = wanted.isAuto() ? EncodingChooser.choose(wanted, table, c, order.rows(), blockRows) : wanted;
         final Path file = dir.resolve(def.name());
         final boolean scatter = encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered();
-        final boolean whole = align > 0 && scatter && (long) rows * type.width() <= WHOLE_COLUMN_BYTES;
+        final ByteBuffer lent = align > 0 && scatter && (long) rows * type.width() <= WHOLE_COLUMN_BYTES
+            ? pool.lend(ColumnFileWriter.wholeBufferBytes(type, blockRows, rows, align), align) : null;
+        final boolean whole = lent != null;
         final Executor io = align > 0 ? pool.io() : null;
-        try (ColumnFileWriter w = whole ? ColumnFileWriter.directWhole(file, type, blockRows, rows, false, align, io,
-                pool.lend(ColumnFileWriter.wholeBufferBytes(type, blockRows, rows, align), align))
+        try (ColumnFileWriter w = whole ? ColumnFileWriter.directWhole(file, type, blockRows, rows, false, align, io, lent)
             : align > 0 ? ColumnFileWriter.direct(file, type, encoding, blockRows, rows, false, align, io)
             : new ColumnFileWriter(file, type, encoding, blockRows, rows, false)) {
             if (scatter && (align <= 0 || whole)) {

@@ -74,7 +74,9 @@ final class WriterPool implements AutoCloseable {
     /**
      * An aligned buffer of at least {@code bytes} bytes of direct memory for the calling writer
      * thread, kept for its next column (a whole plain column with direct I/O is built in one; a
-     * fresh one per column would be zeroed and faulted in each time), freed on {@link #close}.
+     * fresh one per column would be zeroed and faulted in each time), freed on {@link #close}; null
+     * when the JVM's direct memory ({@code -XX:MaxDirectMemorySize}) cannot hold it, and the column
+     * is then written another way.
      */
     ByteBuffer lend(final int bytes, final int align) {
         ByteBuffer[] held = lent.get(Thread.currentThread());
@@ -84,7 +86,13 @@ final class WriterPool implements AutoCloseable {
         if (held != null) {
             BufferUtil.free(held[0]);
         }
-        final ByteBuffer b = ByteBuffer.allocateDirect(bytes + align);
+        lent.remove(Thread.currentThread());
+        final ByteBuffer b;
+        try {
+            b = ByteBuffer.allocateDirect(bytes + align);
+        } catch (final OutOfMemoryError e) {
+            return null;
+        }
         held = new ByteBuffer[] {b, b.alignedSlice(align)};
         lent.put(Thread.currentThread(), held);
         return held[1];
