@@ -1,6 +1,7 @@
 package io.jtick.bench;
 
 import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.write.DirectIo;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.store.PartitionStore;
 import io.jtick.core.hdb.write.PartitionWriter;
@@ -27,16 +28,18 @@ import java.util.Locale;
  * rename) and right after writes the same number of raw bytes to one file in 1 MiB writes from a
  * direct buffer and forces it (what {@code dd bs=1M conv=fdatasync} does). Interleaving matters on
  * a disk whose speed moves (a shared or burst-credited virtual disk): the two figures of a round
- * see the same disk. Prints each round and the medians: raw bytes/s of the write-down, of the disk,
- * and the first over the second. Then, for the next step of the writer, the same bytes written
- * once more with direct I/O ({@code O_DIRECT}, 1 MiB aligned writes, the last padded and the file
- * truncated), with the CPU seconds per GB of the buffered and of the direct write: what the
- * kernel's copy into the page cache costs on this file system ({@code n/a} where it refuses
- * {@code O_DIRECT}; tmpfs accepts it on recent kernels).
+ * see the same disk. Each round writes the day with each of {@code --writers} (the buffered writer,
+ * through the page cache, and the direct-I/O one, {@link DirectIo#ON}), which goes first alternating
+ * by round. Prints each round and the medians: raw bytes/s of each write-down, its CPU seconds per
+ * GB (the whole process, kernel included), its ratio to the disk of the same round; the disk's
+ * synced sequential write, and the same bytes once more with direct I/O ({@code O_DIRECT}, 1 MiB
+ * aligned writes, the last padded and the file truncated), with the CPU seconds per GB of both
+ * ({@code n/a} where the file system refuses {@code O_DIRECT}; tmpfs accepts it on recent kernels).
  *
  * <pre>
  * ./jtick bench-write-down                           # 10M + 10M rows, plain, 5 rounds, under ./var/bench-write-down
  * ./jtick bench-write-down --rows 2000000 --rounds 3 --encoding auto/lz4
+ * ./jtick bench-write-down --writers direct --dir /dev/shm/wd    # the direct writer alone, on tmpfs
  * </pre>
  */
 public final class WriteDownBenchmark {
@@ -44,18 +47,20 @@ public final class WriteDownBenchmark {
     }
 
     /** Command-line options. */
-    record Options(int rows, int rounds, String encoding, int parallelism, Path dir) {
+    record Options(int rows, int rounds, String encoding, int parallelism, Path dir, List<DirectIo> writers) {
         static Options parse(final String[] args) {
             int rows = 10_000_000;
             int rounds = 5;
             String encoding = "none";
             int parallelism = 2;
             Path dir = Path.of("var", "bench-write-down");
+            List<DirectIo> writers = List.of(DirectIo.OFF, DirectIo.ON);
             for (int i = 0; i < args.length; i++) {
                 final String a = args[i];
                 if ("-h".equals(a) || "--help".equals(a) || i + 1 >= args.length) {
                     throw new IllegalArgumentException("usage: WriteDownBenchmark [--rows N (10000000)] [--rounds N (5)]"
-                        + " [--encoding none|lz4|auto/zstd:3... (none)] [--parallelism N (2)] [--dir DIR (var/bench-write-down)]");
+                        + " [--encoding none|lz4|auto/zstd:3... (none)] [--parallelism N (2)] [--dir DIR (var/bench-write-down)]"
+                        + " [--writers buffered,direct (both)]");
                 }
                 final String v = args[++i];
                 switch (a) {
@@ -64,6 +69,11 @@ public final class WriteDownBenchmark {
                     case "--encoding" -> encoding = v;
                     case "--parallelism" -> parallelism = Integer.parseInt(v);
                     case "--dir" -> dir = Path.of(v);
+                    case "--writers" -> writers = Arrays.stream(v.split(",")).map(x -> switch (x.trim()) {
+                        case "buffered" -> DirectIo.OFF;
+                        case "direct" -> DirectIo.ON;
+                        default -> throw new IllegalArgumentException("--writers takes buffered,direct [value=" + x + "]");
+                    }).toList();
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
@@ -71,7 +81,10 @@ public final class WriteDownBenchmark {
                 throw new IllegalArgumentException("rows, rounds and parallelism must be positive");
             }
             ColumnEncoding.parse(encoding);
-            return new Options(rows, rounds, encoding, parallelism, dir);
+            if (writers.isEmpty()) {
+                throw new IllegalArgumentException("--writers names none");
+            }
+            return new Options(rows, rounds, encoding, parallelism, dir, writers);
         }
     }
 
@@ -95,57 +108,90 @@ public final class WriteDownBenchmark {
             raw += (long) t.rowCount() * t.schema().rowWidth();
         }
         final Path root = o.dir();
-        final double[] day1 = new double[o.rounds()];
-        final double[] disk = new double[o.rounds()];
-        final double[] cpu = new double[o.rounds()];
-        final double[] direct = new double[o.rounds()];
-        final double[] bufferedCpu = new double[o.rounds()];
-        final double[] directCpu = new double[o.rounds()];
+        Files.createDirectories(root);
+        final List<DirectIo> writers = o.writers();
+        final int n = o.rounds();
+        final double[][] mbs = new double[writers.size()][n];
+        final double[][] cpuPerGb = new double[writers.size()][n];
+        final double[][] ratio = new double[writers.size()][n];
+        final double[] disk = new double[n];
+        final double[] direct = new double[n];
+        final double[] bufferedCpu = new double[n];
+        final double[] directCpu = new double[n];
         final com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-        System.out.printf(Locale.ROOT, "write-down of %.0f MB raw (%,d trades + %,d quotes, %s, %d threads) against the disk, %s%n",
-            raw / 1e6, o.rows(), o.rows(), o.encoding(), o.parallelism(), root.toAbsolutePath());
-        System.out.printf(Locale.ROOT, "%6s %16s %16s %8s %18s %16s %14s %14s%n", "round", "write-down MB/s", "disk MB/s", "ratio",
-            "MB per CPU second", "disk direct MB/s", "disk CPU s/GB", "direct CPU s/GB");
-        // one untimed round: JIT and the first file-system allocations
-        for (int k = -1; k < o.rounds(); k++) {
-            PartitionStore.deleteRecursively(root);
-            Files.createDirectories(root);
-            final PartitionWriter writer = new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse(o.encoding())),
-                PartitionWriter.DEFAULT_BLOCK_BYTES, o.parallelism(), PartitionWriter.WriteHook.NONE);
-            final long c0 = os.getProcessCpuTime();
-            final long t0 = System.nanoTime();
-            writer.write(date, day);
-            final double w = raw / 1e6 / ((System.nanoTime() - t0) / 1e9);
-            final double perCpu = raw / 1e6 / ((os.getProcessCpuTime() - c0) / 1e9);
+        final java.nio.file.FileStore store = Files.getFileStore(root);
+        System.out.printf(Locale.ROOT, "write-down of %.0f MB raw (%,d trades + %,d quotes, %s, %d threads) against the disk, %s"
+            + " (file system %s on %s, block %d bytes)%n", raw / 1e6, o.rows(), o.rows(), o.encoding(), o.parallelism(),
+            root.toAbsolutePath(), store.type(), store.name(), store.getBlockSize());
+        final StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%6s", "round"));
+        for (final DirectIo w : writers) {
+            head.append(String.format(Locale.ROOT, " %20s %9s %9s", label(w) + " MB/s", "CPU s/GB", "ratio"));
+        }
+        head.append(String.format(Locale.ROOT, " %10s %12s %14s %14s", "disk MB/s", "direct MB/s", "disk CPU s/GB", "direct CPU s/GB"));
+        System.out.println(head);
+        // one untimed round: JIT and the first file-system allocations; the writers take turns first within a round
+        for (int k = -1; k < n; k++) {
+            final StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%6s", k < 0 ? "warm" : Integer.toString(k + 1)));
+            final double[] roundMbs = new double[writers.size()];
+            final double[] roundCpu = new double[writers.size()];
+            for (int i = 0; i < writers.size(); i++) {
+                final int wi = (k & 1) == 0 ? i : writers.size() - 1 - i;
+                PartitionStore.deleteRecursively(root.resolve("2026-11-20"));
+                final PartitionWriter writer = new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse(o.encoding())),
+                    PartitionWriter.DEFAULT_BLOCK_BYTES, o.parallelism(), PartitionWriter.WriteHook.NONE, writers.get(wi));
+                final long c0 = os.getProcessCpuTime();
+                final long t0 = System.nanoTime();
+                writer.write(date, day);
+                roundMbs[wi] = raw / 1e6 / ((System.nanoTime() - t0) / 1e9);
+                roundCpu[wi] = (os.getProcessCpuTime() - c0) / 1e9 / (raw / 1e9);
+            }
+            PartitionStore.deleteRecursively(root.resolve("2026-11-20"));
             final long c1 = os.getProcessCpuTime();
             final double d = sequential(root.resolve("sequential"), raw);
             final long c2 = os.getProcessCpuTime();
             final double dd = sequentialDirect(root.resolve("direct"), raw);
             final long c3 = os.getProcessCpuTime();
+            for (int i = 0; i < writers.size(); i++) {
+                line.append(String.format(Locale.ROOT, " %20.0f %9.2f %9.2f", roundMbs[i], roundCpu[i], roundMbs[i] / d));
+            }
+            final double bc = (c2 - c1) / 1e9 / (raw / 1e9);
+            final double dc = Double.isNaN(dd) ? Double.NaN : (c3 - c2) / 1e9 / (raw / 1e9);
+            line.append(String.format(Locale.ROOT, " %10.0f %12.0f %14.2f %14.2f", d, dd, bc, dc));
+            System.out.println(line);
             if (k >= 0) {
-                day1[k] = w;
+                for (int i = 0; i < writers.size(); i++) {
+                    mbs[i][k] = roundMbs[i];
+                    cpuPerGb[i][k] = roundCpu[i];
+                    ratio[i][k] = roundMbs[i] / d;
+                }
                 disk[k] = d;
-                cpu[k] = perCpu;
                 direct[k] = dd;
-                bufferedCpu[k] = (c2 - c1) / 1e9 / (raw / 1e9);
-                directCpu[k] = Double.isNaN(dd) ? Double.NaN : (c3 - c2) / 1e9 / (raw / 1e9);
-                System.out.printf(Locale.ROOT, "%6d %16.0f %16.0f %8.2f %18.0f %16.0f %14.2f %14.2f%n", k + 1, w, d, w / d, perCpu, dd,
-                    bufferedCpu[k], directCpu[k]);
+                bufferedCpu[k] = bc;
+                directCpu[k] = dc;
             }
         }
         PartitionStore.deleteRecursively(root);
-        final double[] ratio = new double[o.rounds()];
-        for (int k = 0; k < ratio.length; k++) {
-            ratio[k] = day1[k] / disk[k];
+        final StringBuilder med = new StringBuilder(String.format(Locale.ROOT, "%6s", "median"));
+        for (int i = 0; i < writers.size(); i++) {
+            med.append(String.format(Locale.ROOT, " %20.0f %9.2f %9.2f", median(mbs[i]), median(cpuPerGb[i]), median(ratio[i])));
         }
-        System.out.printf(Locale.ROOT, "%6s %16.0f %16.0f %8.2f %18.0f %16.0f %14.2f %14.2f%n", "median", median(day1), median(disk),
-            median(ratio), median(cpu), median(direct), median(bufferedCpu), median(directCpu));
+        med.append(String.format(Locale.ROOT, " %10.0f %12.0f %14.2f %14.2f", median(disk), median(direct), median(bufferedCpu),
+            median(directCpu)));
+        System.out.println(med);
         System.out.printf(Locale.ROOT, "write-down: raw column bytes over wall time of PartitionWriter.write (sort, encode, write, fsync"
-            + " every file and directory, rename); disk: the same bytes in 1 MiB writes to one file, then fsync; MB per CPU second:"
-            + " raw bytes over the process's CPU time during the write-down (all threads, the kernel's copy into the page cache"
-            + " included), what the write-down costs whatever else the machine runs; disk direct: the same bytes with O_DIRECT"
-            + " (n/a: the file system refuses it); CPU s/GB: the process's CPU per GB of the two disk writes%n");
+            + " every file and directory, rename), per writer (buffered: through the page cache; direct: O_DIRECT from aligned"
+            + " buffers), the writers alternating which goes first; CPU s/GB: the process's CPU time (all threads, the kernel's"
+            + " included) per GB written; ratio: the write-down over the disk of the same round; disk: the same bytes in 1 MiB"
+            + " writes to one file, then fsync; direct: the same bytes with O_DIRECT (n/a: the file system refuses it)%n");
+    }
+
+    private static String label(final DirectIo w) {
+        return switch (w) {
+            case OFF -> "buffered";
+            case ON -> "direct";
+            case AUTO -> "auto";
+        };
     }
 
     /** Writes {@code bytes} to a new file in 1 MiB writes from a direct buffer and forces it; MB/s. */

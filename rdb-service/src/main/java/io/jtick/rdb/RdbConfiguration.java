@@ -70,13 +70,13 @@ class RdbConfiguration {
         final javax.net.ssl.SSLContext ssl = tls.enabled() ? TlsConfiguration.sslContext(tls) : null;
         final RdbProperties.Hdb hdb = properties.hdb();
         final PartitionWriter writer = new PartitionWriter(hdb.rootPath(), hdb.policy(), hdb.blockBytesInt(),
-            Math.min(4, Runtime.getRuntime().availableProcessors()), PartitionWriter.WriteHook.NONE);
+            Math.min(4, Runtime.getRuntime().availableProcessors()), PartitionWriter.WriteHook.NONE, hdb.directIoMode());
         final URI url = hdb.baseUrl();
         final HdbWriteDown.Listener listener = url == null ? HdbWriteDown.Listener.NONE
             : hdb.upload() ? new HdbPartitionUploader(url, hdb.reloadTimeout(), access.token(), ssl)
             : new HdbReloadNotifier(url, hdb.reloadTimeout(), access.token(), ssl);
-        LOG.info("end-of-day write-down [root={}, encoding={}, hdbUrl={}, transfer={}]", hdb.rootPath().toAbsolutePath(), hdb.encoding(),
-            url == null ? "(not told)" : url, hdb.transfer());
+        LOG.info("end-of-day write-down [root={}, encoding={}, directIo={}, hdbUrl={}, transfer={}]", hdb.rootPath().toAbsolutePath(),
+            hdb.encoding(), hdb.directIoMode(), url == null ? "(not told)" : url, hdb.transfer());
         return new HdbWriteDown(writer, listener, metrics);
     }
 

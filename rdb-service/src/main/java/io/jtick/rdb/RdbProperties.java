@@ -1,6 +1,7 @@
 package io.jtick.rdb;
 
 import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.write.DirectIo;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.wire.LeaderHint.Address;
@@ -80,11 +81,13 @@ public record RdbProperties(
      *                      memory-mapped by the HDB; e.g. {@code lz4}, {@code auto/zstd:1}
      * @param reloadTimeout how long the HDB may take to answer the reload; past it the delivery counts as failed
      * @param retryInterval how often a partition written but not delivered (the HDB down or refusing) is offered again
+     * @param directIo      {@code auto} (column files written with direct I/O where the file system takes it), {@code on}, {@code off}
      */
     public record Hdb(String root, String url, @NotNull @DefaultValue("reload") @Pattern(regexp = "reload|upload") String transfer,
                       @NotNull @DefaultValue("128KB") DataSize blockBytes,
                       @NotBlank @DefaultValue("none") String encoding, @NotNull @DefaultValue("60s") Duration reloadTimeout,
-                      @NotNull @DefaultValue("5s") Duration retryInterval) {
+                      @NotNull @DefaultValue("5s") Duration retryInterval,
+                      @NotNull @DefaultValue("auto") @Pattern(regexp = "(?i)auto|on|off") String directIo) {
 
         /** True when {@code root} is set. */
         public boolean enabled() {
@@ -117,6 +120,10 @@ public record RdbProperties(
             } catch (final URISyntaxException e) {
                 throw new IllegalArgumentException("bad HDB URL [key=tick.rdb.hdb.url, value=" + url + "]: " + e.getMessage(), e);
             }
+        }
+
+        DirectIo directIoMode() {
+            return DirectIo.parse(directIo);
         }
 
         int blockBytesInt() {

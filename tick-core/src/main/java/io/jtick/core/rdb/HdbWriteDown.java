@@ -67,6 +67,7 @@ public final class HdbWriteDown implements EndOfDayHandler {
         this.rawBytes = metrics.counter("tick.rdb.eod.bytes");
         this.deliveryFailures = metrics.counter("tick.rdb.eod.delivery.failures");
         metrics.gauge("tick.rdb.eod.undelivered", () -> undelivered().size());
+        metrics.gauge("tick.rdb.eod.direct.fallbacks", io.jtick.core.hdb.write.DirectIo::fallbacks);
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.Executor;
 import java.util.zip.CRC32C;
 
 import static io.jtick.core.hdb.format.ColumnFileDescriptor.HEADER_LENGTH;
@@ -20,6 +21,11 @@ import static io.jtick.core.hdb.format.ColumnFileDescriptor.INDEX_ENTRY_LENGTH;
  * {@link #blockRows()} little-endian values and calls {@link #writeBlock(int)}; {@link #finish()}
  * writes the block index and the header and forces the file to disk. Not thread-safe; one writer
  * per file. Layout in {@link ColumnFileDescriptor}.
+ *
+ * <p>{@link #direct} writes the same bytes with direct I/O ({@link DirectColumnOutput}): the file
+ * is then written strictly in order, and a plain column's {@link #block()} is a window of the
+ * aligned staging buffer itself, so its values go from the table to the device without a copy
+ * into the page cache; {@link #writeValuesAt} (positional writes) is for buffered files only.
  */
 public final class ColumnFileWriter implements AutoCloseable {
     private final Path path;
@@ -32,6 +38,12 @@ public final class ColumnFileWriter implements AutoCloseable {
     private final boolean sync;
     private final byte[] raw;
     private final UnsafeBuffer rawBuffer;
+    /** Set for a file written with direct I/O. */
+    private final DirectColumnOutput direct;
+    /** Direct I/O of a plain file: {@link #rawBuffer} is the staging buffer's next block, filled in place. */
+    private final boolean inPlace;
+    /** {@link #directWhole}: the whole value region in the staging buffer, where {@link #writeValuesAt} copies; else null. */
+    private final UnsafeBuffer whole;
     private final byte[] transformed;
     private final byte[] scratch;
     private final byte[] stored;
@@ -51,6 +63,50 @@ public final class ColumnFileWriter implements AutoCloseable {
     /** @param sync force the file to disk in {@link #finish()} (the compression study times writes without it) */
     public ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final long rowCount,
                      final boolean sync) throws IOException {
+        this(path, type, encoding, blockRows, rowCount, sync, 0, null, null);
+    }
+
+    /**
+     * A writer that writes the file with direct I/O ({@code O_DIRECT}) in buffers aligned to
+     * {@code align} (the file system's block size; see the class comment), its full buffers written
+     * on {@code io} (null: on the caller's thread) while the next fills. Fails with an
+     * {@link IOException} or {@link UnsupportedOperationException} where the file system refuses
+     * direct I/O.
+     */
+    public static ColumnFileWriter direct(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows,
+                                          final long rowCount, final boolean sync, final int align, final Executor io) throws IOException {
+        if (align <= 0) {
+            throw new IllegalArgumentException("direct I/O needs the block size [file=" + path + ", align=" + align + "]");
+        }
+        return new ColumnFileWriter(path, type, encoding, blockRows, rowCount, sync, align, io, null);
+    }
+
+    /**
+     * A direct-I/O writer of a plain file whose rows come in any order through {@link #writeValuesAt}
+     * (then {@link #finishPlain}): its whole value region is held in one aligned staging buffer
+     * ({@code rowCount × width} bytes of direct memory, freed on {@link #close}) and written once
+     * complete.
+     */
+    public static ColumnFileWriter directWhole(final Path path, final ColumnType type, final int blockRows, final long rowCount,
+                                               final boolean sync, final int align, final Executor io, final ByteBuffer lent)
+        throws IOException {
+        if (align <= 0) {
+            throw new IllegalArgumentException("direct I/O needs the block size [file=" + path + ", align=" + align + "]");
+        }
+        return new ColumnFileWriter(path, type, ColumnEncoding.parse("none"), blockRows, rowCount, sync, align, io, lent);
+    }
+
+    /** Bytes of the aligned buffer {@link #directWhole} can be lent for a column of {@code rowCount} rows. */
+    public static int wholeBufferBytes(final ColumnType type, final int blockRows, final long rowCount, final int align) {
+        final long values = rowCount * type.width();
+        return DirectColumnOutput.capacity(align, (int) Math.max(blockRows * type.width(), values),
+            HEADER_LENGTH + values + (rowCount / blockRows + 2) * INDEX_ENTRY_LENGTH);
+    }
+
+    private ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows,
+                             final long rowCount, final boolean sync, final int align, final Executor io, final ByteBuffer lent)
+        throws IOException {
+        final boolean wholeColumn = lent != null;
         this.sync = sync;
         this.path = path;
         this.type = type;
@@ -62,8 +118,9 @@ public final class ColumnFileWriter implements AutoCloseable {
             throw new IllegalArgumentException("column too large [file=" + path + ", rows=" + rowCount + "]");
         }
         final int blockBytes = blockRows * width;
-        this.raw = new byte[blockBytes];
-        this.rawBuffer = new UnsafeBuffer(raw);
+        this.inPlace = align > 0 && this.encoding.isPlain();
+        this.raw = inPlace ? null : new byte[blockBytes];
+        this.rawBuffer = inPlace ? new UnsafeBuffer(0, 0) : new UnsafeBuffer(raw);
         final boolean transforms = !this.encoding.transform().isIdentity();
         final int encodedBytes = blockBytes + this.encoding.transform().overhead();
         this.transformed = transforms ? new byte[encodedBytes] : null;
@@ -71,7 +128,30 @@ public final class ColumnFileWriter implements AutoCloseable {
         this.stored = this.encoding.codec() == Codec.NONE ? null : new byte[this.encoding.codec().maxCompressedLength(encodedBytes)];
         this.index = ByteBuffer.allocate((int) Math.min(1 << 20, (rowCount / blockRows + 2) * INDEX_ENTRY_LENGTH + 4))
             .order(ByteOrder.LITTLE_ENDIAN);
-        this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        if (align <= 0) {
+            this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            this.direct = null;
+            this.whole = null;
+            return;
+        }
+        this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+            com.sun.nio.file.ExtendedOpenOption.DIRECT);
+        try {
+            final long expected = HEADER_LENGTH + rowCount * width + (rowCount / blockRows + 2) * INDEX_ENTRY_LENGTH;
+            final int values = (int) Math.min(Integer.MAX_VALUE - 4 * align, rowCount * width);
+            if (wholeColumn && values != rowCount * width) {
+                throw new IllegalArgumentException("column too large to hold whole [file=" + path + ", rows=" + rowCount + "]");
+            }
+            this.direct = new DirectColumnOutput(path, channel, align, wholeColumn ? Math.max(blockBytes, values) : blockBytes,
+                HEADER_LENGTH, expected, io, wholeColumn ? lent : null);
+            this.whole = wholeColumn ? new UnsafeBuffer(direct.reserve(values), values) : null;
+            if (inPlace && !wholeColumn) {
+                rawBuffer.wrap(direct.reserve(blockBytes), blockBytes);
+            }
+        } catch (final IOException | RuntimeException | Error e) {
+            channel.close();
+            throw e;
+        }
     }
 
     /** The file being written. */
@@ -91,11 +171,22 @@ public final class ColumnFileWriter implements AutoCloseable {
 
     /** Encodes and appends the first {@code rows} values of {@link #block()} (1..{@link #blockRows()} rows) as one block. */
     public void writeBlock(final int rows) throws IOException {
-        if (rows <= 0 || rows > blockRows || rowsWritten + rows > rowCount) {
+        if (rows <= 0 || rows > blockRows || rowsWritten + rows > rowCount || whole != null) {
             throw new IllegalStateException("bad block [file=" + path + ", rows=" + rows + ", written=" + rowsWritten
                 + ", total=" + rowCount + "]");
         }
         final int rawLength = rows * width;
+        if (inPlace) {
+            crc.reset();
+            crc.update(direct.reserved(rawLength));
+            index(position, rawLength, (int) crc.getValue(), rows);
+            summarize(type, rawBuffer, rows, index);
+            direct.commit(rawLength);
+            position += rawLength;
+            final int blockBytes = blockRows * width;
+            rawBuffer.wrap(direct.reserve(blockBytes), blockBytes);
+            return;
+        }
         final int encodedLength = rawLength + encoding.transform().overhead();
         final byte[] t = encoding.transform().encode(raw, rawLength, type, transformed, scratch);
         final byte[] out;
@@ -111,7 +202,11 @@ public final class ColumnFileWriter implements AutoCloseable {
         crc.update(out, 0, length);
         index(position, length, (int) crc.getValue(), rows);
         summarize(type, rawBuffer, rows, index);
-        writeFully(ByteBuffer.wrap(out, 0, length), position);
+        if (direct != null) {
+            direct.append(out, 0, length);
+        } else {
+            writeFully(ByteBuffer.wrap(out, 0, length), position);
+        }
         position += length;
     }
 
@@ -122,9 +217,16 @@ public final class ColumnFileWriter implements AutoCloseable {
      * indexes them. Not mixed with {@link #writeBlock}.
      */
     public void writeValuesAt(final ByteBuffer src, final long row) throws IOException {
-        if (!encoding.isPlain() || blocksWritten > 0 || row < 0 || row + src.remaining() / width > rowCount) {
+        if ((direct != null && whole == null) || !encoding.isPlain() || blocksWritten > 0 || row < 0
+            || row + src.remaining() / width > rowCount) {
             throw new IllegalStateException("positional writes are for plain files, inside the rows [file=" + path + ", row=" + row
                 + ", values=" + src.remaining() / width + ", rows=" + rowCount + "]");
+        }
+        if (whole != null) {
+            final int n = src.remaining();
+            whole.putBytes((int) (row * width), src, src.position(), n);
+            src.position(src.position() + n);
+            return;
         }
         writeFully(src, HEADER_LENGTH + row * width);
     }
@@ -152,6 +254,9 @@ public final class ColumnFileWriter implements AutoCloseable {
             row += rows;
         }
         position = HEADER_LENGTH + row * width;
+        if (whole != null) {
+            direct.commit(whole.capacity());
+        }
         return finish();
     }
 
@@ -337,7 +442,11 @@ public final class ColumnFileWriter implements AutoCloseable {
         crc.update(index.array(), 0, blockCount * INDEX_ENTRY_LENGTH);
         index.putInt((int) crc.getValue());
         index.flip();
-        writeFully(index, indexOffset);
+        if (direct != null) {
+            direct.append(index.array(), 0, index.limit());
+        } else {
+            writeFully(index, indexOffset);
+        }
         final ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         header.put(ColumnFileDescriptor.MAGIC)
             .putInt(ColumnFileDescriptor.VERSION)
@@ -354,7 +463,11 @@ public final class ColumnFileWriter implements AutoCloseable {
         crc.update(header.array(), 0, ColumnFileDescriptor.HEADER_CRC_OFFSET);
         header.putInt(ColumnFileDescriptor.HEADER_CRC_OFFSET, (int) crc.getValue());
         header.clear();
-        writeFully(header, 0);
+        if (direct != null) {
+            direct.finish(header.array());
+        } else {
+            writeFully(header, 0);
+        }
         if (sync) {
             channel.force(true);
         }
@@ -377,7 +490,13 @@ public final class ColumnFileWriter implements AutoCloseable {
     /** Closes the channel; a file not {@link #finish() finished} is left incomplete for the caller to delete. */
     @Override
     public void close() throws IOException {
-        channel.close();
+        try {
+            if (direct != null) {
+                direct.close();
+            }
+        } finally {
+            channel.close();
+        }
     }
 
     boolean finished() {

@@ -11,16 +11,27 @@ import io.jtick.core.table.TableSegment;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.concurrent.Executor;
 
 /**
  * Writes one column of a table into its column file in partition order: the encoding its policy
  * names ({@code auto/<codec>} resolved by {@link EncodingChooser}), blocks cut by
  * {@link BlockCuts}; a plain column whose syms' rows are in arrival order is scattered by
  * {@link PlainColumnScatter}, any other column written block by block ({@link BlockFill}, the sym
- * column from the sym ranks). Stateless: the writer threads of a write share one.
+ * column from the sym ranks); with direct I/O every column goes block by block. Stateless: the writer threads of a write share one.
  */
 final class ColumnWriter {
+    /**
+     * Largest plain column scattered in arrival order with direct I/O: its whole value region is
+     * built in one aligned buffer of direct memory (one per writer thread, freed with its column)
+     * and written once complete (when direct memory cannot hold it, the column is gathered as
+     * below). Past it, the column is gathered block by block in partition order,
+     * which reads the table a value per cache line (about 1.6x the CPU of the scatter, measured).
+     */
+    static final long WHOLE_COLUMN_BYTES = 256L << 20;
+
     private final EncodingPolicy policy;
     private final int blockBytes;
 
@@ -29,8 +40,20 @@ final class ColumnWriter {
         this.blockBytes = blockBytes;
     }
 
-    /** Writes column {@code c} of {@code table} as {@code dir/<column>}, complete and closed, and returns its meta. */
+    /** Writes column {@code c} of {@code table} as {@code dir/<column>}, buffered, complete and closed, and returns its meta. */
     TableMeta.ColumnMeta write(final Path dir, final TableSegment table, final SortOrder order, final int c) throws IOException {
+        return write(dir, table, order, c, 0, null);
+    }
+
+    /**
+     * As {@link #write(Path, TableSegment, SortOrder, int)}, with direct I/O when {@code align} (the
+     * file system's block size) is positive, the full buffers written on {@code pool}'s I/O threads: then the file
+     * is written in order: a plain column up to {@link #WHOLE_COLUMN_BYTES} scattered in arrival
+     * order into its whole value region in direct memory, any other column gathered block by block
+     * in partition order into the aligned buffer that goes to the device.
+     */
+    TableMeta.ColumnMeta write(final Path dir, final TableSegment table, final SortOrder order, final int c, final int align,
+                               final WriterPool pool) throws IOException {
         final ColumnDef def = table.schema().column(c);
         final ColumnType type = def.type();
         final int rows = table.rowCount();
@@ -38,8 +61,15 @@ final class ColumnWriter {
         final int blockRows = BlockCuts.blockBytes(wanted, blockBytes) / type.width();
         final ColumnEncoding encoding = wanted.isAuto() ? EncodingChooser.choose(wanted, table, c, order.rows(), blockRows) : wanted;
         final Path file = dir.resolve(def.name());
-        try (ColumnFileWriter w = new ColumnFileWriter(file, type, encoding, blockRows, rows, false)) {
-            if (encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered()) {
+        final boolean scatter = encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered();
+        final ByteBuffer lent = align > 0 && scatter && (long) rows * type.width() <= WHOLE_COLUMN_BYTES
+            ? pool.lend(ColumnFileWriter.wholeBufferBytes(type, blockRows, rows, align), align) : null;
+        final boolean whole = lent != null;
+        final Executor io = align > 0 ? pool.io() : null;
+        try (ColumnFileWriter w = whole ? ColumnFileWriter.directWhole(file, type, blockRows, rows, false, align, io, lent)
+            : align > 0 ? ColumnFileWriter.direct(file, type, encoding, blockRows, rows, false, align, io)
+            : new ColumnFileWriter(file, type, encoding, blockRows, rows, false)) {
+            if (scatter && (align <= 0 || whole)) {
                 final long stored = PlainColumnScatter.write(w, table, c, order, blockBytes);
                 return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
             }

@@ -34,6 +34,10 @@ import java.util.concurrent.Future;
  * the new one renamed into place, the old one deleted. {@link PartitionStore#recover} finishes or
  * undoes a swap a crash interrupted. A failed write deletes its staging directory and leaves what
  * was visible as it was.
+ *
+ * <p>Column files go to the device with direct I/O where the file system takes it ({@link DirectIo},
+ * default {@code AUTO}): the same bytes, without the kernel's copy into the page cache; forced
+ * before the rename as buffered files are (for the file's metadata and the device's cache).
  */
 public final class PartitionWriter {
     /** Default raw bytes per block (kdb's logical block size 2^17). */
@@ -45,6 +49,7 @@ public final class PartitionWriter {
     private final int parallelism;
     private final WriteHook hook;
     private final ColumnWriter columns;
+    private final DirectIo directIo;
 
     /** Called after each column file is complete; tests use it to inject failures. */
     @FunctionalInterface
@@ -81,6 +86,12 @@ public final class PartitionWriter {
 
     public PartitionWriter(final Path root, final EncodingPolicy policy, final int blockBytes, final int parallelism,
         final WriteHook hook) {
+        this(root, policy, blockBytes, parallelism, hook, DirectIo.AUTO);
+    }
+
+    /** @param directIo whether column files are written with direct I/O ({@link DirectIo}; the others default to {@code AUTO}) */
+    public PartitionWriter(final Path root, final EncodingPolicy policy, final int blockBytes, final int parallelism,
+        final WriteHook hook, final DirectIo directIo) {
         if (blockBytes < 64 || blockBytes > (1 << 26) || Integer.bitCount(blockBytes) != 1) {
             throw new IllegalArgumentException("block bytes must be a power of two in 64..64M [blockBytes=" + blockBytes + "]");
         }
@@ -93,14 +104,23 @@ public final class PartitionWriter {
         this.parallelism = parallelism;
         this.hook = hook;
         this.columns = new ColumnWriter(policy, blockBytes);
+        this.directIo = directIo;
     }
 
     public PartitionWriter withPolicy(final EncodingPolicy newPolicy) {
-        return new PartitionWriter(root, newPolicy, blockBytes, parallelism, hook);
+        return new PartitionWriter(root, newPolicy, blockBytes, parallelism, hook, directIo);
     }
 
     public PartitionWriter withHook(final WriteHook newHook) {
-        return new PartitionWriter(root, policy, blockBytes, parallelism, newHook);
+        return new PartitionWriter(root, policy, blockBytes, parallelism, newHook, directIo);
+    }
+
+    public PartitionWriter withDirectIo(final DirectIo newDirectIo) {
+        return new PartitionWriter(root, policy, blockBytes, parallelism, hook, newDirectIo);
+    }
+
+    public DirectIo directIo() {
+        return directIo;
     }
 
     public Path root() {
@@ -115,12 +135,13 @@ public final class PartitionWriter {
             // one table ahead: the next table is sorted while this one's columns are written, and a
             // finished table's sort order is dropped before the one after is sorted
             PendingTable ahead = null;
+            final int align = directIo.alignment(root);
             for (final TableSegment t : tables) {
                 final Path dir = stage.table(t.schema().name());
                 if (Files.exists(dir)) {
                     throw new IllegalArgumentException("table given twice [table=" + t.schema().name() + "]");
                 }
-                final PendingTable next = startTable(dir, date, t, pool);
+                final PendingTable next = startTable(dir, date, t, pool, align);
                 if (ahead != null) {
                     written.add(ahead.finish());
                 }
@@ -148,7 +169,7 @@ public final class PartitionWriter {
      */
     public TableWritten rewrite(final StoredTable source) throws IOException {
         try (PartitionStore.Staging stage = PartitionStore.stage(root, source.date()); WriterPool pool = new WriterPool(parallelism)) {
-            final TableWritten w = startTable(stage.table(source.name()), source.date(), source, pool).finish();
+            final TableWritten w = startTable(stage.table(source.name()), source.date(), source, pool, directIo.alignment(root)).finish();
             pool.awaitSynced();
             stage.force(List.of(w.table()));
             stage.swapIn(source.name());
@@ -173,8 +194,8 @@ public final class PartitionWriter {
      * columns to the next without waiting. Each file goes to the pool's sync thread as it is
      * complete; the caller awaits it and forces the directory. No writer thread waits on a flush.
      */
-    private PendingTable startTable(final Path dir, final LocalDate date, final TableSegment table, final WriterPool pool)
-        throws IOException {
+    private PendingTable startTable(final Path dir, final LocalDate date, final TableSegment table, final WriterPool pool,
+                                    final int align) throws IOException {
         final long start = System.nanoTime();
         Files.createDirectory(dir);
         final TableSchema schema = table.schema();
@@ -186,7 +207,7 @@ public final class PartitionWriter {
         work.sort(Comparator.comparingInt((Integer c) -> -schema.type(c).width()));
         final List<Future<TableMeta.ColumnMeta>> futures = new ArrayList<>();
         for (final int c : work) {
-            futures.add(pool.submit(() -> writeColumn(dir, table, order, c, pool)));
+            futures.add(pool.submit(() -> writeColumn(dir, table, order, c, pool, align)));
         }
         return new PendingTable(dir, date, table, order, work, futures, pool, start);
     }
@@ -237,8 +258,8 @@ public final class PartitionWriter {
     }
 
     private TableMeta.ColumnMeta writeColumn(final Path dir, final TableSegment table, final SortOrder order, final int c,
-                                             final WriterPool pool) throws IOException {
-        final TableMeta.ColumnMeta meta = columns.write(dir, table, order, c);
+                                             final WriterPool pool, final int align) throws IOException {
+        final TableMeta.ColumnMeta meta = columns.write(dir, table, order, c, align, pool);
         hook.afterColumn(dir.resolve(meta.name()));
         pool.sync(dir.resolve(meta.name()));
         return meta;

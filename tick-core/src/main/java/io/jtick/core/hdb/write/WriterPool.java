@@ -3,13 +3,18 @@ package io.jtick.core.hdb.write;
 import io.jtick.core.hdb.format.TableMeta;
 import io.jtick.core.hdb.store.PartitionStore;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import org.agrona.BufferUtil;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -19,7 +24,9 @@ import java.util.concurrent.TimeUnit;
  * The threads of one partition write: the column writer threads ({@code parallelism} of them,
  * shared by its tables; with a parallelism of 1 each column is written on the calling thread as it
  * is submitted) and one sync thread that forces complete files to disk in the order they were
- * handed over ({@link #sync}) while the writer threads go on; {@link #awaitSynced} returns once
+ * handed over ({@link #sync}) while the writer threads go on, and, for files written with direct
+ * I/O, as many I/O threads that write one file's full staging buffer while its writer fills the
+ * next ({@link #io}); {@link #awaitSynced} returns once
  * every file handed over so far is on disk and reports the first failure. No writer thread waits
  * on a flush.
  *
@@ -31,7 +38,11 @@ import java.util.concurrent.TimeUnit;
 final class WriterPool implements AutoCloseable {
     private final ExecutorService sync = Executors.newSingleThreadExecutor(new DefaultThreadFactory("jtick-partition-sync", true));
     private final List<Future<?>> pending = new ArrayList<>();
+    private final int threads;
+    private final Map<Thread, ByteBuffer[]> lent = new ConcurrentHashMap<>();
     private final ExecutorService writers;
+    /** Writes the full staging buffers of direct-I/O files while their writer threads fill the next; started when first asked for. */
+    private ExecutorService io;
 
     /** One column's write, returning its meta. */
     @FunctionalInterface
@@ -40,6 +51,7 @@ final class WriterPool implements AutoCloseable {
     }
 
     WriterPool(final int threads) {
+        this.threads = Math.max(1, threads);
         writers = threads <= 1 ? null : Executors.newFixedThreadPool(threads, new DefaultThreadFactory("jtick-partition-writer", true));
     }
 
@@ -49,6 +61,41 @@ final class WriterPool implements AutoCloseable {
             return CompletableFuture.completedFuture(column.write());
         }
         return writers.submit(column::write);
+    }
+
+    /** The threads that write direct-I/O files' full buffers (as many as writer threads). */
+    synchronized Executor io() {
+        if (io == null) {
+            io = Executors.newFixedThreadPool(threads, new DefaultThreadFactory("jtick-partition-io", true));
+        }
+        return io;
+    }
+
+    /**
+     * An aligned buffer of at least {@code bytes} bytes of direct memory for the calling writer
+     * thread, kept for its next column (a whole plain column with direct I/O is built in one; a
+     * fresh one per column would be zeroed and faulted in each time), freed on {@link #close}; null
+     * when the JVM's direct memory ({@code -XX:MaxDirectMemorySize}) cannot hold it, and the column
+     * is then written another way.
+     */
+    ByteBuffer lend(final int bytes, final int align) {
+        ByteBuffer[] held = lent.get(Thread.currentThread());
+        if (held != null && held[1].capacity() >= bytes && BufferUtil.address(held[1]) % align == 0) {
+            return held[1];
+        }
+        if (held != null) {
+            BufferUtil.free(held[0]);
+        }
+        lent.remove(Thread.currentThread());
+        final ByteBuffer b;
+        try {
+            b = ByteBuffer.allocateDirect(bytes + align);
+        } catch (final OutOfMemoryError e) {
+            return null;
+        }
+        held = new ByteBuffer[] {b, b.alignedSlice(align)};
+        lent.put(Thread.currentThread(), held);
+        return held[1];
     }
 
     /** The column's meta, or what its writer threw. */
@@ -108,6 +155,18 @@ final class WriterPool implements AutoCloseable {
             writers.shutdownNow();
             awaitStopped(writers);
         }
+        final ExecutorService ioThreads;
+        synchronized (this) {
+            ioThreads = io;
+        }
+        if (ioThreads != null) {
+            ioThreads.shutdown(); // each file's writer waited for its own writes before closing it
+            awaitStopped(ioThreads);
+        }
+        for (final ByteBuffer[] b : lent.values()) {
+            BufferUtil.free(b[0]);
+        }
+        lent.clear();
         sync.shutdownNow();
         awaitStopped(sync);
     }
