@@ -28,6 +28,8 @@ import java.util.Map;
  * <p>{@code FirstQueryBench [--rows N] [--syms N] [--runs N] [--repeats N] [--systems a,b] [--warm-up on,off] [--dir D]}
  */
 public final class FirstQueryBench {
+    private static final java.util.regex.Pattern WARM_UP = java.util.regex.Pattern.compile("warm-up ms ([0-9.]+)");
+
     private FirstQueryBench() {
     }
 
@@ -168,8 +170,12 @@ public final class FirstQueryBench {
             out[q] = value(lines.get(first + 1 + q), BenchQuery.values()[q]);
             out[n + q] = value(lines.get(median + 1 + q), BenchQuery.values()[q]);
         }
-        final int warm = section(lines, "warm-up ms ");
-        out[2 * n] = warm < 0 ? 0 : Double.parseDouble(lines.get(warm).substring("warm-up ms ".length()).trim());
+        for (final String line : lines) {
+            final java.util.regex.Matcher m = WARM_UP.matcher(line);
+            if (m.find()) {
+                out[2 * n] = Double.parseDouble(m.group(1));
+            }
+        }
         return out;
     }
 

@@ -103,7 +103,7 @@ public final class JtickQuerySystem implements QuerySystem {
      * service's default encodings), started once per JVM before the data loads, on its own thread;
      * {@code -Djtick.bench.warm-up=false} turns it off. The first query waits for it (a user who
      * asks once the service is up): the time it took beyond the load is printed as
-     * {@code warm-up ms} (start-up cost) and {@code warm-up wait ms}.
+     * {@code warm-up ms} (start-up cost) and {@code wait ms}.
      */
     private static synchronized QueryWarmUp warmUpOnce(final Layout layout) {
         if (warmUp == null) {
@@ -125,8 +125,8 @@ public final class JtickQuerySystem implements QuerySystem {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        System.out.printf("warm-up ms %.1f%nwarm-up wait ms %.1f%nwarm-up rounds %d%n", w.nanos() / 1e6, (System.nanoTime() - t0) / 1e6,
-            w.rounds());
+        System.out.println(String.format(java.util.Locale.ROOT, "warm-up ms %.1f, wait ms %.1f, rounds %d", w.nanos() / 1e6,
+            (System.nanoTime() - t0) / 1e6, w.rounds()));
     }
 
     @Override

@@ -190,9 +190,9 @@ public final class QueryWarmUp {
                 }
             }
             nanos = System.nanoTime() - start;
+            LOG.info("query warm-up done [kind={}, rounds={}, ms={}]", kind, rounds, nanos / 1_000_000);
             done.countDown();
         }
-        LOG.info("query warm-up done [kind={}, rounds={}, ms={}]", kind, rounds, nanos / 1_000_000);
     }
 
     /** The generated day's tables as the RDB serves them: one fresh segment per table and query. */
