@@ -14,6 +14,7 @@ import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.gateway.Gateway;
 import io.jtick.core.query.QueryEngine;
 import io.jtick.core.table.QuerySource;
+import io.jtick.core.warmup.QueryWarmUp;
 import io.jtick.core.gateway.RemoteRdbSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
@@ -54,15 +55,20 @@ class HdbConfiguration {
         return new CompressionStudyRunner(store, properties);
     }
 
+    /** The query engine's start-up warm-up over HDB partitions in {@code tick.query.warm-up-encodings}, in the background. */
+    @Bean
+    QueryWarmUp queryWarmUp(final TickMetrics metrics, final QueryProperties query) {
+        return query.startWarmUp(QueryWarmUp.Kind.HDB, metrics);
+    }
+
     /**
      * The query engine over the partitions and the gateway over partitions plus the RDB, each with
-     * {@code tick.query.*} limits (the engine warmed up first: {@code tick.query.warm-up-rounds});
+     * {@code tick.query.*} limits;
      * the gateway sends the API token ({@code tick.api.token}) for an RDB that protects reads.
      */
     @Bean
     HdbQueries hdbQueries(final HdbLifecycle store, final HdbProperties properties, final QueryProperties query,
                           final TickMetrics metrics, final AccessSettings access, final TlsSettings tls) {
-        QueryEngine.warmUp(query.warmUpRounds());
         final PartitionSource hdb = new PartitionSource(store.hdb());
         final HdbProperties.Gateway g = properties.gateway();
         return new HdbQueries(new QueryEndpoint(new QueryEngine(metrics, query.limits(), "hdb")), hdb,

@@ -19,6 +19,7 @@ import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.TableSegment;
+import io.jtick.core.warmup.QueryWarmUp;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -102,10 +103,15 @@ class RdbConfiguration {
         return new UndeliveredPartitions(properties.hdb(), writeDown);
     }
 
-    /** The query engine over today's tables, with {@code tick.query.*} limits, warmed up ({@code tick.query.warm-up-rounds}). */
+    /** The query engine's start-up warm-up over RDB tables, in the background ({@code tick.query.warm-up}). */
+    @Bean
+    QueryWarmUp queryWarmUp(final TickMetrics metrics, final QueryProperties properties) {
+        return properties.startWarmUp(QueryWarmUp.Kind.RDB, metrics);
+    }
+
+    /** The query engine over today's tables, with {@code tick.query.*} limits. */
     @Bean
     QueryEndpoint queryEndpoint(final TickMetrics metrics, final QueryProperties properties) {
-        QueryEngine.warmUp(properties.warmUpRounds());
         return new QueryEndpoint(new QueryEngine(metrics, properties.limits(), "rdb"));
     }
 

@@ -101,7 +101,9 @@ record TickStack(Path journal, Path hdbRoot, TickerplantServer tp, ConfigurableA
             // an HDB's replay port on any free port (other apps ignore the key); a test that needs it asks /api/status
             "--tick.hdb.replay-port=0",
             // and the PostgreSQL and kdb+ query ports
-            "--tick.rdb.pg-port=0", "--tick.hdb.pg-port=0", "--tick.rdb.kdb-port=0", "--tick.hdb.kdb-port=0"));
+            "--tick.rdb.pg-port=0", "--tick.hdb.pg-port=0", "--tick.rdb.kdb-port=0", "--tick.hdb.kdb-port=0",
+            // no start-up query warm-up: many services start in this one JVM (QueryWarmUpTest covers it)
+            "--tick.query.warm-up=false"));
         if (List.of(args).stream().noneMatch(a -> a.startsWith("--server.port="))) {
             all.add("--server.port=0");
         }

@@ -20,11 +20,16 @@ import java.util.Map;
  * training run on other data (fewer rows, other syms' counts): on Java 25+ an AOT cache with method
  * profiles (JEP 483/514/515), on 17-24 a dynamic CDS archive (classes only). Runs alternate
  * (plain, cached, plain, cached ...) and the table gives each cell's median over the runs, first
- * run and warm median side by side, DuckDB beside them in the same run.
+ * run and warm median side by side, DuckDB beside them in the same run. Each jtick JVM runs the
+ * services' start-up query warm-up ({@code tick.query.warm-up}, see {@link JtickQuerySystem}) before
+ * its first query, or not: {@code --warm-up on,off} runs both in turn (columns {@code s} and
+ * {@code s/nowarm}), and the last row gives the warm-up's time, the start-up cost a service pays.
  *
- * <p>{@code FirstQueryBench [--rows N] [--syms N] [--runs N] [--repeats N] [--systems a,b] [--dir D]}
+ * <p>{@code FirstQueryBench [--rows N] [--syms N] [--runs N] [--repeats N] [--systems a,b] [--warm-up on,off] [--dir D]}
  */
 public final class FirstQueryBench {
+    private static final java.util.regex.Pattern WARM_UP = java.util.regex.Pattern.compile("warm-up ms ([0-9.]+)");
+
     private FirstQueryBench() {
     }
 
@@ -35,6 +40,7 @@ public final class FirstQueryBench {
         int repeats = 20;
         List<String> systems = List.of("jtick", "jtick-hdb", "jtick-hdb-lz4", "duckdb");
         Path dir = Path.of("target", "first-query-cache");
+        List<String> warmUps = List.of("on");
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--rows" -> rows = Integer.parseInt(args[i + 1]);
@@ -43,15 +49,16 @@ public final class FirstQueryBench {
                 case "--repeats" -> repeats = Integer.parseInt(args[i + 1]);
                 case "--systems" -> systems = Arrays.asList(args[i + 1].split(","));
                 case "--dir" -> dir = Path.of(args[i + 1]);
+                case "--warm-up" -> warmUps = Arrays.asList(args[i + 1].split(","));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (known: --rows --syms --runs --repeats --systems --dir)");
+                        + " (known: --rows --syms --runs --repeats --systems --warm-up --dir)");
             }
         }
         final boolean aot = Runtime.version().feature() >= 25;
         Files.createDirectories(dir);
-        System.out.printf("java %s: %s; %d rows, %d syms, %d runs of %d repeats, systems %s%n", Runtime.version(),
+        System.out.printf("java %s: %s; %d rows, %d syms, %d runs of %d repeats, systems %s, warm-up %s%n", Runtime.version(),
                 aot ? "AOT cache (classes, linking, method profiles)" : "dynamic CDS archive (classes)",
-                rows, syms, runs, repeats, systems);
+                rows, syms, runs, repeats, systems, warmUps);
         final Map<String, Path> caches = new LinkedHashMap<>();
         final int trainRows = Math.max(10_000, rows / 5);
         final int trainSyms = Math.max(10, syms / 2);
@@ -61,7 +68,7 @@ public final class FirstQueryBench {
                 Files.deleteIfExists(cache);
                 final long t0 = System.nanoTime();
                 run(List.of(aot ? "-XX:AOTCacheOutput=" + cache : "-XX:ArchiveClassesAtExit=" + cache),
-                        s, trainRows, trainSyms, 5);
+                        s, true, trainRows, trainSyms, 5);
                 System.out.printf("%-14s cache recorded on %d rows, %d syms in %.1f s: %s (%d MB)%n", s, trainRows,
                         trainSyms, (System.nanoTime() - t0) / 1e9, cache, Files.size(cache) >> 20);
                 caches.put(s, cache);
@@ -70,20 +77,28 @@ public final class FirstQueryBench {
         // cell -> one value per run
         final Map<String, List<double[]>> plain = new LinkedHashMap<>();
         final Map<String, List<double[]>> cached = new LinkedHashMap<>();
+        final List<String> columns = new ArrayList<>();
+        for (final String s : systems) {
+            for (final String w : s.startsWith("jtick") ? warmUps : List.of("on")) {
+                columns.add(w.equals("off") ? s + "/nowarm" : s);
+            }
+        }
         for (int r = 0; r < runs; r++) {
-            for (final String s : systems) {
-                plain.computeIfAbsent(s, k -> new ArrayList<>()).add(run(List.of(), s, rows, syms, repeats));
+            for (final String c : columns) {
+                final String s = c.replace("/nowarm", "");
+                final boolean warm = !c.endsWith("/nowarm");
+                plain.computeIfAbsent(c, k -> new ArrayList<>()).add(run(List.of(), s, warm, rows, syms, repeats));
                 final Path cache = caches.get(s);
                 if (cache != null) {
-                    cached.computeIfAbsent(s, k -> new ArrayList<>()).add(run(List.of(
-                            aot ? "-XX:AOTCache=" + cache : "-XX:SharedArchiveFile=" + cache), s, rows, syms, repeats));
+                    cached.computeIfAbsent(c, k -> new ArrayList<>()).add(run(List.of(
+                            aot ? "-XX:AOTCache=" + cache : "-XX:SharedArchiveFile=" + cache), s, warm, rows, syms, repeats));
                 }
             }
         }
         final int n = BenchQuery.values().length;
         System.out.printf("%nms, median of %d runs: first run of a fresh JVM / warm median (of %d repeats)%n", runs, repeats);
         System.out.printf("%-14s", "question");
-        for (final String s : systems) {
+        for (final String s : columns) {
             System.out.printf(" %22s", s);
             if (cached.containsKey(s)) {
                 System.out.printf(" %22s", s + "+cache");
@@ -92,7 +107,7 @@ public final class FirstQueryBench {
         System.out.println();
         for (final BenchQuery q : BenchQuery.values()) {
             System.out.printf("%-14s", q);
-            for (final String s : systems) {
+            for (final String s : columns) {
                 System.out.printf(" %22s", cell(plain.get(s), q.ordinal(), n));
                 if (cached.containsKey(s)) {
                     System.out.printf(" %22s", cell(cached.get(s), q.ordinal(), n));
@@ -100,6 +115,14 @@ public final class FirstQueryBench {
             }
             System.out.println();
         }
+        System.out.printf("%-14s", "warm-up ms");
+        for (final String s : columns) {
+            System.out.printf(" %22.0f", median(plain.get(s), 2 * n));
+            if (cached.containsKey(s)) {
+                System.out.printf(" %22.0f", median(cached.get(s), 2 * n));
+            }
+        }
+        System.out.println();
     }
 
     private static String cell(final List<double[]> values, final int q, final int n) {
@@ -111,17 +134,19 @@ public final class FirstQueryBench {
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
-    /** One QueryCheck in a fresh JVM with this JVM's options; returns its first runs then its medians. */
-    private static double[] run(final List<String> cacheFlags, final String system, final int rows, final int syms,
-            final int repeats) throws IOException, InterruptedException {
+    /** One QueryCheck in a fresh JVM with this JVM's options; returns its first runs, its medians, then its warm-up ms. */
+    private static double[] run(final List<String> cacheFlags, final String system, final boolean warmUp, final int rows,
+            final int syms, final int repeats) throws IOException, InterruptedException {
         final List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         for (final String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (!a.startsWith("-XX:AOTCache") && !a.startsWith("-XX:SharedArchiveFile") && !a.startsWith("-XX:ArchiveClassesAtExit")) {
+            if (!a.startsWith("-XX:AOTCache") && !a.startsWith("-XX:SharedArchiveFile") && !a.startsWith("-XX:ArchiveClassesAtExit")
+                    && !a.startsWith("-Djtick.bench.warm-up=")) {
                 cmd.add(a);
             }
         }
         cmd.addAll(cacheFlags);
+        cmd.add("-Djtick.bench.warm-up=" + warmUp);
         cmd.add(cacheFlags.isEmpty() ? "-Xshare:auto" : (cacheFlags.get(0).contains("AOT") ? "-Xlog:aot*=error" : "-Xlog:cds*=error"));
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), QueryCheck.class.getName(), "synthetic",
                 Integer.toString(rows), Integer.toString(syms), system, Integer.toString(repeats)));
@@ -134,7 +159,7 @@ public final class FirstQueryBench {
         }
         final int rc = p.waitFor();
         final int n = BenchQuery.values().length;
-        final double[] out = new double[2 * n];
+        final double[] out = new double[2 * n + 1];
         final int first = section(lines, "first ms");
         final int median = section(lines, "median ms");
         if (rc != 0 || first < 0 || median < 0) {
@@ -144,6 +169,12 @@ public final class FirstQueryBench {
         for (int q = 0; q < n; q++) {
             out[q] = value(lines.get(first + 1 + q), BenchQuery.values()[q]);
             out[n + q] = value(lines.get(median + 1 + q), BenchQuery.values()[q]);
+        }
+        for (final String line : lines) {
+            final java.util.regex.Matcher m = WARM_UP.matcher(line);
+            if (m.find()) {
+                out[2 * n] = Double.parseDouble(m.group(1));
+            }
         }
         return out;
     }

@@ -23,6 +23,7 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.UpdateDecoder;
 import io.jtick.core.wire.UpdateEncoder;
+import io.jtick.core.warmup.QueryWarmUp;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
@@ -50,7 +51,7 @@ import java.util.Set;
  */
 public final class JtickQuerySystem implements QuerySystem {
     private static final int FRAME_ROWS = 10_000;
-    private static boolean warmedUp;
+    private static QueryWarmUp warmUp;
 
     /** Where the data lives: the system names the benchmark knows. */
     public enum Layout {
@@ -74,7 +75,7 @@ public final class JtickQuerySystem implements QuerySystem {
 
     public JtickQuerySystem(final TickData d, final Layout layout) throws IOException {
         this.layout = layout;
-        warmUpOnce();
+        final QueryWarmUp w = warmUpOnce(layout);
         final int day = (int) Math.floorDiv(d.tTime.length > 0 ? d.tTime[0] : 0, 86_400_000_000_000L);
         switch (layout) {
             case RDB:
@@ -93,17 +94,39 @@ public final class JtickQuerySystem implements QuerySystem {
         for (final BenchQuery q : BenchQuery.values()) {
             prepared.put(q, engine.prepare(json(q, d), source));
         }
+        awaitWarmUp(w);
     }
 
     /**
-     * As rdb-service and hdb-service do at start when {@code tick.query.warm-up-rounds} is set (off by
-     * default): {@code -Djtick.bench.warm-up-rounds=N}, once per JVM, counted in load time.
+     * As rdb-service and hdb-service do as they start ({@code tick.query.warm-up}, on by default):
+     * the engine's warm-up over tables of this layout's kind (the RDB's, or HDB partitions in the
+     * service's default encodings), started once per JVM before the data loads, on its own thread;
+     * {@code -Djtick.bench.warm-up=false} turns it off. The first query waits for it (a user who
+     * asks once the service is up): the time it took beyond the load is printed as
+     * {@code warm-up ms} (start-up cost) and {@code wait ms}.
      */
-    private static synchronized void warmUpOnce() {
-        if (!warmedUp) {
-            warmedUp = true;
-            QueryEngine.warmUp(Integer.getInteger("jtick.bench.warm-up-rounds", 0));
+    private static synchronized QueryWarmUp warmUpOnce(final Layout layout) {
+        if (warmUp == null) {
+            final boolean on = Boolean.parseBoolean(System.getProperty("jtick.bench.warm-up", "true"));
+            warmUp = !on ? QueryWarmUp.off() : QueryWarmUp.start(layout == Layout.RDB || layout == Layout.PARTED ? QueryWarmUp.Kind.RDB
+                : QueryWarmUp.Kind.HDB, QueryWarmUp.DEFAULT_BUDGET, QueryWarmUp.DEFAULT_ROUNDS,
+                List.of(ColumnEncoding.PLAIN, ColumnEncoding.parse("auto/lz4")), Runtime.getRuntime().availableProcessors());
         }
+        return warmUp;
+    }
+
+    private static void awaitWarmUp(final QueryWarmUp w) {
+        final long t0 = System.nanoTime();
+        try {
+            if (!w.await(QueryWarmUp.DEFAULT_BUDGET.multipliedBy(3))) {
+                throw new IllegalStateException("query warm-up still running after " + QueryWarmUp.DEFAULT_BUDGET.multipliedBy(3));
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        System.out.println(String.format(java.util.Locale.ROOT, "warm-up ms %.1f, wait ms %.1f, rounds %d", w.nanos() / 1e6,
+            (System.nanoTime() - t0) / 1e6, w.rounds()));
     }
 
     @Override

@@ -11,12 +11,8 @@ import io.jtick.core.query.plan.Planner;
 import io.jtick.core.query.result.ResultSink;
 import io.jtick.core.query.result.ResultStats;
 import io.jtick.core.query.result.ResultTable;
-import io.jtick.core.schema.TableSchema;
-import io.jtick.core.table.MemorySegment;
-import io.jtick.core.table.MemorySource;
 import io.jtick.core.table.QuerySource;
 
-import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -130,70 +126,5 @@ public final class QueryEngine {
 
     private void count(final QueryException e) {
         (e.reason() == QueryException.Reason.TOO_LARGE ? rejected : errors).getAndIncrement();
-    }
-
-    /**
-     * Runs the shapes of query the engine spends its time in (a grouped scan by sym and a time
-     * window by sym over an arrival-ordered and a sym-parted table, one sym's rows, one-minute bars,
-     * an as-of join, a filter, every aggregate) over small generated in-memory tables,
-     * {@code rounds} times, so that the JIT has compiled them before a user's first query: a
-     * service calls it as it starts ({@code tick.query.warm-up-rounds}). Nothing is recorded
-     * (a private engine). Returns the nanoseconds it took.
-     */
-    public static long warmUp(final int rounds) {
-        final long start = System.nanoTime();
-        if (rounds <= 0) {
-            return 0;
-        }
-        final int day = 20_000;
-        final int rows = 1 << 14;
-        final String[] syms = new String[64];
-        for (int i = 0; i < syms.length; i++) {
-            syms[i] = "W" + i;
-        }
-        final TableSchema tradeSchema = TableSchema.trade(0);
-        final TableSchema quoteSchema = TableSchema.quote(0);
-        final MemorySegment.Builder trade = MemorySegment.builder(tradeSchema, day);
-        final MemorySegment.Builder quote = MemorySegment.builder(quoteSchema, day);
-        final SplittableRandom r = new SplittableRandom(42);
-        final long open = day * 86_400_000_000_000L + 34_200_000_000_000L;
-        final long step = 23_400_000_000_000L / rows;
-        for (int i = 0; i < rows; i++) {
-            final String sym = syms[r.nextInt(syms.length)];
-            final double px = 100 + r.nextInt(1000) / 100.0;
-            trade.value(open + i * step).symbol(sym).value(px).value(100L * r.nextInt(1, 20)).value((byte) 'A').endRow();
-            quote.value(open + i * step + 1).symbol(sym).value(px - 0.01).value(px + 0.01).value(100L).value(200L).endRow();
-        }
-        final QuerySource arrival = new MemorySource().add(trade.build()).add(quote.build());
-        final QuerySource parted = new MemorySource().add(trade.buildParted()).add(quote.buildParted());
-        final String[] queries = {
-            "{\"table\":\"trade\",\"select\":{\"n\":{\"count\":\"*\"}},\"by\":\"sym\"}",
-            "{\"table\":\"trade\",\"select\":{\"vwap\":{\"wavg\":[\"size\",\"price\"]},\"n\":{\"count\":\"*\"}},\"by\":\"sym\"}",
-            "{\"table\":\"trade\",\"where\":{\"sym\":\"W7\"},\"select\":[\"time\",\"sym\",\"price\",\"size\",\"cond\"]}",
-            "{\"table\":\"trade\",\"where\":{\"sym\":\"W7\"},\"select\":{\"open\":{\"first\":\"price\"},\"high\":{\"max\":\"price\"},"
-                + "\"low\":{\"min\":\"price\"},\"close\":{\"last\":\"price\"},\"volume\":{\"sum\":\"size\"}},"
-                + "\"by\":{\"minute\":{\"xbar\":[\"1m\",\"time\"]}}}",
-            "{\"table\":\"trade\",\"where\":{\"sym\":\"W7\"},\"select\":[\"time\",\"price\",\"size\",\"bid\",\"ask\"],"
-                + "\"asof\":{\"table\":\"quote\",\"select\":[\"bid\",\"ask\"]}}",
-            "{\"table\":\"quote\",\"where\":{\"time\":{\"within\":[\"10:00\",\"11:00\"]}},"
-                + "\"select\":{\"spread\":{\"avg\":{\"-\":[\"ask\",\"bid\"]}}},\"by\":\"sym\"}",
-            "{\"table\":\"trade\",\"where\":{\"price\":{\">\":105}},\"select\":{\"s\":{\"sum\":\"size\"},\"hi\":{\"max\":\"price\"},"
-                + "\"lo\":{\"min\":\"size\"},\"f\":{\"first\":\"time\"},\"m\":{\"median\":\"price\"},"
-                + "\"d\":{\"dev\":\"price\"}},\"by\":\"sym\"}",
-        };
-        final QueryEngine engine = new QueryEngine(new TickMetrics(), QueryLimits.DEFAULT, 1);
-        final PreparedQuery[] onArrival = new PreparedQuery[queries.length];
-        final PreparedQuery[] onParted = new PreparedQuery[queries.length];
-        for (int q = 0; q < queries.length; q++) {
-            onArrival[q] = engine.prepare(queries[q], arrival);
-            onParted[q] = engine.prepare(queries[q], parted);
-        }
-        for (int round = 0; round < rounds; round++) {
-            for (int q = 0; q < queries.length; q++) {
-                engine.execute(onArrival[q], arrival, new ResultTable());
-                engine.execute(onParted[q], parted, new ResultTable());
-            }
-        }
-        return System.nanoTime() - start;
     }
 }

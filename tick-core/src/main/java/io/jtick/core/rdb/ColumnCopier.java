@@ -111,6 +111,41 @@ final class ColumnCopier {
         }
     }
 
+    /**
+     * Copies {@code n} sym codes from {@code buf[index..]} into {@code dst[at..]} as catalog ids,
+     * {@code dst[at + i] = ids[code]}, checking each code against the dictionary's size in the same
+     * pass (one read of the codes instead of a copy, a check and a remap).
+     *
+     * @return true when every code was inside {@code [0, dictSize)}; otherwise the values written are
+     *     meaningless and the caller rejects the update
+     */
+    static boolean remap(final ByteBuf buf, final int index, final int[] dst, final int at, final int n, final int[] ids,
+                         final int dictSize) {
+        check(buf, index, n << 2, dst.length, at, n);
+        if (dictSize < 1 || dictSize > ids.length) {
+            throw new IllegalArgumentException("dictionary larger than its ids [size=" + dictSize + ", ids=" + ids.length + "]");
+        }
+        int bad = 0;
+        if (RAW && (buf.hasMemoryAddress() || buf.hasArray())) {
+            final Object base = buf.hasMemoryAddress() ? null : buf.array();
+            final long addr = buf.hasMemoryAddress() ? buf.memoryAddress() + index : BYTES_BASE + buf.arrayOffset() + index;
+            for (int i = 0; i < n; i++) {
+                final int code = UnsafeApi.getInt(base, addr + ((long) i << 2));
+                final boolean in = Integer.compareUnsigned(code, dictSize) < 0;
+                bad |= in ? 0 : 1;
+                dst[at + i] = ids[in ? code : 0];
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                final int code = buf.getIntLE(index + (i << 2));
+                final boolean in = Integer.compareUnsigned(code, dictSize) < 0;
+                bad |= in ? 0 : 1;
+                dst[at + i] = ids[in ? code : 0];
+            }
+        }
+        return bad == 0;
+    }
+
     /** Single bytes have no byte order: Netty's own bulk copy serves every buffer kind. */
     static void copy(final ByteBuf buf, final int index, final byte[] dst, final int at, final int n) {
         buf.getBytes(index, dst, at, n);

@@ -194,30 +194,44 @@ public final class RealtimeTable {
         final ByteBuf buf = update.buffer();
         ensureCapacity(start, n);
         final Object[][] cols = chunks;
-        for (int c = 0; c < types.length; c++) {
-            copyColumn(types[c], buf, update.dataOffset(c), cols[c], start, n);
-        }
         final Object[] sym = cols[TableSchema.SYM];
-        checkSymCodes(sym, start, n, update.symCount());
-        final int[] ids = dictionaries.ids(update, symbols);
+        // a dictionary seen before: its codes are checked and mapped to catalog ids as they are
+        // copied, in one pass; a new one: copied, checked, then interned (the catalog changes only
+        // for an update whose codes are all valid) and mapped
+        final int[] known = dictionaries.lookup(update);
+        for (int c = 0; c < types.length; c++) {
+            if (c != TableSchema.SYM || known == null) {
+                copyColumn(types[c], buf, update.dataOffset(c), cols[c], start, n);
+            }
+        }
+        if (known != null) {
+            remapSymCodes(buf, update.dataOffset(TableSchema.SYM), sym, start, n, known, update.symCount());
+        } else {
+            checkSymCodes(sym, start, n, update.symCount());
+            final int[] ids = dictionaries.ids(update, symbols);
+            for (int row = start, end = start + n; row < end;) {
+                final int from = row & ColumnStore.MASK;
+                final int to = Math.min(from + (end - row), ColumnStore.CHUNK_ROWS);
+                final int[] s = (int[]) sym[row >>> ColumnStore.SHIFT];
+                for (int i = from; i < to; i++) {
+                    s[i] = ids[s[i]];
+                }
+                row += to - from;
+            }
+        }
+        // the time-order check reads the copied times while they are in cache; it stops at the first row out of order
         final Object[] time = cols[TableSchema.TIME];
         long last = lastTime;
         boolean sorted = timeSorted;
-        for (int row = start, end = start + n; row < end;) {
+        for (int row = start, end = start + n; sorted && row < end;) {
             final int k = row >>> ColumnStore.SHIFT;
             final int from = row & ColumnStore.MASK;
             final int to = Math.min(from + (end - row), ColumnStore.CHUNK_ROWS);
-            final int[] s = (int[]) sym[k];
+            final long[] t = (long[]) time[k];
             for (int i = from; i < to; i++) {
-                s[i] = ids[s[i]];
-            }
-            if (sorted) {
-                final long[] t = (long[]) time[k];
-                for (int i = from; i < to; i++) {
-                    final long x = t[i];
-                    sorted &= x >= last;
-                    last = x;
-                }
+                final long x = t[i];
+                sorted &= x >= last;
+                last = x;
             }
             row += to - from;
         }
@@ -226,6 +240,33 @@ public final class RealtimeTable {
         rows = start + n;
         published = rows;
         return n;
+    }
+
+    /**
+     * The update's sym codes at {@code buf[index..]} into rows {@code start..} as catalog ids
+     * through a cached dictionary, checked in the same pass; an update with a code outside its
+     * dictionary is refused as {@link #checkSymCodes} refuses it, naming the first such row.
+     */
+    private void remapSymCodes(final ByteBuf buf, final int index, final Object[] sym, final int start, final int n, final int[] ids,
+                               final int dictSize) {
+        boolean ok = true;
+        int done = 0;
+        while (done < n) {
+            final int row = start + done;
+            final int off = row & ColumnStore.MASK;
+            final int k = Math.min(n - done, ColumnStore.CHUNK_ROWS - off);
+            ok &= ColumnCopier.remap(buf, index + (done << 2), (int[]) sym[row >>> ColumnStore.SHIFT], off, k, ids, dictSize);
+            done += k;
+        }
+        if (!ok) {
+            for (int r = 0; r < n; r++) {
+                final int code = buf.getIntLE(index + (r << 2));
+                if (code < 0 || code >= dictSize) {
+                    throw new IllegalArgumentException("sym code outside the update's dictionary [table=" + schema.name()
+                        + ", row=" + r + ", code=" + code + ", dictionary=" + dictSize + "]");
+                }
+            }
+        }
     }
 
     /**

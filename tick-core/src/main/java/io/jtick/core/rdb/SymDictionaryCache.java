@@ -45,27 +45,19 @@ final class SymDictionaryCache {
         final ByteBuf buf = update.buffer();
         final int from = update.dictionaryOffset();
         final int length = update.dictionaryLength();
-        if (n < MIN_SYMS || length > MAX_DICTIONARY_BYTES || from < 0 || length < 0 || from > buf.capacity() - length) {
+        if (!cacheable(n, buf, from, length)) {
             if (direct.length < n) {
                 direct = new int[Math.max(n, direct.length << 1)];
             }
             intern(update, catalog, direct, n);
             return direct;
         }
-        final int l = last;
-        if (l >= 0 && lengths[l] == length && counts[l] == n && same(content[l], buf, from, length)) {
-            hits++;
-            return ids[l];
+        final int[] found = lookup(update);
+        if (found != null) {
+            return found;
         }
         final long h = hash(buf, from, length) * 31 + n;
         final int set = (int) (h ^ (h >>> 29)) & (SLOTS - WAYS);
-        for (int s = set; s < set + WAYS; s++) {
-            if (hashes[s] == h && lengths[s] == length && counts[s] == n && same(content[s], buf, from, length)) {
-                hits++;
-                last = s;
-                return ids[s];
-            }
-        }
         misses++;
         int s = set + (victim++ & (WAYS - 1));
         for (int e = set; e < set + WAYS; e++) {
@@ -88,6 +80,39 @@ final class SymDictionaryCache {
         counts[s] = n;
         last = s;
         return ids[s];
+    }
+
+    /**
+     * The catalog ids of the update's dictionary when it is in the cache (valid until the next
+     * call), else null; never changes the catalog, so a caller may map the codes while it checks them.
+     */
+    int[] lookup(final UpdateDecoder update) {
+        final int n = update.symCount();
+        final ByteBuf buf = update.buffer();
+        final int from = update.dictionaryOffset();
+        final int length = update.dictionaryLength();
+        if (!cacheable(n, buf, from, length)) {
+            return null;
+        }
+        final int l = last;
+        if (l >= 0 && lengths[l] == length && counts[l] == n && same(content[l], buf, from, length)) {
+            hits++;
+            return ids[l];
+        }
+        final long h = hash(buf, from, length) * 31 + n;
+        final int set = (int) (h ^ (h >>> 29)) & (SLOTS - WAYS);
+        for (int s = set; s < set + WAYS; s++) {
+            if (hashes[s] == h && lengths[s] == length && counts[s] == n && same(content[s], buf, from, length)) {
+                hits++;
+                last = s;
+                return ids[s];
+            }
+        }
+        return null;
+    }
+
+    private static boolean cacheable(final int n, final ByteBuf buf, final int from, final int length) {
+        return n >= MIN_SYMS && length <= MAX_DICTIONARY_BYTES && from >= 0 && length >= 0 && from <= buf.capacity() - length;
     }
 
     /** Dictionaries found in the cache. */

@@ -7,6 +7,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Random;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -45,6 +46,37 @@ class ColumnCopierTest {
             composite.writerIndex(0);
             return composite;
         }, false);
+    }
+
+    @Test
+    void shouldRemapAndCheckSymCodesFromEveryBufferKind() {
+        final List<Supplier<ByteBuf>> kinds = List.of(() -> PooledByteBufAllocator.DEFAULT.directBuffer(1024),
+            () -> PooledByteBufAllocator.DEFAULT.heapBuffer(1024), () -> {
+                final CompositeByteBuf composite = PooledByteBufAllocator.DEFAULT.compositeDirectBuffer();
+                composite.addComponent(true, PooledByteBufAllocator.DEFAULT.directBuffer(30).writeZero(30));
+                composite.addComponent(true, PooledByteBufAllocator.DEFAULT.heapBuffer(994).writeZero(994));
+                return composite;
+            });
+        final int[] ids = {70, 71, 72, 73, 74, -1};
+        for (final Supplier<ByteBuf> kind : kinds) {
+            final ByteBuf buf = kind.get();
+            try {
+                for (int i = 0; i < N; i++) {
+                    buf.setIntLE(INDEX + 4 * i, i % 5);
+                }
+                final int[] dst = new int[AT + N];
+                assertThat(ColumnCopier.remap(buf, INDEX, dst, AT, N, ids, 5)).isTrue();
+                for (int i = 0; i < N; i++) {
+                    assertThat(dst[AT + i]).isEqualTo(70 + i % 5);
+                }
+                for (final int bad : new int[] {5, -1, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
+                    buf.setIntLE(INDEX + 4 * 7, bad);
+                    assertThat(ColumnCopier.remap(buf, INDEX, dst, AT, N, ids, 5)).as("code %d", bad).isFalse();
+                }
+            } finally {
+                assertThat(buf.release()).isTrue();
+            }
+        }
     }
 
     @Test

@@ -277,6 +277,36 @@ class RealtimeTableTest {
     }
 
     @Test
+    void shouldRejectBadSymCodeOfACachedDictionaryWithoutPublishing() {
+        final RealtimeTable table = new RealtimeTable(TableSchema.trade(0), new SymbolCatalog(), 16);
+        final String[] syms = {"A", "B", "C", "D"};
+        final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
+        try {
+            for (int seq = 1; seq <= 2; seq++) { // the second maps through the cached dictionary, checked as it is copied
+                table.append(TableSchema.trade(0), RdbFrames.decode(buf, trade(buf, seq, new long[] {seq, seq, seq, seq}, syms, null)));
+            }
+            assertThat(table.dictionaryHits()).isEqualTo(1);
+            for (final int code : new int[] {4, 9, -1, Integer.MIN_VALUE}) {
+                final int bad = trade(buf, 3, new long[] {3, 3, 3, 3}, syms, null);
+                final UpdateDecoder dec = RdbFrames.decode(buf, bad);
+                buf.setIntLE(dec.dataOffset(TableSchema.SYM) + 8, code); // row 2 points outside the dictionary
+                assertThatThrownBy(() -> table.append(TableSchema.trade(0), dec))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("sym code outside").hasMessageContaining("row=2").hasMessageContaining("code=" + code);
+                assertThat(table.rowCount()).isEqualTo(8);
+            }
+            table.append(TableSchema.trade(0), RdbFrames.decode(buf, trade(buf, 4, new long[] {4, 4, 4, 4}, syms, null)));
+        } finally {
+            assertThat(buf.release()).isTrue();
+        }
+        final TableSegment view = table.segment(0);
+        assertThat(view.rowCount()).isEqualTo(12);
+        assertThat(Cells.symRows(view, "C")).containsExactly(2, 6, 10);
+        assertThat(Cells.symRows(view, "D")).containsExactly(3, 7, 11);
+        assertThat(Cells.time(view, 11)).isEqualTo(4);
+    }
+
+    @Test
     void shouldRejectUpdateOfAnotherSchema() {
         final RealtimeTable table = new RealtimeTable(TableSchema.trade(0), new SymbolCatalog(), 16);
         final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();

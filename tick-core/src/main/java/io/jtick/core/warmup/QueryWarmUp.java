@@ -1,0 +1,281 @@
+package io.jtick.core.warmup;
+
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.read.HistoricalDatabase;
+import io.jtick.core.hdb.read.PartitionSource;
+import io.jtick.core.hdb.store.PartitionStore;
+import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.write.PartitionWriter;
+import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.query.PreparedQuery;
+import io.jtick.core.query.QueryEngine;
+import io.jtick.core.query.model.QueryLimits;
+import io.jtick.core.query.model.ValueType;
+import io.jtick.core.query.result.ResultSink;
+import io.jtick.core.query.result.ResultStats;
+import io.jtick.core.rdb.RealtimeTable;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.QuerySource;
+import io.jtick.core.table.ScanHint;
+import io.jtick.core.table.TableSegment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The query engine's start-up warm-up: on a background thread, the shapes of query a user asks
+ * first (count and VWAP by sym, one sym's rows, one-minute bars, an as-of join, a time window by
+ * sym, a filtered aggregate of every kind) run over a generated day ({@link WarmUpDay}, a little
+ * over a quarter of a million rows per table, so that the grouped scans take the same split path
+ * as a large day) held in tables of the service's own kind: the RDB's in-memory tables
+ * ({@link Kind#RDB}), or that day written as HDB partitions in each encoding the HDB serves and
+ * read back through the HDB's mapped files ({@link Kind#HDB}). The JIT then compiles the kernels
+ * against the same segment and column classes a user's query meets, so a user's first query runs
+ * compiled code without the warm-up's profile steering the compiler to other classes (a warm-up
+ * over other table kinds slowed later queries: bench-jmh README, "First queries").
+ *
+ * <p>It runs until {@code maxRounds} rounds are done or {@code budget} is spent (a round in
+ * progress is finished), then drops its tables and deletes its partitions. It never fails the
+ * process: an error is logged and reported by {@link #failure}. The time it took, the start-up cost
+ * a service pays, is {@link #nanos}; queries that arrive meanwhile run, sharing the CPU with it.
+ */
+public final class QueryWarmUp {
+    private static final Logger LOG = LoggerFactory.getLogger(QueryWarmUp.class);
+    /** Rows per table: above the engine's threshold for splitting a grouped scan over threads. */
+    static final int ROWS = 300_000;
+    static final int SYMS = 500;
+    /** Rounds when no other limit is given: measured enough for C2 to compile every shape. */
+    public static final int DEFAULT_ROUNDS = 12;
+    /** Time allowed when no other limit is given. */
+    public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(20);
+
+    /** Which tables the warm-up queries: those of an RDB, or an HDB's partitions. */
+    public enum Kind { RDB, HDB }
+
+    private final Kind kind;
+    private final Duration budget;
+    private final int maxRounds;
+    private final List<ColumnEncoding> encodings;
+    private final int parallelism;
+    private final CountDownLatch done = new CountDownLatch(1);
+    private volatile long nanos;
+    private volatile int rounds;
+    private volatile Throwable failure;
+
+    private QueryWarmUp(final Kind kind, final Duration budget, final int maxRounds, final List<ColumnEncoding> encodings,
+                        final int parallelism) {
+        if (budget.isNegative() || maxRounds < 0 || parallelism < 1 || kind == Kind.HDB && encodings.isEmpty()) {
+            throw new IllegalArgumentException("bad warm-up settings [kind=" + kind + ", budget=" + budget + ", rounds=" + maxRounds
+                + ", encodings=" + encodings + ", parallelism=" + parallelism + "]");
+        }
+        this.kind = kind;
+        this.budget = budget;
+        this.maxRounds = maxRounds;
+        this.encodings = List.copyOf(encodings);
+        this.parallelism = parallelism;
+    }
+
+    /**
+     * Starts a warm-up on its own daemon thread.
+     *
+     * @param encodings for {@link Kind#HDB}, the encodings whose partitions it reads (plain, {@code auto/lz4} ...); ignored for the RDB
+     * @param parallelism the service engine's threads per query, so the same split path runs
+     */
+    public static QueryWarmUp start(final Kind kind, final Duration budget, final int maxRounds, final List<ColumnEncoding> encodings,
+                                    final int parallelism) {
+        final QueryWarmUp w = new QueryWarmUp(kind, budget, maxRounds, encodings, parallelism);
+        final Thread t = new Thread(w::run, "jtick-query-warm-up");
+        t.setDaemon(true);
+        t.start();
+        return w;
+    }
+
+    /** A warm-up turned off: already done, nothing run. */
+    public static QueryWarmUp off() {
+        final QueryWarmUp w = new QueryWarmUp(Kind.RDB, Duration.ZERO, 0, List.of(), 1);
+        w.done.countDown();
+        return w;
+    }
+
+    /** Waits until it is done or {@code timeout} passed; true when done. */
+    public boolean await(final Duration timeout) throws InterruptedException {
+        return done.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    public boolean isDone() {
+        return done.getCount() == 0;
+    }
+
+    /** Nanoseconds from start to done (tables built, rounds run, files deleted); 0 until done. */
+    public long nanos() {
+        return nanos;
+    }
+
+    /** Rounds of every shape run so far. */
+    public int rounds() {
+        return rounds;
+    }
+
+    /** What stopped it early, or null. */
+    public Throwable failure() {
+        return failure;
+    }
+
+    private void run() {
+        final long start = System.nanoTime();
+        Path dir = null;
+        final List<HistoricalDatabase> hdbs = new ArrayList<>();
+        try {
+            final List<RealtimeTable> tables = WarmUpDay.tables(ROWS, SYMS);
+            final List<QuerySource> sources = new ArrayList<>();
+            if (kind == Kind.RDB) {
+                sources.add(rdbSource(tables));
+            } else {
+                dir = Files.createTempDirectory("jtick-warm-up");
+                final List<TableSegment> segments = new ArrayList<>();
+                for (final RealtimeTable t : tables) {
+                    segments.add(t.segment(WarmUpDay.EPOCH_DAY));
+                }
+                for (final ColumnEncoding e : encodings) {
+                    final Path root = Files.createDirectory(dir.resolve("hdb-" + sources.size()));
+                    new PartitionWriter(root, e.isPlain() ? EncodingPolicy.PLAIN : EncodingPolicy.uniform(e))
+                        .write(LocalDate.ofEpochDay(WarmUpDay.EPOCH_DAY), segments);
+                    final HistoricalDatabase hdb = new HistoricalDatabase(root, new TickMetrics());
+                    hdbs.add(hdb);
+                    hdb.reload();
+                    sources.add(new PartitionSource(hdb));
+                }
+            }
+            final QueryEngine engine = new QueryEngine(new TickMetrics(), QueryLimits.DEFAULT, parallelism);
+            final String[] queries = queries();
+            final List<PreparedQuery[]> prepared = new ArrayList<>();
+            for (final QuerySource s : sources) {
+                final PreparedQuery[] p = new PreparedQuery[queries.length];
+                for (int q = 0; q < queries.length; q++) {
+                    p[q] = engine.prepare(queries[q], s);
+                }
+                prepared.add(p);
+            }
+            final long deadline = start + budget.toNanos();
+            final Discard sink = new Discard();
+            while (rounds < maxRounds && System.nanoTime() - deadline < 0) {
+                for (int s = 0; s < sources.size(); s++) {
+                    for (final PreparedQuery p : prepared.get(s)) {
+                        engine.execute(p, sources.get(s), sink);
+                    }
+                }
+                rounds++;
+            }
+        } catch (final IOException | RuntimeException | LinkageError e) {
+            failure = e;
+            LOG.warn("query warm-up stopped early, first queries will compile as they run [kind={}, rounds={}]", kind, rounds, e);
+        } finally {
+            for (final HistoricalDatabase h : hdbs) {
+                h.close();
+            }
+            if (dir != null) {
+                try {
+                    PartitionStore.deleteRecursively(dir);
+                } catch (final IOException e) {
+                    LOG.warn("query warm-up could not delete its partitions [dir={}]", dir, e);
+                }
+            }
+            nanos = System.nanoTime() - start;
+            LOG.info("query warm-up done [kind={}, rounds={}, ms={}]", kind, rounds, nanos / 1_000_000);
+            done.countDown();
+        }
+    }
+
+    /** The generated day's tables as the RDB serves them: one fresh segment per table and query. */
+    private static QuerySource rdbSource(final List<RealtimeTable> tables) {
+        return new QuerySource() {
+            @Override
+            public TableSchema schema(final String table) {
+                for (final RealtimeTable t : tables) {
+                    if (t.name().equals(table)) {
+                        return t.schema();
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public List<TableSegment> segments(final String table, final int fromDay, final int toDay, final ScanHint hint) {
+                for (final RealtimeTable t : tables) {
+                    if (t.name().equals(table) && fromDay <= WarmUpDay.EPOCH_DAY && WarmUpDay.EPOCH_DAY <= toDay) {
+                        return List.of(t.segment(WarmUpDay.EPOCH_DAY));
+                    }
+                }
+                return List.of();
+            }
+        };
+    }
+
+    /** The shapes: the questions QueryCheck times, then a filter with every aggregate. */
+    static String[] queries() {
+        final String one = WarmUpDay.sym(7);
+        return new String[] {
+            "{\"table\":\"trade\",\"select\":{\"n\":{\"count\":\"*\"}},\"by\":\"sym\"}",
+            "{\"table\":\"trade\",\"select\":{\"vwap\":{\"wavg\":[\"size\",\"price\"]},\"n\":{\"count\":\"*\"}},\"by\":\"sym\"}",
+            "{\"table\":\"trade\",\"where\":{\"sym\":\"" + one + "\"},\"select\":[\"time\",\"sym\",\"price\",\"size\",\"cond\"]}",
+            "{\"table\":\"trade\",\"where\":{\"sym\":\"" + one + "\"},"
+                + "\"select\":{\"open\":{\"first\":\"price\"},\"high\":{\"max\":\"price\"},\"low\":{\"min\":\"price\"},"
+                + "\"close\":{\"last\":\"price\"},\"volume\":{\"sum\":\"size\"}},"
+                + "\"by\":{\"minute\":{\"xbar\":[\"1m\",\"time\"]}}}",
+            "{\"table\":\"trade\",\"where\":{\"sym\":\"" + one + "\"},\"select\":[\"time\",\"price\",\"size\",\"bid\",\"ask\"],"
+                + "\"asof\":{\"table\":\"quote\",\"select\":[\"bid\",\"ask\"]}}",
+            "{\"table\":\"quote\",\"where\":{\"time\":{\"within\":[\"10:00\",\"11:00\"]}},"
+                + "\"select\":{\"spread\":{\"avg\":{\"-\":[\"ask\",\"bid\"]}}},\"by\":\"sym\"}",
+            "{\"table\":\"trade\",\"where\":{\"price\":{\">\":105}},\"select\":{\"s\":{\"sum\":\"size\"},\"hi\":{\"max\":\"price\"},"
+                + "\"lo\":{\"min\":\"size\"},\"f\":{\"first\":\"time\"},\"m\":{\"median\":\"price\"},"
+                + "\"d\":{\"dev\":\"price\"}},\"by\":\"sym\"}",
+        };
+    }
+
+    /** Reads every value and keeps nothing, as a client consuming the stream would. */
+    private static final class Discard implements ResultSink {
+        long sum;
+
+        @Override
+        public void begin(final List<String> columns, final List<ValueType> types) {
+        }
+
+        @Override
+        public void value(final long v) {
+            sum += v;
+        }
+
+        @Override
+        public void value(final double v) {
+            sum += Double.doubleToRawLongBits(v);
+        }
+
+        @Override
+        public void symbol(final String s) {
+            sum += s.length();
+        }
+
+        @Override
+        public void nullValue() {
+            sum++;
+        }
+
+        @Override
+        public void endRow() {
+            sum += 31;
+        }
+
+        @Override
+        public void end(final ResultStats stats) {
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.jtick.core.warmup;
+
+import io.jtick.core.rdb.RealtimeTable;
+import io.jtick.core.rdb.SymbolCatalog;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.wire.UpdateDecoder;
+import io.jtick.core.wire.UpdateEncoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The generated trading day a warm-up queries: a {@code trade} and a {@code quote} table (kdb+tick's
+ * schemas) of {@code rows} rows each over {@code syms} symbols, arrival-ordered through a 6.5-hour
+ * session, put into {@link RealtimeTable}s through the RDB's own insert path (update frames of
+ * {@value #FRAME_ROWS} rows, each with its own sym dictionary, as a tickerplant sends them). The same
+ * tables are what the HDB warm-up writes as a partition. Values are seeded, so every start queries
+ * the same day.
+ */
+final class WarmUpDay {
+    static final int FRAME_ROWS = 10_000;
+    /** The day's date (2024-10-04): any date works, the tables are private to the warm-up. */
+    static final int EPOCH_DAY = 20_000;
+    private static final long DAY_NANOS = 86_400_000_000_000L;
+    private static final long OPEN = EPOCH_DAY * DAY_NANOS + 34_200_000_000_000L;
+    private static final long SESSION = 23_400_000_000_000L;
+
+    private WarmUpDay() {
+    }
+
+    /** The symbol the one-sym questions ask for. */
+    static String sym(final int i) {
+        return "W" + i;
+    }
+
+    /** The trade and the quote table of the day, in that order. */
+    static List<RealtimeTable> tables(final int rows, final int syms) {
+        final SymbolCatalog catalog = new SymbolCatalog();
+        final TableSchema tradeSchema = TableSchema.trade(0);
+        final TableSchema quoteSchema = TableSchema.quote(0);
+        final RealtimeTable trade = new RealtimeTable(tradeSchema, catalog, rows, true);
+        final RealtimeTable quote = new RealtimeTable(quoteSchema, catalog, rows, true);
+        final byte[][] names = new byte[syms][];
+        for (int i = 0; i < syms; i++) {
+            names[i] = sym(i).getBytes(StandardCharsets.US_ASCII);
+        }
+        final int maxDictBytes = Math.min(FRAME_ROWS, syms) * 8;
+        final ByteBuf buf = Unpooled.buffer(UpdateEncoder.frameLength(quoteSchema, FRAME_ROWS, maxDictBytes));
+        final UpdateEncoder enc = new UpdateEncoder();
+        final UpdateDecoder dec = new UpdateDecoder();
+        final int[] code = new int[syms];
+        final int[] stamp = new int[syms];
+        final SplittableRandom r = new SplittableRandom(42);
+        final long step = SESSION / rows;
+        int frame = 0;
+        for (int from = 0; from < rows; from += FRAME_ROWS) {
+            final int n = Math.min(FRAME_ROWS, rows - from);
+            frame++;
+            buf.clear();
+            enc.wrap(buf, tradeSchema, n, maxDictBytes);
+            for (int i = 0; i < n; i++) {
+                final int s = r.nextInt(syms);
+                if (stamp[s] != frame) {
+                    stamp[s] = frame;
+                    code[s] = enc.addSym(names[s]);
+                }
+                enc.timestamp(0, i, OPEN + (from + i) * step).sym(i, code[s]).float64(2, i, 100 + r.nextInt(10_000) / 100.0)
+                    .int64(3, i, 100L * r.nextInt(1, 20)).int8(4, i, 'A' + r.nextInt(4));
+            }
+            enc.finish();
+            trade.append(tradeSchema, dec.wrap(buf, 0));
+            frame++;
+            buf.clear();
+            enc.wrap(buf, quoteSchema, n, maxDictBytes);
+            for (int i = 0; i < n; i++) {
+                final int s = r.nextInt(syms);
+                if (stamp[s] != frame) {
+                    stamp[s] = frame;
+                    code[s] = enc.addSym(names[s]);
+                }
+                final double px = 100 + r.nextInt(10_000) / 100.0;
+                enc.timestamp(0, i, OPEN + (from + i) * step + 1).sym(i, code[s]).float64(2, i, px - 0.01).float64(3, i, px + 0.01)
+                    .int64(4, i, 100L * r.nextInt(1, 10)).int64(5, i, 100L * r.nextInt(1, 10));
+            }
+            enc.finish();
+            quote.append(quoteSchema, dec.wrap(buf, 0));
+        }
+        return List.of(trade, quote);
+    }
+}
