@@ -329,7 +329,10 @@ final class EncodedBlocks {
         return BufferUtil.address(src) + srcOff;
     }
 
-    /** Decompresses and un-transforms sub-block {@code i} ({@code count} rows) of the block stored at {@code base} into {@code (dst, to)}. */
+    /**
+     * Decompresses and un-transforms sub-block {@code i} ({@code count} rows) of the block stored
+     * at {@code base} into {@code (dst, to)}.
+     */
     private void decodeSub(final int block, final long base, final int k, final int i, final int count, final Scratch s, final Object dst,
                            final long to) throws IOException {
         final int tableBytes = ColumnFileDescriptor.subTableBytes(k, type);
