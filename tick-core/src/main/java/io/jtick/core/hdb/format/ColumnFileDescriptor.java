@@ -36,8 +36,7 @@ import java.nio.charset.StandardCharsets;
  *  T             the sub-blocks' compressed bytes, back to back (T = 4k, or 12k with first values)
  * </pre>
  * A block of one sub-block (k = 1) has no table. The block's CRC covers all of it. Version 1 files
- * (index entries of 24 bytes, no summary) and
- * version 2 files read unchanged.
+ * (index entries of 24 bytes, no summary) and version 2 files read unchanged.
  */
 final class ColumnFileDescriptor {
     static final byte[] MAGIC = "JTICKCOL".getBytes(StandardCharsets.US_ASCII);

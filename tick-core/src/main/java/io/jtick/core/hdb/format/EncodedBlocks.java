@@ -106,6 +106,9 @@ final class EncodedBlocks {
             } else {
                 decodeRows(block, inBlock, n, dst, at);
             }
+            if (holder != null) {
+                holder.touched(block);
+            }
             return;
         }
         if (holder == null && n == rows) {
