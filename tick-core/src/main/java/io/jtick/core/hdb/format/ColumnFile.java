@@ -251,6 +251,11 @@ public final class ColumnFile implements AutoCloseable {
         return encoded.view(block, holder);
     }
 
+    /** True when a read of {@code length} rows within {@code block} decodes only their sub-blocks (version 3), so is read, not viewed. */
+    boolean readsPart(final int block, final int length, final DecodedBlock holder) {
+        return encoded != null && encoded.readsPart(block, length, holder);
+    }
+
     /**
      * Copies the listed rows {@code rows[at..at+length)} (any order; ascending reads best) as raw
      * values into {@code dst} from element 0, typed as for {@link #read}. One block lookup (and, for
@@ -359,6 +364,9 @@ public final class ColumnFile implements AutoCloseable {
                 if (lo == blockFirstRow[a] && summary[a * SUMMARY_FIELDS + FIRST] >= t) {
                     return lo;
                 }
+            }
+            if (encoded.partial() && (type == ColumnType.TIMESTAMP || type == ColumnType.INT64)) {
+                return encoded.lowerBound(blockOf(lo), lo, hi, t);
             }
             while (lo < hi) {
                 final int mid = (lo + hi) >>> 1;

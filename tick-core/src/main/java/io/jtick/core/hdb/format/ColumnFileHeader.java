@@ -43,11 +43,15 @@ final class ColumnFileHeader {
     final int[] firstRows;
     /** {@link #SUMMARY_FIELDS} per block for version 2 files, null for version 1. */
     final long[] summary;
+    /** Rows per sub-block of each encoded block (version 3), 0 when blocks are not cut into sub-blocks. */
+    final int subRows;
 
     private ColumnFileHeader(final int version, final ColumnType type, final ColumnEncoding encoding, final int blockRows,
                              final int blockCount, final int rows, final long storedBytes, final long fileBytes, final long indexOffset,
-                             final long[] offsets, final int[] lengths, final int[] crcs, final int[] firstRows, final long[] summary) {
+                             final long[] offsets, final int[] lengths, final int[] crcs, final int[] firstRows, final long[] summary,
+                             final int subRows) {
         this.version = version;
+        this.subRows = subRows;
         this.type = type;
         this.encoding = encoding;
         this.blockRows = blockRows;
@@ -113,6 +117,11 @@ final class ColumnFileHeader {
         final long rows = header.getLong(ColumnFileDescriptor.ROW_COUNT_OFFSET);
         final long indexOffset = header.getLong(ColumnFileDescriptor.INDEX_OFFSET_OFFSET);
         final long stored = header.getLong(ColumnFileDescriptor.STORED_BYTES_OFFSET);
+        final int subRows = version >= 3 ? header.getInt(ColumnFileDescriptor.SUB_ROWS_OFFSET) : 0;
+        if (subRows < 0 || subRows > 0 && codec == Codec.NONE || subRows > (1 << 24) / type.width()) {
+            throw new CorruptPartitionException(path, -1, "bad sub-block rows in header [subRows=" + subRows + ", codec="
+                + codec.codecName() + "]");
+        }
         if (blockRows <= 0 || blockRows > Integer.MAX_VALUE / type.width() || rows < 0 || rows > Integer.MAX_VALUE
             || blockCount < (rows + blockRows - 1) / blockRows || blockCount > Math.max(rows, 0)
             || indexOffset != HEADER_LENGTH + stored
@@ -120,6 +129,8 @@ final class ColumnFileHeader {
             throw new CorruptPartitionException(path, -1, "header does not match the file [rows=" + rows + ", blocks=" + blockCount
                 + ", indexOffset=" + indexOffset + ", bytes=" + size + "]");
         }
+        final long maxStored = subRows > 0 ? ColumnFileWriter.maxStoredLength(encoding, type.width(), blockRows, subRows)
+            : codec.maxCompressedLength(blockRows * type.width() + transform.overhead());
         if (expectedRows >= 0 && rows != expectedRows) {
             throw new CorruptPartitionException(path, -1, "row count differs from the table metadata [file=" + rows
                 + ", meta=" + expectedRows + "]");
@@ -154,7 +165,8 @@ final class ColumnFileHeader {
             }
             expectedRow += blockRowCount;
             if (offsets[b] != expectedOffset || lengths[b] < 0 || encoding.isPlain() && lengths[b] != rawLength
-                || lengths[b] > encoding.codec().maxCompressedLength(blockRows * type.width() + transform.overhead())) {
+                || lengths[b] > maxStored || subRows > 0
+                && lengths[b] < ColumnFileDescriptor.subTableBytes(ColumnFileDescriptor.subBlocks(blockRowCount, subRows), type)) {
                 throw new CorruptPartitionException(path, b, "block index entry out of place [offset=" + offsets[b]
                     + ", length=" + lengths[b] + "]");
             }
@@ -166,7 +178,7 @@ final class ColumnFileHeader {
         }
         firstRows[blockCount] = (int) rows;
         return new ColumnFileHeader(version, type, encoding, blockRows, blockCount, (int) rows, stored, size, indexOffset, offsets,
-            lengths, crcs, firstRows, summary);
+            lengths, crcs, firstRows, summary, subRows);
     }
 
     static void readFully(final FileChannel channel, final ByteBuffer dst, final long at) throws IOException {

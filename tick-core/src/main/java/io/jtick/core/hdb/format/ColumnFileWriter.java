@@ -47,6 +47,10 @@ public final class ColumnFileWriter implements AutoCloseable {
     private final byte[] transformed;
     private final byte[] scratch;
     private final byte[] stored;
+    /** Rows per sub-block (version 3), 0 to write version 2 blocks. */
+    private final int subRows;
+    /** One sub-block's raw values, copied out of {@link #raw} to be transformed. */
+    private final byte[] subRaw;
     private ByteBuffer index;
     private final CRC32C crc = new CRC32C();
     private final long[] summary = new long[4];
@@ -63,7 +67,16 @@ public final class ColumnFileWriter implements AutoCloseable {
     /** @param sync force the file to disk in {@link #finish()} (the compression study times writes without it) */
     public ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final long rowCount,
                      final boolean sync) throws IOException {
-        this(path, type, encoding, blockRows, rowCount, sync, 0, null, null);
+        this(path, type, encoding, blockRows, rowCount, sync, ColumnFileDescriptor.subRows(encoding.forType(type), type.width()));
+    }
+
+    /**
+     * As above with {@code subRows} rows per sub-block: 0 writes version 2 blocks (what writers wrote
+     * before sub-blocks; tests write them to check that such files still read).
+     */
+    ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows, final long rowCount,
+                     final boolean sync, final int subRows) throws IOException {
+        this(path, type, encoding, blockRows, rowCount, sync, subRows, 0, null, null);
     }
 
     /**
@@ -78,7 +91,8 @@ public final class ColumnFileWriter implements AutoCloseable {
         if (align <= 0) {
             throw new IllegalArgumentException("direct I/O needs the block size [file=" + path + ", align=" + align + "]");
         }
-        return new ColumnFileWriter(path, type, encoding, blockRows, rowCount, sync, align, io, null);
+        return new ColumnFileWriter(path, type, encoding, blockRows, rowCount, sync,
+            ColumnFileDescriptor.subRows(encoding.forType(type), type.width()), align, io, null);
     }
 
     /**
@@ -93,7 +107,7 @@ public final class ColumnFileWriter implements AutoCloseable {
         if (align <= 0) {
             throw new IllegalArgumentException("direct I/O needs the block size [file=" + path + ", align=" + align + "]");
         }
-        return new ColumnFileWriter(path, type, ColumnEncoding.parse("none"), blockRows, rowCount, sync, align, io, lent);
+        return new ColumnFileWriter(path, type, ColumnEncoding.parse("none"), blockRows, rowCount, sync, 0, align, io, lent);
     }
 
     /** Bytes of the aligned buffer {@link #directWhole} can be lent for a column of {@code rowCount} rows. */
@@ -104,7 +118,8 @@ public final class ColumnFileWriter implements AutoCloseable {
     }
 
     private ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows,
-                             final long rowCount, final boolean sync, final int align, final Executor io, final ByteBuffer lent)
+                             final long rowCount, final boolean sync, final int subRows, final int align, final Executor io,
+                             final ByteBuffer lent)
         throws IOException {
         final boolean wholeColumn = lent != null;
         this.sync = sync;
@@ -123,9 +138,22 @@ public final class ColumnFileWriter implements AutoCloseable {
         this.rawBuffer = inPlace ? new UnsafeBuffer(0, 0) : new UnsafeBuffer(raw);
         final boolean transforms = !this.encoding.transform().isIdentity();
         final int encodedBytes = blockBytes + this.encoding.transform().overhead();
-        this.transformed = transforms ? new byte[encodedBytes] : null;
-        this.scratch = transforms ? new byte[encodedBytes] : null;
-        this.stored = this.encoding.codec() == Codec.NONE ? null : new byte[this.encoding.codec().maxCompressedLength(encodedBytes)];
+        if (subRows < 0 || subRows > 0 && this.encoding.codec() == Codec.NONE) {
+            throw new IllegalArgumentException("sub-blocks need a codec [file=" + path + ", subRows=" + subRows + "]");
+        }
+        this.subRows = subRows;
+        if (subRows > 0) {
+            final int subEncoded = subRows * width + this.encoding.transform().overhead();
+            this.subRaw = new byte[subRows * width];
+            this.transformed = transforms ? new byte[subEncoded] : null;
+            this.scratch = transforms ? new byte[subEncoded] : null;
+            this.stored = new byte[(int) maxStoredLength(this.encoding, width, blockRows, subRows)];
+        } else {
+            this.subRaw = null;
+            this.transformed = transforms ? new byte[encodedBytes] : null;
+            this.scratch = transforms ? new byte[encodedBytes] : null;
+            this.stored = this.encoding.codec() == Codec.NONE ? null : new byte[this.encoding.codec().maxCompressedLength(encodedBytes)];
+        }
         this.index = ByteBuffer.allocate((int) Math.min(1 << 20, (rowCount / blockRows + 2) * INDEX_ENTRY_LENGTH + 4))
             .order(ByteOrder.LITTLE_ENDIAN);
         if (align <= 0) {
@@ -188,13 +216,17 @@ public final class ColumnFileWriter implements AutoCloseable {
             return;
         }
         final int encodedLength = rawLength + encoding.transform().overhead();
-        final byte[] t = encoding.transform().encode(raw, rawLength, type, transformed, scratch);
         final byte[] out;
         final int length;
-        if (encoding.codec() == Codec.NONE) {
+        if (subRows > 0) {
+            out = stored;
+            length = writeSubBlocks(rows);
+        } else if (encoding.codec() == Codec.NONE) {
+            final byte[] t = encoding.transform().encode(raw, rawLength, type, transformed, scratch);
             out = t;
             length = encodedLength;
         } else {
+            final byte[] t = encoding.transform().encode(raw, rawLength, type, transformed, scratch);
             out = stored;
             length = encoding.codec().compress(t, 0, encodedLength, stored, 0, encoding.level());
         }
@@ -208,6 +240,39 @@ public final class ColumnFileWriter implements AutoCloseable {
             writeFully(ByteBuffer.wrap(out, 0, length), position);
         }
         position += length;
+    }
+
+    /**
+     * Writes the block's {@code rows} raw values into {@link #stored} as version 3 sub-blocks
+     * ({@link ColumnFileDescriptor}): the table of their ends and first values, then each sub-block
+     * transformed and compressed on its own. Returns the stored length.
+     */
+    private int writeSubBlocks(final int rows) throws IOException {
+        final int k = ColumnFileDescriptor.subBlocks(rows, subRows);
+        final int frames = ColumnFileDescriptor.subTableBytes(k, type);
+        final ByteBuffer table = ByteBuffer.wrap(stored, 0, frames).order(ByteOrder.LITTLE_ENDIAN);
+        int end = 0;
+        for (int i = 0; i < k; i++) {
+            final int first = i * subRows;
+            final int n = Math.min(subRows, rows - first);
+            final int subLength = n * width;
+            System.arraycopy(raw, first * width, subRaw, 0, subLength);
+            final byte[] t = encoding.transform().encode(subRaw, subLength, type, transformed, scratch);
+            end += encoding.codec().compress(t, 0, subLength + encoding.transform().overhead(), stored, frames + end, encoding.level());
+            if (frames > 0) {
+                table.putInt(4 * i, end);
+            }
+            if (frames > 4 * k) {
+                table.putLong(4 * k + 8 * i, bits(rawBuffer, width, first));
+            }
+        }
+        return frames + end;
+    }
+
+    /** Most bytes a version 3 block of at most {@code blockRows} rows stores: its table and each sub-block's bound. */
+    static long maxStoredLength(final ColumnEncoding encoding, final int width, final int blockRows, final int subRows) {
+        final int k = ColumnFileDescriptor.subBlocks(blockRows, subRows);
+        return 12L * k + (long) k * encoding.codec().maxCompressedLength(subRows * width + encoding.transform().overhead());
     }
 
     /**
@@ -449,7 +514,7 @@ public final class ColumnFileWriter implements AutoCloseable {
         }
         final ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         header.put(ColumnFileDescriptor.MAGIC)
-            .putInt(ColumnFileDescriptor.VERSION)
+            .putInt(subRows > 0 ? ColumnFileDescriptor.VERSION : ColumnFileDescriptor.VERSION_PLAIN)
             .put((byte) type.code())
             .put((byte) encoding.transform().code())
             .put((byte) encoding.codec().code())
@@ -458,7 +523,8 @@ public final class ColumnFileWriter implements AutoCloseable {
             .putInt(blockCount)
             .putLong(rowCount)
             .putLong(indexOffset)
-            .putLong(indexOffset - HEADER_LENGTH);
+            .putLong(indexOffset - HEADER_LENGTH)
+            .putInt(subRows);
         crc.reset();
         crc.update(header.array(), 0, ColumnFileDescriptor.HEADER_CRC_OFFSET);
         header.putInt(ColumnFileDescriptor.HEADER_CRC_OFFSET, (int) crc.getValue());

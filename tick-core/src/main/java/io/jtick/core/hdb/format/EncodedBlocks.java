@@ -26,6 +26,8 @@ import java.util.zip.CRC32C;
  */
 final class EncodedBlocks {
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+    private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+    private static final long LONG_BASE = UnsafeApi.arrayBaseOffset(long[].class);
 
     private final long id;
     private final Path path;
@@ -43,6 +45,10 @@ final class EncodedBlocks {
     private final MappedByteBuffer mapped;
     /** Unsafe offset of element 0 in this column's typed array ({@link ColumnType#newArray}). */
     private final long valuesBase;
+    /** Rows per sub-block (version 3), 0 when each block decodes only whole. */
+    private final int subRows;
+    /** Version 3: blocks whose checksum has passed once (1), so that reads of a few rows of them do not checksum the block each time. */
+    private final byte[] verified;
     private volatile boolean closed;
 
     EncodedBlocks(final long id, final Path path, final ColumnFileHeader h, final FileChannel channel, final MappedByteBuffer mapped,
@@ -61,6 +67,8 @@ final class EncodedBlocks {
         this.channel = channel;
         this.mapped = mapped;
         this.valuesBase = valuesBase;
+        this.subRows = h.subRows;
+        this.verified = h.subRows > 0 ? new byte[h.blockCount] : null;
     }
 
     /** Empties this thread's own part block. */
@@ -91,6 +99,18 @@ final class EncodedBlocks {
      */
     void copy(final int block, final int inBlock, final int rows, final int n, final Object dst, final long at,
               final DecodedBlock holder) {
+        if (readsPart(block, n, holder)) {
+            final DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
+            if (e != null) {
+                UnsafeApi.copyMemory(e.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+            } else {
+                decodeRows(block, inBlock, n, dst, at);
+            }
+            if (holder != null) {
+                holder.touched(block);
+            }
+            return;
+        }
         if (holder == null && n == rows) {
             final DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
             if (e != null) {
@@ -130,6 +150,10 @@ final class EncodedBlocks {
      * decompressed from the map, un-transformed from the decompressed bytes.
      */
     void decodeInto(final int block, final Object dst, final long dstOffset) {
+        if (subRows > 0) {
+            decodeRows(block, 0, rowsIn(block), dst, dstOffset);
+            return;
+        }
         checkOpen();
         final int rawLength = rowsIn(block) * width;
         final int encodedLength = rawLength + encoding.transform().overhead();
@@ -171,6 +195,162 @@ final class EncodedBlocks {
         } catch (final IOException | IllegalArgumentException e) {
             throw new UncheckedIOException(new CorruptPartitionException(path, block, "block does not decode: " + e.getMessage(), e));
         }
+    }
+
+    /** True when a read of some rows of a block decodes only their sub-blocks (version 3). */
+    boolean partial() {
+        return subRows > 0;
+    }
+
+    /**
+     * True when a read of {@code n} rows of {@code block} decodes only the sub-blocks that hold
+     * them (version 3) rather than the whole block: fewer rows than the block has, a column too
+     * large to stay decoded in the shared cache, and the block not already in the reader's holder.
+     */
+    boolean readsPart(final int block, final int n, final DecodedBlock holder) {
+        return subRows > 0 && n < rowsIn(block) && !(holder != null && holder.fileId == id && holder.block == block) && !cachedWhole();
+    }
+
+    /**
+     * Version 3: decodes rows {@code [inBlock, inBlock + n)} of {@code block} into {@code (dst, at)},
+     * only the sub-blocks that hold them (the block is checksummed whole the first time it is read).
+     * A sub-block wholly inside the rows decodes straight into {@code dst}; the first and last,
+     * when they hold rows outside, decode into this thread's scratch and the rows are copied out.
+     */
+    void decodeRows(final int block, final int inBlock, final int n, final Object dst, final long at) {
+        checkOpen();
+        final Scratch s = SCRATCH.get();
+        final int rows = rowsIn(block);
+        try {
+            final long base = stored(block, s);
+            final int k = ColumnFileDescriptor.subBlocks(rows, subRows);
+            final int end = inBlock + n;
+            long to = at;
+            for (int i = inBlock / subRows; i < k && i * subRows < end; i++) {
+                final int first = i * subRows;
+                final int count = Math.min(subRows, rows - first);
+                final int a = Math.max(inBlock, first);
+                final int z = Math.min(end, first + count);
+                if (a == first && z == first + count) {
+                    decodeSub(block, base, k, i, count, s, dst, to);
+                } else {
+                    final byte[] tmp = s.sub(subRows * width);
+                    decodeSub(block, base, k, i, count, s, tmp, BYTE_BASE);
+                    UnsafeApi.copyMemory(tmp, BYTE_BASE + (long) (a - first) * width, dst, to, (long) (z - a) * width);
+                }
+                to += (long) (z - a) * width;
+            }
+        } catch (final CorruptPartitionException e) {
+            throw new UncheckedIOException(e);
+        } catch (final IOException | IllegalArgumentException e) {
+            throw new UncheckedIOException(new CorruptPartitionException(path, block, "block does not decode: " + e.getMessage(), e));
+        }
+    }
+
+    /**
+     * First row in {@code [lo, hi)} (rows of {@code block}, a long column non-decreasing over them)
+     * whose value is at least {@code t}, or {@code hi}: the sub-blocks' first values (version 3)
+     * pick the one sub-block to decode, which is then searched.
+     */
+    int lowerBound(final int block, final int lo, final int hi, final long t) {
+        checkOpen();
+        final Scratch s = SCRATCH.get();
+        final int firstRow = blockFirstRow[block];
+        final int rows = rowsIn(block);
+        try {
+            final long base = stored(block, s);
+            final int k = ColumnFileDescriptor.subBlocks(rows, subRows);
+            // sub-blocks that start inside (lo, hi) have their first value in the range: search them
+            int a = (lo - firstRow) / subRows + 1;
+            int z = (hi - 1 - firstRow) / subRows + 1;
+            while (a < z) {
+                final int mid = (a + z) >>> 1;
+                if (UnsafeApi.getLong(null, base + 4L * k + 8L * mid) < t) {
+                    a = mid + 1;
+                } else {
+                    z = mid;
+                }
+            }
+            // rows from sub-block a on are >= t: the answer is in sub-block a - 1 (within [lo, hi)) or is its end
+            final int sub = a - 1;
+            final int subFirst = firstRow + sub * subRows;
+            final int count = Math.min(subRows, rows - sub * subRows);
+            int l = Math.max(lo, subFirst);
+            int h = Math.min(hi, subFirst + count);
+            final long[] values = s.subLongs(subRows);
+            if (s.subFile != id || s.subBlock != block || s.subIndex != sub) {
+                s.subFile = -1;
+                decodeSub(block, base, k, sub, count, s, values, LONG_BASE);
+                s.subFile = id;
+                s.subBlock = block;
+                s.subIndex = sub;
+            }
+            while (l < h) {
+                final int mid = (l + h) >>> 1;
+                if (values[mid - subFirst] < t) {
+                    l = mid + 1;
+                } else {
+                    h = mid;
+                }
+            }
+            return l;
+        } catch (final CorruptPartitionException e) {
+            throw new UncheckedIOException(e);
+        } catch (final IOException | IllegalArgumentException e) {
+            throw new UncheckedIOException(new CorruptPartitionException(path, block, "block does not decode: " + e.getMessage(), e));
+        }
+    }
+
+    /**
+     * The address of {@code block}'s stored bytes (in the map, or read into this thread's buffer
+     * past 2 GiB), checksummed the first time (version 3 keeps a block's check).
+     */
+    private long stored(final int block, final Scratch s) throws IOException {
+        final int storedLength = blockLengths[block];
+        final ByteBuffer src;
+        final int srcOff;
+        if (mapped != null) {
+            src = mapped;
+            srcOff = (int) blockOffsets[block];
+        } else {
+            src = s.stored(storedLength);
+            final ByteBuffer into = src.duplicate();
+            into.clear().limit(storedLength);
+            ColumnFileHeader.readFully(channel, into, blockOffsets[block]);
+            srcOff = 0;
+        }
+        if (verified[block] == 0 || mapped == null) {
+            final ByteBuffer crcView = src.duplicate();
+            crcView.limit(srcOff + storedLength).position(srcOff);
+            s.crc.reset();
+            s.crc.update(crcView);
+            if ((int) s.crc.getValue() != blockCrcs[block]) {
+                throw new CorruptPartitionException(path, block, "block checksum mismatch");
+            }
+            verified[block] = 1;
+        }
+        return BufferUtil.address(src) + srcOff;
+    }
+
+    /**
+     * Decompresses and un-transforms sub-block {@code i} ({@code count} rows) of the block stored
+     * at {@code base} into {@code (dst, to)}.
+     */
+    private void decodeSub(final int block, final long base, final int k, final int i, final int count, final Scratch s, final Object dst,
+                           final long to) throws IOException {
+        final int tableBytes = ColumnFileDescriptor.subTableBytes(k, type);
+        final int from = i == 0 ? 0 : UnsafeApi.getInt(null, base + 4L * (i - 1));
+        final int end = k == 1 ? blockLengths[block] : UnsafeApi.getInt(null, base + 4L * i);
+        if (from < 0 || end < from || end > blockLengths[block] - tableBytes) {
+            throw new CorruptPartitionException(path, block, "sub-block out of place [sub=" + i + ", from=" + from + ", end=" + end + "]");
+        }
+        final int rawLength = count * width;
+        final int encodedLength = rawLength + encoding.transform().overhead();
+        final ByteBuffer out = s.out(encodedLength);
+        final ByteBuffer src = mapped != null ? mapped : s.storedBuffer();
+        final long srcAddress = BufferUtil.address(src);
+        encoding.codec().decompress(src, (int) (base - srcAddress) + tableBytes + from, end - from, out, encodedLength);
+        s.decoder.decode(encoding.transform(), null, BufferUtil.address(out), rawLength, type, dst, to);
     }
 
     /**
@@ -244,6 +424,31 @@ final class EncodedBlocks {
         final DecodedBlock held = new DecodedBlock();
         private ByteBuffer out = ByteBuffer.allocateDirect(0);
         private ByteBuffer stored = ByteBuffer.allocateDirect(0);
+        /** One sub-block's values for a partial read's edges, and the long sub-block a binary search holds. */
+        private byte[] sub = new byte[0];
+        private long[] subLongs = new long[0];
+        long subFile = -1;
+        int subBlock;
+        int subIndex;
+
+        byte[] sub(final int bytes) {
+            if (sub.length < bytes) {
+                sub = new byte[bytes];
+            }
+            return sub;
+        }
+
+        long[] subLongs(final int n) {
+            if (subLongs.length < n) {
+                subLongs = new long[n];
+                subFile = -1;
+            }
+            return subLongs;
+        }
+
+        ByteBuffer storedBuffer() {
+            return stored;
+        }
 
         ByteBuffer out(final int bytes) {
             if (out.capacity() < bytes) {

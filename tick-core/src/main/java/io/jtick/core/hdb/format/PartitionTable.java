@@ -242,7 +242,7 @@ public final class PartitionTable implements StoredTable {
         if (!f.mapped() && length > 0) {
             final DecodedBlock held = decoded(chunk);
             final int block = f.blockOf(from);
-            if (from + length <= f.firstRow(block) + f.rowsIn(block)) {
+            if (from + length <= f.firstRow(block) + f.rowsIn(block) && !f.readsPart(block, length, held)) {
                 if (from < 0) {
                     throw new IndexOutOfBoundsException("rows outside column [file=" + f.path() + ", from=" + from + "]");
                 }

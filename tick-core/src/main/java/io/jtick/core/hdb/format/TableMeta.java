@@ -31,8 +31,11 @@ import java.util.Map;
  * @param columns   per column: encoding and sizes, in schema order
  */
 public record TableMeta(TableSchema table, LocalDate date, int rows, int blockBytes, List<ColumnMeta> columns) {
-    /** Storage format version the writer writes (docs/storage-format.md). */
-    public static final int FORMAT = 2;
+    /**
+     * Storage format version the writer writes (docs/storage-format.md): 3, encoded column files cut
+     * into sub-blocks (plain column files are the same as in version 2).
+     */
+    public static final int FORMAT = 3;
     /** The oldest storage format readers accept (version 1: column files without block summaries). */
     public static final int MIN_FORMAT = 1;
     public static final String FILE = ".meta";

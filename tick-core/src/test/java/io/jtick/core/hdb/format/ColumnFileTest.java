@@ -184,7 +184,7 @@ class ColumnFileTest {
         final Path file = dir.resolve("summary-" + type);
         write(file, type, ColumnEncoding.parse("lz4"), blockRows, values);
         try (ColumnFile f = ColumnFile.open(file, type, rows)) {
-            assertThat(f.version()).isEqualTo(2);
+            assertThat(f.version()).isEqualTo(3);
             for (int b = 0; b < f.blockCount(); b++) {
                 final int first = f.firstRow(b);
                 final int last = first + f.rowsIn(b) - 1;
@@ -331,6 +331,7 @@ class ColumnFileTest {
      * as writers before version 2 wrote it: header version 1, both checksums recomputed.
      */
     static void toVersionOne(final Path file) throws IOException {
+        toVersionTwo(file);
         final ByteBuffer f = ByteBuffer.wrap(java.nio.file.Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
         final int blocks = f.getInt(20);
         final int indexOffset = (int) f.getLong(32);
@@ -348,6 +349,32 @@ class ColumnFileTest {
         crc.update(out.array(), 0, 60);
         out.putInt(60, (int) crc.getValue());
         java.nio.file.Files.write(file, out.array());
+    }
+
+    /**
+     * Rewrites a version 3 file (encoded blocks cut into sub-blocks) as the version 2 writer wrote
+     * it: the same encoding and blocks, each block compressed whole. Other versions are left as they are.
+     */
+    static void toVersionTwo(final Path file) throws IOException {
+        final Path v2 = file.resolveSibling(file.getFileName() + ".v2");
+        try (ColumnFile f = ColumnFile.open(file, null, -1)) {
+            if (f.version() != 3) {
+                return;
+            }
+            final int width = f.type().width();
+            try (ColumnFileWriter w = new ColumnFileWriter(v2, f.type(), f.encoding(), f.blockRows(), f.rowCount(), false, 0)) {
+                for (int b = 0; b < f.blockCount(); b++) {
+                    final int rows = f.rowsIn(b);
+                    final Object values = f.type().newArray(rows);
+                    f.read(f.firstRow(b), rows, values, 0);
+                    org.agrona.UnsafeApi.copyMemory(values, org.agrona.UnsafeApi.arrayBaseOffset(values.getClass()),
+                        w.block().byteArray(), org.agrona.UnsafeApi.arrayBaseOffset(byte[].class), (long) rows * width);
+                    w.writeBlock(rows);
+                }
+                w.finish();
+            }
+        }
+        java.nio.file.Files.move(v2, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
     private static long bits(final ColumnType type, final byte[] values, final int row) {
