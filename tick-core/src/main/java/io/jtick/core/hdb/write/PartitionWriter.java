@@ -89,7 +89,10 @@ public final class PartitionWriter {
         this(root, policy, blockBytes, parallelism, hook, DirectIo.OFF);
     }
 
-    /** @param directIo whether column files are written with direct I/O ({@link DirectIo}; the others default to {@code OFF}: measured slower so far, bench-jmh/README.md) */
+    /**
+     * @param directIo whether column files are written with direct I/O ({@link DirectIo}; the others default to {@code OFF}:
+     *                 measured slower so far, bench-jmh/README.md)
+     */
     public PartitionWriter(final Path root, final EncodingPolicy policy, final int blockBytes, final int parallelism,
         final WriteHook hook, final DirectIo directIo) {
         if (blockBytes < 64 || blockBytes > (1 << 26) || Integer.bitCount(blockBytes) != 1) {
