@@ -1,29 +1,28 @@
 package io.jtick.bench.query;
 
 import io.jtick.core.hdb.format.ColumnEncoding;
-import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.ops.TierPolicy;
 import io.jtick.core.hdb.ops.TieringJob;
 import io.jtick.core.hdb.read.HistoricalDatabase;
 import io.jtick.core.hdb.read.PartitionSource;
 import io.jtick.core.hdb.store.PartitionStore;
+import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.metrics.TickMetrics;
-import io.jtick.core.table.MemorySegment;
-import io.jtick.core.table.MemorySource;
 import io.jtick.core.query.PreparedQuery;
 import io.jtick.core.query.QueryEngine;
-import io.jtick.core.table.QuerySource;
-import io.jtick.core.query.result.ResultSink;
-import io.jtick.core.query.result.ResultStats;
-import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.query.model.ValueType;
+import io.jtick.core.query.result.ChecksumSink;
+import io.jtick.core.query.result.ResultTable;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.MemorySegment;
+import io.jtick.core.table.MemorySource;
+import io.jtick.core.table.QuerySource;
+import io.jtick.core.warmup.QueryWarmUp;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.UpdateDecoder;
 import io.jtick.core.wire.UpdateEncoder;
-import io.jtick.core.warmup.QueryWarmUp;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
@@ -178,9 +177,9 @@ public final class JtickQuerySystem implements QuerySystem {
 
     @Override
     public long run(final BenchQuery q) {
-        final Checksum sink = new Checksum();
+        final ChecksumSink sink = new ChecksumSink();
         engine.execute(prepared.get(q), source, sink);
-        return sink.sum;
+        return sink.sum();
     }
 
     @Override
@@ -217,44 +216,6 @@ public final class JtickQuerySystem implements QuerySystem {
         if (root != null) {
             PartitionStore.deleteRecursively(root);
             root = null;
-        }
-    }
-
-    /** Reads every value, as a client consuming the stream would. */
-    private static final class Checksum implements ResultSink {
-        long sum;
-
-        @Override
-        public void begin(final List<String> columns, final List<ValueType> types) {
-        }
-
-        @Override
-        public void value(final long v) {
-            sum += v;
-        }
-
-        @Override
-        public void value(final double v) {
-            sum += Double.doubleToRawLongBits(v);
-        }
-
-        @Override
-        public void symbol(final String s) {
-            sum += s.length();
-        }
-
-        @Override
-        public void nullValue() {
-            sum++;
-        }
-
-        @Override
-        public void endRow() {
-            sum += 31;
-        }
-
-        @Override
-        public void end(final ResultStats stats) {
         }
     }
 

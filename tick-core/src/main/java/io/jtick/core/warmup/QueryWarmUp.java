@@ -10,9 +10,7 @@ import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.PreparedQuery;
 import io.jtick.core.query.QueryEngine;
 import io.jtick.core.query.model.QueryLimits;
-import io.jtick.core.query.model.ValueType;
-import io.jtick.core.query.result.ResultSink;
-import io.jtick.core.query.result.ResultStats;
+import io.jtick.core.query.result.ChecksumSink;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.QuerySource;
@@ -166,7 +164,7 @@ public final class QueryWarmUp {
                 prepared.add(p);
             }
             final long deadline = start + budget.toNanos();
-            final Discard sink = new Discard();
+            final ChecksumSink sink = new ChecksumSink();
             while (rounds < maxRounds && System.nanoTime() - deadline < 0) {
                 for (int s = 0; s < sources.size(); s++) {
                     for (final PreparedQuery p : prepared.get(s)) {
@@ -239,43 +237,5 @@ public final class QueryWarmUp {
                 + "\"lo\":{\"min\":\"size\"},\"f\":{\"first\":\"time\"},\"m\":{\"median\":\"price\"},"
                 + "\"d\":{\"dev\":\"price\"}},\"by\":\"sym\"}",
         };
-    }
-
-    /** Reads every value and keeps nothing, as a client consuming the stream would. */
-    private static final class Discard implements ResultSink {
-        long sum;
-
-        @Override
-        public void begin(final List<String> columns, final List<ValueType> types) {
-        }
-
-        @Override
-        public void value(final long v) {
-            sum += v;
-        }
-
-        @Override
-        public void value(final double v) {
-            sum += Double.doubleToRawLongBits(v);
-        }
-
-        @Override
-        public void symbol(final String s) {
-            sum += s.length();
-        }
-
-        @Override
-        public void nullValue() {
-            sum++;
-        }
-
-        @Override
-        public void endRow() {
-            sum += 31;
-        }
-
-        @Override
-        public void end(final ResultStats stats) {
-        }
     }
 }
