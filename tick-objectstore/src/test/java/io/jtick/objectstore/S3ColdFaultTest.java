@@ -39,7 +39,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @ExtendWith(LeakCheck.class)
 @LeakCheck.Options(perClass = true, ignoreThreads = {"Keep-Alive-Timer", "idle-connection-reaper", "sdk-", "qtp", "Scheduler-",
-    "jclouds", "user thread", "Connection evictor", "S3Proxy-Jetty"})
+    "jclouds", "user thread", "Connection evictor", "S3Proxy-Jetty"},
+    // the bucket's own files, which s3proxy (the test's server, not jtick) may hold open a while after a GET the fault proxy cut
+    ignoreFiles = ".*/jtick-cold/.*")
 class S3ColdFaultTest {
     private static final LocalDate D1 = LocalDate.of(2026, 3, 2);
     private static final int ROWS = 6_000;
