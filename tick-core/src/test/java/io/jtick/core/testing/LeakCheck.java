@@ -207,6 +207,16 @@ public final class LeakCheck implements BeforeAllCallback, AfterAllCallback, Bef
         for (final String f : files) {
             problems.add("file descriptor still open: " + f);
         }
+        if (!files.isEmpty()) {
+            // who may hold it: every live thread not there when the check began, ignored ones included (named as such)
+            final List<String> since = new ArrayList<>();
+            for (final Thread t : Thread.getAllStackTraces().keySet()) {
+                if (!before.threads().contains(t) && t != Thread.currentThread()) {
+                    since.add(t.getName() + (ignoredThreads.matcher(t.getName()).matches() ? " (ignored)" : ""));
+                }
+            }
+            problems.add("threads started since the check began: " + since);
+        }
         if (!problems.isEmpty()) {
             throw new AssertionError(what + " leaked (" + problems.size() + "):" + System.lineSeparator()
                 + String.join(System.lineSeparator(), problems));
