@@ -81,7 +81,8 @@ public record RdbProperties(
      *                      memory-mapped by the HDB; e.g. {@code lz4}, {@code auto/zstd:1}
      * @param reloadTimeout how long the HDB may take to answer the reload; past it the delivery counts as failed
      * @param retryInterval how often a partition written but not delivered (the HDB down or refusing) is offered again
-     * @param directIo      {@code off} (default: buffered), {@code auto} (column files written with direct I/O where the file system takes it), {@code on}
+     * @param directIo      {@code off} (default: buffered), {@code auto} (column files written with direct I/O where the file
+     *                      system takes it), {@code on}
      */
     public record Hdb(String root, String url, @NotNull @DefaultValue("reload") @Pattern(regexp = "reload|upload") String transfer,
                       @NotNull @DefaultValue("128KB") DataSize blockBytes,
