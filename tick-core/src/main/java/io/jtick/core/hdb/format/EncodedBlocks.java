@@ -160,31 +160,15 @@ final class EncodedBlocks {
         final int storedLength = blockLengths[block];
         final Scratch s = SCRATCH.get();
         try {
-            final ByteBuffer src;
-            final int srcOff;
-            if (mapped != null) {
-                src = mapped;
-                srcOff = (int) blockOffsets[block];
-            } else {
-                src = s.stored(storedLength);
-                final ByteBuffer into = src.duplicate();
-                into.clear().limit(storedLength);
-                ColumnFileHeader.readFully(channel, into, blockOffsets[block]);
-                srcOff = 0;
-            }
-            final ByteBuffer crcView = src.duplicate();
-            crcView.limit(srcOff + storedLength).position(srcOff);
-            s.crc.reset();
-            s.crc.update(crcView);
-            if ((int) s.crc.getValue() != blockCrcs[block]) {
-                throw new CorruptPartitionException(path, block, "block checksum mismatch");
-            }
+            final long base = stored(block, s);
+            final ByteBuffer src = mapped != null ? mapped : s.storedBuffer();
+            final int srcOff = (int) (base - BufferUtil.address(src));
             final Codec codec = encoding.codec();
             if (codec == Codec.NONE) {
                 if (storedLength != encodedLength) {
                     throw new IOException("stored length differs from raw length [stored=" + storedLength + ", raw=" + encodedLength + "]");
                 }
-                s.decoder.decode(encoding.transform(), null, BufferUtil.address(src) + srcOff, rawLength, type, dst, dstOffset);
+                s.decoder.decode(encoding.transform(), null, base, rawLength, type, dst, dstOffset);
             } else {
                 final ByteBuffer out = s.out(encodedLength);
                 codec.decompress(src, srcOff, storedLength, out, encodedLength);
@@ -303,7 +287,7 @@ final class EncodedBlocks {
 
     /**
      * The address of {@code block}'s stored bytes (in the map, or read into this thread's buffer
-     * past 2 GiB), checksummed the first time (version 3 keeps a block's check).
+     * past 2 GiB), checksummed: a mapped version 3 block the first time it is read, any other on every read.
      */
     private long stored(final int block, final Scratch s) throws IOException {
         final int storedLength = blockLengths[block];
@@ -319,7 +303,7 @@ final class EncodedBlocks {
             ColumnFileHeader.readFully(channel, into, blockOffsets[block]);
             srcOff = 0;
         }
-        if (verified[block] == 0 || mapped == null) {
+        if (verified == null || verified[block] == 0 || mapped == null) {
             final ByteBuffer crcView = src.duplicate();
             crcView.limit(srcOff + storedLength).position(srcOff);
             s.crc.reset();
@@ -327,7 +311,9 @@ final class EncodedBlocks {
             if ((int) s.crc.getValue() != blockCrcs[block]) {
                 throw new CorruptPartitionException(path, block, "block checksum mismatch");
             }
-            verified[block] = 1;
+            if (verified != null) {
+                verified[block] = 1;
+            }
         }
         return BufferUtil.address(src) + srcOff;
     }
