@@ -1,6 +1,7 @@
 package io.jtick.parquet;
 
 import io.jtick.core.schema.ColumnType;
+import io.jtick.core.table.ColumnChunk;
 import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -199,5 +200,24 @@ final class PageValues {
             }
         }
         return true;
+    }
+
+    /** Copies {@code n} values of {@code chunk} (from its offset) into {@code dst} at {@code at}, an array of the chunk's type. */
+    static void copy(final ColumnChunk chunk, final Object dst, final int at, final int n) {
+        final Object src;
+        if (dst instanceof long[]) {
+            src = chunk.longs();
+        } else if (dst instanceof int[]) {
+            src = chunk.ints();
+        } else if (dst instanceof double[]) {
+            src = chunk.doubles();
+        } else if (dst instanceof float[]) {
+            src = chunk.floats();
+        } else if (dst instanceof short[]) {
+            src = chunk.shorts();
+        } else {
+            src = chunk.bytes();
+        }
+        System.arraycopy(src, chunk.offset(), dst, at, n);
     }
 }

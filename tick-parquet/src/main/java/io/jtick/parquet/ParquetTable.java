@@ -83,26 +83,6 @@ final class ParquetTable implements StoredTable {
      */
     static final int SCAN_READS = 8;
 
-    /** Pages of one column decoded for one reader: {@code count} values from table row {@code first}. */
-    private static final class Decoded {
-        ParquetTable table;
-        int column = -1;
-        int first;
-        int count;
-        /** The values: a cached page (read only) or {@link #owned}. */
-        Object values;
-        /** This reader's own buffer, reused for spans of several pages. */
-        Object owned;
-        /** The column {@link #reads} counts the reads of. */
-        int readsColumn = -1;
-        /** Reads of {@link #readsColumn} through this holder: past {@link #SCAN_READS} the reader is a scan. */
-        int reads;
-
-        boolean holds(final int column, final int from, final int to) {
-            return this.column == column && from >= first && to <= first + count;
-        }
-    }
-
     private ParquetTable(final Path directory, final Path file, final Closeable channel, final InputFile input,
                          final ParquetMetadata footer, final String formatPrefix) throws IOException {
         this.directory = directory;
@@ -329,28 +309,10 @@ final class ParquetTable implements StoredTable {
             for (int done = 0; done < count;) {
                 final int n = Math.min(count - done, DEFAULT_CHUNK_ROWS);
                 read(column, from + done, n, chunk);
-                copy(chunk, dst, dstIndex + done, n);
+                PageValues.copy(chunk, dst, dstIndex + done, n);
                 done += n;
             }
         }
-    }
-
-    private static void copy(final ColumnChunk chunk, final Object dst, final int at, final int n) {
-        final Object src;
-        if (dst instanceof long[]) {
-            src = chunk.longs();
-        } else if (dst instanceof int[]) {
-            src = chunk.ints();
-        } else if (dst instanceof double[]) {
-            src = chunk.doubles();
-        } else if (dst instanceof float[]) {
-            src = chunk.floats();
-        } else if (dst instanceof short[]) {
-            src = chunk.shorts();
-        } else {
-            src = chunk.bytes();
-        }
-        System.arraycopy(src, chunk.offset(), dst, at, n);
     }
 
     @Override
@@ -487,7 +449,7 @@ final class ParquetTable implements StoredTable {
             chunk.wrap(ids, 0, length);
             return;
         }
-        final Decoded held = held(chunk);
+        final DecodedPages held = held(chunk);
         if (length == 0) {
             chunk.wrap(type, chunk.buffer(type, 0), 0, 0);
             return;
@@ -526,7 +488,7 @@ final class ParquetTable implements StoredTable {
             chunk.wrap(ids, 0, length);
             return;
         }
-        final Decoded held = held(chunk);
+        final DecodedPages held = held(chunk);
         for (int i = 0; i < length; i++) {
             final int row = rows[at + i];
             if (row < 0 || row >= rowCount()) {
@@ -556,18 +518,18 @@ final class ParquetTable implements StoredTable {
         return g >= 0 ? Math.min(g, groupStart.length - 2) : -g - 2;
     }
 
-    private Decoded held(final ColumnChunk chunk) {
-        if (chunk.attachment instanceof Decoded d && d.table == this) {
+    private DecodedPages held(final ColumnChunk chunk) {
+        if (chunk.attachment instanceof DecodedPages d && d.table == this) {
             return d;
         }
-        final Decoded d = new Decoded();
+        final DecodedPages d = new DecodedPages();
         d.table = this;
         chunk.attachment = d;
         return d;
     }
 
     /** Decodes into {@code held} the pages of {@code column} holding table rows {@code [from, to)}, all in row group {@code g}. */
-    private void decoded(final Decoded held, final int g, final int column, final int from, final int to) {
+    private void decoded(final DecodedPages held, final int g, final int column, final int from, final int to) {
         held.column = -1;
         if (held.readsColumn != column) {
             held.readsColumn = column;
