@@ -102,6 +102,14 @@ final class Subscriber {
         return pendingLength;
     }
 
+    /** Closes the journal reader of an unfinished catch-up (the subscriber is gone, or the tickerplant closes). */
+    void closeCatchUp() {
+        if (catchUp != null) {
+            catchUp.close();
+            catchUp = null;
+        }
+    }
+
     /** Bytes queued for this subscriber's socket, the pending run included. */
     long backlogBytes() {
         final ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();

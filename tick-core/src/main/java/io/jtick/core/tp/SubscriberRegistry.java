@@ -375,7 +375,7 @@ final class SubscriberRegistry {
         final long dropped = OutboundBacklog.dropAllButCurrent(s.channel) + s.dropPending();
         LOG.warn("disconnecting slow subscriber [id={}, name={}, backlogBytes={}, droppedBytes={}, limit={}]: {}", s.id, s.name, backlog,
             dropped, settings.maxSubscriberBacklog(), reason);
-        closeCatchUp(s);
+        s.closeCatchUp();
         final Channel ch = s.channel;
         // half-close once the error is written: the socket stays this process's until the peer has read everything
         // (a fully closed socket left with unsent data is an orphan the kernel may give up on), then closes on its
@@ -481,7 +481,7 @@ final class SubscriberRegistry {
         for (int k = subscribers.size() - 1; k >= 0; k--) {
             final Subscriber s = subscribers.get(k);
             if (s.channel == channel) {
-                closeCatchUp(s);
+                s.closeCatchUp();
                 s.dropPending();
                 subscribers.remove(k);
                 counters.subscriberGone();
@@ -593,15 +593,8 @@ final class SubscriberRegistry {
     /** Closes the journal readers of unfinished catch-ups and drops pending runs (the tickerplant is closing). */
     void close() {
         for (final Subscriber s : subscribers) {
-            closeCatchUp(s);
+            s.closeCatchUp();
             s.dropPending();
-        }
-    }
-
-    private static void closeCatchUp(final Subscriber s) {
-        if (s.catchUp != null) {
-            s.catchUp.close();
-            s.catchUp = null;
         }
     }
 }
