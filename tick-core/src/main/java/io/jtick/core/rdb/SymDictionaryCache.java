@@ -8,8 +8,9 @@ import org.agrona.UnsafeApi;
  * Maps an update's sym dictionary (its codes {@code 0..symCount-1}) to {@link SymbolCatalog} ids,
  * remembering the mapping of recent dictionaries by their content: a feed that sends the same
  * dictionary again (the same syms in the same order, as a snapshot feed or a fixed batch does)
- * gets the ids without a symbol being looked up. The dictionary found last is compared first, with
- * no hash (a feed repeating one dictionary pays one compare of its bytes); otherwise the cost is one
+ * gets the ids without a symbol being looked up. The dictionary found last is compared first, then
+ * the one that followed it last time, with no hash (a feed repeating one dictionary, or cycling
+ * through a fixed set in order, pays one compare of its bytes); otherwise the cost is one
  * hash (four independent lanes of eight bytes, so the multiplies overlap) and one compare. Dictionaries of fewer than
  * {@value #MIN_SYMS} symbols, or over {@value #MAX_DICTIONARY_BYTES} bytes, are looked up symbol
  * by symbol. Entries are kept in {@value #SLOTS} slots, four-way set associative, replaced round
@@ -29,12 +30,18 @@ final class SymDictionaryCache {
     private final int[] counts = new int[SLOTS];
     private final byte[][] content = new byte[SLOTS][];
     private final int[][] ids = new int[SLOTS][];
+    /** The slot found right after each slot last time (-1: none yet): compared second, before anything is hashed. */
+    private final int[] follows = new int[SLOTS];
     private int[] direct = new int[64];
     private int victim;
     /** The slot found or filled last: compared before anything is hashed. */
     private int last = -1;
     private long hits;
     private long misses;
+
+    SymDictionaryCache() {
+        java.util.Arrays.fill(follows, -1);
+    }
 
     /**
      * The catalog id of each code of the update's dictionary, in {@code [0, symCount)} of the
@@ -78,7 +85,7 @@ final class SymDictionaryCache {
         hashes[s] = h;
         lengths[s] = length;
         counts[s] = n;
-        last = s;
+        found(s);
         return ids[s];
     }
 
@@ -95,20 +102,36 @@ final class SymDictionaryCache {
             return null;
         }
         final int l = last;
-        if (l >= 0 && lengths[l] == length && counts[l] == n && same(content[l], buf, from, length)) {
-            hits++;
-            return ids[l];
+        if (l >= 0) {
+            if (lengths[l] == length && counts[l] == n && same(content[l], buf, from, length)) {
+                hits++;
+                return ids[l];
+            }
+            final int f = follows[l];
+            if (f >= 0 && lengths[f] == length && counts[f] == n && same(content[f], buf, from, length)) {
+                hits++;
+                last = f;
+                return ids[f];
+            }
         }
         final long h = hash(buf, from, length) * 31 + n;
         final int set = (int) (h ^ (h >>> 29)) & (SLOTS - WAYS);
         for (int s = set; s < set + WAYS; s++) {
             if (hashes[s] == h && lengths[s] == length && counts[s] == n && same(content[s], buf, from, length)) {
                 hits++;
-                last = s;
+                found(s);
                 return ids[s];
             }
         }
         return null;
+    }
+
+    /** Slot {@code s} found or filled after the last one: it becomes the last one's follower. */
+    private void found(final int s) {
+        if (last >= 0) {
+            follows[last] = s;
+        }
+        last = s;
     }
 
     private static boolean cacheable(final int n, final ByteBuf buf, final int from, final int length) {

@@ -84,6 +84,29 @@ class SymDictionaryCacheTest {
     }
 
     @Test
+    void shouldFollowAFixedCycleOfDictionariesAndStayRightWhenItChanges() {
+        final String[][] dicts = new String[10][];
+        for (int d = 0; d < dicts.length; d++) {
+            dicts[d] = new String[] {"A" + d, "B" + d, "C" + d, "D" + d, "E" + d};
+        }
+        for (int round = 0; round < 3; round++) {
+            for (final String[] dict : dicts) {
+                assertThat(names(update(dict))).containsExactly(dict);
+            }
+        }
+        assertThat(cache.misses()).isEqualTo(dicts.length);
+        assertThat(cache.hits()).isEqualTo(2L * dicts.length);
+        // the cycle changes: a new dictionary where the follower of dicts[3] was, then the old order again
+        final String[] other = {"A4", "B4", "C4", "D4", "X4"};
+        assertThat(names(update(dicts[3]))).containsExactly(dicts[3]);
+        assertThat(names(update(other))).containsExactly(other);
+        assertThat(names(update(dicts[3]))).containsExactly(dicts[3]);
+        assertThat(names(update(dicts[4]))).containsExactly(dicts[4]);
+        assertThat(names(update(dicts[3]))).containsExactly(dicts[3]);
+        assertThat(names(update(other))).containsExactly(other);
+    }
+
+    @Test
     void shouldLookUpSmallDictionariesSymbolBySymbol() {
         assertThat(names(update("X", "Y"))).containsExactly("X", "Y");
         assertThat(names(update("X", "Y"))).containsExactly("X", "Y");
