@@ -51,7 +51,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Each measurement iteration also prints the inserting thread's rows per CPU second
  * ({@code cpu rows/s ...} lines): on a shared machine the wall-clock score moves with the load,
- * the CPU figure much less (it leaves out the GC threads' work, which fresh chunks add to).
+ * the CPU figure much less (it leaves out the GC threads' work, which fresh chunks add to). With
+ * {@code g} the line adds the CPU time the indexing queries took per row and per table (the
+ * catch-up that the first one-sym query after a burst of inserts pays).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -85,6 +87,9 @@ public class RdbInsertBenchmark {
     private long inserted;
     private long cpu0;
     private long rows0;
+    /** CPU time of the one-sym queries that index each table's rows (the catch-up), and the rows they indexed. */
+    private long indexNanos;
+    private long indexedRows;
     private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
     private final UpdateDecoder decoder = new UpdateDecoder();
     private static final RowSink IGNORE = new RowSink() {
@@ -153,9 +158,12 @@ public class RdbInsertBenchmark {
     /** The one-sym query that indexes the table's rows (nothing for {@code none}, which has nothing to index). */
     private void indexAll() {
         if (table.symIndexed()) {
+            final long t0 = THREADS.getCurrentThreadCpuTime();
             try (TableSegment s = table.segment(0)) {
                 s.symRows(0, IGNORE);
             }
+            indexNanos += THREADS.getCurrentThreadCpuTime() - t0;
+            indexedRows += table.rowCount();
         }
     }
 
@@ -183,8 +191,12 @@ public class RdbInsertBenchmark {
     @TearDown(Level.Iteration)
     public void printCpu() {
         final double cpu = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9;
-        System.out.printf(java.util.Locale.ROOT, "cpu rows/s bulk=%d symIndex=%s reuse=%b %.1f M%n", bulk, symIndex, reuse,
-            (inserted - rows0) / cpu / 1e6);
+        System.out.printf(java.util.Locale.ROOT, "cpu rows/s bulk=%d symIndex=%s reuse=%b %.1f M%s%n", bulk, symIndex, reuse,
+            (inserted - rows0) / cpu / 1e6, indexedRows == 0 ? "" : String.format(java.util.Locale.ROOT,
+                " (index catch-up %.2f CPU ns/row, %.1f CPU ms per %d-row table)", (double) indexNanos / indexedRows, indexNanos / 1e6
+                    / Math.max(1, indexedRows / tableRows), tableRows));
+        indexNanos = 0;
+        indexedRows = 0;
     }
 
     @TearDown(Level.Trial)

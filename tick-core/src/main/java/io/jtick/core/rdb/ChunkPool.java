@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * unreachable (a phantom reference, polled whenever a table asks for chunks or a segment is taken): a forgotten segment
  * delays reuse, it never makes a reader see another table's rows.
  *
- * <p>Threads: any thread may give (the last holder's), the writer thread takes; one lock guards the
+ * <p>Threads: any thread may give (the last holder's); the writer thread takes column chunks, a query thread that
+ * catches a sym index up takes its row lists; one lock guards the
  * free lists, taken once per 32K-row chunk row, never per update.
  */
 public final class ChunkPool {
@@ -83,6 +84,33 @@ public final class ChunkPool {
         }
         reused += types.length;
         return row;
+    }
+
+    /**
+     * One full-size {@code int[]} chunk (contents undefined) for a block of a table's sym index, or
+     * null when the pool has none: the index's row lists of a chunk are chunk-sized, so they come
+     * from, and go back to, the same free list as the {@code int} columns' chunks.
+     */
+    synchronized int[] takeInts() {
+        releaseUnreachable();
+        final ArrayDeque<Object> ints = free[kind(ColumnType.INT32)];
+        if (ints.isEmpty()) {
+            return null;
+        }
+        bytes -= ColumnStore.arrayBytes(ColumnType.INT32, ColumnStore.CHUNK_ROWS);
+        reused++;
+        return (int[]) ints.pop();
+    }
+
+    /** The full-size {@code int[]} chunks of a sym index whose table's last holder let go, kept while the pool stays within its size. */
+    synchronized void giveInts(final int[][] arrays, final int count) {
+        final long each = ColumnStore.arrayBytes(ColumnType.INT32, ColumnStore.CHUNK_ROWS);
+        for (int i = 0; i < count && bytes + each <= maxBytes; i++) {
+            if (arrays[i] != null && arrays[i].length == ColumnStore.CHUNK_ROWS) {
+                free[kind(ColumnType.INT32)].push(arrays[i]);
+                bytes += each;
+            }
+        }
     }
 
     /**

@@ -95,8 +95,8 @@ final class RealtimeSegment implements TableSegment {
 
     /**
      * The sym's rows below the segment's row count: from the sym index, brought up to that count
-     * first ({@link SymIndex#catchUp}), block by block (a block that is a run of consecutive rows
-     * goes out as a range); from a scan of the sym column when the table has no index.
+     * first ({@link SymIndex#catchUp}), block by block (a block's rows of the sym that are a run of
+     * consecutive rows go out as a range); from a scan of the sym column when the table has no index.
      */
     @Override
     public void symRows(final int symId, final RowSink sink) {
@@ -105,9 +105,10 @@ final class RealtimeSegment implements TableSegment {
             scanSym(sym, symId, sink);
             return;
         }
-        index.catchUp(sym, rows);
-        final int firstRowSym = rows == 0 ? -1 : ((int[]) sym[0])[0];
-        index.rows(symId, rows, firstRowSym, sink);
+        if (symId < 0 || symId >= symLimit) {
+            return;
+        }
+        SymIndex.rows(index.catchUp(sym, rows, symLimit), symId, rows, sink);
     }
 
     /** A table without the index: the rows holding {@code symId}, found by a scan of the sym column, as one ascending list. */

@@ -18,12 +18,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * column block of an update straight from the frame's memory and maps the update's sym codes to
  * catalog ids through a {@link SymDictionaryCache}; nothing is allocated per row or per update
  * unless a chunk or a new symbol is added. The sym index is kept off the insert path: the first
- * query that asks a segment for one sym's rows indexes the rows published since the last such query
- * ({@link SymIndex#catchUp}), so inserts never pay for it and queries always see every row. A table
- * without the index answers the same question by scanning its sym column. Growth never copies what
- * is there (except while the first chunk is still smaller than a full one), so memory is the rows'
- * bytes, 4 bytes of index per row once indexed and at most one partly filled chunk per column and
- * one partly filled block per symbol.
+ * query that asks a segment for one sym's rows indexes the rows published since the last such query,
+ * a whole chunk at a time by a counting sort ({@link SymIndex#catchUp}), so inserts never pay for it
+ * and queries always see every row. A table without the index answers the same question by scanning
+ * its sym column. Growth never copies what is there (except while the first chunk is still smaller
+ * than a full one), so memory is the rows' bytes, about 4 bytes of index per row once indexed and at
+ * most one partly filled chunk per column.
  *
  * <p>Threads: one writer (the subscription's event loop) calls {@link #append}; any thread may
  * call {@link #segment}, {@link #rowCount} and {@link #memoryBytes}. The writer stores values,
@@ -32,12 +32,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the holder before rows are written into it; a holder whose slot arrays are full, or whose first
  * chunk grows, is replaced by a copy, published through the volatile before any row goes in.
  *
- * <p>Chunk reuse: a table made with a {@link ChunkPool} takes its chunks from the pool when it can
- * (chunks of a retired table, not zeroed: no row at or above the published count is ever read)
- * and gives them back once it is retired ({@link #retire}) and every segment taken from it is
- * closed (or unreachable): until then a query that started before end of day keeps reading the
- * day's rows. A segment of a retired table whose chunks went back cannot be taken
- * ({@link #trySegment} answers null; the RDB then takes the table that replaced it).
+ * <p>Chunk reuse: a table made with a {@link ChunkPool} takes its chunks, and its sym index the row
+ * lists of whole chunks, from the pool when it can (chunks of a retired table, not zeroed: no row at
+ * or above the published count is ever read, and a row list is written whole) and gives them back
+ * once it is retired ({@link #retire}) and every segment taken from it is closed (or unreachable):
+ * until then a query that started before end of day keeps reading the day's rows. A segment of a
+ * retired table whose chunks went back cannot be taken ({@link #trySegment} answers null; the RDB
+ * then takes the table that replaced it).
  */
 public final class RealtimeTable {
     /** Rows a table starts with when no capacity is given. */
@@ -96,7 +97,7 @@ public final class RealtimeTable {
         }
         this.schema = schema;
         this.symbols = symbols;
-        this.index = symIndexed ? new SymIndex(symbols.size() + 16) : null;
+        this.index = symIndexed ? new SymIndex(symbols.size() + 16, pool) : null;
         this.types = new ColumnType[schema.columnCount()];
         for (int c = 0; c < types.length; c++) {
             types[c] = schema.type(c);
@@ -159,7 +160,7 @@ public final class RealtimeTable {
     public void indexPublished() {
         if (index != null) {
             final int n = published;
-            index.catchUp(chunks[TableSchema.SYM], n);
+            index.catchUp(chunks[TableSchema.SYM], n, symbols.size());
         }
     }
 
@@ -449,6 +450,9 @@ public final class RealtimeTable {
             final Object[][] holder = chunks;
             chunks = new Object[types.length][1];
             pool.give(types, holder);
+            if (index != null) {
+                index.release();
+            }
         }
     }
 }

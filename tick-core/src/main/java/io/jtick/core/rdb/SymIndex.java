@@ -6,209 +6,262 @@ import java.util.Arrays;
 
 /**
  * The sym index ({@code g#}): for each symbol id, the ascending row numbers that hold it, so a
- * one-sym query visits only its own rows. A symbol's rows live in a chain of blocks whose sizes
- * double from {@value #FIRST_BLOCK} to {@value #MAX_BLOCK} entries; blocks are carved out of
- * shared {@code int} slabs of {@value #SLAB_INTS} entries (256 KB, never a humongous object), so
- * the index costs 4 bytes per row plus at most one partly filled block per symbol and the unused
- * tail of the slabs in use; a block, once full, is never copied or freed, and adding rows leaves
- * no garbage. Blocks of {@value #MAX_BLOCK} come from slabs of their own (sixteen to a slab, no
- * tail), smaller ones from a slab shared by the small sizes.
+ * one-sym query visits only its own rows. It is built off the insert path, a column chunk
+ * ({@link ColumnStore#CHUNK_ROWS} rows) at a time, by whichever
+ * query first needs rows the index does not cover yet ({@link #catchUp}): each chunk's sym ids are
+ * sorted into one {@link Block} by a counting sort (count each sym's rows, turn the counts into
+ * start offsets, then drop each row number at its sym's next offset), two sequential passes over
+ * the chunk with the counts in the L1 cache, where adding row by row to each sym's own list costs a
+ * scattered store per row into one of a thousand lists. A full chunk's block never changes; the
+ * rows of the last, partly filled chunk are a tail block that a later catch-up replaces with a
+ * longer one (at most one chunk of rows sorted again per catch-up).
  *
- * <p>Adding a row reads the symbol's next entry and block end, which sit side by side in one
- * writer array, and stores the row: one scattered store per row, the floor of a per-row index.
- * {@link #addAll} adds an update's rows in one loop that leaves the writer's arrays in registers
- * (about 3.5 ns per row here with 1000 symbols; three writer arrays indexed by symbol (slab, next
- * entry, block end), added to row by row, took 4-5 ns, and a separate postings array per symbol
- * 7-8 ns).
+ * <p>A block holds the chunk's rows grouped by sym ({@code rows}, 4 bytes per row) and where each
+ * sym's rows start: by sym id ({@code starts[sym]..starts[sym + 1]}) when the block's largest id is
+ * below {@value #DENSE_SYMS} (at most 1 byte per row), else for the block's distinct syms only,
+ * sorted ({@code syms}, searched by bisection). Memory is 4 bytes per indexed row plus those starts.
  *
- * <p>The writer: whichever query thread calls {@link #catchUp}, which indexes the table's rows
- * published since the last call, one thread at a time (the insert path never touches the index).
- * A reader calls {@link #catchUp} up to its segment's row count {@code n} before {@link #rows}, and
- * so sees at least the entries of rows {@code < n}, while another thread may be adding later rows.
- * Arrays replaced on growth go through volatile stores so a reader that sees a newer array sees its
- * contents. Readers stop at the first entry that is not below their row count or not ascending,
- * and so never hand out rows past their snapshot.
+ * <p>Threads: {@link #catchUp} builds under this object's lock, one thread at a time, so each full
+ * chunk is sorted once; it publishes an immutable {@link State} (full blocks, their count, the tail)
+ * through a volatile, after every array the state reaches is written, so a reader on any thread
+ * that reads the state sees complete blocks. Blocks are only ever added: an older state's count
+ * keeps its readers to the blocks it had. A reader hands out rows below its own row count only (a
+ * state built for a later reader may cover more), so a query sees every row of its snapshot and
+ * nothing past it.
  */
 final class SymIndex {
-    static final int FIRST_BLOCK = 8;
-    static final int MAX_BLOCK = 4096;
-    static final int SLAB_SHIFT = 16;
-    static final int SLAB_INTS = 1 << SLAB_SHIFT;
+    /** Largest sym id + 1 that a block indexes by sym id; above, a block lists its distinct syms. */
+    static final int DENSE_SYMS = ColumnStore.CHUNK_ROWS / 4;
 
-    /** One symbol's chain as readers see it: block i starts at {@code blocks[i] - 1} ({@code slab << 16 | offset}), 0 = none yet. */
-    static final class Postings {
-        volatile int[] blocks = new int[8];
-        /** Writer: blocks in the chain. */
-        int blockCount;
+    /** One run of rows {@code [first, end)} of one chunk, grouped by sym. Immutable once published. */
+    static final class Block {
+        final int first;
+        final int end;
+        /** Null: {@code starts} is by sym id; else the block's distinct sym ids, ascending, {@code starts} aligned. */
+        final int[] syms;
+        final int[] starts;
+        /** The rows, sym by sym, ascending within a sym. */
+        final int[] rows;
+
+        Block(final int first, final int end, final int[] syms, final int[] starts, final int[] rows) {
+            this.first = first;
+            this.end = end;
+            this.syms = syms;
+            this.starts = starts;
+            this.rows = rows;
+        }
+
+        /** Position of {@code sym}'s entry in {@link #starts}, or -1 when the block has no row of it. */
+        int slot(final int sym) {
+            if (syms == null) {
+                return sym < starts.length - 1 ? sym : -1;
+            }
+            final int i = Arrays.binarySearch(syms, sym);
+            return i < 0 ? -1 : i;
+        }
+
+        long bytes() {
+            return 32 + arrayBytes(rows.length) + arrayBytes(starts.length) + (syms == null ? 0 : arrayBytes(syms.length));
+        }
     }
 
-    /** Readers: every slab, by number. */
-    private volatile int[][] slabs = new int[4][];
-    /** Readers: each symbol's chain, null until the symbol has a row. */
-    private volatile Postings[] bySym;
-    /**
-     * Writer, by symbol id, side by side so that one cache line serves a row: {@code at[2 * sym]} is
-     * the next free entry of the symbol's current block ({@code slab << 16 | offset}) and
-     * {@code at[2 * sym + 1]} its end; both 0 before the symbol's first row.
-     */
-    private int[] at;
-    /** Writer: the same slabs as {@link #slabs}, read without a volatile load per row. */
-    private int[][] writerSlabs;
-    /** Rows indexed so far (written under the lock of {@link #catchUp}). */
-    private volatile int indexed;
-    /** Writer: slabs allocated; where the next full-size block and the next small block go (slab, entry). */
-    private int slabCount;
-    private int bigSlab = -1;
-    private int bigPos = SLAB_INTS;
-    private int smallSlab = -1;
-    private int smallPos = SLAB_INTS;
-    /** Heap bytes held (slabs, chains, postings objects, the by-sym arrays); written by the writer. */
+    /** What readers see: blocks {@code full[0..fullCount)} for whole chunks, then the tail's rows (or none). */
+    static final class State {
+        final Block[] full;
+        final int fullCount;
+        final Block tail;
+        /** Rows covered: {@code [0, rows)}. */
+        final int rows;
+
+        State(final Block[] full, final int fullCount, final Block tail) {
+            this.full = full;
+            this.fullCount = fullCount;
+            this.tail = tail;
+            this.rows = tail != null ? tail.end : fullCount == 0 ? 0 : full[fullCount - 1].end;
+        }
+    }
+
+    private static final State EMPTY = new State(new Block[0], 0, null);
+
+    /** Where full blocks' row lists come from and go back to (see {@link #release}), or null. */
+    private final ChunkPool pool;
+    private volatile State state = EMPTY;
+    /** Set once the table's chunks went back to the pool: the index is empty for good. */
+    private boolean released;
+    /** Heap bytes of the published blocks (written under the lock). */
     private volatile long bytes;
+    /** Builder scratch, under the lock: rows per sym id, then each sym's next offset; all zero between builds. */
+    private int[] counts;
+    /** Builder scratch: the distinct syms of a chunk (the sparse case). */
+    private int[] distinct;
 
     SymIndex(final int expectedSyms) {
-        final int n = Math.max(16, expectedSyms);
-        bySym = new Postings[n];
-        at = new int[2 * n];
-        writerSlabs = slabs;
-        bytes = arrayBytes(n) + arrayBytes(2 * n) + arrayBytes(4);
+        this(expectedSyms, null);
     }
 
     /**
-     * Any thread: indexes rows {@code indexed..rows-1} of the table from its sym column chunks
-     * ({@code symChunks}, the table's published chunk holder; rows below {@code rows} are published
-     * and no longer change). Returns at once when they are indexed already; otherwise one thread at
-     * a time does the work, so each row is indexed once.
+     * @param pool the table's {@link ChunkPool}, or null: a full chunk's row list is a chunk-sized
+     *             {@code int[]}, taken from the pool when it has one (memory already in use, not
+     *             zeroed: every entry is written) and given back with the table's chunks
      */
-    void catchUp(final Object[] symChunks, final int rows) {
-        if (indexed >= rows) {
-            return;
+    SymIndex(final int expectedSyms, final ChunkPool pool) {
+        this.pool = pool;
+        counts = new int[Math.max(16, expectedSyms)];
+    }
+
+    /**
+     * Any thread: brings the index up to {@code rows} rows of the table, from its sym column chunks
+     * ({@code symChunks}, a holder the caller read after the row count, so rows below {@code rows}
+     * are published and no longer change), and returns a state that covers them. Returns at once
+     * when the index covers them already; otherwise one thread at a time sorts the whole chunks not
+     * yet indexed and the rows of the last partly filled one.
+     *
+     * @param symLimit a bound on the sym ids of those rows (the catalog's size after the count was read), a sizing hint
+     */
+    State catchUp(final Object[] symChunks, final int rows, final int symLimit) {
+        final State s = state;
+        if (s.rows >= rows) {
+            return s;
         }
         synchronized (this) {
-            int row = indexed;
-            while (row < rows) {
-                final int from = row & ColumnStore.MASK;
-                final int to = Math.min(from + (rows - row), ColumnStore.CHUNK_ROWS);
-                addAll((int[]) symChunks[row >>> ColumnStore.SHIFT], from, to, row);
-                row += to - from;
+            final State now = state;
+            if (now.rows >= rows || released) {
+                return now;
             }
-            if (row > indexed) {
-                indexed = row;
+            Block[] full = now.full;
+            int count = now.fullCount;
+            long b = bytes - (now.tail == null ? 0 : now.tail.bytes());
+            while ((long) (count + 1) << ColumnStore.SHIFT <= rows) {
+                final Block block = build((int[]) symChunks[count], ColumnStore.CHUNK_ROWS, count << ColumnStore.SHIFT, symLimit);
+                if (count == full.length) {
+                    final int old = full.length;
+                    full = Arrays.copyOf(full, Math.max(8, old << 1));
+                    b += arrayBytes(full.length) - (old == 0 ? 0 : arrayBytes(old));
+                }
+                full[count++] = block;
+                b += block.bytes();
             }
+            final int tailFirst = count << ColumnStore.SHIFT;
+            Block tail = null;
+            if (rows > tailFirst) {
+                tail = build((int[]) symChunks[count], rows - tailFirst, tailFirst, symLimit);
+                b += tail.bytes();
+            }
+            final State next = new State(full, count, tail);
+            bytes = b;
+            state = next;
+            return next;
         }
     }
 
-    /** Entries of block {@code i} of a chain. */
-    static int blockSize(final int i) {
-        return i >= 9 ? MAX_BLOCK : FIRST_BLOCK << i;
+    /** Under the lock: rows {@code first..first+n-1}, whose sym ids are {@code syms[0..n)}, sorted by sym into a block. */
+    private Block build(final int[] syms, final int n, final int first, final int symLimit) {
+        if (counts.length < symLimit) {
+            counts = new int[Math.max(symLimit, counts.length << 1)];
+        }
+        return symLimit <= DENSE_SYMS ? buildDense(syms, n, first) : buildSparse(syms, n, first);
+    }
+
+    private Block buildDense(final int[] syms, final int n, final int first) {
+        int[] c = counts;
+        int max = -1;
+        for (int i = 0; i < n; i++) {
+            final int s = syms[i];
+            if (s >= c.length) {
+                c = grownCounts(s);
+            }
+            c[s]++;
+            max = Math.max(max, s);
+        }
+        final int limit = max + 1;
+        final int[] starts = new int[limit + 1];
+        int at = 0;
+        for (int s = 0; s < limit; s++) {
+            starts[s] = at;
+            final int k = c[s];
+            c[s] = at;
+            at += k;
+        }
+        starts[limit] = at;
+        final int[] rows = rowList(n);
+        scatter(syms, n, first, c, rows);
+        Arrays.fill(c, 0, limit, 0);
+        return new Block(first, first + n, null, starts, rows);
+    }
+
+    private Block buildSparse(final int[] syms, final int n, final int first) {
+        int[] c = counts;
+        if (distinct == null) {
+            distinct = new int[ColumnStore.CHUNK_ROWS];
+        }
+        final int[] d = distinct;
+        int found = 0;
+        for (int i = 0; i < n; i++) {
+            final int s = syms[i];
+            if (s >= c.length) {
+                c = grownCounts(s);
+            }
+            if (c[s]++ == 0) {
+                d[found++] = s;
+            }
+        }
+        Arrays.sort(d, 0, found);
+        final int[] keys = Arrays.copyOf(d, found);
+        final int[] starts = new int[found + 1];
+        int at = 0;
+        for (int i = 0; i < found; i++) {
+            final int s = keys[i];
+            starts[i] = at;
+            final int k = c[s];
+            c[s] = at;
+            at += k;
+        }
+        starts[found] = at;
+        final int[] rows = rowList(n);
+        scatter(syms, n, first, c, rows);
+        for (int i = 0; i < found; i++) {
+            c[keys[i]] = 0;
+        }
+        return new Block(first, first + n, keys, starts, rows);
+    }
+
+    /** A row list for {@code n} rows: a whole chunk's from the pool when it has one, else a new array. */
+    private int[] rowList(final int n) {
+        final int[] reused = n == ColumnStore.CHUNK_ROWS && pool != null ? pool.takeInts() : null;
+        return reused != null ? reused : new int[n];
     }
 
     /**
-     * Writer: records rows {@code row, row + 1, ...} as holding the symbols
-     * {@code syms[from..to)} (one update's rows of one column chunk), in ascending row order
-     * across calls. The loop keeps the writer's arrays in registers and leaves only for a new
-     * block, a new symbol or a symbol id past the arrays.
+     * Once no segment can read the index (its table retired and every segment closed): the full
+     * blocks' row lists go back to the pool and the index stays empty.
      */
-    void addAll(final int[] syms, final int from, final int to, final int firstRow) {
-        int i = from;
-        int row = firstRow;
-        while (i < to) {
-            final int[] a = at;
-            final int[][] slab = writerSlabs;
-            final int known = a.length >> 1;
-            for (; i < to; i++, row++) {
-                final int sym = syms[i];
-                if (sym >= known) {
-                    break;
-                }
-                final int p = a[2 * sym];
-                if (p >= a[2 * sym + 1]) {
-                    break;
-                }
-                slab[p >>> SLAB_SHIFT][p & (SLAB_INTS - 1)] = row;
-                a[2 * sym] = p + 1;
+    void release() {
+        final State s;
+        synchronized (this) {
+            released = true;
+            s = state;
+            state = EMPTY;
+            bytes = 0;
+        }
+        if (pool != null) {
+            final int[][] lists = new int[s.fullCount][];
+            for (int k = 0; k < s.fullCount; k++) {
+                lists[k] = s.full[k].rows;
             }
-            if (i < to) {
-                addToNewBlock(syms[i], row);
-                i++;
-                row++;
-            }
+            pool.giveInts(lists, lists.length);
         }
     }
 
-    /** Writer: a new symbol, a full block, or a symbol id past the arrays. */
-    private void addToNewBlock(final int sym, final int row) {
-        if (sym >= at.length >> 1) {
-            grow(sym);
+    /** Each row's number at its sym's next offset ({@code next[sym]}, advanced): ascending within a sym. */
+    private static void scatter(final int[] syms, final int n, final int first, final int[] next, final int[] rows) {
+        for (int i = 0; i < n; i++) {
+            rows[next[syms[i]]++] = first + i;
         }
-        long b = 0; // bytes this adds (newSlab counts its own), published once at the end
-        final Postings[] lists = bySym;
-        Postings p = lists[sym];
-        if (p == null) {
-            p = new Postings();
-            lists[sym] = p;
-            b += 32 + arrayBytes(8);
-        }
-        final int size = blockSize(p.blockCount);
-        final int slab;
-        final int entry;
-        if (size == MAX_BLOCK) {
-            if (bigPos == SLAB_INTS) {
-                bigSlab = newSlab();
-                bigPos = 0;
-                b += arrayBytes(SLAB_INTS);
-            }
-            slab = bigSlab;
-            entry = bigPos;
-            bigPos += size;
-        } else {
-            if (smallPos + size > SLAB_INTS) {
-                smallSlab = newSlab();
-                smallPos = 0;
-                b += arrayBytes(SLAB_INTS);
-            }
-            slab = smallSlab;
-            entry = smallPos;
-            smallPos += size;
-        }
-        int[] chain = p.blocks;
-        if (p.blockCount == chain.length) {
-            chain = Arrays.copyOf(chain, chain.length << 1);
-            b += arrayBytes(chain.length) - arrayBytes(chain.length >> 1);
-        }
-        chain[p.blockCount++] = (slab << SLAB_SHIFT | entry) + 1;
-        p.blocks = chain;
-        slabs[slab][entry] = row;
-        final int first = slab << SLAB_SHIFT | entry;
-        at[2 * sym] = first + 1;
-        at[2 * sym + 1] = first + size;
-        bytes += b;
     }
 
-    private int newSlab() {
-        // one slab short of 2^31 entries: a block's end (slab << 16 | offset) + size must stay a positive int
-        if (slabCount == (1 << (31 - SLAB_SHIFT)) - 1) {
-            throw new IllegalStateException("sym index full [slabs=" + slabCount + ", entries=" + ((long) slabCount << SLAB_SHIFT) + "]");
-        }
-        int[][] all = slabs;
-        if (slabCount == all.length) {
-            all = Arrays.copyOf(all, all.length << 1);
-            bytes += arrayBytes(all.length) - arrayBytes(all.length >> 1);
-        }
-        all[slabCount] = new int[SLAB_INTS];
-        slabs = all;
-        writerSlabs = all;
-        return slabCount++;
-    }
-
-    private void grow(final int sym) {
-        final int old = at.length >> 1;
-        int cap = old;
-        while (cap <= sym) {
-            cap <<= 1;
-        }
-        at = Arrays.copyOf(at, 2 * cap);
-        bySym = Arrays.copyOf(bySym, cap);
-        bytes += arrayBytes(cap) - arrayBytes(old) + arrayBytes(2 * cap) - arrayBytes(2 * old); // two arrays replaced by bigger ones
+    private int[] grownCounts(final int sym) {
+        counts = Arrays.copyOf(counts, Math.max(sym + 1, counts.length << 1));
+        return counts;
     }
 
     /** Any thread (a figure of a moment ago): heap bytes the index holds. */
@@ -217,61 +270,44 @@ final class SymIndex {
     }
 
     /**
-     * Reader: hands the rows of {@code sym} below {@code rows} to {@code sink}: each block as a
-     * slice of its slab, or as a range when its rows are consecutive (adjacent ranges merged).
-     * Entries past the published ones may be rows appended since, or slots whose write is not
-     * visible yet (zeros): both are trimmed from a block's end (each slot read once, since the writer
-     * may fill it between two reads), and a lone first entry 0 is checked against the sym column
-     * ({@code firstRowSym}: the sym id of row 0, or -1 when there are no rows).
+     * Any thread: hands the rows of {@code sym} below {@code rows} that {@code s} covers to
+     * {@code sink}, in ascending order: a block's rows of the sym as a range when they are
+     * consecutive (adjacent ranges merged), else as a slice of the block's row list.
      */
-    void rows(final int sym, final int rows, final int firstRowSym, final RowSink sink) {
-        final Postings[] lists = bySym;
-        final Postings p = sym >= 0 && sym < lists.length ? lists[sym] : null;
-        if (p == null || rows == 0) {
+    static void rows(final State s, final int sym, final int rows, final RowSink sink) {
+        if (sym < 0 || rows <= 0) {
             return;
         }
-        final int[] chain = p.blocks;
-        final int[][] all = slabs;
-        int prev = -1;
         int rangeFrom = -1;
         int rangeTo = -1;
-        for (int b = 0; b < chain.length && chain[b] != 0; b++) {
-            final int start = chain[b] - 1;
-            final int slab = start >>> SLAB_SHIFT;
-            if (slab >= all.length || all[slab] == null) {
+        for (int k = 0; k <= s.fullCount; k++) {
+            final Block b = k < s.fullCount ? s.full[k] : s.tail;
+            if (b == null || b.first >= rows) {
                 break;
             }
-            final int[] list = all[slab];
-            final int from = start & (SLAB_INTS - 1);
-            final int size = blockSize(b);
-            int to = from + size;
-            int last = -1;
-            while (to > from) {
-                // each entry read once: the writer may fill a slot between two reads of it
-                final int v = list[to - 1];
-                if (v < rows && v > (to - 1 > from ? list[to - 2] : prev)) {
-                    last = v;
-                    break;
-                }
-                to--;
+            final int slot = b.slot(sym);
+            if (slot < 0) {
+                continue;
             }
-            if (b == 0 && to == from + 1 && last == 0 && firstRowSym != sym) {
-                to = from;
+            final int[] list = b.rows;
+            final int from = b.starts[slot];
+            int to = b.starts[slot + 1];
+            if (b.end > rows) {
+                to = lowerBound(list, from, to, rows);
             }
-            if (to == from) {
-                break;
+            if (from == to) {
+                continue;
             }
-            final int first = to == from + 1 ? last : list[from];
+            final int first = list[from];
+            final int last = list[to - 1];
             if (last - first == to - from - 1) {
-                if (rangeTo == first) {
-                    rangeTo = last + 1;
-                } else {
+                if (rangeTo != first) {
                     if (rangeFrom >= 0) {
                         sink.range(rangeFrom, rangeTo);
                     }
                     rangeFrom = first;
-                    rangeTo = last + 1;
                 }
+                rangeTo = last + 1;
             } else {
                 if (rangeFrom >= 0) {
                     sink.range(rangeFrom, rangeTo);
@@ -280,14 +316,25 @@ final class SymIndex {
                 }
                 sink.rows(list, from, to);
             }
-            prev = last;
-            if (to < from + size) {
-                break;
-            }
         }
         if (rangeFrom >= 0) {
             sink.range(rangeFrom, rangeTo);
         }
+    }
+
+    /** First position in the ascending {@code list[from..to)} whose value is at least {@code v}. */
+    private static int lowerBound(final int[] list, final int from, final int to, final int v) {
+        int lo = from;
+        int hi = to;
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            if (list[mid] < v) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     private static long arrayBytes(final int length) {

@@ -142,6 +142,28 @@ class ChunkReuseTest {
     }
 
     @Test
+    void shouldGiveTheSymIndexRowListsBackWithTheChunksAndIndexTheNextDayFromThem() {
+        final int first = 2 * ColumnStore.CHUNK_ROWS + 10;
+        fill(first, 1_000);
+        assertThat(aggregate(rdb, "B")).as("indexes two whole chunks").isEqualTo(expected(first, 1_000));
+        endOfDay(DAY);
+        long chunkRow = 0;
+        for (final ColumnType t : types()) {
+            chunkRow += ColumnStore.arrayBytes(t, ColumnStore.CHUNK_ROWS);
+        }
+        final long list = ColumnStore.arrayBytes(ColumnType.INT32, ColumnStore.CHUNK_ROWS);
+        assertThat(rdb.chunkPool().bytes()).as("three chunks per column (the third one partly filled) and the index's two row lists")
+            .isEqualTo(3 * chunkRow + 2 * list);
+
+        final int next = 3 * ColumnStore.CHUNK_ROWS + 5;
+        fill(next, -7);
+        assertThat(aggregate(rdb, "B")).isEqualTo(expected(next, -7));
+        assertThat(rdb.chunkPool().reused()).as("three chunk rows for the columns, the two int[] left for the index")
+            .isEqualTo(3L * TRADE.columnCount() + 2);
+        assertThat(rdb.chunkPool().bytes()).isZero();
+    }
+
+    @Test
     void shouldGiveTheChunksBackOnlyOnceEveryHolderLetGo() {
         final SymbolCatalog symbols = new SymbolCatalog();
         final ChunkPool pool = new ChunkPool();

@@ -497,9 +497,9 @@ class RealtimeTableTest {
         final long columnBound = raw + (long) ColumnStore.CHUNK_ROWS * TableSchema.trade(0).rowWidth() + 64 * 1024;
         assertThat(table.memoryBytes()).as("no index before a one-sym query").isGreaterThanOrEqualTo(raw).isLessThan(columnBound);
         assertThat(Cells.symRows(table.segment(0), "S7")).hasSize(batches);
-        // columns (one partly filled chunk each) + 4 bytes of index per row (one open block per sym)
+        // columns (one partly filled chunk each) + 4 bytes of index per row + each chunk's starts by sym id
         final long bound = raw + 4 * rows + (long) ColumnStore.CHUNK_ROWS * TableSchema.trade(0).rowWidth()
-            + (long) n * SymIndex.MAX_BLOCK * 4 + 2L * SymIndex.SLAB_INTS * 4 + 64 * 1024;
+            + ColumnStore.chunksFor(rows) * (4L * (n + 1) + 128) + 64 * 1024;
         assertThat(table.memoryBytes()).isGreaterThanOrEqualTo(raw + 4 * rows).isLessThanOrEqualTo(bound);
         assertThat(Cells.symRows(table.segment(0), "S42")).hasSize(batches).startsWith(42, 142);
     }

@@ -33,89 +33,118 @@ class SymIndexTest {
         }
     }
 
-    private static Collected rows(final SymIndex index, final int sym, final int rowCount, final int firstRowSym) {
+    /** A table's sym column as its chunks hold it: {@code symOf} cut into chunks of {@link ColumnStore#CHUNK_ROWS}. */
+    private static Object[] chunks(final int[] symOf) {
+        final Object[] chunks = new Object[ColumnStore.chunksFor(symOf.length) + 1];
+        for (int k = 0; k < chunks.length; k++) {
+            final int[] c = new int[ColumnStore.CHUNK_ROWS];
+            final int from = k << ColumnStore.SHIFT;
+            System.arraycopy(symOf, Math.min(from, symOf.length), c, 0, Math.max(0, Math.min(ColumnStore.CHUNK_ROWS, symOf.length - from)));
+            chunks[k] = c;
+        }
+        return chunks;
+    }
+
+    private static Collected rows(final SymIndex index, final Object[] chunks, final int sym, final int rowCount, final int symLimit) {
         final Collected c = new Collected();
-        index.rows(sym, rowCount, firstRowSym, c);
+        SymIndex.rows(index.catchUp(chunks, rowCount, symLimit), sym, rowCount, c);
         return c;
     }
 
-    private static void add(final SymIndex index, final int sym, final int row) {
-        index.addAll(new int[] {sym}, 0, 1, row);
+    private static List<Integer> expected(final int[] symOf, final int sym, final int limit) {
+        final List<Integer> expected = new ArrayList<>();
+        for (int r = 0; r < limit; r++) {
+            if (symOf[r] == sym) {
+                expected.add(r);
+            }
+        }
+        return expected;
+    }
+
+    /** List equality first (AssertJ's element-wise message only when it fails: these lists run to 150,000 rows). */
+    private static void assertRows(final List<Integer> actual, final List<Integer> expected, final String what) {
+        if (!actual.equals(expected)) {
+            assertThat(actual).as(what).containsExactlyElementsOf(expected);
+        }
     }
 
     @Test
-    void shouldGiveEachSymsRowsInOrderAcrossBlocksAndSlabs() {
+    void shouldGiveEachSymsRowsInOrderAcrossChunksWhateverRowCountsItIsCaughtUpTo() {
         final Random rnd = new Random(3);
         final int n = 300_000;
         final int syms = 40;
         final int[] symOf = new int[n];
-        final SymIndex index = new SymIndex(2);
         for (int r = 0; r < n; r++) {
-            // sym 0 takes about half the rows: its chain runs through several full-size slabs; syms
-            // 16 and up arrive later and grow the writer's arrays (sized for 16)
+            // sym 0 takes about half the rows; syms 16 and up arrive later and grow the counts (sized for 16)
             symOf[r] = rnd.nextBoolean() ? 0 : 1 + rnd.nextInt(r < n / 3 ? 15 : syms - 1);
         }
-        // added in runs of 1 to 5000 rows, each from its own array at an offset unlike its first row
-        // (as a table's chunks hand them over), so that runs cross new blocks, new syms and growth
-        for (int r = 0; r < n;) {
-            final int len = Math.min(n - r, 1 + rnd.nextInt(5000));
-            final int at = rnd.nextInt(100);
-            final int[] chunk = new int[at + len + 7];
-            System.arraycopy(symOf, r, chunk, at, len);
-            index.addAll(chunk, at, at + len, r);
-            r += len;
-        }
-        for (final int limit : new int[] {n, n - 1, 12_345, 1}) {
-            for (int s = 0; s < syms; s++) {
-                final List<Integer> expected = new ArrayList<>();
-                for (int r = 0; r < limit; r++) {
-                    if (symOf[r] == s) {
-                        expected.add(r);
-                    }
+        final Object[] chunks = chunks(symOf);
+        final SymIndex index = new SymIndex(2);
+        // caught up in steps that end inside chunks, on chunk ends, and past earlier readers' counts
+        int caught = 0;
+        while (caught < n) {
+            caught = Math.min(n, caught + 1 + rnd.nextInt(70_000));
+            for (final int limit : new int[] {caught, caught - 1, caught / 2, 1}) {
+                for (int s = 0; s < syms; s += 7) {
+                    assertRows(rows(index, chunks, s, limit, syms).rows, expected(symOf, s, limit), "sym " + s + " below " + limit);
                 }
-                assertThat(rows(index, s, limit, symOf[0]).rows).as("sym %d below %d", s, limit).containsExactlyElementsOf(expected);
             }
         }
-        assertThat(rows(index, syms, n, symOf[0]).rows).isEmpty();
-        assertThat(rows(index, -1, n, symOf[0]).rows).isEmpty();
+        for (int s = 0; s < syms; s++) {
+            assertRows(rows(index, chunks, s, n, syms).rows, expected(symOf, s, n), "sym " + s);
+        }
+        assertThat(rows(index, chunks, syms, n, syms).rows).isEmpty();
+        assertThat(rows(index, chunks, -1, n, syms).rows).isEmpty();
+    }
+
+    @Test
+    void shouldListOnlyTheSymsAChunkHoldsWhenTheCatalogIsLarge() {
+        final int syms = 100_000;
+        final int n = 2 * ColumnStore.CHUNK_ROWS + 5_000;
+        final int[] symOf = new int[n];
+        final Random rnd = new Random(7);
+        for (int r = 0; r < n; r++) {
+            symOf[r] = rnd.nextInt(4) == 0 ? 3 : rnd.nextInt(syms);
+        }
+        final Object[] chunks = chunks(symOf);
+        final SymIndex index = new SymIndex(16);
+        for (final int s : new int[] {3, symOf[0], symOf[n - 1], syms - 1, 12_345}) {
+            assertRows(rows(index, chunks, s, n, syms).rows, expected(symOf, s, n), "sym " + s);
+        }
+        assertRows(rows(index, chunks, 3, n - 100, syms).rows, expected(symOf, 3, n - 100), "sym 3 below " + (n - 100));
+        // each block's starts are per distinct sym (at most a chunk's rows), not per catalog id
+        assertThat(index.bytes()).isLessThan(4L * n + 3L * 8 * ColumnStore.CHUNK_ROWS + 64 * 1024);
     }
 
     @Test
     void shouldHandARunOfConsecutiveRowsAsOneRangeAndAListOtherwise() {
-        final SymIndex index = new SymIndex(16);
-        for (int r = 0; r < 10_000; r++) {
-            add(index, r < 9_000 ? 1 : 2 + (r & 1), r);
+        final int n = 3 * ColumnStore.CHUNK_ROWS;
+        final int[] symOf = new int[n];
+        for (int r = 0; r < n; r++) {
+            symOf[r] = r < n - 10_000 ? 1 : 2 + (r & 1);
         }
-        final Collected run = rows(index, 1, 10_000, 1);
-        assertThat(run.rows).hasSize(9_000);
-        assertThat(run.ranges).as("blocks of one run merge into one range").isEqualTo(1);
+        final Object[] chunks = chunks(symOf);
+        final SymIndex index = new SymIndex(16);
+        final Collected run = rows(index, chunks, 1, n, 4);
+        assertThat(run.rows).hasSize(n - 10_000);
+        assertThat(run.ranges).as("the chunks' runs merge into one range").isEqualTo(1);
         assertThat(run.lists).isZero();
-        final Collected alternate = rows(index, 2, 10_000, 1);
-        assertThat(alternate.rows).hasSize(500).startsWith(9_000, 9_002);
+        final Collected alternate = rows(index, chunks, 2, n, 4);
+        assertThat(alternate.rows).hasSize(5_000).startsWith(n - 10_000, n - 10_000 + 2);
         assertThat(alternate.lists).isPositive();
     }
 
     @Test
-    void shouldNotHandOutRowZeroOfAnotherSymFromAnEmptyFirstEntry() {
-        final SymIndex index = new SymIndex(16);
-        add(index, 5, 0);
-        add(index, 6, 1);
-        assertThat(rows(index, 5, 2, 5).rows).containsExactly(0);
-        // a reader whose row 0 holds another sym must not take a (not yet visible) zero entry for a row
-        assertThat(rows(index, 5, 2, 6).rows).isEmpty();
-        assertThat(rows(index, 6, 2, 5).rows).containsExactly(1);
-        assertThat(rows(index, 6, 1, 5).rows).as("row 1 is past the reader's rows").isEmpty();
-    }
-
-    @Test
-    void shouldHoldFourBytesPerRowPlusAnOpenBlockPerSym() {
+    void shouldHoldFourBytesPerRowPlusEachChunksStarts() {
         final int syms = 1000;
         final int n = 2_000_000;
-        final SymIndex index = new SymIndex(syms);
+        final int[] symOf = new int[n];
         for (int r = 0; r < n; r++) {
-            add(index, r % syms, r);
+            symOf[r] = r % syms;
         }
-        final long open = (long) syms * SymIndex.MAX_BLOCK * 4;
-        assertThat(index.bytes()).isGreaterThanOrEqualTo(4L * n).isLessThanOrEqualTo(4L * n + open + 2 * (long) SymIndex.SLAB_INTS * 4);
+        final SymIndex index = new SymIndex(syms);
+        index.catchUp(chunks(symOf), n, syms);
+        final long starts = (long) ColumnStore.chunksFor(n) * (4L * (syms + 1) + 128);
+        assertThat(index.bytes()).isGreaterThanOrEqualTo(4L * n).isLessThanOrEqualTo(4L * n + starts + 1024);
     }
 }

@@ -1,0 +1,212 @@
+package io.jtick.core.rdb;
+
+import io.jtick.core.query.QueryEngine;
+import io.jtick.core.query.result.ResultTable;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.MemorySource;
+import io.jtick.core.table.RowSink;
+import io.jtick.core.table.TableSegment;
+import io.jtick.core.testing.LeakCheck;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sym index caught up by the queries (a chunk at a time, plus the partly filled last chunk)
+ * while the writer keeps inserting: every reader, whichever thread caught the index up and to
+ * whatever count, gets exactly its snapshot's rows of a sym, each once, in order.
+ */
+@ExtendWith(LeakCheck.class)
+class SymIndexCatchUpTest {
+    private static final int SYMS = 500;
+    private static final int ROWS = 4 * ColumnStore.CHUNK_ROWS + 3_210;
+
+    /** The sym of row {@code r}: a few syms take many rows, most few. */
+    private static int symOf(final int r) {
+        final int x = (int) ((r * 2_654_435_761L) >>> 7) & 0xFFFF;
+        return x % 4 == 0 ? x % 5 : x % SYMS;
+    }
+
+    /** The rows of one sym the segment's index gives, checked to be ascending. */
+    private static int[] indexed(final TableSegment s, final int sym) {
+        final int[][] out = {new int[64]};
+        final int[] n = {0};
+        s.symRows(sym, new RowSink() {
+            private void add(final int row) {
+                if (n[0] > 0 && out[0][n[0] - 1] >= row) {
+                    throw new AssertionError("rows not ascending [sym=" + sym + ", row=" + row + "]");
+                }
+                if (n[0] == out[0].length) {
+                    out[0] = java.util.Arrays.copyOf(out[0], n[0] << 1);
+                }
+                out[0][n[0]++] = row;
+            }
+
+            @Override
+            public void range(final int from, final int to) {
+                for (int r = from; r < to; r++) {
+                    add(r);
+                }
+            }
+
+            @Override
+            public void rows(final int[] rows, final int from, final int to) {
+                for (int i = from; i < to; i++) {
+                    add(rows[i]);
+                }
+            }
+        });
+        return java.util.Arrays.copyOf(out[0], n[0]);
+    }
+
+    /** The rows of one sym found by reading the segment's sym column. */
+    private static int[] scanned(final TableSegment s, final int sym) {
+        final List<Integer> rows = new ArrayList<>();
+        final ColumnChunk c = new ColumnChunk();
+        for (int from = 0; from < s.rowCount(); from += TableSegment.DEFAULT_CHUNK_ROWS) {
+            final int len = Math.min(TableSegment.DEFAULT_CHUNK_ROWS, s.rowCount() - from);
+            s.read(TableSchema.SYM, from, len, c);
+            for (int i = 0; i < len; i++) {
+                if (c.ints()[c.offset() + i] == sym) {
+                    rows.add(from + i);
+                }
+            }
+        }
+        return rows.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    @Test
+    void shouldGiveEveryReaderItsSnapshotsRowsWhileTheWriterInserts() throws Exception {
+        final RealtimeTable table = new RealtimeTable(TableSchema.trade(0), new SymbolCatalog(), 1);
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final AtomicBoolean done = new AtomicBoolean();
+        final AtomicLong checks = new AtomicLong();
+        final List<Thread> readers = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            final int seed = t;
+            // reader 0 checks one sym per snapshot against a scan; 1 checks that all syms' rows add up to the snapshot;
+            // 2 holds a snapshot while later catch-ups (by the others) cover more rows, then checks it
+            readers.add(new Thread(() -> {
+                final Random rnd = new Random(seed);
+                try {
+                    while (!done.get() || checks.get() < 3) {
+                        final TableSegment s = table.segment(0);
+                        final int n = s.rowCount();
+                        if (seed == 1) {
+                            long total = 0;
+                            for (int sym = 0; sym < s.symIdLimit(); sym++) {
+                                total += indexed(s, sym).length;
+                            }
+                            if (total != n) {
+                                throw new AssertionError("rows by sym add up to " + total + " [rows=" + n + "]");
+                            }
+                        } else {
+                            if (seed == 2) {
+                                final long until = table.rowCount() + 20_000L;
+                                while (table.rowCount() < until && !done.get()) {
+                                    Thread.onSpinWait();
+                                }
+                            }
+                            final int sym = s.symIdLimit() == 0 ? 0 : rnd.nextInt(s.symIdLimit());
+                            final int[] want = scanned(s, sym);
+                            final int[] got = indexed(s, sym);
+                            if (!java.util.Arrays.equals(got, want)) {
+                                assertThat(got).as("sym %d of %d rows", sym, n).containsExactly(want);
+                            }
+                        }
+                        checks.incrementAndGet();
+                    }
+                } catch (final Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "rdb-test-reader-" + t));
+        }
+        readers.forEach(Thread::start);
+        final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
+        final Random rnd = new Random(11);
+        int rows = 0;
+        try {
+            for (int i = 0; rows < ROWS && failure.get() == null; i++) {
+                final int n = Math.min(ROWS - rows, 1 + rnd.nextInt(i % 50 == 0 ? 5_000 : 300));
+                final long[] time = new long[n];
+                final String[] sym = new String[n];
+                for (int r = 0; r < n; r++) {
+                    time[r] = rows + r;
+                    sym[r] = "S" + symOf(rows + r);
+                }
+                buf.clear();
+                table.append(TableSchema.trade(0), RdbFrames.decode(buf, RealtimeTableTest.trade(buf, i + 1, time, sym, null)));
+                rows += n;
+            }
+        } finally {
+            done.set(true);
+            assertThat(buf.release()).isTrue();
+            for (final Thread r : readers) {
+                r.join(120_000);
+            }
+        }
+        assertThat(readers).noneMatch(Thread::isAlive);
+        assertThat(failure.get()).isNull();
+        final TableSegment s = table.segment(0);
+        assertThat(s.rowCount()).isEqualTo(ROWS);
+        for (int sym = 0; sym < s.symIdLimit(); sym += 37) {
+            assertThat(indexed(s, sym)).containsExactly(scanned(s, sym));
+        }
+    }
+
+    @Test
+    void shouldAnswerQueriesAsATableWithoutTheIndexDoes() {
+        final SymbolCatalog catalog = new SymbolCatalog();
+        final RealtimeTable indexed = new RealtimeTable(TableSchema.trade(0), catalog, 1, true);
+        final RealtimeTable scanned = new RealtimeTable(TableSchema.trade(0), catalog, 1, false);
+        final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
+        final QueryEngine engine = new QueryEngine();
+        final String[] queries = {
+            "{\"table\":\"trade\",\"select\":{\"n\":{\"count\":\"*\"},\"v\":{\"sum\":\"size\"}},\"by\":[\"sym\"]}",
+            "{\"table\":\"trade\",\"where\":{\"sym\":{\"in\":[\"S3\",\"S77\",\"S499\"]}},\"select\":[\"time\",\"sym\",\"size\"]}",
+            "{\"table\":\"trade\",\"where\":{\"sym\":\"S1\",\"time\":{\"within\":[40000,150000]}},\"select\":{\"n\":{\"count\":\"*\"}}}",
+        };
+        int rows = 0;
+        try {
+            for (int i = 0; rows < ROWS; i++) {
+                final int n = Math.min(ROWS - rows, 1 + (i * 7_919) % 4_000);
+                final long[] time = new long[n];
+                final String[] sym = new String[n];
+                for (int r = 0; r < n; r++) {
+                    time[r] = rows + r;
+                    sym[r] = "S" + symOf(rows + r);
+                }
+                buf.clear();
+                final int off = RealtimeTableTest.trade(buf, i + 1, time, sym, null);
+                indexed.append(TableSchema.trade(0), RdbFrames.decode(buf, off));
+                scanned.append(TableSchema.trade(0), RdbFrames.decode(buf, off));
+                rows += n;
+                if (i % 40 == 0) {
+                    // queries between inserts: each catches the index up to the rows inserted since the one before
+                    for (final String q : queries) {
+                        final ResultTable a = engine.query(q, new MemorySource().add(indexed.segment(0)));
+                        final ResultTable b = engine.query(q, new MemorySource().add(scanned.segment(0)));
+                        assertThat(a.rows()).as("%s after %d rows", q, indexed.rowCount()).containsExactlyInAnyOrderElementsOf(b.rows());
+                    }
+                }
+            }
+        } finally {
+            assertThat(buf.release()).isTrue();
+        }
+        for (final String q : queries) {
+            assertThat(engine.query(q, new MemorySource().add(indexed.segment(0))).rows())
+                .containsExactlyInAnyOrderElementsOf(engine.query(q, new MemorySource().add(scanned.segment(0))).rows());
+        }
+    }
+}
