@@ -69,8 +69,14 @@ public final class ChunkPool {
      * One full-size chunk per column of {@code types}, all from the pool, or null (and nothing
      * taken) when the pool cannot serve every column. Releases the holds of unreachable segments first.
      */
-    synchronized Object[] take(final ColumnType[] types) {
+    Object[] take(final ColumnType[] types) {
+        // outside the lock: a released hold may give a table's chunks back, and its sym index's lists
+        // (under that index's lock, which a catch-up holds while it takes lists from here)
         releaseUnreachable();
+        return takeRow(types);
+    }
+
+    private synchronized Object[] takeRow(final ColumnType[] types) {
         final int[] need = new int[KINDS];
         for (final ColumnType t : types) {
             if (++need[kind(t)] > free[kind(t)].size()) {
@@ -92,7 +98,6 @@ public final class ChunkPool {
      * from, and go back to, the same free list as the {@code int} columns' chunks.
      */
     synchronized int[] takeInts() {
-        releaseUnreachable();
         final ArrayDeque<Object> ints = free[kind(ColumnType.INT32)];
         if (ints.isEmpty()) {
             return null;
