@@ -17,9 +17,10 @@ import java.util.Arrays;
  * longer one (at most one chunk of rows sorted again per catch-up).
  *
  * <p>A block holds the chunk's rows grouped by sym ({@code rows}, 4 bytes per row) and where each
- * sym's rows start: by sym id ({@code starts[sym]..starts[sym + 1]}) when the block's largest id is
- * below {@value #DENSE_SYMS} (at most 1 byte per row), else for the block's distinct syms only,
- * sorted ({@code syms}, searched by bisection). Memory is 4 bytes per indexed row plus those starts.
+ * sym's rows start: by sym id up to the block's largest ({@code starts[sym]..starts[sym + 1]}) while
+ * the catalog holds at most {@value #DENSE_SYMS} syms (at most 1 byte per row), else for the block's
+ * distinct syms only, sorted ({@code syms}, searched by bisection). Memory is 4 bytes per indexed
+ * row plus those starts.
  *
  * <p>Threads: {@link #catchUp} builds under this object's lock, one thread at a time, so each full
  * chunk is sorted once; it publishes an immutable {@link State} (full blocks, their count, the tail)
@@ -30,7 +31,7 @@ import java.util.Arrays;
  * nothing past it.
  */
 final class SymIndex {
-    /** Largest sym id + 1 that a block indexes by sym id; above, a block lists its distinct syms. */
+    /** Catalog size up to which a block's starts are by sym id; above, a block lists its distinct syms. */
     static final int DENSE_SYMS = ColumnStore.CHUNK_ROWS / 4;
 
     /** One run of rows {@code [first, end)} of one chunk, grouped by sym. Immutable once published. */
