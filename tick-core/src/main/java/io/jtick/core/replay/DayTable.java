@@ -18,23 +18,36 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One table of one date as a replay reads it: the partition's selected syms in sym order, each
- * narrowed to the request's time-of-day window (row range {@code [lo, hi)}), and where to read
- * their columns. Plain columns are read in place from the partition's memory map. A compressed
- * column is decoded once, while some reader of the stream is inside this date ({@link #enter}),
- * into a scratch file of the column's raw values at the partition's row numbers: a sparse file
- * (only the selected ranges are written, so only the blocks holding them are decoded),
- * memory-mapped, its name unlinked at once, so the page cache holds it and nothing is left on disk
- * after {@link #leave} or a crash. Readers of every consumer of the stream share it.
+ * narrowed to the request's time-of-day window (row range {@code [lo, hi)}), and where their
+ * columns' raw values lie in memory while some reader of the stream is inside this date
+ * ({@link #enter}): row r of column c at {@code address(c) + r × width}, so a window is gathered
+ * straight from there. Plain columns are read in place from the partition's memory map (their
+ * blocks checksummed on entry). A compressed column is decoded once, on entry, into a scratch file
+ * of the column's raw values at the partition's row numbers: a sparse file (only the selected
+ * ranges are written, so only the blocks holding them are decoded), memory-mapped, its name unlinked
+ * at once, so the page cache holds it and nothing is left on disk after {@link #leave} or a crash.
+ * The decoding is cut into pieces (a column's rows, a million at a time) that the entering thread
+ * and the server's decoder threads take in turn, so a date decodes on every core. Readers of every
+ * consumer of the stream share it.
  */
 final class DayTable {
     private static final AtomicLong SCRATCH_IDS = new AtomicLong();
-    private static final int TRANSCODE_ROWS = 65_536;
+    /** Rows of one column one decoding piece covers. */
+    private static final int PIECE_ROWS = 1 << 20;
+    /** Decoder threads that may help the entering thread with one date. */
+    private static final int DECODE_HELPERS = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     private static final boolean NATIVE_LE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     final int tableIndex;
@@ -48,7 +61,8 @@ final class DayTable {
     /** ASCII bytes of each sym by partition code (null for syms not selected). */
     final byte[][] symBytes;
     private final boolean[] compressed;
-    private volatile UnsafeBuffer[] scratch;
+    /** Per column, where its raw values lie while a reader is inside this date (see the class comment), else null. */
+    private volatile long[] addresses;
     private MappedByteBuffer[] maps;
     private int users;
 
@@ -71,7 +85,8 @@ final class DayTable {
         }
         this.compressed = new boolean[schema.columnCount()];
         for (int c = 0; c < compressed.length; c++) {
-            compressed[c] = !partition.mapped(c) && partition.rowCount() > 0;
+            // read in place only where the file's little-endian values are this machine's order; else decoded like the rest
+            compressed[c] = !(partition.mapped(c) && NATIVE_LE) && partition.rowCount() > 0;
         }
     }
 
@@ -127,31 +142,29 @@ final class DayTable {
         return partition.date();
     }
 
-    /** True when some column is compressed and is decoded to scratch while a reader is in this date. */
-    boolean decodes() {
-        for (final boolean c : compressed) {
-            if (c) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** A reader starts reading this date: the first one decodes the compressed columns' selected ranges. */
-    synchronized void enter(final Path scratchDir) {
-        if (users++ > 0 || !decodes() || rows == 0) {
+    /**
+     * A reader starts reading this date: the first one checksums the plain columns' selected rows and
+     * decodes the compressed columns' into scratch, on this thread and on {@code decoders} (null: here only).
+     */
+    synchronized void enter(final Path scratchDir, final Executor decoders) {
+        if (users++ > 0 || rows == 0) {
             return;
         }
-        final UnsafeBuffer[] views = new UnsafeBuffer[compressed.length];
+        final long[] at = new long[compressed.length];
         final MappedByteBuffer[] mapped = new MappedByteBuffer[compressed.length];
         try {
-            Files.createDirectories(scratchDir);
             for (int c = 0; c < compressed.length; c++) {
-                if (compressed[c]) {
-                    mapped[c] = transcode(scratchDir, c);
-                    views[c] = new UnsafeBuffer(mapped[c]);
+                if (!compressed[c]) {
+                    for (int k = 0; k < codes.length; k++) {
+                        at[c] = partition.address(c, lo[k], hi[k]);
+                    }
+                } else {
+                    Files.createDirectories(scratchDir);
+                    mapped[c] = scratch(scratchDir, c);
+                    at[c] = new UnsafeBuffer(mapped[c]).addressOffset();
                 }
             }
+            decode(at, decoders);
         } catch (final IOException | RuntimeException e) {
             users--;
             for (final MappedByteBuffer m : mapped) {
@@ -166,21 +179,23 @@ final class DayTable {
             throw (RuntimeException) e;
         }
         maps = mapped;
-        scratch = views;
+        addresses = at;
     }
 
     /** A reader is done with this date: the last one drops the decoded columns. */
     synchronized void leave() {
-        if (users == 0 || --users > 0 || maps == null) {
+        if (users == 0 || --users > 0) {
             return;
         }
-        scratch = null;
-        for (final MappedByteBuffer m : maps) {
-            if (m != null) {
-                IoUtil.unmap(m);
+        addresses = null;
+        if (maps != null) {
+            for (final MappedByteBuffer m : maps) {
+                if (m != null) {
+                    IoUtil.unmap(m);
+                }
             }
+            maps = null;
         }
-        maps = null;
     }
 
     /** Bytes of decoded scratch this date holds now. */
@@ -194,61 +209,126 @@ final class DayTable {
         return n;
     }
 
-    private MappedByteBuffer transcode(final Path dir, final int column) throws IOException {
-        final ColumnType type = schema.type(column);
-        final int width = type.width();
-        final long bytes = (long) partition.rowCount() * width;
+    /** A sparse scratch file for a compressed column's raw values at the partition's row numbers, mapped, its name unlinked. */
+    private MappedByteBuffer scratch(final Path dir, final int column) throws IOException {
+        final long bytes = (long) partition.rowCount() * schema.type(column).width();
         if (bytes > Integer.MAX_VALUE) {
             throw new IOException("column too large to decode for replay (limit 2 GiB) [table=" + partition.directory() + ", column="
                 + schema.column(column).name() + ", bytes=" + bytes + "]");
         }
         final Path file = dir.resolve("scratch-" + SCRATCH_IDS.incrementAndGet() + "-" + date() + "-" + schema.name() + "-"
             + schema.column(column).name());
-        final MappedByteBuffer map;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE,
             StandardOpenOption.SPARSE)) {
-            map = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
+            return ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
         } finally {
             Files.deleteIfExists(file);
         }
-        try {
-            final long address = new UnsafeBuffer(map).addressOffset();
-            final Object chunk = type.newArray(TRANSCODE_ROWS);
-            final long base = UnsafeApi.arrayBaseOffset(chunk.getClass());
-            for (int k = 0; k < codes.length; k++) {
-                for (int at = lo[k]; at < hi[k];) {
-                    final int n = Math.min(TRANSCODE_ROWS, hi[k] - at);
-                    partition.copyRows(column, at, n, chunk, 0);
-                    UnsafeApi.copyMemory(chunk, base, null, address + (long) at * width, (long) n * width);
-                    at += n;
+    }
+
+    /**
+     * Decodes the compressed columns' selected rows into their scratch at {@code at}: pieces of at most
+     * {@link #PIECE_ROWS} rows of one column, columns taken in turn (a format that reads one column on
+     * one thread at a time then decodes two at once), by this thread and as many decoder threads as
+     * there are pieces left; returns when every piece is written, throwing the first failure.
+     */
+    private void decode(final long[] at, final Executor decoders) {
+        final List<long[]> pieces = new ArrayList<>();
+        for (int k = 0; k < codes.length;) {
+            // adjacent syms' row ranges form one run of rows
+            int end = k + 1;
+            while (end < codes.length && lo[end] == hi[end - 1]) {
+                end++;
+            }
+            for (int from = lo[k]; from < hi[end - 1]; from += PIECE_ROWS) {
+                for (int c = 0; c < compressed.length; c++) {
+                    if (compressed[c]) {
+                        pieces.add(new long[] {c, from, Math.min(PIECE_ROWS, hi[end - 1] - from)});
+                    }
                 }
             }
-            return map;
-        } catch (final RuntimeException e) {
-            IoUtil.unmap(map);
-            throw e;
+            k = end;
         }
+        if (pieces.isEmpty()) {
+            return;
+        }
+        final Pieces work = new Pieces(pieces, at);
+        if (decoders != null) {
+            for (int h = 1; h < pieces.size() && h <= DECODE_HELPERS; h++) {
+                try {
+                    decoders.execute(work::run);
+                } catch (final RejectedExecutionException e) {
+                    break;
+                }
+            }
+        }
+        work.run();
+        work.await();
+    }
+
+    /** The pieces of one date's decoding, taken in turn by whichever threads run {@link #run}. */
+    private final class Pieces {
+        private final List<long[]> pieces;
+        private final long[] at;
+        private final AtomicInteger next = new AtomicInteger();
+        private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        private int finished;
+
+        Pieces(final List<long[]> pieces, final long[] at) {
+            this.pieces = pieces;
+            this.at = at;
+        }
+
+        void run() {
+            for (int i; (i = next.getAndIncrement()) < pieces.size();) {
+                final long[] p = pieces.get(i);
+                final int c = (int) p[0];
+                try {
+                    if (failure.get() == null) {
+                        partition.copyRowsTo(c, (int) p[1], (int) p[2], at[c] + p[1] * schema.type(c).width());
+                    }
+                } catch (final RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    synchronized (this) {
+                        if (++finished == pieces.size()) {
+                            notifyAll();
+                        }
+                    }
+                }
+            }
+        }
+
+        /** Waits for the pieces other threads took (every piece is taken once the caller's {@link #run} returns). */
+        void await() {
+            boolean interrupted = false;
+            synchronized (this) {
+                while (finished < pieces.size()) {
+                    try {
+                        wait();
+                    } catch (final InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            final RuntimeException e = failure.get();
+            if (e != null) {
+                throw e;
+            }
+        }
+    }
+
+    /** Where column {@code column}'s raw values lie (row r at + r × width; a reader inside this date). */
+    long address(final int column) {
+        return addresses[column];
     }
 
     /** Time of a row (a reader inside this date). */
     long time(final int row) {
-        final UnsafeBuffer[] s = scratch;
-        if (s != null && s[TableSchema.TIME] != null) {
-            return s[TableSchema.TIME].getLong(row << 3, ByteOrder.LITTLE_ENDIAN);
-        }
-        return partition.time(row);
-    }
-
-    /** Copies rows {@code [from, from + count)} of a column into {@code dst} (as {@link StoredTable#copyRows}) at {@code dstIndex}. */
-    void read(final int column, final int from, final int count, final Object dst, final int dstIndex) {
-        final UnsafeBuffer[] s = scratch;
-        if (s != null && s[column] != null && NATIVE_LE) {
-            final int width = schema.type(column).width();
-            UnsafeApi.copyMemory(null, s[column].addressOffset() + (long) from * width, dst,
-                UnsafeApi.arrayBaseOffset(dst.getClass()) + (long) dstIndex * width, (long) count * width);
-            return;
-        }
-        partition.copyRows(column, from, count, dst, dstIndex);
+        return UnsafeApi.getLong(null, addresses[TableSchema.TIME] + ((long) row << 3));
     }
 
     ColumnType type(final int column) {

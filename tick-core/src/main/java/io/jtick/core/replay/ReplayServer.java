@@ -47,7 +47,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The HDB's replay port: consumers connect, send HELLO and REPLAY, and receive the replay
  * ({@link ReplaySession}) in the native wire format, so {@code TickClient} and any subscriber read it
- * as they read a tickerplant. Runs on {@code threads} event-loop threads of its own; consumers of the
+ * as they read a tickerplant. Runs on {@code threads} event-loop threads of its own, as many reader
+ * threads (each stream's framing and its windows decoded ahead) and as many decoder threads (a
+ * date's compressed columns, beside the reader that enters it); consumers of the
  * same request share one {@link ReplayStream}. {@link #replays()} and {@link #cancel} serve
  * {@code GET/DELETE /api/replays}. Memory per consumer: its outbound buffer up to the high water
  * mark (duplicates of shared frames, or its own frames) plus one pending frame, and, once it reads on
@@ -67,6 +69,8 @@ public final class ReplayServer implements AutoCloseable {
     private final Map<Long, ReplayStream> streams = new ConcurrentHashMap<>();
     private EventLoopGroup group;
     private ExecutorService readers;
+    /** Threads that help a reader decode a date's compressed columns ({@code hdb-replay-decoder-*}). */
+    private ExecutorService decoders;
     private Channel serverChannel;
     private ChannelGroup connections;
     private AccessSettings access = AccessSettings.DEFAULT;
@@ -114,6 +118,12 @@ public final class ReplayServer implements AutoCloseable {
         final AtomicLong readerIds = new AtomicLong();
         readers = Executors.newFixedThreadPool(settings.threads(), r -> {
             final Thread t = new Thread(r, "hdb-replay-reader-" + readerIds.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        final AtomicLong decoderIds = new AtomicLong();
+        decoders = Executors.newFixedThreadPool(settings.threads(), r -> {
+            final Thread t = new Thread(r, "hdb-replay-decoder-" + decoderIds.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
@@ -178,7 +188,7 @@ public final class ReplayServer implements AutoCloseable {
                 }
             }
         }
-        final ReplayPlan plan = ReplayPlan.open(hdb, request, settings);
+        final ReplayPlan plan = ReplayPlan.open(hdb, request, settings, decoders);
         synchronized (joinable) {
             final ReplayStream current = joinable.get(plan.key);
             if (current != null) {
@@ -283,11 +293,14 @@ public final class ReplayServer implements AutoCloseable {
         if (connections != null) {
             connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
-        if (readers != null) {
-            readers.shutdown();
+        for (final ExecutorService pool : new ExecutorService[] {readers, decoders}) {
+            if (pool == null) {
+                continue;
+            }
+            pool.shutdown();
             try {
-                if (!readers.awaitTermination(10, TimeUnit.SECONDS)) {
-                    LOG.warn("replay readers did not stop within 10 s");
+                if (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
+                    LOG.warn("replay {} did not stop within 10 s", pool == readers ? "readers" : "decoders");
                 }
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();

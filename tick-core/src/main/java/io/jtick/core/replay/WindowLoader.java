@@ -4,21 +4,23 @@ import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.schema.TableSchema;
 import org.agrona.UnsafeApi;
 
-import java.util.Arrays;
-
 /**
  * Reads a {@link ReplayPlan} in time order, date by date, one time window at a time, into
  * {@link ReplayWindow}s: every selected sym of every table is a sorted run of rows (the partitions
- * are sorted by sym then time); a window takes from each run the rows with {@code time < end}, reads
- * their columns (compressed columns from the date's decoded scratch, {@link DayTable}), orders them by
- * time ({@link TimeSort}: stable, so equal times go table by table in request order, then by sym, then
- * in recorded order) and gathers every column into that order, so that framing it is a copy.
+ * are sorted by sym then time); a window takes from each run the rows with {@code time < end}, orders
+ * them by time ({@link TimeSort}: stable, so equal times go table by table in request order, then by
+ * sym, then in recorded order) and puts every column in that order straight from where the date
+ * holds its raw values ({@link DayTable#address}: the partition's map, or the decoded scratch of a
+ * compressed column), so that framing it is a copy. Per row of a window that is one copy of its time,
+ * the sort, and one load and store per column: each run's values are read in sequence and stored at
+ * their rows' places in the window (a scatter into buffers the cache holds, rather than a gather
+ * that would touch a page of the map for every row).
  *
  * <p>A window holds about {@code windowRows} rows: its end is found by galloping search from each
  * run's position, widening or narrowing the span until the count is within ½..2 × windowRows (rows
  * that share one timestamp are never split, so a window may exceed that). Memory: the window's rows
- * in load order (time, sort keys and index: 32 bytes, plus the row's own columns) for about twice
- * windowRows, and per date one position per selected sym. Everything is deterministic in the data,
+ * in load order (time, sort keys and indexes: 36 bytes) for about twice windowRows, and per date a
+ * few positions per selected sym. Everything is deterministic in the data,
  * so another loader {@link #seek}ing to a {@link ReplayFrame.Cursor} produces the same windows.
  *
  * <p>One thread at a time (its {@link ReplayReader} serialises loads).
@@ -27,6 +29,8 @@ final class WindowLoader {
     private final ReplayPlan plan;
     private final int tables;
     private final int windowRows;
+    private static final long LONG_BASE = UnsafeApi.arrayBaseOffset(long[].class);
+
     private final TimeSort sort = new TimeSort();
     private final LatencyStats windowTimes;
 
@@ -37,23 +41,23 @@ final class WindowLoader {
     private DayTable[] day;
     private boolean ended;
     private int runs;
-    private DayTable[] runDay = new DayTable[0];
     private int[] runTable = new int[0];
     private int[] runPos = new int[0];
     private int[] runEnd = new int[0];
     private int[] runHi = new int[0];
-    /** Per run: the times of its next rows, from its position on (read ahead in bulk, so finding a window's end reads no file). */
-    private long[][] runTimes = new long[0][];
-    private int[] runTimesLength = new int[0];
+    /** Per run: address of its table's time column this date (row r's time at + 8r). */
+    private long[] runTimes = new long[0];
+    /** Per run, for the window being filled: its first row, and where its rows start in load order. */
+    private int[] runFrom = new int[0];
+    private int[] runLoadAt = new int[0];
     private long span;
     private long windowEnd = Long.MIN_VALUE;
 
-    /** The window's rows in load order (table by table, run by run): times, and per table its columns from index 0. */
+    /** The window's rows in load order (table by table, run by run): their times. */
     private long[] times = new long[0];
     private final int[] tableStart;
-    private final Object[][] columns;
-    private final int[] capacity;
-    private int[] local = new int[0];
+    /** Per row in load order: its index in its table's rows of the window (time order). */
+    private int[] place = new int[0];
     private final int[] next;
 
     /** @param windowTimes where the time to read and order each window is recorded */
@@ -63,12 +67,7 @@ final class WindowLoader {
         this.tables = plan.schemas.size();
         this.windowRows = plan.settings.windowRows();
         this.tableStart = new int[tables + 1];
-        this.columns = new Object[tables][];
-        this.capacity = new int[tables];
         this.next = new int[tables];
-        for (int t = 0; t < tables; t++) {
-            columns[t] = new Object[plan.schemas.get(t).columnCount()];
-        }
     }
 
     /**
@@ -93,7 +92,6 @@ final class WindowLoader {
         if (c.windowStart() != Long.MIN_VALUE) {
             for (int r = 0; r < runs; r++) {
                 runPos[r] = lowerBound(r, runPos[r], c.windowStart());
-                runTimesLength[r] = 0;
             }
         }
         for (int r = 0; r < runs; r++) {
@@ -152,13 +150,13 @@ final class WindowLoader {
             n += dt == null ? 0 : dt.codes.length;
         }
         if (runPos.length < n) {
-            runDay = new DayTable[n];
             runTable = new int[n];
             runPos = new int[n];
             runEnd = new int[n];
             runHi = new int[n];
-            runTimes = Arrays.copyOf(runTimes, n);
-            runTimesLength = new int[n];
+            runTimes = new long[n];
+            runFrom = new int[n];
+            runLoadAt = new int[n];
         }
         runs = 0;
         for (int t = 0; t < tables; t++) {
@@ -166,13 +164,12 @@ final class WindowLoader {
             if (dt == null) {
                 continue;
             }
-            dt.enter(plan.settings.scratchDir());
+            dt.enter(plan.settings.scratchDir(), plan.decoders);
             for (int k = 0; k < dt.codes.length; k++) {
-                runDay[runs] = dt;
                 runTable[runs] = t;
                 runPos[runs] = dt.lo[k];
                 runHi[runs] = dt.hi[k];
-                runTimesLength[runs] = 0;
+                runTimes[runs] = dt.address(TableSchema.TIME);
                 runs++;
             }
         }
@@ -181,7 +178,7 @@ final class WindowLoader {
         long total = 0;
         for (int r = 0; r < runs; r++) {
             first = Math.min(first, timeAt(r, runPos[r]));
-            last = Math.max(last, runDay[r].time(runHi[r] - 1));
+            last = Math.max(last, timeAt(r, runHi[r] - 1));
             total += runHi[r] - runPos[r];
         }
         span = total == 0 ? 1 : Math.max(1, (long) ((double) (last - first) * windowRows / total));
@@ -273,7 +270,7 @@ final class WindowLoader {
         return search(r, lo + 1, hi, t);
     }
 
-    /** First row in {@code [from, to)} of run {@code r} whose time is at least {@code t}, from its read-ahead times. */
+    /** First row in {@code [from, to)} of run {@code r} whose time is at least {@code t}. */
     private int search(final int r, final int from, final int to, final long t) {
         int a = from;
         int b = to;
@@ -288,47 +285,19 @@ final class WindowLoader {
         return a;
     }
 
-    /** Seek only: a binary search of the whole rest of the run on the file (no read-ahead yet). */
+    /** Seek only: a binary search of the whole rest of the run. */
     private int lowerBound(final int r, final int from, final long t) {
-        final DayTable d = runDay[r];
-        int a = from;
-        int b = runHi[r];
-        while (a < b) {
-            final int mid = (a + b) >>> 1;
-            if (d.time(mid) < t) {
-                a = mid + 1;
-            } else {
-                b = mid;
-            }
-        }
-        return a;
+        return search(r, from, runHi[r], t);
     }
 
-    /**
-     * Time of row {@code row} (at or after the run's position) of run {@code r}: from its read-ahead
-     * buffer, which starts at the run's position and is read further on in bulk (at least 64 rows,
-     * doubling) when a row past its end is asked for.
-     */
+    /** Time of row {@code row} of run {@code r}, where its date holds it. */
     private long timeAt(final int r, final int row) {
-        final int off = row - runPos[r];
-        if (off < runTimesLength[r]) {
-            return runTimes[r][off];
-        }
-        final int have = runTimesLength[r];
-        final int want = Math.min(runHi[r] - runPos[r], Math.max(off + 1, Math.max(64, have * 2)));
-        long[] buf = runTimes[r];
-        if (buf == null || buf.length < want) {
-            buf = buf == null ? new long[want] : Arrays.copyOf(buf, Math.max(want, buf.length * 2));
-            runTimes[r] = buf;
-        }
-        runDay[r].read(TableSchema.TIME, runPos[r] + have, want - have, buf, have);
-        runTimesLength[r] = want;
-        return buf[off];
+        return UnsafeApi.getLong(null, runTimes[r] + ((long) row << 3));
     }
 
     // ------------------------------------------------------------------ reading and ordering a window
 
-    /** Reads the rows of every run up to {@link #runEnd}, orders them by time and gathers them into {@code w}. */
+    /** Takes the rows of every run up to {@link #runEnd}, orders them by time and gathers them into {@code w}. */
     private void fill(final long start, final long end, final ReplayWindow w) {
         long n = 0;
         for (int r = 0; r < runs; r++) {
@@ -338,39 +307,21 @@ final class WindowLoader {
             throw new IllegalStateException("replay window too large [rows=" + n + "]");
         }
         if (times.length < n) {
-            times = new long[(int) Math.max(n, Math.min(Integer.MAX_VALUE - 16, times.length * 2L))];
+            final int cap = (int) Math.max(n, Math.min(Integer.MAX_VALUE - 16, times.length * 2L));
+            times = new long[cap];
+            place = new int[cap];
         }
         int at = 0;
         int r = 0;
         for (int t = 0; t < tables; t++) {
             tableStart[t] = at;
-            int tableRows = 0;
-            for (int q = r; q < runs && runTable[q] == t; q++) {
-                tableRows += runEnd[q] - runPos[q];
-            }
-            final TableSchema schema = plan.schemas.get(t);
-            if (capacity[t] < tableRows) {
-                final int cap = Math.max(tableRows, capacity[t] * 2);
-                for (int c = 1; c < schema.columnCount(); c++) {
-                    columns[t][c] = schema.type(c).newArray(cap);
-                }
-                capacity[t] = cap;
-            }
             for (; r < runs && runTable[r] == t; r++) {
-                final int count = runEnd[r] - runPos[r];
-                if (count == 0) {
-                    continue;
-                }
-                final DayTable d = runDay[r];
-                timeAt(r, runEnd[r] - 1);
-                System.arraycopy(runTimes[r], 0, times, at, count);
-                for (int c = 1; c < schema.columnCount(); c++) {
-                    d.read(c, runPos[r], count, columns[t][c], at - tableStart[t]);
-                }
+                final int from = runPos[r];
+                final int count = runEnd[r] - from;
+                UnsafeApi.copyMemory(null, runTimes[r] + ((long) from << 3), times, LONG_BASE + ((long) at << 3), (long) count << 3);
+                runFrom[r] = from;
+                runLoadAt[r] = at;
                 at += count;
-                final int left = runTimesLength[r] - count;
-                System.arraycopy(runTimes[r], count, runTimes[r], 0, left);
-                runTimesLength[r] = left;
                 runPos[r] = runEnd[r];
             }
         }
@@ -385,84 +336,87 @@ final class WindowLoader {
         order(w, at);
     }
 
-    /** Orders the loaded rows by time into {@code w}: per table, each column gathered into the merged order. */
-    private void order(final ReplayWindow w, final int rows) {
-        final int[] order = sort.sort(times, rows);
-        if (local.length < rows) {
-            local = new int[Math.max(rows, local.length + (local.length >> 1))];
-        }
+    /** Orders the loaded rows by time into {@code w}: each row's place in its table's time order, then every column put there. */
+    private void order(final ReplayWindow w, final int n) {
+        final int[] order = sort.sort(times, n);
         for (int t = 0; t < tables; t++) {
             w.tableRows[t] = tableStart[t + 1] - tableStart[t];
-            w.ensure(t, w.tableRows[t], rows);
+            w.ensure(t, w.tableRows[t], n);
         }
         if (tables > 1) {
-            // each row's table, in merged order; per table the load positions of its rows in that order
+            // each row's table, in merged order; per table the place of each of its rows in that order
             for (int t = 0; t < tables; t++) {
-                next[t] = tableStart[t];
+                next[t] = 0;
             }
-            for (int i = 0; i < rows; i++) {
+            for (int i = 0; i < n; i++) {
                 final int p = order == null ? i : order[i];
                 int t = 0;
                 while (p >= tableStart[t + 1]) {
                     t++;
                 }
                 w.tableAt[i] = (byte) t;
-                local[next[t]++] = p - tableStart[t];
+                place[p] = next[t]++;
+            }
+        } else if (order != null) {
+            for (int i = 0; i < n; i++) {
+                place[order[i]] = i;
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                place[i] = i;
             }
         }
+        int r = 0;
         for (int t = 0; t < tables; t++) {
-            final int n = w.tableRows[t];
-            if (n == 0) {
-                continue;
+            final int first = r;
+            while (r < runs && runTable[r] == t) {
+                r++;
             }
             final int from = tableStart[t];
-            final int[] idx = tables > 1 ? local : order;
-            final int idxAt = tables > 1 ? from : 0;
-            final TableSchema schema = plan.schemas.get(t);
-            final Object[] out = w.columns[t];
-            if (idx == null) {
-                System.arraycopy(times, from, out[TableSchema.TIME], 0, n);
-                for (int c = 1; c < schema.columnCount(); c++) {
-                    System.arraycopy(columns[t][c], 0, out[c], 0, n);
-                }
+            if (w.tableRows[t] == 0) {
                 continue;
             }
-            gatherLongs(times, from, idx, idxAt, n, (long[]) out[TableSchema.TIME]);
-            for (int c = 1; c < schema.columnCount(); c++) {
-                gather(columns[t][c], idx, idxAt, n, out[c], schema.type(c).width());
+            final long[] outTimes = (long[]) w.columns[t][TableSchema.TIME];
+            for (int p = from; p < tableStart[t + 1]; p++) {
+                outTimes[place[p]] = times[p];
+            }
+            final DayTable d = day[t];
+            final Object[] out = w.columns[t];
+            for (int c = 1; c < out.length; c++) {
+                final long base = d.address(c);
+                final int width = d.type(c).width();
+                for (int q = first; q < r; q++) {
+                    final int count = runEnd[q] - runFrom[q];
+                    if (count > 0) {
+                        scatter(base + (long) runFrom[q] * width, place, runLoadAt[q], count, out[c], width);
+                    }
+                }
             }
         }
     }
 
-    private static void gatherLongs(final long[] src, final int base, final int[] idx, final int at, final int n, final long[] dst) {
-        for (int i = 0; i < n; i++) {
-            dst[i] = src[base + idx[at + i]];
-        }
-    }
-
-    /** {@code dst[i] = src[idx[at + i]]} for a primitive array of {@code width}-byte values (indexes are the loader's own, in range). */
-    private static void gather(final Object src, final int[] idx, final int at, final int n, final Object dst, final int width) {
-        final long s = UnsafeApi.arrayBaseOffset(src.getClass());
+    /** {@code dst[place[at + i]] = value i} for {@code n} raw values of {@code width} bytes from {@code src}, in sequence. */
+    private static void scatter(final long src, final int[] place, final int at, final int n, final Object dst, final int width) {
         final long d = UnsafeApi.arrayBaseOffset(dst.getClass());
         switch (width) {
             case 8 -> {
                 for (int i = 0; i < n; i++) {
-                    UnsafeApi.putLong(dst, d + ((long) i << 3), UnsafeApi.getLong(src, s + ((long) idx[at + i] << 3)));
+                    UnsafeApi.putLong(dst, d + ((long) place[at + i] << 3), UnsafeApi.getLong(null, src + ((long) i << 3)));
                 }
             }
             case 4 -> {
                 for (int i = 0; i < n; i++) {
-                    UnsafeApi.putInt(dst, d + ((long) i << 2), UnsafeApi.getInt(src, s + ((long) idx[at + i] << 2)));
+                    UnsafeApi.putInt(dst, d + ((long) place[at + i] << 2), UnsafeApi.getInt(null, src + ((long) i << 2)));
                 }
             }
             case 2 -> {
                 for (int i = 0; i < n; i++) {
-                    UnsafeApi.putShort(dst, d + ((long) i << 1), UnsafeApi.getShort(src, s + ((long) idx[at + i] << 1)));
+                    UnsafeApi.putShort(dst, d + ((long) place[at + i] << 1), UnsafeApi.getShort(null, src + ((long) i << 1)));
                 }
             }
             default -> {
                 for (int i = 0; i < n; i++) {
-                    UnsafeApi.putByte(dst, d + i, UnsafeApi.getByte(src, s + idx[at + i]));
+                    UnsafeApi.putByte(dst, d + place[at + i], UnsafeApi.getByte(null, src + i));
                 }
             }
         }
@@ -470,16 +424,11 @@ final class WindowLoader {
 
     /** Bytes of buffers this loader holds (for the memory figures of {@code GET /api/replays}). */
     long bufferBytes() {
-        long n = (long) times.length * 8 + sort.bytes() + (long) local.length * 4;
-        for (int t = 0; t < tables; t++) {
-            n += (long) capacity[t] * (plan.schemas.get(t).rowWidth() - 8);
-        }
-        return n;
+        return (long) times.length * 12 + sort.bytes();
     }
 
     void close() {
         leaveDate();
         ended = true;
-        Arrays.fill(runDay, null);
     }
 }

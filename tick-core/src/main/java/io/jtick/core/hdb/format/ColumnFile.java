@@ -218,12 +218,35 @@ public final class ColumnFile implements AutoCloseable {
      * into {@code holder} (each block once while the reader moves forward).
      */
     void read(final int fromRow, final int count, final Object dst, final int dstIndex, final DecodedBlock holder) {
+        copy(fromRow, count, dst, UnsafeApi.arrayBaseOffset(dst.getClass()) + (long) dstIndex * width, holder);
+    }
+
+    /** As {@link #read(int, int, Object, int)} into memory at {@code address} (native byte order; a replay's decoded scratch). */
+    public void readTo(final int fromRow, final int count, final long address) {
+        copy(fromRow, count, null, address, null);
+    }
+
+    /**
+     * Address of row 0 of a plain, mapped file (row r at + r × width, little-endian, until {@link #close()})
+     * once rows {@code [fromRow, toRow)} are checksummed; else 0.
+     */
+    public long address(final int fromRow, final int toRow) {
+        if (plain == null) {
+            return 0;
+        }
+        checkOpen();
+        for (int b = toRow > fromRow ? blockOf(fromRow) : 1, last = toRow > fromRow ? blockOf(toRow - 1) : 0; b <= last; b++) {
+            verifyMapped(b);
+        }
+        return plain.addressOffset() + HEADER_LENGTH;
+    }
+
+    private void copy(final int fromRow, final int count, final Object dst, final long dstBase, final DecodedBlock holder) {
         if (fromRow < 0 || count < 0 || fromRow > rowCount - count) {
             throw new IndexOutOfBoundsException("rows outside column [file=" + path + ", from=" + fromRow + ", count=" + count
                 + ", rows=" + rowCount + "]");
         }
         checkOpen();
-        final long dstBase = UnsafeApi.arrayBaseOffset(dst.getClass()) + (long) dstIndex * width;
         int row = fromRow;
         long at = dstBase;
         final int end = fromRow + count;

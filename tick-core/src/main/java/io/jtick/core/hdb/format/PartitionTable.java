@@ -165,6 +165,16 @@ public final class PartitionTable implements StoredTable {
     }
 
     @Override
+    public void copyRowsTo(final int column, final int from, final int count, final long address) {
+        columns[column].readTo(from, count, address);
+    }
+
+    @Override
+    public long address(final int column, final int from, final int to) {
+        return columns[column].address(from, to);
+    }
+
+    @Override
     public long time(final int row) {
         return columns[TableSchema.TIME].getLong(row);
     }

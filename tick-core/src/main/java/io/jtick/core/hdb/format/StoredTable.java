@@ -1,6 +1,8 @@
 package io.jtick.core.hdb.format;
 
+import io.jtick.core.schema.ColumnType;
 import io.jtick.core.table.TableSegment;
+import org.agrona.UnsafeApi;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -18,6 +20,9 @@ import java.util.List;
  * never pulls a file from under a running query).
  */
 public interface StoredTable extends TableSegment {
+    /** Rows per heap chunk of the default {@link #copyRowsTo}. */
+    int COPY_CHUNK_ROWS = 65_536;
+
     /** The table directory, {@code <root>/<date>/<table>}. */
     Path directory();
 
@@ -51,6 +56,32 @@ public interface StoredTable extends TableSegment {
 
     /** Copies rows {@code [from, from + count)} of a column into a typed array ({@code ColumnType.newArray}) at {@code dstIndex}. */
     void copyRows(int column, int from, int count, Object dst, int dstIndex);
+
+    /**
+     * As {@link #copyRows} into memory at {@code address} (room for {@code count} values, native byte
+     * order): a replay decodes a compressed column into its scratch with it. By default through a
+     * heap chunk; jtick's column files decode straight there.
+     */
+    default void copyRowsTo(final int column, final int from, final int count, final long address) {
+        final ColumnType type = schema().type(column);
+        final Object chunk = type.newArray(Math.min(count, COPY_CHUNK_ROWS));
+        final long base = UnsafeApi.arrayBaseOffset(chunk.getClass());
+        for (int done = 0; done < count;) {
+            final int n = Math.min(count - done, COPY_CHUNK_ROWS);
+            copyRows(column, from + done, n, chunk, 0);
+            UnsafeApi.copyMemory(chunk, base, null, address + (long) done * type.width(), (long) n * type.width());
+            done += n;
+        }
+    }
+
+    /**
+     * Address of a column's row 0 when it is read in place ({@link #mapped}: row r's little-endian
+     * value at + r × width, valid while the table is retained), its rows {@code [from, to)} checksummed
+     * first; 0 when the column is decoded.
+     */
+    default long address(final int column, final int from, final int to) {
+        return 0;
+    }
 
     /** The time of one row (a replay's merge reads it row by row from a mapped column). */
     long time(int row);

@@ -3,6 +3,8 @@ package io.jtick.core.hdb.format;
 import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.testing.LeakCheck;
+import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,6 +69,21 @@ class ColumnFileTest {
                 final byte[] back = new byte[rows * type.width()];
                 f.read(0, rows, back, 0);
                 assertThat(back).as("bulk read %s rows", rows).isEqualTo(values);
+                if (ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN) {
+                    // into memory outside the heap (a replay's scratch), and in place where the file is plain
+                    final ByteBuffer direct = ByteBuffer.allocateDirect(back.length + 1);
+                    f.readTo(0, rows, BufferUtil.address(direct));
+                    final byte[] outside = new byte[back.length];
+                    direct.get(0, outside);
+                    assertThat(outside).as("read to memory, %s rows", rows).isEqualTo(values);
+                    final long at = f.address(0, rows);
+                    assertThat(at != 0).as("address of a plain file").isEqualTo(f.mapped());
+                    if (at != 0) {
+                        final byte[] inPlace = new byte[back.length];
+                        UnsafeApi.copyMemory(null, at, inPlace, UnsafeApi.arrayBaseOffset(byte[].class), inPlace.length);
+                        assertThat(inPlace).as("in place, %s rows", rows).isEqualTo(values);
+                    }
+                }
                 final ByteBuffer expected = ByteBuffer.wrap(values).order(ByteOrder.LITTLE_ENDIAN);
                 for (int r = 0; r < rows; r++) {
                     assertThat(cell(f, type, r)).as("row %s of %s", r, rows).isEqualTo(cell(expected, type, r));
