@@ -62,12 +62,14 @@ final class ColumnChunkWriter {
     /** The dictionary: distinct bits in order of first appearance. */
     private long[] distinct = new long[0];
     private int distinctCount;
-    /** Open addressing from bits to id + 1 (0: free), the slots of one chunk told apart by {@link #stamp}. */
+    /** Open addressing from bits to id + 1 (0: free); the slots a chunk took are freed by the next ({@link #slotOf}). */
     private long[] slotKey = new long[0];
     private int[] slotId = new int[0];
-    private int[] slotStamp = new int[0];
+    /** The slot of each dictionary id, and how many of them hold the last chunk's values. */
+    private int[] slotOf = new int[0];
+    private int slotsUsed;
+    /** Sym code to id for the current chunk, valid where its stamp is the chunk's {@link #stamp}. */
     private int stamp;
-    /** Sym code to id + 1 for the current chunk (stamped as the slots are). */
     private int[] symId = new int[0];
     private int[] symStamp = new int[0];
     private final boolean[] seenChar = new boolean[256];
@@ -172,9 +174,9 @@ final class ColumnChunkWriter {
      * (parquet-java's fallback rule).
      */
     private boolean dictionaryIds(final ColumnType type, final int n, final int maxBytes, final Binary[] syms) {
+        clearSlots();
         distinctCount = 0;
         if (++stamp == 0) {
-            Arrays.fill(slotStamp, 0);
             Arrays.fill(symStamp, 0);
             stamp = 1;
         }
@@ -210,35 +212,54 @@ final class ColumnChunkWriter {
         if (slotKey.length < capacity) {
             slotKey = new long[capacity];
             slotId = new int[capacity];
-            slotStamp = new int[capacity];
+            slotsUsed = 0;
         }
+        if (slotOf.length < distinct.length) {
+            slotOf = new int[distinct.length];
+        }
+        final long[] key = slotKey;
+        final int[] slot = slotId;
         final int mask = capacity - 1;
         final int shift = 64 - Integer.numberOfTrailingZeros(capacity);
-        for (int i = 0; i < n; i++) {
-            final long v = b[i];
-            if (i > 0 && v == b[i - 1]) {
-                id[i] = id[i - 1];
-                continue;
-            }
-            int s = (int) ((v * 0x9E3779B97F4A7C15L) >>> shift) & mask;
-            while (true) {
-                if (slotStamp[s] != stamp) {
+        try {
+            for (int i = 0; i < n; i++) {
+                final long v = b[i];
+                if (i > 0 && v == b[i - 1]) {
+                    id[i] = id[i - 1];
+                    continue;
+                }
+                int s = (int) ((v * 0x9E3779B97F4A7C15L) >>> shift) & mask;
+                int found;
+                while ((found = slot[s]) != 0 && key[s] != v) {
+                    s = (s + 1) & mask;
+                }
+                if (found == 0) {
                     if (distinctCount >= most) {
                         return false;
                     }
-                    slotStamp[s] = stamp;
-                    slotKey[s] = v;
-                    slotId[s] = add(v);
-                    break;
+                    key[s] = v;
+                    found = add(v) + 1;
+                    slot[s] = found;
+                    if (slotOf.length < distinct.length) {
+                        slotOf = Arrays.copyOf(slotOf, distinct.length);
+                    }
+                    slotOf[found - 1] = s;
                 }
-                if (slotKey[s] == v) {
-                    break;
-                }
-                s = (s + 1) & mask;
+                id[i] = found - 1;
             }
-            id[i] = slotId[s];
+            return true;
+        } finally {
+            slotsUsed = distinctCount;
         }
-        return true;
+    }
+
+    /** Frees the slots the last chunk took (slot id 0: free), so that no table is cleared whole per chunk. */
+    private void clearSlots() {
+        final int[] slot = slotId;
+        for (int k = 0; k < slotsUsed; k++) {
+            slot[slotOf[k]] = 0;
+        }
+        slotsUsed = 0;
     }
 
     private int add(final long v) {
