@@ -70,7 +70,9 @@ final class HdbLifecycle implements SmartLifecycle {
         this.hdb = new HistoricalDatabase(properties.root(), metrics);
         this.coldStore = properties.objectStore().enabled() ? new S3ColdStore(properties.objectStore().settings(), metrics) : null;
         hdb.coldStore(coldStore);
-        DecodedBlockCache.shared().capacityBytes(properties.decodedBlockCache().toBytes());
+        if (properties.decodedBlockCache() != null) {
+            DecodedBlockCache.shared().capacityBytes(properties.decodedBlockCache().toBytes());
+        }
         this.tiering = new TieringJob(hdb, properties.retentionPolicy(policy), properties.blockBytesInt());
         this.reloads = metrics.counter("tick.hdb.reloads");
         this.tieringRuns = metrics.counter("tick.hdb.tiering.runs");

@@ -38,7 +38,8 @@ import java.util.Map;
  * @param importMaxBytes largest partition {@code PUT /api/partitions/<date>} accepts (file bytes; an RDB's end of day
  *                   sends its day this way when the two share no directory)
  * @param decodedBlockCache bytes of decoded values the process keeps of encoded (lz4/snappy/zstd) blocks for point and
- *                   window reads ({@code DecodedBlockCache}); 0 = none
+ *                   window reads, and of Parquet pages ({@code DecodedBlockCache}); 0 = none; unset = a quarter of the heap,
+ *                   at least 64MB
  * @param replayPort the replay port: consumers ask it for historical replays in the native wire format (0 = any free port)
  * @param replay     how replays run ({@code tick.hdb.replay.*})
  * @param imports    the bulk import of recorded files ({@code tick.hdb.import.*}, {@code POST /api/import})
@@ -66,7 +67,7 @@ public record HdbProperties(
     @DefaultValue @NotNull @Valid Study study,
     @DefaultValue @NotNull @Valid Gateway gateway,
     @DefaultValue("64GB") @NotNull DataSize importMaxBytes,
-    @DefaultValue("64MB") @NotNull DataSize decodedBlockCache,
+    DataSize decodedBlockCache,
     @DefaultValue("5012") @Min(0) @Max(65535) int replayPort,
     @DefaultValue @NotNull @Valid Replay replay,
     @Name("import") @DefaultValue @NotNull @Valid Imports imports,

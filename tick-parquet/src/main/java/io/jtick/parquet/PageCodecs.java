@@ -1,5 +1,6 @@
 package io.jtick.parquet;
 
+import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import net.jpountz.lz4.LZ4Compressor;
@@ -11,6 +12,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.xerial.snappy.Snappy;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 
 /**
@@ -18,7 +20,8 @@ import java.nio.ByteBuffer;
  * snappy-java, lz4-java), so that neither writing nor reading goes through Hadoop's codec
  * classes and their {@code Configuration} (which would pull Hadoop's XML and collection
  * libraries into the HDB). The formats are Parquet's: ZSTD frames, raw Snappy, LZ4_RAW blocks.
- * Stateless and thread-safe.
+ * Thread-safe; a zstd page is compressed through its thread's reused buffers, and the bytes
+ * returned are valid until that thread compresses again (parquet-java's page writer copies them first).
  */
 final class PageCodecs implements CompressionCodecFactory {
     static final PageCodecs INSTANCE = new PageCodecs();
@@ -30,7 +33,38 @@ final class PageCodecs implements CompressionCodecFactory {
     private static final ThreadLocal<ZstdCompressCtx> ZSTD = ThreadLocal.withInitial(() -> new ZstdCompressCtx().setLevel(ZSTD_LEVEL));
     private static final ThreadLocal<ZstdDecompressCtx> UNZSTD = ThreadLocal.withInitial(ZstdDecompressCtx::new);
 
+    /** Each writing thread's page buffers (uncompressed in, compressed out), reused from page to page. */
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
     private PageCodecs() {
+    }
+
+    /** A page's bytes gathered into a reused array (one copy, no allocation once grown). */
+    private static final class Scratch extends OutputStream {
+        byte[] in = new byte[1 << 16];
+        byte[] out = new byte[0];
+        private int n;
+
+        int fill(final BytesInput bytes) throws IOException {
+            final long size = bytes.size();
+            if (in.length < size) {
+                in = new byte[(int) Math.max(size, 2L * in.length)];
+            }
+            n = 0;
+            bytes.writeAllTo(this);
+            return n;
+        }
+
+        @Override
+        public void write(final int b) {
+            in[n++] = (byte) b;
+        }
+
+        @Override
+        public void write(final byte[] b, final int off, final int len) {
+            System.arraycopy(b, off, in, n, len);
+            n += len;
+        }
     }
 
     @Override
@@ -39,8 +73,18 @@ final class PageCodecs implements CompressionCodecFactory {
         return new BytesInputCompressor() {
             @Override
             public BytesInput compress(final BytesInput bytes) throws IOException {
-                final byte[] in = bytes.toByteArray();
-                return BytesInput.from(PageCodecs.compress(codec, in));
+                if (codec != CompressionCodecName.ZSTD) {
+                    return BytesInput.from(PageCodecs.compress(codec, bytes.toByteArray()));
+                }
+                // through this thread's buffers: parquet-java's page writer copies the compressed bytes before it compresses again
+                final Scratch s = SCRATCH.get();
+                final int n = s.fill(bytes);
+                final int bound = (int) Zstd.compressBound(n);
+                if (s.out.length < bound) {
+                    s.out = new byte[Math.max(bound, 2 * s.out.length)];
+                }
+                final int size = ZSTD.get().compressByteArray(s.out, 0, s.out.length, s.in, 0, n);
+                return BytesInput.from(s.out, 0, size);
             }
 
             @Override

@@ -2,16 +2,10 @@ package io.jtick.parquet;
 
 import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.hdb.format.SymRanges;
-import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ParquetProperties;
-import org.apache.parquet.column.page.DictionaryPage;
-import org.apache.parquet.column.page.PageWriter;
-import org.apache.parquet.column.statistics.Statistics;
-import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
@@ -37,15 +31,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Writes one stored table (sorted by sym then time) as one Parquet file with parquet-java's own
- * values writers and page writer, column by column in bulk (no record assembly: every column is
- * required and flat), row groups encoded in parallel and written in order. Each row group holds
- * whole syms up to {@link #GROUP_ROWS} rows (a larger sym gets row groups of its own), so a query
- * of a few syms reads only their row groups, and pages of {@link #PAGE_ROWS} rows let it read only
- * their pages; min/max statistics and column indexes per column chunk and page;
- * {@code sym} and the value columns dictionary-encoded while that pays, else integers and
- * timestamps delta-encoded and floats plain (Parquet v2 data pages); pages compressed zstd, snappy or lz4 (LZ4_RAW). The footer carries
- * the table, date, jtick schema and each sym's row range, so the HDB opens the file without a scan.
+ * Writes one stored table (sorted by sym then time) as one Parquet file with parquet-java's file
+ * writer and page writer, each column of a row group taken whole by a {@link ColumnChunkWriter} (no
+ * record assembly: every column is required and flat), row groups encoded in parallel and written in
+ * order. Each row group holds whole syms up to {@link #GROUP_ROWS} rows (a larger sym gets row groups
+ * of its own), so a query of a few syms reads only their row groups, and pages of {@link #PAGE_ROWS}
+ * rows let it read only their pages; min/max statistics and column indexes per column chunk and page;
+ * {@code sym} and the value columns dictionary-encoded while that pays, else integers and timestamps
+ * delta-encoded and floats plain (Parquet v2 data pages); pages compressed zstd, snappy or lz4
+ * (LZ4_RAW). The footer carries the table, date, jtick schema and each sym's row range, so the HDB
+ * opens the file without a scan.
  */
 final class ParquetTableWriter {
     /** Target rows per row group (whole syms up to this many). */
@@ -55,13 +50,8 @@ final class ParquetTableWriter {
     private static final int PAGE_BYTES = 1 << 20;
     /** Most threads encoding row groups at once. */
     private static final int ENCODERS = 8;
-    private static final Binary[] CHARS = new Binary[256];
-
-    static {
-        for (int b = 0; b < 256; b++) {
-            CHARS[b] = Binary.fromConstantByteArray(new byte[] {(byte) b});
-        }
-    }
+    /** Each encoding thread's chunk writer (its tables reused from row group to row group). */
+    private static final ThreadLocal<ColumnChunkWriter> WRITERS = ThreadLocal.withInitial(ColumnChunkWriter::new);
 
     private ParquetTableWriter() {
     }
@@ -188,9 +178,9 @@ final class ParquetTableWriter {
     }
 
     /**
-     * Encodes rows {@code [from, to)} as one row group: each column in turn, {@link #PAGE_ROWS} rows a
-     * page, through the values writer parquet-java picks for the column; the page writer compresses
-     * the pages and keeps the statistics, column index and offset index.
+     * Encodes rows {@code [from, to)} as one row group: each column in turn, read whole and written
+     * {@link #PAGE_ROWS} rows a page by this thread's {@link ColumnChunkWriter}; the page writer
+     * compresses the pages and keeps the statistics, column index and offset index.
      */
     private static ColumnChunkPageWriteStore encode(final StoredTable source, final MessageType type, final ParquetProperties props,
                                                     final CompressionCodecFactory.BytesInputCompressor compressor, final Binary[] syms,
@@ -199,103 +189,14 @@ final class ParquetTableWriter {
             props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled());
         final List<ColumnDescriptor> descriptors = type.getColumns();
         final ColumnChunk chunk = new ColumnChunk();
+        final ColumnChunkWriter writer = WRITERS.get();
         final TableSchema schema = source.schema();
         for (int c = 0; c < descriptors.size(); c++) {
             final ColumnDescriptor d = descriptors.get(c);
-            final PageWriter pw = pages.getPageWriter(d);
-            final ValuesWriter vw = props.newValuesWriter(d);
-            final ColumnType t = schema.type(c);
-            for (int at = from; at < to; at += PAGE_ROWS) {
-                final int n = Math.min(PAGE_ROWS, to - at);
-                source.read(c, at, n, chunk);
-                final Statistics<?> stats = Statistics.createStats(d.getPrimitiveType());
-                values(t, chunk, n, vw, stats, syms);
-                // the bytes first: a dictionary writer decides on its first page whether to fall back, and its encoding follows
-                final BytesInput bytes = vw.getBytes();
-                pw.writePageV2(n, 0, n, BytesInput.empty(), BytesInput.empty(), vw.getEncoding(), bytes, stats);
-                vw.reset();
-            }
-            final DictionaryPage dictionary = vw.toDictPageAndClose();
-            if (dictionary != null) {
-                pw.writeDictionaryPage(dictionary);
-            }
-            vw.resetDictionary();
-            vw.close();
+            source.read(c, from, to - from, chunk);
+            writer.write(d, schema.type(c), props.isDictionaryEnabled(d), chunk, to - from, PAGE_ROWS, props, pages.getPageWriter(d), syms);
         }
         return pages;
-    }
-
-    /** One page's values of one column into its values writer and statistics. */
-    private static void values(final ColumnType t, final ColumnChunk k, final int n, final ValuesWriter w, final Statistics<?> s,
-                               final Binary[] syms) {
-        final int o = k.offset();
-        switch (t) {
-            case TIMESTAMP, INT64 -> {
-                final long[] a = k.longs();
-                for (int i = o; i < o + n; i++) {
-                    w.writeLong(a[i]);
-                    s.updateStats(a[i]);
-                }
-            }
-            case SYMBOL -> {
-                final int[] a = k.ints();
-                for (int i = o; i < o + n; i++) {
-                    w.writeBytes(syms[a[i]]);
-                    s.updateStats(syms[a[i]]);
-                }
-            }
-            case INT32 -> {
-                final int[] a = k.ints();
-                for (int i = o; i < o + n; i++) {
-                    w.writeInteger(a[i]);
-                    s.updateStats(a[i]);
-                }
-            }
-            case FLOAT64 -> {
-                final double[] a = k.doubles();
-                for (int i = o; i < o + n; i++) {
-                    w.writeDouble(a[i]);
-                    s.updateStats(a[i]);
-                }
-            }
-            case FLOAT32 -> {
-                final float[] a = k.floats();
-                for (int i = o; i < o + n; i++) {
-                    w.writeFloat(a[i]);
-                    s.updateStats(a[i]);
-                }
-            }
-            case INT16 -> {
-                final short[] a = k.shorts();
-                for (int i = o; i < o + n; i++) {
-                    w.writeInteger(a[i]);
-                    s.updateStats((int) a[i]);
-                }
-            }
-            case BYTE -> {
-                final byte[] a = k.bytes();
-                for (int i = o; i < o + n; i++) {
-                    w.writeInteger(a[i]);
-                    s.updateStats((int) a[i]);
-                }
-            }
-            case BOOL -> {
-                final byte[] a = k.bytes();
-                for (int i = o; i < o + n; i++) {
-                    w.writeBoolean(a[i] != 0);
-                    s.updateStats(a[i] != 0);
-                }
-            }
-            case CHAR -> {
-                final byte[] a = k.bytes();
-                for (int i = o; i < o + n; i++) {
-                    final Binary b = CHARS[a[i] & 0xFF];
-                    w.writeBytes(b);
-                    s.updateStats(b);
-                }
-            }
-            default -> throw new IllegalStateException("unhandled column type [type=" + t + "]");
-        }
     }
 
     private static Map<String, String> metadata(final StoredTable source) {

@@ -10,8 +10,11 @@ import java.util.concurrent.atomic.LongAdder;
  * they decode straight into the reader's own buffers ({@link ColumnFile#read}).
  *
  * <p>Memory: the values of the cached blocks (raw bytes, one typed array per block) stay at or
- * under {@link #capacityBytes()}, {@value #DEFAULT_CAPACITY_BYTES} bytes unless set otherwise
- * ({@code tick.hdb.decoded-block-cache} in hdb-service), plus {@value #SLOTS} slots of table.
+ * under {@link #capacityBytes()}: by default a quarter of the heap and at least
+ * {@value #DEFAULT_CAPACITY_BYTES} bytes ({@link #defaultCapacityBytes()}; {@code tick.hdb.decoded-block-cache}
+ * in hdb-service sets it), plus a table of one slot per {@value #BYTES_PER_SLOT} bytes of capacity
+ * (at least {@value #MIN_SLOTS}), so that a full cache of the smallest blocks (Parquet pages of 8,192
+ * four-byte values) still has room in its table.
  * Entries are immutable: a reader keeps using an entry it found even if it is evicted meanwhile
  * (the garbage collector frees it after). Lookups take no lock; inserts and evictions take this
  * object's lock. Replacement is CLOCK (a hit sets the entry's reference bit; the hand clears it
@@ -21,13 +24,16 @@ import java.util.concurrent.atomic.LongAdder;
  * readers (the Parquet tier's decoded pages) take negative ones, so the two never meet.
  */
 public final class DecodedBlockCache {
-    /** 64 MiB. */
+    /** 64 MiB: the least default capacity. */
     public static final long DEFAULT_CAPACITY_BYTES = 64L << 20;
-    static final int SLOTS = 1 << 13;
+    static final int MIN_SLOTS = 1 << 13;
+    static final int BYTES_PER_SLOT = 16 << 10;
+    private static final int MAX_SLOTS = 1 << 22;
     private static final int WINDOW = 8;
-    private static final DecodedBlockCache SHARED = new DecodedBlockCache(DEFAULT_CAPACITY_BYTES);
+    private static final DecodedBlockCache SHARED = new DecodedBlockCache(defaultCapacityBytes());
 
-    private final AtomicReferenceArray<Entry> slots = new AtomicReferenceArray<>(SLOTS);
+    /** Replaced (under this object's lock) when the capacity asks for another size; lookups read it once. */
+    private volatile AtomicReferenceArray<Entry> slots = new AtomicReferenceArray<>(MIN_SLOTS);
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private volatile long capacity;
@@ -36,6 +42,16 @@ public final class DecodedBlockCache {
 
     DecodedBlockCache(final long capacityBytes) {
         capacityBytes(capacityBytes);
+    }
+
+    /**
+     * The capacity of the process's cache unless set: a quarter of the heap ({@code -Xmx}), at least
+     * {@value #DEFAULT_CAPACITY_BYTES} bytes, so that the scans of a large day's columns (a 10M-row
+     * day: 40-80 MB a column) stay decoded when the heap has room for them.
+     */
+    public static long defaultCapacityBytes() {
+        final long heap = Runtime.getRuntime().maxMemory();
+        return heap == Long.MAX_VALUE ? DEFAULT_CAPACITY_BYTES : Math.max(DEFAULT_CAPACITY_BYTES, heap / 4);
     }
 
     /** The process's cache, which every {@link ColumnFile} uses. */
@@ -71,13 +87,37 @@ public final class DecodedBlockCache {
         return capacity;
     }
 
-    /** Sets the bound (0 turns the cache off: every point read decodes); evicts down to it. */
+    /** Sets the bound (0 turns the cache off: every point read decodes); evicts down to it, and sizes the table to it. */
     public synchronized void capacityBytes(final long capacityBytes) {
         if (capacityBytes < 0) {
             throw new IllegalArgumentException("decoded block cache size must not be negative [bytes=" + capacityBytes + "]");
         }
         capacity = capacityBytes;
         evictOverCapacity();
+        final int want = slotsFor(capacityBytes);
+        final AtomicReferenceArray<Entry> old = slots;
+        if (want != old.length()) {
+            slots = new AtomicReferenceArray<>(want);
+            hand = 0;
+            bytes = 0;
+            for (int i = 0; i < old.length(); i++) {
+                final Entry e = old.get(i);
+                if (e != null) {
+                    add(e);
+                }
+            }
+        }
+    }
+
+    /** Slots for a capacity: one per {@value #BYTES_PER_SLOT} bytes, a power of two from {@value #MIN_SLOTS}. */
+    static int slotsFor(final long capacityBytes) {
+        final long n = Math.min(MAX_SLOTS, Math.max(MIN_SLOTS, capacityBytes / BYTES_PER_SLOT));
+        return Long.bitCount(n) == 1 ? (int) n : (int) Long.highestOneBit(n) << 1;
+    }
+
+    /** Slots in the table now. */
+    int slotCount() {
+        return slots.length();
     }
 
     /** Bytes of decoded values held now. */
@@ -95,17 +135,20 @@ public final class DecodedBlockCache {
 
     /** Drops every block (the compression study: each measured run decodes what it reads). */
     public synchronized void clear() {
-        for (int i = 0; i < SLOTS; i++) {
-            slots.set(i, null);
+        final AtomicReferenceArray<Entry> s = slots;
+        for (int i = 0; i < s.length(); i++) {
+            s.set(i, null);
         }
         bytes = 0;
     }
 
     /** The cached block, or null (counted as a hit or a miss). */
     public Entry find(final long fileId, final int block) {
-        final int h = slot(fileId, block);
+        final AtomicReferenceArray<Entry> s = slots;
+        final int mask = s.length() - 1;
+        final int h = slot(fileId, block) & mask;
         for (int k = 0; k < WINDOW; k++) {
-            final Entry e = slots.get((h + k) & (SLOTS - 1));
+            final Entry e = s.get((h + k) & mask);
             if (e != null && e.fileId == fileId && e.block == block) {
                 if (!e.referenced) {
                     e.referenced = true;
@@ -123,12 +166,14 @@ public final class DecodedBlockCache {
         if (e.bytes > capacity) {
             return e;
         }
-        final int h = slot(e.fileId, e.block);
+        final AtomicReferenceArray<Entry> table = slots;
+        final int mask = table.length() - 1;
+        final int h = slot(e.fileId, e.block) & mask;
         int free = -1;
         int victim = -1;
         for (int k = 0; k < WINDOW; k++) {
-            final int i = (h + k) & (SLOTS - 1);
-            final Entry o = slots.get(i);
+            final int i = (h + k) & mask;
+            final Entry o = table.get(i);
             if (o == null) {
                 free = free < 0 ? i : free;
             } else if (o.fileId == e.fileId && o.block == e.block) {
@@ -140,29 +185,31 @@ public final class DecodedBlockCache {
             }
         }
         final int at = free >= 0 ? free : victim >= 0 ? victim : h;
-        final Entry old = slots.get(at);
+        final Entry old = table.get(at);
         if (old != null) {
             bytes -= old.bytes;
         }
-        slots.set(at, e);
+        table.set(at, e);
         bytes += e.bytes;
         evictOverCapacity();
         return e;
     }
 
     private void evictOverCapacity() {
-        int guard = 2 * SLOTS;
+        final AtomicReferenceArray<Entry> table = slots;
+        final int n = table.length();
+        int guard = 2 * n;
         while (bytes > capacity && guard-- > 0) {
             final int i = hand;
-            hand = (hand + 1) & (SLOTS - 1);
-            final Entry o = slots.get(i);
+            hand = (hand + 1) & (n - 1);
+            final Entry o = table.get(i);
             if (o == null) {
                 continue;
             }
-            if (o.referenced && guard > SLOTS) {
+            if (o.referenced && guard > n) {
                 o.referenced = false;
             } else {
-                slots.set(i, null);
+                table.set(i, null);
                 bytes -= o.bytes;
             }
         }
@@ -172,6 +219,6 @@ public final class DecodedBlockCache {
         long h = fileId * 0x9E3779B97F4A7C15L + block;
         h ^= h >>> 29;
         h *= 0xBF58476D1CE4E5B9L;
-        return (int) (h ^ h >>> 32) & (SLOTS - 1);
+        return (int) (h ^ h >>> 32);
     }
 }

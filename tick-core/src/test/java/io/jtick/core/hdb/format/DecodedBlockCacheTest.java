@@ -63,6 +63,33 @@ class DecodedBlockCacheTest {
     }
 
     @Test
+    void shouldSizeItsTableToItsCapacitySoThatAFullCacheOfSmallPagesFindsThemAll() {
+        final long page = 32 << 10;
+        final DecodedBlockCache cache = new DecodedBlockCache(1L << 30);
+        assertThat(cache.slotCount()).isGreaterThanOrEqualTo((int) ((1L << 30) / DecodedBlockCache.BYTES_PER_SLOT));
+        final int pages = (int) ((1L << 30) / page);
+        assertThat(pages).as("more pages than the least table has slots").isGreaterThan(DecodedBlockCache.MIN_SLOTS);
+        for (int p = 0; p < pages; p++) {
+            cache.add(new DecodedBlockCache.Entry(-3, p, p * 8192, new int[1], (int) page));
+        }
+        int found = 0;
+        for (int p = 0; p < pages; p++) {
+            found += cache.find(-3, p) != null ? 1 : 0;
+        }
+        assertThat(found).as("pages of a cache filled to its bound found again").isGreaterThan(pages * 9 / 10);
+        cache.capacityBytes(64L << 20);
+        assertThat(cache.slotCount()).isEqualTo(DecodedBlockCache.MIN_SLOTS);
+        assertThat(cache.bytes()).isLessThanOrEqualTo(64L << 20);
+        int kept = 0;
+        for (int p = 0; p < pages; p++) {
+            kept += cache.find(-3, p) != null ? 1 : 0;
+        }
+        assertThat(kept).as("the pages kept after shrinking are found in the smaller table").isEqualTo(cache.bytes() / page);
+        assertThat(DecodedBlockCache.defaultCapacityBytes()).isGreaterThanOrEqualTo(DecodedBlockCache.DEFAULT_CAPACITY_BYTES)
+            .isGreaterThanOrEqualTo(Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    @Test
     void shouldServePointReadsFromTheCacheAndKeepScansOut() throws IOException {
         final MemorySegment day = SyntheticDay.segment("quote", DAY, 40_000, 10, 5);
         new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("auto/lz4")), PartitionWriter.DEFAULT_BLOCK_BYTES, 2,
