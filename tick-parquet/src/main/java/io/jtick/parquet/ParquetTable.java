@@ -77,7 +77,7 @@ final class ParquetTable implements StoredTable {
 
     /**
      * Reads a reader makes of one column before it counts as a scan, whose pages are then looked up
-     * in the decoded block cache but not added to it (unless the whole column fits an eighth of the
+     * in the decoded block cache but not added to it (unless the whole column fits a quarter of the
      * cache), so that one scan of a large day does not evict every other query's pages: the plain
      * tier's rule for its encoded blocks ({@code DecodedBlock.SCAN_BLOCKS}).
      */
@@ -536,8 +536,7 @@ final class ParquetTable implements StoredTable {
             held.reads = 0;
         }
         held.reads++;
-        final long capacity = DecodedBlockCache.shared().capacityBytes();
-        final boolean keep = held.reads <= SCAN_READS || (long) rowCount() * schema.type(column).width() <= capacity / 8;
+        final boolean keep = held.reads <= SCAN_READS || DecodedBlockCache.shared().keepsWhole((long) rowCount() * schema.type(column).width());
         final ColumnPages.Span span = pages(g, column, from - groupStart[g], to - groupStart[g], held.owned,
             keep ? ColumnPages.KEEP : ColumnPages.LOOK_UP);
         held.values = span.values();

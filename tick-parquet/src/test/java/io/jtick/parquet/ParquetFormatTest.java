@@ -142,7 +142,7 @@ class ParquetFormatTest {
     }
 
     @Test
-    void shouldNotFillTheCacheWithAScanOfAColumnLargerThanAnEighthOfIt() throws IOException {
+    void shouldNotFillTheCacheWithAScanOfAColumnLargerThanAQuarterOfIt() throws IOException {
         final int rows = 100_000;
         final HistoricalDatabase lake = hdb(parquetRoot, List.of(SyntheticDay.segment("trade", D1, rows, 1, 7)));
         assertThat(new TieringJob(lake, parquetAfterOneDay("parquet/zstd"), 65_536).run(D1.plusDays(3)).failed()).isEmpty();
@@ -150,7 +150,7 @@ class ParquetFormatTest {
         final long capacity = cache.capacityBytes();
         final List<StoredTable> held = lake.acquire("trade", D1, D1);
         try {
-            cache.capacityBytes(8L * rows * 8 - 8); // the time column is just over an eighth of it
+            cache.capacityBytes(4L * rows * 8 - 8); // the time column is just over a quarter of it
             cache.clear();
             final ParquetTable t = (ParquetTable) held.get(0);
             final List<Integer> pageRows = new ArrayList<>();

@@ -8,7 +8,7 @@ import io.jtick.core.schema.ColumnType;
  * ({@link PartitionTable} keeps one per column chunk, as the chunk's attachment). It also counts
  * the distinct blocks its reader touched: a reader past {@link #SCAN_BLOCKS} is a scan and stops
  * going through the shared {@link DecodedBlockCache} (unless the column is small enough for the
- * cache to keep it whole: an eighth of its capacity). Not thread-safe.
+ * cache to keep it whole: {@link DecodedBlockCache#keepsWhole}). Not thread-safe.
  */
 final class DecodedBlock {
     /** Blocks a reader reads through the shared cache before it counts as a scan. */

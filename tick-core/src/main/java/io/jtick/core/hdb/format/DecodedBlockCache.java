@@ -87,6 +87,16 @@ public final class DecodedBlockCache {
         return capacity;
     }
 
+    /**
+     * True when a column of {@code rawBytes} decoded is small enough for a scan to keep all of it
+     * here: a quarter of the capacity, so a query's two or three largest columns of one day (a 10M-row
+     * day's 80 MB price column under {@code ./jtick up}'s ~430 MB cache) stay decoded between queries
+     * while one scan cannot push everything else out.
+     */
+    public boolean keepsWhole(final long rawBytes) {
+        return rawBytes <= capacity >> 2;
+    }
+
     /** Sets the bound (0 turns the cache off: every point read decodes); evicts down to it, and sizes the table to it. */
     public synchronized void capacityBytes(final long capacityBytes) {
         if (capacityBytes < 0) {

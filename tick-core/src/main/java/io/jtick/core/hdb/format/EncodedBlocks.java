@@ -340,12 +340,12 @@ final class EncodedBlocks {
     }
 
     /**
-     * True when this column's raw values take at most an eighth of the shared cache: every reader
+     * True when the shared cache keeps this column's raw values whole ({@link DecodedBlockCache#keepsWhole}): every reader
      * then goes through the cache (a small table stays decoded between queries); a larger column
      * is scanned past it.
      */
     boolean cachedWhole() {
-        return rawBytes <= DecodedBlockCache.shared().capacityBytes() >> 3;
+        return DecodedBlockCache.shared().keepsWhole(rawBytes);
     }
 
     /** A block from the shared cache, decoded into it on a miss. */

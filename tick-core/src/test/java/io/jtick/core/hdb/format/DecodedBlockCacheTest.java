@@ -107,7 +107,7 @@ class DecodedBlockCacheTest {
             for (int from = 0; from < t.rowCount(); from += 1000) {
                 t.read(2, from, Math.min(1000, t.rowCount() - from), small);
             }
-            assertThat(cache.bytes()).as("a column of at most an eighth of the cache stays decoded whole")
+            assertThat(cache.bytes()).as("a column of at most a quarter of the cache stays decoded whole")
                 .isGreaterThanOrEqualTo(bid.rawBytes());
             cache.clear();
             cache.capacityBytes(bid.rawBytes());
