@@ -536,7 +536,8 @@ final class ParquetTable implements StoredTable {
             held.reads = 0;
         }
         held.reads++;
-        final boolean keep = held.reads <= SCAN_READS || DecodedBlockCache.shared().keepsWhole((long) rowCount() * schema.type(column).width());
+        final long columnBytes = (long) rowCount() * schema.type(column).width();
+        final boolean keep = held.reads <= SCAN_READS || DecodedBlockCache.shared().keepsWhole(columnBytes);
         final ColumnPages.Span span = pages(g, column, from - groupStart[g], to - groupStart[g], held.owned,
             keep ? ColumnPages.KEEP : ColumnPages.LOOK_UP);
         held.values = span.values();
