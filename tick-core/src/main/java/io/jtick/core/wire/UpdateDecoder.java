@@ -50,15 +50,15 @@ public final class UpdateDecoder {
         if (direct) {
             view.wrap(buffer.memoryAddress() + offset, length);
         }
-        this.columnCount = buffer.getUnsignedShortLE(offset + COLUMN_COUNT_OFFSET);
-        int pos = offset + TABLE_NAME_OFFSET + align8(buffer.getUnsignedShortLE(offset + TABLE_LENGTH_OFFSET));
+        this.columnCount = ushortAt(offset + COLUMN_COUNT_OFFSET);
+        int pos = offset + TABLE_NAME_OFFSET + align8(ushortAt(offset + TABLE_LENGTH_OFFSET));
         for (int c = 0; c < columnCount; c++) {
-            final int bytes = buffer.getIntLE(pos + 4);
+            final int bytes = intAt(pos + 4);
             dataOffset[c] = pos + COLUMN_HEADER_LENGTH;
             pos += COLUMN_HEADER_LENGTH + align8(bytes);
         }
-        dictStart = offset + buffer.getIntLE(offset + DICT_OFFSET_OFFSET);
-        symCount = buffer.getIntLE(dictStart);
+        dictStart = offset + intAt(offset + DICT_OFFSET_OFFSET);
+        symCount = intAt(dictStart);
         symOffsetsKnown = false;
         return this;
     }
@@ -72,7 +72,7 @@ public final class UpdateDecoder {
             int p = dictStart + 4;
             for (int i = 0; i < symCount; i++) {
                 symOffsets[i] = p;
-                p += 1 + buffer.getUnsignedByte(p);
+                p += 1 + ubyteAt(p);
             }
             symOffsetsKnown = true;
         }
@@ -88,7 +88,7 @@ public final class UpdateDecoder {
     }
 
     public int frameLength() {
-        return buffer.getIntLE(offset + LENGTH_OFFSET);
+        return intAt(offset + LENGTH_OFFSET);
     }
 
     public int flags() {
@@ -147,7 +147,7 @@ public final class UpdateDecoder {
     }
 
     public int symLength(final int code) {
-        return buffer.getUnsignedByte(symOffsets()[code]);
+        return ubyteAt(symOffsets()[code]);
     }
 
     /** Absolute index of the first dictionary entry (its length byte): the entries run from here to the end of the frame. */
@@ -205,6 +205,14 @@ public final class UpdateDecoder {
 
     private int intAt(final int at) {
         return direct ? view.getInt(at - offset, ByteOrder.LITTLE_ENDIAN) : buffer.getIntLE(at);
+    }
+
+    private int ushortAt(final int at) {
+        return direct ? view.getShort(at - offset, ByteOrder.LITTLE_ENDIAN) & 0xFFFF : buffer.getUnsignedShortLE(at);
+    }
+
+    private int ubyteAt(final int at) {
+        return direct ? view.getByte(at - offset) & 0xFF : buffer.getUnsignedByte(at);
     }
 
     /** Reads any column's value as a double (tools, tests, CSV). */
