@@ -39,7 +39,7 @@ class TpConfiguration {
                                         final TlsSettings tls, final ObjectProvider<ClusterNode> cluster) throws IOException {
         final ClusterNode node = cluster.getIfAvailable();
         final TickerplantServer server = new TickerplantServer(props.toSettings(), props.schemas(), NanoClock.SYSTEM, metrics)
-            .access(access).tls(tls).kdb(props.kdbSettings(access)).kdbText(new QTextCall());
+            .access(access).tls(tls).kdb(props.kdbSettings(access)).kdbText(new QTextCall()).idleSpin(props.idleSpin());
         if (node != null) {
             server.replicated(node);
         }

@@ -51,6 +51,7 @@ public record TpProperties(
     @DefaultValue("1000") @Min(1) int feedAckUpdates,
     @DefaultValue("100ms") @NotNull Duration feedAckInterval,
     @DefaultValue("64MB") @NotNull DataSize journalMinFreeSpace,
+    @DefaultValue("0ms") @NotNull Duration idleSpin,
     @DefaultValue @NotNull Journal journal,
     @DefaultValue("5011") @Min(-1) @Max(65535) int kdbPort,
     @DefaultValue @NotNull Kdb kdb,

@@ -24,6 +24,8 @@ import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.EventLoopGroup;
+import io.jtick.core.wire.Transport;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,6 +77,9 @@ final class JtickPipelineSystem extends PipelineSystem {
     private FeedPublisher feed;
     private AckLatency acks;
     private TlsSettings.Provider tls;
+    private long spinNanos;
+    /** The subscribers' and the feed's event loops, made here so that they spin as the tickerplant's does. */
+    private final List<EventLoopGroup> groups = new ArrayList<>();
 
     /**
      * @param root   parent of the journal's temp directory, null for the system's temp directory
@@ -93,6 +98,15 @@ final class JtickPipelineSystem extends PipelineSystem {
         this.root = root;
         this.numbered = numbered || clusterNodes > 1;
         this.clusterNodes = clusterNodes;
+    }
+
+    /**
+     * Every event loop of the system (feed, tickerplant, subscribers) polls {@code micros} before it blocks
+     * ({@link Transport#newGroup(int, String, long)}; the tickerplant's {@code tick.tp.idle-spin}); 0 blocks at once.
+     */
+    JtickPipelineSystem spin(final int micros) {
+        this.spinNanos = TimeUnit.MICROSECONDS.toNanos(micros);
+        return this;
     }
 
     /** Every connection with TLS through {@code provider} (before the run). */
@@ -129,12 +143,15 @@ final class JtickPipelineSystem extends PipelineSystem {
         final TickerplantSettings settings = phase.paced() && numbered
             ? defaults.withFeedAcks(1, defaults.feedAckInterval()) : defaults;
         server = clusterNodes > 1 ? startCluster(settings.feedAckUpdates(), settings.feedAckInterval())
-            : new TickerplantServer(settings, schemas, clock, tpMetrics).tls(tls == null ? TlsSettings.OFF : BenchTls.server(tls)).start();
+            : new TickerplantServer(settings, schemas, clock, tpMetrics).tls(tls == null ? TlsSettings.OFF : BenchTls.server(tls))
+                .idleSpin(java.time.Duration.ofNanos(spinNanos)).start();
         final TlsClient tlsClient = TlsClient.of(tls == null ? null : BenchTls.client(tls));
         for (int i = 0; i < subscribers.size(); i++) {
             final Subscriber sub = subscribers.get(i);
+            final EventLoopGroup loop = Transport.newGroup(1, "tick-client-bench-rdb-" + i, spinNanos);
+            groups.add(loop);
             final TickClient client = new TickClient(TickClient.Settings.of("127.0.0.1", server.port(), "bench-rdb-" + i), sub,
-                sub::lastSequence, null, clock).tls(tlsClient);
+                sub::lastSequence, loop, clock).tls(tlsClient);
             clients.add(client);
             client.start();
         }
@@ -147,7 +164,9 @@ final class JtickPipelineSystem extends PipelineSystem {
                 LockSupport.parkNanos(1_000_000);
             }
         }
-        feed = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", server.port(), "bench-feed").withNumbered(numbered), null)
+        final EventLoopGroup feedLoop = Transport.newGroup(1, "feed-bench-feed", spinNanos);
+        groups.add(feedLoop);
+        feed = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", server.port(), "bench-feed").withNumbered(numbered), feedLoop)
             .tls(tlsClient);
         feed.connect(5_000);
         if (phase.paced() && numbered) {
@@ -290,6 +309,9 @@ final class JtickPipelineSystem extends PipelineSystem {
                 nodeServers.get(k).close();
             }
         } finally {
+            for (final EventLoopGroup g : groups) {
+                g.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+            }
             if (dir != null) {
                 TickerplantBenchmark.deleteTree(dir);
             }

@@ -54,6 +54,11 @@ public final class PipelineBenchmark {
      * {@code kafka-rf3} ({@link PipelineReport#PAIRS}).
      */
     static final Map<String, Integer> KAFKA_BROKERS = Map.of("kafka", 1, "kafka-rf3", 3);
+    /**
+     * How long jtick's event loops poll before they block ({@code tick.tp.idle-spin} on the tickerplant; {@code --spin-micros}):
+     * 0, Netty's default, as tp-service's; the Chronicle system's tailers spin and yield before they park.
+     */
+    static final int DEFAULT_SPIN_MICROS = 0;
 
     private PipelineBenchmark() {
     }
@@ -61,7 +66,7 @@ public final class PipelineBenchmark {
     /** Command-line options. */
     public record Options(List<String> systems, List<Integer> subscribers, long rows, int r, int rate, long warmup,
                           int latencyRate, int latencySeconds, int latencyWarmupSeconds, int latencyR, int ex, int syms,
-                          int batchBytes, boolean insert, int repeat, long jitWarmupRows, Path dir) {
+                          int batchBytes, boolean insert, int repeat, long jitWarmupRows, Path dir, int spinMicros) {
         public static Options parse(final String[] args) {
             List<String> systems = SYSTEMS;
             List<Integer> subscribers = List.of(1, 4);
@@ -80,6 +85,7 @@ public final class PipelineBenchmark {
             int repeat = 1;
             long jitWarmupRows = 1_000_000;
             Path dir = null;
+            int spinMicros = DEFAULT_SPIN_MICROS;
             for (int i = 0; i < args.length; i++) {
                 final String a = args[i];
                 if ("-h".equals(a) || "--help".equals(a)) {
@@ -144,12 +150,15 @@ public final class PipelineBenchmark {
                     case "--dir":
                         dir = Path.of(v);
                         break;
+                    case "--spin-micros":
+                        spinMicros = Integer.parseInt(v);
+                        break;
                     default:
                         throw new IllegalArgumentException("unknown option " + a + "\n" + usage());
                 }
             }
             return new Options(systems, subscribers, rows, r, rate, warmup, latencyRate, latencySeconds, latencyWarmupSeconds,
-                latencyR, ex, syms, batchBytes, insert, repeat, jitWarmupRows, dir).validate();
+                latencyR, ex, syms, batchBytes, insert, repeat, jitWarmupRows, dir, spinMicros).validate();
         }
 
         Options validate() {
@@ -162,7 +171,7 @@ public final class PipelineBenchmark {
                 throw new IllegalArgumentException("subscribers are 1..64 [subscribers=" + subscribers + "]");
             }
             if (rate < 0 || latencyRate < 0 || latencySeconds < 1 || latencyWarmupSeconds < 0 || latencyR < 1 || ex < 0
-                || syms < 1 || repeat < 1 || jitWarmupRows < 0) {
+                || syms < 1 || repeat < 1 || jitWarmupRows < 0 || spinMicros < 0) {
                 throw new IllegalArgumentException("need rate, latency-rate, ex >= 0; latency-seconds, latency-r, syms, "
                     + "repeat >= 1; latency-warmup-seconds >= 0");
             }
@@ -196,7 +205,9 @@ public final class PipelineBenchmark {
                 + " phase)] [--latency-seconds S (20)] [--latency-warmup-seconds S (5)] [--latency-r rows/update (1)]"
                 + " [--rate updates/s: only one paced run of --rows rows] [--sink rdb|check (rdb)] [--repeat N (1)]"
                 + " [--jit-warmup rows (1000000; 0 = none): an untimed round of every system first]"
-                + " [--ex extra float columns (0)] [--syms N (100)] [--batch-bytes B (65536)] [--dir parent of temp dirs]";
+                + " [--ex extra float columns (0)] [--syms N (100)] [--batch-bytes B (65536)] [--dir parent of temp dirs]"
+                + " [--spin-micros us (" + DEFAULT_SPIN_MICROS + "): jtick's event loops (feed, tickerplant, subscribers) poll this"
+                + " long before they block; 0 = block at once]";
         }
     }
 
@@ -318,15 +329,17 @@ public final class PipelineBenchmark {
         final TableSchema trade = schemas.get("trade");
         switch (name) {
             case "jtick":
-                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true);
+                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true).spin(o.spinMicros());
             case "jtick-v1":
-                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, false);
+                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, false).spin(o.spinMicros());
             case "jtick-tls":
-                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true).tls(TlsSettings.Provider.JDK);
+                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true).spin(o.spinMicros())
+                    .tls(TlsSettings.Provider.JDK);
             case "jtick-tls-openssl":
-                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true).tls(TlsSettings.Provider.OPENSSL);
+                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true).spin(o.spinMicros())
+                    .tls(TlsSettings.Provider.OPENSSL);
             case "jtick-cluster3":
-                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true, 3);
+                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true, 3).spin(o.spinMicros());
             case "chronicle":
                 return new ChronicleSystem(trade, o.insert(), o.dir(), NanoClock.SYSTEM);
             case "kafka":

@@ -31,9 +31,11 @@ import java.util.Map;
  * {@code tickFeeds}/{@code tickNumbers}/{@code tickCount}: the numbered feeds' updates the tick being
  * journalled holds (feed, number), registered once the tick is done ({@link #tickDone}) so the
  * registry never holds a transient hole between two of the tick's entries; {@code scratch} sorts them.
- * With {@code holdAcks} ({@code tick.tp.journal.sync=batch}) an acknowledgement that falls due is not
- * sent but marked ({@code Feed.ackHeld}, listed in {@code held}) until the tickerplant has forced the
- * journal and calls {@link #sendHeld}: one force for every feed acknowledged in the batch.
+ * An acknowledgement that falls due is not sent at once but marked ({@code Feed.ackHeld}, listed in
+ * {@code held}) until the tickerplant ends the batch of work (a feed read, a timer tick) and calls
+ * {@link #sendHeld}: after the subscribers' flush, so a FEED_ACK never delays the publish, and one per
+ * feed per batch; with {@code tick.tp.journal.sync=batch} after the journal's force
+ * ({@link #sendHeldOnceForced}): one force for every feed acknowledged in the batch.
  */
 final class FeedRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(FeedRegistry.class);
@@ -159,7 +161,6 @@ final class FeedRegistry {
     private final Map<String, Feed> feeds = new LinkedHashMap<>();
     private final TickerplantCounters counters;
     private final int ackUpdates;
-    private final boolean holdAcks;
     private Feed[] held = new Feed[8];
     private int heldCount;
     private Feed[] tickFeeds = new Feed[64];
@@ -169,12 +170,10 @@ final class FeedRegistry {
 
     /**
      * @param ackUpdates a feed is acknowledged after this many journalled updates ({@link TickerplantSettings#feedAckUpdates})
-     * @param holdAcks   acknowledgements wait for {@link #sendHeld} (after the journal's force) instead of going out at once
      */
-    FeedRegistry(final TickerplantCounters counters, final int ackUpdates, final boolean holdAcks) {
+    FeedRegistry(final TickerplantCounters counters, final int ackUpdates) {
         this.counters = counters;
         this.ackUpdates = ackUpdates;
-        this.holdAcks = holdAcks;
     }
 
     /**
@@ -393,19 +392,14 @@ final class FeedRegistry {
     }
 
     /**
-     * Sends FEED_ACK with the feed's journalled number to its connection, if it has one; with
-     * {@code holdAcks}, marks it for {@link #sendHeld} instead.
+     * Acknowledgement due: marks the feed for {@link #sendHeld}, which sends FEED_ACK with its journalled
+     * number then, if it still has a connection and progress to tell.
      */
     void acknowledge(final Feed f, final long nowNanos) {
         f.unacked = 0;
         f.ackedAtNanos = nowNanos;
         if (f.connection != null && f.acked != f.journalled) {
-            if (holdAcks) {
-                hold(f);
-            } else {
-                f.acked = f.journalled;
-                f.connection.acknowledge(f.journalled);
-            }
+            hold(f);
         }
     }
 
@@ -420,7 +414,7 @@ final class FeedRegistry {
         held[heldCount++] = f;
     }
 
-    /** True when acknowledgements wait for the journal's force. */
+    /** True when acknowledgements wait for the end of the batch. */
     boolean acksHeld() {
         return heldCount > 0;
     }
@@ -439,7 +433,7 @@ final class FeedRegistry {
         return true;
     }
 
-    /** The journal is forced: sends every held acknowledgement, each with the feed's journalled number now. */
+    /** The end of the batch (under sync=batch, the journal forced): sends every held acknowledgement, with the journalled number now. */
     void sendHeld() {
         for (int k = 0; k < heldCount; k++) {
             final Feed f = held[k];

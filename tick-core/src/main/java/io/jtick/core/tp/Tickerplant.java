@@ -61,9 +61,8 @@ import static io.jtick.core.wire.FrameDescriptor.SEQUENCE_OFFSET;
  * {@link #onSubscribe} ({@code .u.sub}) may replay the journal up to {@code i} on this thread before
  * the subscriber turns live, so no update slips between: no gap, no duplicate. {@link #onEndOfDay}
  * ({@code .u.end}) tells the subscribers and rolls the journal.
- * With {@link JournalSync#BATCH} an acknowledgement promises the update is on disk: acknowledgements
- * that fall due are held, and at the end of each batch of work ({@link #flush}, {@link #onTimer},
- * {@link #acknowledgeFeeds}, end of day) the journal is forced once and they go out (group commit).
+ * Acknowledgements due go out at the end of each batch of work ({@link #flush}, {@link #onTimer}, {@link #acknowledgeFeeds},
+ * end of day), after the subscribers' flush; with {@link JournalSync#BATCH} (on disk) after one force (group commit).
  */
 public final class Tickerplant implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Tickerplant.class);
@@ -129,7 +128,7 @@ public final class Tickerplant implements AutoCloseable {
         this.gate = new UpdateGate(settings, log, validator, counters);
         this.u = new SubscriberRegistry(settings, schemas, alloc, syms, counters);
         this.syncBatch = settings.journalSync() == JournalSync.BATCH;
-        this.feeds = new FeedRegistry(counters, settings.feedAckUpdates(), syncBatch);
+        this.feeds = new FeedRegistry(counters, settings.feedAckUpdates());
         this.mode = settings.mode();
         this.timerNanos = settings.timer().toNanos();
 
@@ -332,10 +331,12 @@ public final class Tickerplant implements AutoCloseable {
         commit();
     }
 
-    /** Group commit: when acknowledgements are held ({@link JournalSync#BATCH}), forces the journal once and sends them. */
+    /** End of a batch of work: the acknowledgements due in it go out, with {@link JournalSync#BATCH} after one force. */
     private void commit() {
-        if (feeds.acksHeld()) {
+        if (syncBatch && feeds.acksHeld()) {
             forceJournal();
+        } else {
+            feeds.sendHeld();
         }
     }
 
@@ -529,6 +530,7 @@ public final class Tickerplant implements AutoCloseable {
         if (syncBatch) {
             forceJournal();
         }
+        commit();
         journal.roll();
         u.date(journal.date());
         counters.endOfDay();

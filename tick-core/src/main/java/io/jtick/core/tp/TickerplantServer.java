@@ -72,6 +72,7 @@ public final class TickerplantServer implements AutoCloseable {
     private KdbTextCall kdbText;
     private AccessSettings access = AccessSettings.DEFAULT;
     private TlsSettings tls = TlsSettings.OFF;
+    private long spinNanos;
     private ReplicatedLog log;
     private Channel kdbChannel;
     private ChannelGroup connectionsOpen;
@@ -127,6 +128,19 @@ public final class TickerplantServer implements AutoCloseable {
     }
 
     /**
+     * How long the tickerplant thread polls for the next feed read or task after each batch of work before
+     * it blocks (before {@link #start}; {@code tick.tp.idle-spin}, {@link Transport#newGroup(int, String, long)}):
+     * a steady feed's updates are then taken without a thread wake-up, for up to that much CPU per batch. Default 0.
+     */
+    public TickerplantServer idleSpin(final Duration spin) {
+        if (spin.isNegative()) {
+            throw new IllegalArgumentException("idle spin must not be negative [idleSpin=" + spin + "]");
+        }
+        this.spinNanos = spin.toNanos();
+        return this;
+    }
+
+    /**
      * Cluster mode (before {@link #start}): feeds' updates, end of day and mode changes go to
      * {@code log}, and the tickerplant journals what the log commits ({@link #execute} runs it on the
      * tickerplant thread).
@@ -143,7 +157,7 @@ public final class TickerplantServer implements AutoCloseable {
     /** Opens the journal, binds the port(s), starts the timers and (chained) the upstream subscription. */
     public TickerplantServer start() throws IOException {
         final AccessCheck check = AccessCheck.forListener(access, InetAddress.getByName(settings.host()));
-        group = Transport.newGroup(1, "tickerplant");
+        group = Transport.newGroup(1, "tickerplant", spinNanos);
         loop = group.next();
         connectionsOpen = new DefaultChannelGroup("tickerplant-connections", loop);
         try {

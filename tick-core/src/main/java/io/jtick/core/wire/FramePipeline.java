@@ -67,6 +67,12 @@ public final class FramePipeline {
             setCumulator(JOIN);
         }
 
+        /** The 4-byte length field read as it is (Netty's own goes through {@code order(LITTLE_ENDIAN)}: a swapped view per frame). */
+        @Override
+        protected long getUnadjustedFrameLength(final ByteBuf buf, final int offset, final int length, final ByteOrder order) {
+            return buf.getUnsignedIntLE(offset);
+        }
+
         @Override
         public void channelInactive(final ChannelHandlerContext ctx) throws Exception {
             final int left = actualReadableBytes();

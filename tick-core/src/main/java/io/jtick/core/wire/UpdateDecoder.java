@@ -2,6 +2,9 @@ package io.jtick.core.wire;
 
 import io.jtick.core.schema.TableSchema;
 import io.netty.buffer.ByteBuf;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
 
 import static io.jtick.core.wire.FrameDescriptor.COLUMN_COUNT_OFFSET;
 import static io.jtick.core.wire.FrameDescriptor.COLUMN_HEADER_LENGTH;
@@ -19,13 +22,19 @@ import static io.jtick.core.wire.FrameDescriptor.align8;
 
 /**
  * Flyweight reader of one UPDATE frame that {@link UpdateValidator} has accepted (positions are
- * trusted here). {@link #wrap} costs a walk over the column headers; reads are absolute.
+ * trusted here). {@link #wrap} costs a walk over the column headers; reads are absolute. The values of
+ * a frame in direct memory are read through {@code view}, a bounds-checked view of the frame's own
+ * bytes, instead of the buffer's accessors, each of which checks the reference count and the index
+ * again (through every slice on the way): a read outside the frame still throws.
  */
 public final class UpdateDecoder {
     private static final int MAX_COLUMNS = 4096;
 
     private ByteBuf buffer;
     private int offset;
+    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    /** The frame is in direct memory and {@code view} covers it. */
+    private boolean direct;
     private final int[] dataOffset = new int[MAX_COLUMNS];
     private int columnCount;
     private int dictStart;
@@ -36,15 +45,20 @@ public final class UpdateDecoder {
     public UpdateDecoder wrap(final ByteBuf buffer, final int offset) {
         this.buffer = buffer;
         this.offset = offset;
-        this.columnCount = buffer.getUnsignedShortLE(offset + COLUMN_COUNT_OFFSET);
-        int pos = offset + TABLE_NAME_OFFSET + align8(buffer.getUnsignedShortLE(offset + TABLE_LENGTH_OFFSET));
+        final int length = buffer.getIntLE(offset + LENGTH_OFFSET);
+        direct = buffer.hasMemoryAddress() && offset >= 0 && length >= 0 && offset + length <= buffer.capacity();
+        if (direct) {
+            view.wrap(buffer.memoryAddress() + offset, length);
+        }
+        this.columnCount = ushortAt(offset + COLUMN_COUNT_OFFSET);
+        int pos = offset + TABLE_NAME_OFFSET + align8(ushortAt(offset + TABLE_LENGTH_OFFSET));
         for (int c = 0; c < columnCount; c++) {
-            final int bytes = buffer.getIntLE(pos + 4);
+            final int bytes = intAt(pos + 4);
             dataOffset[c] = pos + COLUMN_HEADER_LENGTH;
             pos += COLUMN_HEADER_LENGTH + align8(bytes);
         }
-        dictStart = offset + buffer.getIntLE(offset + DICT_OFFSET_OFFSET);
-        symCount = buffer.getIntLE(dictStart);
+        dictStart = offset + intAt(offset + DICT_OFFSET_OFFSET);
+        symCount = intAt(dictStart);
         symOffsetsKnown = false;
         return this;
     }
@@ -58,7 +72,7 @@ public final class UpdateDecoder {
             int p = dictStart + 4;
             for (int i = 0; i < symCount; i++) {
                 symOffsets[i] = p;
-                p += 1 + buffer.getUnsignedByte(p);
+                p += 1 + ubyteAt(p);
             }
             symOffsetsKnown = true;
         }
@@ -74,7 +88,7 @@ public final class UpdateDecoder {
     }
 
     public int frameLength() {
-        return buffer.getIntLE(offset + LENGTH_OFFSET);
+        return intAt(offset + LENGTH_OFFSET);
     }
 
     public int flags() {
@@ -82,7 +96,7 @@ public final class UpdateDecoder {
     }
 
     public long sequence() {
-        return buffer.getLongLE(offset + SEQUENCE_OFFSET);
+        return longAt(offset + SEQUENCE_OFFSET);
     }
 
     public int updateCount() {
@@ -90,15 +104,15 @@ public final class UpdateDecoder {
     }
 
     public int rowCount() {
-        return buffer.getIntLE(offset + ROW_COUNT_OFFSET);
+        return intAt(offset + ROW_COUNT_OFFSET);
     }
 
     public long tpTime() {
-        return buffer.getLongLE(offset + TP_TIME_OFFSET);
+        return longAt(offset + TP_TIME_OFFSET);
     }
 
     public long feedTime() {
-        return buffer.getLongLE(offset + FEED_TIME_OFFSET);
+        return longAt(offset + FEED_TIME_OFFSET);
     }
 
     public int columnCount() {
@@ -133,7 +147,7 @@ public final class UpdateDecoder {
     }
 
     public int symLength(final int code) {
-        return buffer.getUnsignedByte(symOffsets()[code]);
+        return ubyteAt(symOffsets()[code]);
     }
 
     /** Absolute index of the first dictionary entry (its length byte): the entries run from here to the end of the frame. */
@@ -152,35 +166,53 @@ public final class UpdateDecoder {
     }
 
     public int symCode(final int row) {
-        return buffer.getIntLE(dataOffset[TableSchema.SYM] + (row << 2));
+        return intAt(dataOffset[TableSchema.SYM] + (row << 2));
     }
 
     public long timestamp(final int row) {
-        return buffer.getLongLE(dataOffset[TableSchema.TIME] + (row << 3));
+        return longAt(dataOffset[TableSchema.TIME] + (row << 3));
     }
 
     public long int64(final int column, final int row) {
-        return buffer.getLongLE(dataOffset[column] + (row << 3));
+        return longAt(dataOffset[column] + (row << 3));
     }
 
     public double float64(final int column, final int row) {
-        return Double.longBitsToDouble(buffer.getLongLE(dataOffset[column] + (row << 3)));
+        return Double.longBitsToDouble(longAt(dataOffset[column] + (row << 3)));
     }
 
     public float float32(final int column, final int row) {
-        return Float.intBitsToFloat(buffer.getIntLE(dataOffset[column] + (row << 2)));
+        return Float.intBitsToFloat(intAt(dataOffset[column] + (row << 2)));
     }
 
     public int int32(final int column, final int row) {
-        return buffer.getIntLE(dataOffset[column] + (row << 2));
+        return intAt(dataOffset[column] + (row << 2));
     }
 
     public short int16(final int column, final int row) {
-        return buffer.getShortLE(dataOffset[column] + (row << 1));
+        return direct ? view.getShort(dataOffset[column] + (row << 1) - offset, ByteOrder.LITTLE_ENDIAN)
+            : buffer.getShortLE(dataOffset[column] + (row << 1));
     }
 
     public byte int8(final int column, final int row) {
-        return buffer.getByte(dataOffset[column] + row);
+        return direct ? view.getByte(dataOffset[column] + row - offset) : buffer.getByte(dataOffset[column] + row);
+    }
+
+    /** The int64 at absolute index {@code at}: by address within the frame when it is direct. */
+    private long longAt(final int at) {
+        return direct ? view.getLong(at - offset, ByteOrder.LITTLE_ENDIAN) : buffer.getLongLE(at);
+    }
+
+    private int intAt(final int at) {
+        return direct ? view.getInt(at - offset, ByteOrder.LITTLE_ENDIAN) : buffer.getIntLE(at);
+    }
+
+    private int ushortAt(final int at) {
+        return direct ? view.getShort(at - offset, ByteOrder.LITTLE_ENDIAN) & 0xFFFF : buffer.getUnsignedShortLE(at);
+    }
+
+    private int ubyteAt(final int at) {
+        return direct ? view.getByte(at - offset) & 0xFF : buffer.getUnsignedByte(at);
     }
 
     /** Reads any column's value as a double (tools, tests, CSV). */

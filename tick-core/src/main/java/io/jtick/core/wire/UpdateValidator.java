@@ -33,6 +33,10 @@ import static io.jtick.core.wire.FrameDescriptor.align8;
 public final class UpdateValidator {
     private final SchemaRegistry schemas;
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    /** The last dictionary that validated in a direct frame: its bytes ({@code dictLength} of them) and entry count. */
+    private final UnsafeBuffer lastDict = new UnsafeBuffer(new byte[64]);
+    private int lastDictLength = -1;
+    private int lastSymCount = -1;
     private TableSchema table;
     private int tableIndex = -1;
     private String reason;
@@ -165,7 +169,9 @@ public final class UpdateValidator {
             view.wrap(buf.memoryAddress() + offset, length);
         }
         int p = dictOffset + 4;
-        for (int i = 0; i < symCount; i++) {
+        final int dictLength = length - p;
+        final boolean seen = direct && symCount == lastSymCount && sameDictionary(p, dictLength);
+        for (int i = seen ? symCount : 0; i < symCount; i++) {
             if (p >= length) {
                 return fail(ErrorCode.MALFORMED_FRAME, "frame ends inside the sym dictionary [table=" + name + ", entry=" + i + "]");
             }
@@ -175,8 +181,14 @@ public final class UpdateValidator {
             }
             p += 1 + len;
         }
+        if (seen) {
+            p = length;
+        }
         if (symCount < 0 || p != length) {
             return fail(ErrorCode.MALFORMED_FRAME, "sym dictionary does not end the frame [table=" + name + ", symCount=" + symCount + "]");
+        }
+        if (direct && !seen) {
+            remember(dictOffset + 4, dictLength, symCount);
         }
         for (int r = 0; r < rows; r++) {
             final int at = symData + (r << 2);
@@ -187,6 +199,39 @@ public final class UpdateValidator {
             }
         }
         return ErrorCode.NONE;
+    }
+
+    /**
+     * True when the {@code length} dictionary bytes at {@code at} in {@code view} are those of the last dictionary
+     * that validated: a feed sends the same dictionary update after update, and comparing it by words, each load
+     * independent of the others, is much cheaper than the walk from one length byte to the next.
+     */
+    private boolean sameDictionary(final int at, final int length) {
+        if (length != lastDictLength) {
+            return false;
+        }
+        int k = 0;
+        for (; k + 8 <= length; k += 8) {
+            if (view.getLong(at + k) != lastDict.getLong(k)) {
+                return false;
+            }
+        }
+        for (; k < length; k++) {
+            if (view.getByte(at + k) != lastDict.getByte(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Keeps the dictionary that just validated ({@code length} bytes at {@code at} in {@code view}) for {@link #sameDictionary}. */
+    private void remember(final int at, final int length, final int symCount) {
+        if (lastDict.capacity() < length) {
+            lastDict.wrap(new byte[Math.max(length, lastDict.capacity() * 2)]);
+        }
+        lastDict.putBytes(0, view, at, length);
+        lastDictLength = length;
+        lastSymCount = symCount;
     }
 
     /** What is wrong with a frame's common header, and the code to answer it with. */

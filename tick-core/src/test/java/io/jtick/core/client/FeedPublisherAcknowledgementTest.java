@@ -62,13 +62,23 @@ class FeedPublisherAcknowledgementTest {
         feed.connect(WAIT.toMillis());
         assertThat(acked).as("the HELLO answer of a fresh tickerplant acknowledges nothing").isEmpty();
 
+        // one update at a time: each is read alone, so each read batch ends with its own FEED_ACK
         for (int id = 1; id <= 20; id++) {
             assertThat(feed.send(trades(feed, id, 1))).isTrue();
+            assertThat(feed.awaitAcknowledged(WAIT.toNanos())).isTrue();
         }
-        assertThat(feed.awaitAcknowledged(WAIT.toNanos())).isTrue();
         await("the last acknowledgement told", WAIT, () -> !acked.isEmpty() && acked.get(acked.size() - 1) == 20);
         assertThat(acked).as("one FEED_ACK per journalled update, each told once").hasSize(20).isSorted();
         assertThat(acked).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 20).boxed().toList());
+
+        // back to back: the updates of one read batch share the FEED_ACK sent after the subscribers' flush
+        for (int id = 21; id <= 60; id++) {
+            assertThat(feed.send(trades(feed, id, 1))).isTrue();
+        }
+        assertThat(feed.awaitAcknowledged(WAIT.toNanos())).isTrue();
+        await("the last acknowledgement told", WAIT, () -> acked.get(acked.size() - 1) == 60);
+        assertThat(acked).as("advances only, each told once, up to the last update").isSorted().doesNotHaveDuplicates()
+            .hasSizeBetween(21, 60);
     }
 
     @Test

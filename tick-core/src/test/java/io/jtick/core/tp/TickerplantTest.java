@@ -583,6 +583,7 @@ class TickerplantTest {
 
         NumberedFeed hello(final Tickerplant tp, final String name) {
             feed = tp.onFeedHello(this, name);
+            tp.flush(); // the end of the read batch, where the acknowledgement goes out
             return this;
         }
 
@@ -607,7 +608,9 @@ class TickerplantTest {
         final ByteBuf f = TestSupport.tradeFrame(TRADE, id, syms);
         try {
             f.setLongLE(FrameDescriptor.SEQUENCE_OFFSET, number);
-            return tp.onUpdate(from, f, f.readerIndex(), f.readableBytes());
+            final ErrorCode code = tp.onUpdate(from, f, f.readerIndex(), f.readableBytes());
+            tp.flush(); // each update its own read batch, as a paced feed's
+            return code;
         } finally {
             f.release();
         }

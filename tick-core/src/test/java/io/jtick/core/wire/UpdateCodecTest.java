@@ -155,6 +155,39 @@ class UpdateCodecTest {
         assertThat(UpdateValidator.checkHeader(Unpooled.wrappedBuffer(bytes), 0, bytes.length)).isNull();
     }
 
+    @Test
+    void shouldCheckEverySymCodeAndEachChangedDictionaryWhenAFeedRepeatsItsDictionary() {
+        final ByteBuf good = TestSupport.tradeFrame(TableSchema.trade(0), 1, "A", "B");
+        final byte[] bytes = new byte[good.readableBytes()];
+        good.getBytes(good.readerIndex(), bytes);
+        good.release();
+        final int dict = Unpooled.wrappedBuffer(bytes).getIntLE(FrameDescriptor.DICT_OFFSET_OFFSET) + 4;
+        final int symData = FrameDescriptor.TABLE_NAME_OFFSET + 8 + 8 + 16 + 8;
+        final UpdateValidator v = new UpdateValidator(REGISTRY);
+        assertThat(direct(v, bytes, b -> { })).isEqualTo(ErrorCode.NONE);
+        assertThat(direct(v, bytes, b -> { })).as("the same dictionary again").isEqualTo(ErrorCode.NONE);
+        assertThat(direct(v, bytes, b -> b.setIntLE(symData, 2))).as("a known dictionary, a code past it").isEqualTo(ErrorCode.BAD_SYMBOL);
+        assertThat(direct(v, bytes, b -> b.setByte(dict, 0))).as("same length, an empty symbol").isEqualTo(ErrorCode.BAD_SYMBOL);
+        assertThat(v.reason()).contains("empty symbol");
+        assertThat(direct(v, bytes, b -> b.setByte(dict, 2))).as("same length, entries that overrun the frame")
+            .isEqualTo(ErrorCode.MALFORMED_FRAME);
+        assertThat(direct(v, bytes, b -> b.setByte(dict + 1, 'C'))).as("another dictionary of the same length").isEqualTo(ErrorCode.NONE);
+        assertThat(direct(v, bytes, b -> b.setIntLE(dict - 4, 1))).as("fewer entries than the bytes hold")
+            .isEqualTo(ErrorCode.MALFORMED_FRAME);
+        assertThat(direct(v, bytes, b -> { })).isEqualTo(ErrorCode.NONE);
+    }
+
+    /** Validates a copy of {@code good} in a pooled direct buffer (read by address) after {@code corrupt}. */
+    private static ErrorCode direct(final UpdateValidator v, final byte[] good, final java.util.function.Consumer<ByteBuf> corrupt) {
+        final ByteBuf b = PooledByteBufAllocator.DEFAULT.directBuffer(good.length).writeBytes(good);
+        try {
+            corrupt.accept(b);
+            return v.validate(b, 0, good.length);
+        } finally {
+            b.release();
+        }
+    }
+
     private static ErrorCode check(final UpdateValidator v, final byte[] good, final java.util.function.Consumer<ByteBuf> corrupt,
                                    final int length) {
         final ByteBuf b = Unpooled.wrappedBuffer(good.clone());
