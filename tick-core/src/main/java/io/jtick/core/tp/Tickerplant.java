@@ -328,12 +328,12 @@ public final class Tickerplant implements AutoCloseable {
     /** Sends FEED_ACK to every numbered feed whose progress was not acknowledged for {@code feedAckInterval} (server housekeeping). */
     public void acknowledgeFeeds() {
         feeds.acknowledgeDue(System.nanoTime(), settings.feedAckInterval().toNanos());
-        commit();
+        commit(false);
     }
 
-    /** End of a batch of work: the acknowledgements due in it go out, with {@link JournalSync#BATCH} after one force. */
-    private void commit() {
-        if (syncBatch && feeds.acksHeld()) {
+    /** End of a batch of work: due acknowledgements go out; {@link JournalSync#BATCH}: after one force, made anyway if {@code force}. */
+    private void commit(final boolean force) {
+        if (syncBatch && (force || feeds.acksHeld())) {
             forceJournal();
         } else {
             feeds.sendHeld();
@@ -385,7 +385,7 @@ public final class Tickerplant implements AutoCloseable {
         if (published) {
             counters.timer.record(System.nanoTime() - t0);
         }
-        commit();
+        commit(false);
         if (mode == PublishMode.TIMER_LOG_PUBLISH) {
             journal.pretouch();
         }
@@ -411,7 +411,7 @@ public final class Tickerplant implements AutoCloseable {
      */
     public void flush() {
         u.flush();
-        commit();
+        commit(false);
     }
 
     /**
@@ -527,10 +527,7 @@ public final class Tickerplant implements AutoCloseable {
         }
         final LocalDate ended = journal.date();
         u.endOfDay(ended, i, journal.sequence(), settings.journalDir());
-        if (syncBatch) {
-            forceJournal();
-        }
-        commit();
+        commit(true);
         journal.roll();
         u.date(journal.date());
         counters.endOfDay();
