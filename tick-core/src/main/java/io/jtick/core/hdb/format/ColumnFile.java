@@ -62,8 +62,8 @@ public final class ColumnFile implements AutoCloseable {
      */
     private final long[] summary;
     private final int version;
-    /** True when every block but the last holds blockRows rows (row → block by division). */
-    private final boolean uniform;
+    /** The header and block index: where each row's block is ({@link ColumnFileHeader#blockOf}). */
+    private final ColumnFileHeader header;
     private final FileChannel channel;
     /** The values region (header + blocks) mapped read-only; null for empty files and encoded files over 2 GiB. */
     private final MappedByteBuffer mapped;
@@ -91,11 +91,7 @@ public final class ColumnFile implements AutoCloseable {
         this.blockLengths = h.lengths;
         this.blockCrcs = h.crcs;
         this.blockFirstRow = h.firstRows;
-        boolean u = true;
-        for (int b = 0; b < blockCount && u; b++) {
-            u = blockFirstRow[b] == b * blockRows;
-        }
-        this.uniform = u;
+        this.header = h;
         this.channel = channel;
         this.mapped = mapped;
         this.plain = mapped == null || !encoding.isPlain() ? null : new UnsafeBuffer(mapped);
@@ -128,20 +124,7 @@ public final class ColumnFile implements AutoCloseable {
 
     /** The block holding {@code row}. */
     public int blockOf(final int row) {
-        if (uniform) {
-            return row / blockRows;
-        }
-        int lo = 0;
-        int hi = blockCount - 1;
-        while (lo < hi) {
-            final int mid = (lo + hi + 1) >>> 1;
-            if (blockFirstRow[mid] <= row) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return lo;
+        return header.blockOf(row);
     }
 
     /** First row of a block. */
@@ -369,16 +352,7 @@ public final class ColumnFile implements AutoCloseable {
                 final int firstBlock = blockOf(from);
                 final int lastBlock = blockOf(to - 1);
                 final int whole = blockFirstRow[lastBlock + 1] <= to ? lastBlock + 1 : lastBlock;
-                int a = firstBlock;
-                int z = whole;
-                while (a < z) {
-                    final int mid = (a + z) >>> 1;
-                    if (summary[mid * SUMMARY_FIELDS + LAST] < t) {
-                        a = mid + 1;
-                    } else {
-                        z = mid;
-                    }
-                }
+                final int a = header.firstBlockReaching(firstBlock, whole, t);
                 if (a > lastBlock) {
                     return to;
                 }

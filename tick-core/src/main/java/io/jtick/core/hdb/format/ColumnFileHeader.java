@@ -45,6 +45,8 @@ final class ColumnFileHeader {
     final long[] summary;
     /** Rows per sub-block of each encoded block (version 3), 0 when blocks are not cut into sub-blocks. */
     final int subRows;
+    /** True when block b starts at row b × {@link #blockRows}, so a row's block is a division. */
+    final boolean uniform;
 
     private ColumnFileHeader(final int version, final ColumnType type, final ColumnEncoding encoding, final int blockRows,
                              final int blockCount, final int rows, final long storedBytes, final long fileBytes, final long indexOffset,
@@ -65,6 +67,47 @@ final class ColumnFileHeader {
         this.crcs = crcs;
         this.firstRows = firstRows;
         this.summary = summary;
+        boolean u = true;
+        for (int b = 0; b < blockCount && u; b++) {
+            u = firstRows[b] == b * blockRows;
+        }
+        this.uniform = u;
+    }
+
+    /** The block holding {@code row}. */
+    int blockOf(final int row) {
+        if (uniform) {
+            return row / blockRows;
+        }
+        int lo = 0;
+        int hi = blockCount - 1;
+        while (lo < hi) {
+            final int mid = (lo + hi + 1) >>> 1;
+            if (firstRows[mid] <= row) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * Of blocks {@code [from, to)} of a version 2+ file whose values are non-decreasing from block to
+     * block, the first whose last value (its summary) is at least {@code t}, or {@code to}.
+     */
+    int firstBlockReaching(final int from, final int to, final long t) {
+        int a = from;
+        int z = to;
+        while (a < z) {
+            final int mid = (a + z) >>> 1;
+            if (summary[mid * SUMMARY_FIELDS + 1] < t) {
+                a = mid + 1;
+            } else {
+                z = mid;
+            }
+        }
+        return a;
     }
 
     /**
