@@ -4,7 +4,6 @@ import io.jtick.core.schema.ColumnType;
 import io.jtick.core.table.ColumnChunk;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.bytes.BytesUtils;
-import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
@@ -19,6 +18,7 @@ import org.apache.parquet.column.values.plain.PlainValuesWriter;
 import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
 import org.apache.parquet.io.api.Binary;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -54,7 +54,12 @@ final class ColumnChunkWriter {
         }
     }
 
-    private final HeapByteBufferAllocator allocator = new HeapByteBufferAllocator();
+    /** The values writers' slabs, kept from page to page. */
+    private final SlabPool allocator = new SlabPool();
+    /** The chunk a row group's column is read into, its arrays reused from column to column. */
+    private final ColumnChunk chunk = new ColumnChunk();
+    /** The id pages of the chunk, one after the other, until the dictionary is kept or dropped. */
+    private final PageBytes idPages = new PageBytes();
     /** The chunk's values as bits (a double's raw long bits, an int widened), one per row. */
     private long[] bits = new long[0];
     /** Each row's dictionary id. */
@@ -94,21 +99,23 @@ final class ColumnChunkWriter {
         }
         if (dictionary && dictionaryIds(type, n, props.getDictionaryPageSizeThreshold(), syms)) {
             final int width = BytesUtils.getWidthFromMaxInt(distinctCount - 1);
-            final byte[][] pages = new byte[(n + pageRows - 1) / pageRows][];
-            long encoded = 0;
+            final int[] ends = new int[(n + pageRows - 1) / pageRows];
+            idPages.reset();
             try (RunLengthBitPackingHybridEncoder e = new RunLengthBitPackingHybridEncoder(width,
                 Math.max(64, Math.min(n, pageRows) * width / 8 + 64), props.getPageSizeThreshold(), allocator)) {
                 for (int p = 0, at = 0; at < n; p++, at += pageRows) {
-                    pages[p] = idPage(e, width, at, Math.min(n, at + pageRows));
-                    encoded += pages[p].length;
+                    idPage(e, width, at, Math.min(n, at + pageRows));
+                    ends[p] = idPages.size();
                 }
             }
             final long dictionaryBytes = dictionaryBytes(type, syms);
-            if (encoded + dictionaryBytes < plainBytes(type, n, syms)) {
+            if (idPages.size() + dictionaryBytes < plainBytes(type, n, syms)) {
+                // the page writer compresses (copies) each page before the next is handed over
                 for (int p = 0, at = 0; at < n; p++, at += pageRows) {
                     final int rows = Math.min(pageRows, n - at);
+                    final int start = p == 0 ? 0 : ends[p - 1];
                     pw.writePageV2(rows, 0, rows, BytesInput.empty(), BytesInput.empty(), Encoding.RLE_DICTIONARY,
-                        BytesInput.from(pages[p]), stats(d, type, values, at, rows, syms));
+                        BytesInput.from(idPages.array(), start, ends[p] - start), stats(d, type, values, at, rows, syms));
                 }
                 writeDictionary(type, syms, props, pw);
                 return;
@@ -270,14 +277,31 @@ final class ColumnChunkWriter {
         return distinctCount++;
     }
 
-    /** One data page of ids {@code [from, to)}: the bit width, then parquet-java's RLE/bit-packed runs. */
-    private byte[] idPage(final RunLengthBitPackingHybridEncoder e, final int width, final int from, final int to) throws IOException {
+    /** One data page of ids {@code [from, to)} appended to {@link #idPages}: the bit width, then parquet-java's RLE/bit-packed runs. */
+    private void idPage(final RunLengthBitPackingHybridEncoder e, final int width, final int from, final int to) throws IOException {
         e.reset();
         final int[] id = ids;
         for (int i = from; i < to; i++) {
             e.writeInt(id[i]);
         }
-        return BytesInput.concat(BytesInput.from(new byte[] {(byte) width}), e.toBytes()).toByteArray();
+        idPages.write(width);
+        e.toBytes().writeAllTo(idPages);
+    }
+
+    /** The chunk a row group's column is read into before {@link #write}: this writer's, reused. */
+    ColumnChunk chunk() {
+        return chunk;
+    }
+
+    /** A growing byte array written page after page (kept from chunk to chunk). */
+    private static final class PageBytes extends ByteArrayOutputStream {
+        PageBytes() {
+            super(1 << 16);
+        }
+
+        byte[] array() {
+            return buf;
+        }
     }
 
     private long dictionaryBytes(final ColumnType type, final Binary[] syms) {
