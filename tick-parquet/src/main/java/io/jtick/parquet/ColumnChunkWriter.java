@@ -30,7 +30,7 @@ import java.util.Arrays;
  * through a dictionary writer that hashes boxed keys and {@link Binary}s.
  *
  * <p>The dictionary is the chunk's distinct values in order of first appearance, found with a
- * primitive open-addressing table keyed by the value's bits; for {@code sym} it is the partition's
+ * primitive open-addressing table keyed by the value's bits ({@link DistinctValues}); for {@code sym} it is the partition's
  * own sym codes (no string is hashed) and for {@code char} a 256-entry table. It is kept by
  * parquet-java's own rule (its {@code DictionaryValuesWriter} and fallback writer), applied to the
  * whole chunk instead of its first page: the dictionary page within the properties' dictionary page
@@ -64,15 +64,8 @@ final class ColumnChunkWriter {
     private long[] bits = new long[0];
     /** Each row's dictionary id. */
     private int[] ids = new int[0];
-    /** The dictionary: distinct bits in order of first appearance. */
-    private long[] distinct = new long[0];
-    private int distinctCount;
-    /** Open addressing from bits to id + 1 (0: free); the slots a chunk took are freed by the next ({@link #slotOf}). */
-    private long[] slotKey = new long[0];
-    private int[] slotId = new int[0];
-    /** The slot of each dictionary id, and how many of them hold the last chunk's values. */
-    private int[] slotOf = new int[0];
-    private int slotsUsed;
+    /** The chunk's dictionary: its distinct values and the table that finds them. */
+    private final DistinctValues dict = new DistinctValues();
     /** Sym code to id for the current chunk, valid where its stamp is the chunk's {@link #stamp}. */
     private int stamp;
     private int[] symId = new int[0];
@@ -98,7 +91,7 @@ final class ColumnChunkWriter {
             toBits(type, values, n);
         }
         if (dictionary && dictionaryIds(type, n, props.getDictionaryPageSizeThreshold(), syms)) {
-            final int width = BytesUtils.getWidthFromMaxInt(distinctCount - 1);
+            final int width = BytesUtils.getWidthFromMaxInt(dict.size() - 1);
             final int[] ends = new int[(n + pageRows - 1) / pageRows];
             idPages.reset();
             try (RunLengthBitPackingHybridEncoder e = new RunLengthBitPackingHybridEncoder(width,
@@ -181,8 +174,7 @@ final class ColumnChunkWriter {
      * (parquet-java's fallback rule).
      */
     private boolean dictionaryIds(final ColumnType type, final int n, final int maxBytes, final Binary[] syms) {
-        clearSlots();
-        distinctCount = 0;
+        dict.clear();
         if (++stamp == 0) {
             Arrays.fill(symStamp, 0);
             stamp = 1;
@@ -203,7 +195,7 @@ final class ColumnChunkWriter {
                 final int code = (int) b[i];
                 if (symStamp[code] != stamp) {
                     symStamp[code] = stamp;
-                    symId[code] = add(b[i]);
+                    symId[code] = dict.add(b[i]);
                     bytes += 4 + syms[code].length();
                     if (bytes > maxBytes) {
                         return false;
@@ -213,68 +205,7 @@ final class ColumnChunkWriter {
             }
             return true;
         }
-        final int width = plainWidth(type);
-        final int most = Math.min(n, maxBytes / width);
-        final int capacity = Integer.highestOneBit(Math.max(16, 2 * most) - 1) << 1;
-        if (slotKey.length < capacity) {
-            slotKey = new long[capacity];
-            slotId = new int[capacity];
-            slotsUsed = 0;
-        }
-        if (slotOf.length < distinct.length) {
-            slotOf = new int[distinct.length];
-        }
-        final long[] key = slotKey;
-        final int[] slot = slotId;
-        final int mask = capacity - 1;
-        final int shift = 64 - Integer.numberOfTrailingZeros(capacity);
-        try {
-            for (int i = 0; i < n; i++) {
-                final long v = b[i];
-                if (i > 0 && v == b[i - 1]) {
-                    id[i] = id[i - 1];
-                    continue;
-                }
-                int s = (int) ((v * 0x9E3779B97F4A7C15L) >>> shift) & mask;
-                int found;
-                while ((found = slot[s]) != 0 && key[s] != v) {
-                    s = (s + 1) & mask;
-                }
-                if (found == 0) {
-                    if (distinctCount >= most) {
-                        return false;
-                    }
-                    key[s] = v;
-                    found = add(v) + 1;
-                    slot[s] = found;
-                    if (slotOf.length < distinct.length) {
-                        slotOf = Arrays.copyOf(slotOf, distinct.length);
-                    }
-                    slotOf[found - 1] = s;
-                }
-                id[i] = found - 1;
-            }
-            return true;
-        } finally {
-            slotsUsed = distinctCount;
-        }
-    }
-
-    /** Frees the slots the last chunk took (slot id 0: free), so that no table is cleared whole per chunk. */
-    private void clearSlots() {
-        final int[] slot = slotId;
-        for (int k = 0; k < slotsUsed; k++) {
-            slot[slotOf[k]] = 0;
-        }
-        slotsUsed = 0;
-    }
-
-    private int add(final long v) {
-        if (distinctCount == distinct.length) {
-            distinct = Arrays.copyOf(distinct, Math.max(64, 2 * distinct.length));
-        }
-        distinct[distinctCount] = v;
-        return distinctCount++;
+        return dict.ids(b, id, n, Math.min(n, maxBytes / plainWidth(type)));
     }
 
     /** One data page of ids {@code [from, to)} appended to {@link #idPages}: the bit width, then parquet-java's RLE/bit-packed runs. */
@@ -307,12 +238,13 @@ final class ColumnChunkWriter {
     private long dictionaryBytes(final ColumnType type, final Binary[] syms) {
         if (type == ColumnType.SYMBOL) {
             long bytes = 0;
-            for (int k = 0; k < distinctCount; k++) {
-                bytes += 4 + syms[(int) distinct[k]].length();
+            final long[] v = dict.values();
+            for (int k = 0; k < dict.size(); k++) {
+                bytes += 4 + syms[(int) v[k]].length();
             }
             return bytes;
         }
-        return (long) distinctCount * plainWidth(type);
+        return (long) dict.size() * plainWidth(type);
     }
 
     /** Bytes of the values PLAIN-encoded: what a dictionary must beat. */
@@ -340,11 +272,11 @@ final class ColumnChunkWriter {
     /** The dictionary page: the distinct values PLAIN-encoded by parquet-java's writer (the page writer compresses and copies them). */
     private void writeDictionary(final ColumnType type, final Binary[] syms, final ParquetProperties props, final PageWriter pw)
         throws IOException {
-        final PlainValuesWriter w = new PlainValuesWriter(Math.max(64, distinctCount * 8), props.getDictionaryPageSizeThreshold(),
+        final PlainValuesWriter w = new PlainValuesWriter(Math.max(64, dict.size() * 8), props.getDictionaryPageSizeThreshold(),
             allocator);
         try {
-            final long[] v = distinct;
-            for (int k = 0; k < distinctCount; k++) {
+            final long[] v = dict.values();
+            for (int k = 0; k < dict.size(); k++) {
                 switch (type) {
                     case TIMESTAMP, INT64 -> w.writeLong(v[k]);
                     case INT32, INT16, BYTE -> w.writeInteger((int) v[k]);
@@ -355,7 +287,7 @@ final class ColumnChunkWriter {
                     default -> throw new IllegalStateException("no dictionary for [type=" + type + "]");
                 }
             }
-            pw.writeDictionaryPage(new DictionaryPage(w.getBytes(), distinctCount, Encoding.PLAIN));
+            pw.writeDictionaryPage(new DictionaryPage(w.getBytes(), dict.size(), Encoding.PLAIN));
         } finally {
             w.close();
         }
