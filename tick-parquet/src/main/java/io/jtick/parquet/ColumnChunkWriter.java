@@ -4,7 +4,6 @@ import io.jtick.core.schema.ColumnType;
 import io.jtick.core.table.ColumnChunk;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.bytes.BytesUtils;
-import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
@@ -19,6 +18,7 @@ import org.apache.parquet.column.values.plain.PlainValuesWriter;
 import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
 import org.apache.parquet.io.api.Binary;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -30,7 +30,7 @@ import java.util.Arrays;
  * through a dictionary writer that hashes boxed keys and {@link Binary}s.
  *
  * <p>The dictionary is the chunk's distinct values in order of first appearance, found with a
- * primitive open-addressing table keyed by the value's bits; for {@code sym} it is the partition's
+ * primitive open-addressing table keyed by the value's bits ({@link DistinctValues}); for {@code sym} it is the partition's
  * own sym codes (no string is hashed) and for {@code char} a 256-entry table. It is kept by
  * parquet-java's own rule (its {@code DictionaryValuesWriter} and fallback writer), applied to the
  * whole chunk instead of its first page: the dictionary page within the properties' dictionary page
@@ -54,20 +54,18 @@ final class ColumnChunkWriter {
         }
     }
 
-    private final HeapByteBufferAllocator allocator = new HeapByteBufferAllocator();
+    /** The values writers' slabs, kept from page to page. */
+    private final SlabPool allocator = new SlabPool();
+    /** The chunk a row group's column is read into, its arrays reused from column to column. */
+    private final ColumnChunk chunk = new ColumnChunk();
+    /** The id pages of the chunk, one after the other, until the dictionary is kept or dropped. */
+    private final PageBytes idPages = new PageBytes();
     /** The chunk's values as bits (a double's raw long bits, an int widened), one per row. */
     private long[] bits = new long[0];
     /** Each row's dictionary id. */
     private int[] ids = new int[0];
-    /** The dictionary: distinct bits in order of first appearance. */
-    private long[] distinct = new long[0];
-    private int distinctCount;
-    /** Open addressing from bits to id + 1 (0: free); the slots a chunk took are freed by the next ({@link #slotOf}). */
-    private long[] slotKey = new long[0];
-    private int[] slotId = new int[0];
-    /** The slot of each dictionary id, and how many of them hold the last chunk's values. */
-    private int[] slotOf = new int[0];
-    private int slotsUsed;
+    /** The chunk's dictionary: its distinct values and the table that finds them. */
+    private final DistinctValues dict = new DistinctValues();
     /** Sym code to id for the current chunk, valid where its stamp is the chunk's {@link #stamp}. */
     private int stamp;
     private int[] symId = new int[0];
@@ -93,22 +91,24 @@ final class ColumnChunkWriter {
             toBits(type, values, n);
         }
         if (dictionary && dictionaryIds(type, n, props.getDictionaryPageSizeThreshold(), syms)) {
-            final int width = BytesUtils.getWidthFromMaxInt(distinctCount - 1);
-            final byte[][] pages = new byte[(n + pageRows - 1) / pageRows][];
-            long encoded = 0;
+            final int width = BytesUtils.getWidthFromMaxInt(dict.size() - 1);
+            final int[] ends = new int[(n + pageRows - 1) / pageRows];
+            idPages.reset();
             try (RunLengthBitPackingHybridEncoder e = new RunLengthBitPackingHybridEncoder(width,
                 Math.max(64, Math.min(n, pageRows) * width / 8 + 64), props.getPageSizeThreshold(), allocator)) {
                 for (int p = 0, at = 0; at < n; p++, at += pageRows) {
-                    pages[p] = idPage(e, width, at, Math.min(n, at + pageRows));
-                    encoded += pages[p].length;
+                    idPage(e, width, at, Math.min(n, at + pageRows));
+                    ends[p] = idPages.size();
                 }
             }
             final long dictionaryBytes = dictionaryBytes(type, syms);
-            if (encoded + dictionaryBytes < plainBytes(type, n, syms)) {
+            if (idPages.size() + dictionaryBytes < plainBytes(type, n, syms)) {
+                // the page writer compresses (copies) each page before the next is handed over
                 for (int p = 0, at = 0; at < n; p++, at += pageRows) {
                     final int rows = Math.min(pageRows, n - at);
+                    final int start = p == 0 ? 0 : ends[p - 1];
                     pw.writePageV2(rows, 0, rows, BytesInput.empty(), BytesInput.empty(), Encoding.RLE_DICTIONARY,
-                        BytesInput.from(pages[p]), stats(d, type, values, at, rows, syms));
+                        BytesInput.from(idPages.array(), start, ends[p] - start), stats(d, type, values, at, rows, syms));
                 }
                 writeDictionary(type, syms, props, pw);
                 return;
@@ -174,8 +174,7 @@ final class ColumnChunkWriter {
      * (parquet-java's fallback rule).
      */
     private boolean dictionaryIds(final ColumnType type, final int n, final int maxBytes, final Binary[] syms) {
-        clearSlots();
-        distinctCount = 0;
+        dict.clear();
         if (++stamp == 0) {
             Arrays.fill(symStamp, 0);
             stamp = 1;
@@ -196,7 +195,7 @@ final class ColumnChunkWriter {
                 final int code = (int) b[i];
                 if (symStamp[code] != stamp) {
                     symStamp[code] = stamp;
-                    symId[code] = add(b[i]);
+                    symId[code] = dict.add(b[i]);
                     bytes += 4 + syms[code].length();
                     if (bytes > maxBytes) {
                         return false;
@@ -206,89 +205,46 @@ final class ColumnChunkWriter {
             }
             return true;
         }
-        final int width = plainWidth(type);
-        final int most = Math.min(n, maxBytes / width);
-        final int capacity = Integer.highestOneBit(Math.max(16, 2 * most) - 1) << 1;
-        if (slotKey.length < capacity) {
-            slotKey = new long[capacity];
-            slotId = new int[capacity];
-            slotsUsed = 0;
-        }
-        if (slotOf.length < distinct.length) {
-            slotOf = new int[distinct.length];
-        }
-        final long[] key = slotKey;
-        final int[] slot = slotId;
-        final int mask = capacity - 1;
-        final int shift = 64 - Integer.numberOfTrailingZeros(capacity);
-        try {
-            for (int i = 0; i < n; i++) {
-                final long v = b[i];
-                if (i > 0 && v == b[i - 1]) {
-                    id[i] = id[i - 1];
-                    continue;
-                }
-                int s = (int) ((v * 0x9E3779B97F4A7C15L) >>> shift) & mask;
-                int found;
-                while ((found = slot[s]) != 0 && key[s] != v) {
-                    s = (s + 1) & mask;
-                }
-                if (found == 0) {
-                    if (distinctCount >= most) {
-                        return false;
-                    }
-                    key[s] = v;
-                    found = add(v) + 1;
-                    slot[s] = found;
-                    if (slotOf.length < distinct.length) {
-                        slotOf = Arrays.copyOf(slotOf, distinct.length);
-                    }
-                    slotOf[found - 1] = s;
-                }
-                id[i] = found - 1;
-            }
-            return true;
-        } finally {
-            slotsUsed = distinctCount;
-        }
+        return dict.ids(b, id, n, Math.min(n, maxBytes / plainWidth(type)));
     }
 
-    /** Frees the slots the last chunk took (slot id 0: free), so that no table is cleared whole per chunk. */
-    private void clearSlots() {
-        final int[] slot = slotId;
-        for (int k = 0; k < slotsUsed; k++) {
-            slot[slotOf[k]] = 0;
-        }
-        slotsUsed = 0;
-    }
-
-    private int add(final long v) {
-        if (distinctCount == distinct.length) {
-            distinct = Arrays.copyOf(distinct, Math.max(64, 2 * distinct.length));
-        }
-        distinct[distinctCount] = v;
-        return distinctCount++;
-    }
-
-    /** One data page of ids {@code [from, to)}: the bit width, then parquet-java's RLE/bit-packed runs. */
-    private byte[] idPage(final RunLengthBitPackingHybridEncoder e, final int width, final int from, final int to) throws IOException {
+    /** One data page of ids {@code [from, to)} appended to {@link #idPages}: the bit width, then parquet-java's RLE/bit-packed runs. */
+    private void idPage(final RunLengthBitPackingHybridEncoder e, final int width, final int from, final int to) throws IOException {
         e.reset();
         final int[] id = ids;
         for (int i = from; i < to; i++) {
             e.writeInt(id[i]);
         }
-        return BytesInput.concat(BytesInput.from(new byte[] {(byte) width}), e.toBytes()).toByteArray();
+        idPages.write(width);
+        e.toBytes().writeAllTo(idPages);
+    }
+
+    /** The chunk a row group's column is read into before {@link #write}: this writer's, reused. */
+    ColumnChunk chunk() {
+        return chunk;
+    }
+
+    /** A growing byte array written page after page (kept from chunk to chunk). */
+    private static final class PageBytes extends ByteArrayOutputStream {
+        PageBytes() {
+            super(1 << 16);
+        }
+
+        byte[] array() {
+            return buf;
+        }
     }
 
     private long dictionaryBytes(final ColumnType type, final Binary[] syms) {
         if (type == ColumnType.SYMBOL) {
             long bytes = 0;
-            for (int k = 0; k < distinctCount; k++) {
-                bytes += 4 + syms[(int) distinct[k]].length();
+            final long[] v = dict.values();
+            for (int k = 0; k < dict.size(); k++) {
+                bytes += 4 + syms[(int) v[k]].length();
             }
             return bytes;
         }
-        return (long) distinctCount * plainWidth(type);
+        return (long) dict.size() * plainWidth(type);
     }
 
     /** Bytes of the values PLAIN-encoded: what a dictionary must beat. */
@@ -316,11 +272,11 @@ final class ColumnChunkWriter {
     /** The dictionary page: the distinct values PLAIN-encoded by parquet-java's writer (the page writer compresses and copies them). */
     private void writeDictionary(final ColumnType type, final Binary[] syms, final ParquetProperties props, final PageWriter pw)
         throws IOException {
-        final PlainValuesWriter w = new PlainValuesWriter(Math.max(64, distinctCount * 8), props.getDictionaryPageSizeThreshold(),
+        final PlainValuesWriter w = new PlainValuesWriter(Math.max(64, dict.size() * 8), props.getDictionaryPageSizeThreshold(),
             allocator);
         try {
-            final long[] v = distinct;
-            for (int k = 0; k < distinctCount; k++) {
+            final long[] v = dict.values();
+            for (int k = 0; k < dict.size(); k++) {
                 switch (type) {
                     case TIMESTAMP, INT64 -> w.writeLong(v[k]);
                     case INT32, INT16, BYTE -> w.writeInteger((int) v[k]);
@@ -331,7 +287,7 @@ final class ColumnChunkWriter {
                     default -> throw new IllegalStateException("no dictionary for [type=" + type + "]");
                 }
             }
-            pw.writeDictionaryPage(new DictionaryPage(w.getBytes(), distinctCount, Encoding.PLAIN));
+            pw.writeDictionaryPage(new DictionaryPage(w.getBytes(), dict.size(), Encoding.PLAIN));
         } finally {
             w.close();
         }

@@ -188,8 +188,8 @@ final class ParquetTableWriter {
         final ColumnChunkPageWriteStore pages = new ColumnChunkPageWriteStore(compressor, type, props.getAllocator(),
             props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled());
         final List<ColumnDescriptor> descriptors = type.getColumns();
-        final ColumnChunk chunk = new ColumnChunk();
         final ColumnChunkWriter writer = WRITERS.get();
+        final ColumnChunk chunk = writer.chunk();
         final TableSchema schema = source.schema();
         for (int c = 0; c < descriptors.size(); c++) {
             final ColumnDescriptor d = descriptors.get(c);
