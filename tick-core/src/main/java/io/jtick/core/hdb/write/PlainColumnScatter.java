@@ -18,7 +18,7 @@ import java.util.zip.CRC32C;
 
 /**
  * Writes a plain column of a partition in arrival order rather than in partition order: the
- * segment's rows are read a stage at a time ({@link #STAGE_ROWS} rows, sequentially), counting
+ * segment's rows are read a stage at a time ({@link #STAGE_BYTES} of values, sequentially), counting
  * sorted by sym rank into a staging buffer (at positions the table's columns share,
  * {@link ScatterStages}), and each sym's run of the stage is written where it belongs in the file
  * (the sym's first row plus the rows of it already written). Gathering the rows in partition order
@@ -29,12 +29,15 @@ import java.util.zip.CRC32C;
  */
 final class PlainColumnScatter {
     /**
-     * Rows staged at a time, whatever the column's width: every plain column of a table stages the same
-     * rows, so their staged positions are worked out once ({@link ScatterStages}). A sym's run of a stage
-     * is one positional write, so the stage sets how many writes a column takes: 4M rows are runs of
-     * 32 KB of an 8-byte column with 1000 syms (a 32 MB direct buffer, freed when the column is
-     * written; each writer thread holds one), 4 KB of a 1-byte one. Stages of 8 MB of values (8 KB
-     * runs) made the write-down 5-10 % slower than 16 MB ones, 64 MB ones were no faster.
+     * Bytes of values staged at a time (a direct buffer, freed when the column is written): a sym's
+     * run of a stage is one positional write, so the stage sets how many writes a column takes.
+     * 16 MB is 2M rows of an 8-byte column, runs of 16 KB with 1000 syms; 8 MB stages (8 KB runs)
+     * made the write-down 5-10 % slower, 64 MB ones no faster. Each writer thread holds one.
+     */
+    static final int STAGE_BYTES = 16 << 20;
+    /**
+     * Most rows staged at a time, whatever the width: so a table's columns stage at most two sizes (of
+     * 8-byte columns and of narrower ones), whose staged positions each are worked out once ({@link ScatterStages}).
      */
     static final int STAGE_ROWS = 1 << 22;
     private static final boolean NATIVE_LE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
@@ -45,7 +48,7 @@ final class PlainColumnScatter {
     /** Writes column {@code c} of {@code table} through {@code w} (a plain file) and finishes it; returns the bytes stored. */
     static long write(final ColumnFileWriter w, final TableSegment table, final int c, final SortOrder order,
                       final int blockBytes) throws IOException {
-        return write(w, table, c, order, blockBytes, STAGE_ROWS);
+        return write(w, table, c, order, blockBytes, Math.min(STAGE_ROWS, STAGE_BYTES / table.schema().type(c).width()));
     }
 
     /** As {@link #write(ColumnFileWriter, TableSegment, int, SortOrder, int)}, {@code stageRows} at a time. */

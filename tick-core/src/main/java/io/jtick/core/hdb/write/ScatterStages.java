@@ -13,14 +13,18 @@ import java.util.ArrayDeque;
  * and shared by all the table's plain columns, where each column used to read the sym column, look
  * up every row's rank, count and advance the ranks' positions again. The last {@value #KEPT} stages
  * are kept (a column asking for an older one works it out again), so the memory is at most
- * {@value #KEPT} stages' positions, an {@code int} a row, whatever the table's size.
+ * {@value #KEPT} stages' positions, an {@code int} a row, whatever the table's size (no more than the
+ * writer threads' own rank arrays were).
  *
  * <p>Threads: the writer threads of a table share one (through its {@link SortOrder}); a stage is
  * worked out under the lock, once, and read-only afterwards.
  */
 final class ScatterStages {
-    /** Stages kept: the writer threads (two to four) move through a table's stages at about the same pace. */
-    static final int KEPT = 3;
+    /**
+     * Stages kept: the writer threads (two to four) move through a table's stages at about the same pace, those of
+     * its 8-byte columns first (widest first), in stages half the rows of the narrower columns' ({@link PlainColumnScatter#STAGE_BYTES}).
+     */
+    static final int KEPT = 4;
 
     /** Rows {@code [first, first + rows)} of the table: each row's staged position, and each rank's first position and row count. */
     record Stage(int first, int rows, int stageRows, int[] position, int[] start, int[] count) {
