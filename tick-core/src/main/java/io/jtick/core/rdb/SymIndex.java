@@ -160,21 +160,31 @@ final class SymIndex {
         if (counts.length < symLimit) {
             counts = new int[Math.max(symLimit, counts.length << 1)];
         }
-        return symLimit <= DENSE_SYMS ? buildDense(syms, n, first) : buildSparse(syms, n, first);
+        return symLimit <= DENSE_SYMS ? buildDense(syms, n, first, symLimit) : buildSparse(syms, n, first);
     }
 
-    private Block buildDense(final int[] syms, final int n, final int first) {
+    /**
+     * The count pass tracks no running maximum (a compare and a move per row, a third of the pass): ids
+     * below {@code symLimit} need nothing, a larger one (the hint was low) raises the bound in the rarely
+     * taken branch, and the block's largest sym is then found by scanning the counts down from the bound.
+     */
+    private Block buildDense(final int[] syms, final int n, final int first, final int symLimit) {
         int[] c = counts;
-        int max = -1;
+        int bound = Math.min(c.length, Math.max(0, symLimit));
         for (int i = 0; i < n; i++) {
             final int s = syms[i];
-            if (s >= c.length) {
-                c = grownCounts(s);
+            if (s >= bound) {
+                if (s >= c.length) {
+                    c = grownCounts(s);
+                }
+                bound = s + 1;
             }
             c[s]++;
-            max = Math.max(max, s);
         }
-        final int limit = max + 1;
+        int limit = bound;
+        while (limit > 0 && c[limit - 1] == 0) {
+            limit--;
+        }
         final int[] starts = new int[limit + 1];
         int at = 0;
         for (int s = 0; s < limit; s++) {

@@ -98,6 +98,25 @@ class SymIndexTest {
     }
 
     @Test
+    void shouldIndexSymsAtOrAboveALowSymLimitHint() {
+        final Random rnd = new Random(5);
+        final int n = 2 * ColumnStore.CHUNK_ROWS + 1000;
+        final int syms = 300;
+        final int[] symOf = new int[n];
+        for (int r = 0; r < n; r++) {
+            symOf[r] = rnd.nextInt(syms);
+        }
+        final Object[] chunks = chunks(symOf);
+        final SymIndex index = new SymIndex(16);
+        // the hint says 10 syms; every sym up to 299 must still be indexed, the largest one included
+        for (int s = 0; s < syms; s += 13) {
+            assertRows(rows(index, chunks, s, n, 10).rows, expected(symOf, s, n), "sym " + s);
+        }
+        assertRows(rows(index, chunks, syms - 1, n, 10).rows, expected(symOf, syms - 1, n), "largest sym");
+        assertThat(rows(index, chunks, syms, n, 10).rows).isEmpty();
+    }
+
+    @Test
     void shouldListOnlyTheSymsAChunkHoldsWhenTheCatalogIsLarge() {
         final int syms = 100_000;
         final int n = 2 * ColumnStore.CHUNK_ROWS + 5_000;

@@ -4,10 +4,10 @@ import io.jtick.core.hdb.format.ColumnFileWriter;
 import io.jtick.core.hdb.format.Crc32cCombine;
 import io.jtick.core.hdb.format.SymRanges;
 import io.jtick.core.schema.ColumnType;
-import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.TableSegment;
 import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -19,10 +19,11 @@ import java.util.zip.CRC32C;
 /**
  * Writes a plain column of a partition in arrival order rather than in partition order: the
  * segment's rows are read a stage at a time ({@link #STAGE_BYTES} of values, sequentially), counting
- * sorted by sym rank into a staging buffer, and each sym's run of the stage is written where it
- * belongs in the file (the sym's first row plus the rows of it already written). Gathering the
- * rows in partition order instead reads one value per cache line from all over the table (the
- * rows of a sym are spread through the day); here every value is read once, in order, and the
+ * sorted by sym rank into a staging buffer (at positions the table's columns share,
+ * {@link ScatterStages}), and each sym's run of the stage is written where it belongs in the file
+ * (the sym's first row plus the rows of it already written). Gathering the rows in partition order
+ * instead reads one value per cache line from all over the table (the rows of a sym are spread
+ * through the day); here every value is read once, in order, and the
  * scattered stores land in a buffer that stays in cache. Needs the rows of each sym in arrival
  * order ({@link SortOrder#reordered()} false); the permutation is never built.
  */
@@ -34,8 +35,12 @@ final class PlainColumnScatter {
      * made the write-down 5-10 % slower, 64 MB ones no faster. Each writer thread holds one.
      */
     static final int STAGE_BYTES = 16 << 20;
-    /** Most rows staged at a time, whatever the width (the stage's sym ranks are an {@code int} each, on the heap). */
+    /**
+     * Most rows staged at a time, whatever the width: so a table's columns stage at most two sizes (of
+     * 8-byte columns and of narrower ones), whose staged positions each are worked out once ({@link ScatterStages}).
+     */
     static final int STAGE_ROWS = 1 << 22;
+    private static final boolean NATIVE_LE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private PlainColumnScatter() {
     }
@@ -67,50 +72,34 @@ final class PlainColumnScatter {
         final int width = type.width();
         final int n = table.rowCount();
         final SymRanges ranges = order.ranges();
-        final int[] rankOfId = order.rankOfId();
         final int syms = ranges.count();
+        final ScatterStages stages = order.stages();
         final UnsafeBuffer values = new UnsafeBuffer(staged);
         final ByteBuffer run = staged.duplicate();
         final CRC32C crc = new CRC32C();
         final Checksums sums = new Checksums(type, blocks, ranges);
         final UnsafeBuffer piece = new UnsafeBuffer(0, 0);
         final long[] pieceSummary = new long[4];
-        final int[] rank = new int[stage];
-        final int[] count = new int[syms];
-        final int[] next = new int[syms];
         final int[] done = new int[syms];
         final int step = Math.max(1, table.chunkRows());
         final ColumnChunk chunk = new ColumnChunk();
         for (int a = 0; a < n; a += stage) {
-            final int k = Math.min(stage, n - a);
-            Arrays.fill(count, 0);
-            for (int i = 0; i < k; i += step) {
-                final int m = Math.min(step, k - i);
-                table.read(TableSchema.SYM, a + i, m, chunk);
-                final int[] ids = chunk.ints();
-                final int o = chunk.offset();
-                for (int j = 0; j < m; j++) {
-                    final int r = rankOfId[ids[o + j]];
-                    rank[i + j] = r;
-                    count[r]++;
-                }
-            }
-            int acc = 0;
-            for (int sym = 0; sym < syms; sym++) {
-                next[sym] = acc;
-                acc += count[sym];
-            }
+            final ScatterStages.Stage plan = stages.stage(a, stage);
+            final int k = plan.rows();
+            final int[] position = plan.position();
+            final int[] start = plan.start();
+            final int[] count = plan.count();
             for (int i = 0; i < k; i += step) {
                 final int m = Math.min(step, k - i);
                 table.read(c, a + i, m, chunk);
-                scatter(type, chunk, rank, i, m, next, values);
+                scatter(type, chunk, position, i, m, values);
             }
             for (int sym = 0; sym < syms; sym++) {
                 final int cnt = count[sym];
                 if (cnt == 0) {
                     continue;
                 }
-                final int end = next[sym];
+                final int end = start[sym] + cnt;
                 final int outRow = ranges.from(sym) + done[sym];
                 // checksum the run piece by piece, cut where the file's blocks end
                 for (int from = end - cnt, row = outRow; from < end;) {
@@ -271,24 +260,37 @@ final class PlainColumnScatter {
         }
     }
 
-    /** Values {@code chunk[0..m)} (rows {@code i..i+m} of the stage) to their staged places {@code next[rank]++}. */
-    private static void scatter(final ColumnType type, final ColumnChunk chunk, final int[] rank, final int i, final int m,
-                                final int[] next, final UnsafeBuffer dst) {
+    /**
+     * Values {@code chunk[0..m)} (rows {@code i..i+m} of the stage) to their staged places {@code position[i..i+m)}. The
+     * positions are a permutation of the stage's rows ({@link ScatterStages}), inside the staging buffer by construction,
+     * so on a little-endian host the stores go straight to its memory without a bounds check each.
+     */
+    private static void scatter(final ColumnType type, final ColumnChunk chunk, final int[] position, final int i, final int m,
+                                final UnsafeBuffer dst) {
+        if (i < 0 || m < 0 || i > position.length - m || (long) position.length * type.width() > dst.capacity()) {
+            throw new IndexOutOfBoundsException("stage larger than its buffer [rows=" + position.length + ", capacity="
+                + dst.capacity() + "]");
+        }
+        if (!NATIVE_LE) {
+            scatterChecked(type, chunk, position, i, m, dst);
+            return;
+        }
         final int o = chunk.offset();
-        final ByteOrder le = ByteOrder.LITTLE_ENDIAN;
+        final byte[] base = dst.byteArray();
+        final long addr = dst.addressOffset();
         switch (type) {
             case TIMESTAMP:
             case INT64: {
                 final long[] v = chunk.longs();
                 for (int j = 0; j < m; j++) {
-                    dst.putLong(next[rank[i + j]]++ << 3, v[o + j], le);
+                    UnsafeApi.putLong(base, addr + ((long) position[i + j] << 3), v[o + j]);
                 }
                 return;
             }
             case FLOAT64: {
                 final double[] v = chunk.doubles();
                 for (int j = 0; j < m; j++) {
-                    dst.putDouble(next[rank[i + j]]++ << 3, v[o + j], le);
+                    UnsafeApi.putDouble(base, addr + ((long) position[i + j] << 3), v[o + j]);
                 }
                 return;
             }
@@ -296,29 +298,47 @@ final class PlainColumnScatter {
             case INT32: {
                 final int[] v = chunk.ints();
                 for (int j = 0; j < m; j++) {
-                    dst.putInt(next[rank[i + j]]++ << 2, v[o + j], le);
+                    UnsafeApi.putInt(base, addr + ((long) position[i + j] << 2), v[o + j]);
                 }
                 return;
             }
             case FLOAT32: {
                 final float[] v = chunk.floats();
                 for (int j = 0; j < m; j++) {
-                    dst.putFloat(next[rank[i + j]]++ << 2, v[o + j], le);
+                    UnsafeApi.putFloat(base, addr + ((long) position[i + j] << 2), v[o + j]);
                 }
                 return;
             }
             case INT16: {
                 final short[] v = chunk.shorts();
                 for (int j = 0; j < m; j++) {
-                    dst.putShort(next[rank[i + j]]++ << 1, v[o + j], le);
+                    UnsafeApi.putShort(base, addr + ((long) position[i + j] << 1), v[o + j]);
                 }
                 return;
             }
             default: {
                 final byte[] v = chunk.bytes();
                 for (int j = 0; j < m; j++) {
-                    dst.putByte(next[rank[i + j]]++, v[o + j]);
+                    UnsafeApi.putByte(base, addr + position[i + j], v[o + j]);
                 }
+            }
+        }
+    }
+
+    /** {@link #scatter} through the buffer's checked little-endian stores (a big-endian host). */
+    private static void scatterChecked(final ColumnType type, final ColumnChunk chunk, final int[] position, final int i, final int m,
+                                       final UnsafeBuffer dst) {
+        final int o = chunk.offset();
+        final ByteOrder le = ByteOrder.LITTLE_ENDIAN;
+        for (int j = 0; j < m; j++) {
+            final int p = position[i + j];
+            switch (type) {
+                case TIMESTAMP, INT64 -> dst.putLong(p << 3, chunk.longs()[o + j], le);
+                case FLOAT64 -> dst.putDouble(p << 3, chunk.doubles()[o + j], le);
+                case SYMBOL, INT32 -> dst.putInt(p << 2, chunk.ints()[o + j], le);
+                case FLOAT32 -> dst.putFloat(p << 2, chunk.floats()[o + j], le);
+                case INT16 -> dst.putShort(p << 1, chunk.shorts()[o + j], le);
+                default -> dst.putByte(p, chunk.bytes()[o + j]);
             }
         }
     }

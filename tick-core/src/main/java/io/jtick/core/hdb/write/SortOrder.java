@@ -25,6 +25,7 @@ final class SortOrder {
     private final boolean reordered;
     private int[] rows;
     private boolean rowsBuilt;
+    private ScatterStages stages;
 
     private SortOrder(final TableSegment table, final SymRanges ranges, final int[] rankOfId, final boolean identity,
                       final boolean reordered, final int[] rows) {
@@ -44,6 +45,14 @@ final class SortOrder {
     /** Sym rank (its code in {@link #ranges()}) of each sym id of the segment; -1 for ids with no rows. */
     int[] rankOfId() {
         return rankOfId;
+    }
+
+    /** The staged positions of the table's rows, shared by its plain columns ({@link PlainColumnScatter}); made on first use. */
+    synchronized ScatterStages stages() {
+        if (stages == null) {
+            stages = new ScatterStages(table, rankOfId, ranges.count());
+        }
+        return stages;
     }
 
     /** True when the rows already are in partition order (a sym-parted segment): no permutation. */
