@@ -35,7 +35,10 @@ import java.util.stream.Stream;
  * round the tiers take turns, and the round also times the disk (the same bytes in 1 MiB writes, then
  * fsync) and the machine's single-thread zstd level 3 over the plain column files in 128 KiB blocks,
  * the bound of a writer compressing on one thread. {@code tiers}: comma-separated, default
- * {@code auto/zstd:3,parquet/zstd,parquet/snappy,parquet/lz4}.
+ * {@code auto/zstd:3,parquet/zstd,parquet/snappy,parquet/lz4}. A warm-up round first writes each tier
+ * once on a tenth of the rows (printed as round 0, left out of the medians), so that the rounds compare
+ * the writers as a long-running HDB's daily job runs them, not the JIT compiling them; round 0's CPU
+ * s/GB is the first write's in a fresh process.
  */
 public final class ParquetTierBench {
     private ParquetTierBench() {
@@ -63,12 +66,15 @@ public final class ParquetTierBench {
             System.out.printf(Locale.ROOT, "%,d trades + %,d quotes, %d syms, %d rounds; load %s%n", rows, rows, syms, rounds, load());
             System.out.printf(Locale.ROOT, "%-5s %-14s %-7s %14s %14s %8s %9s %10s%n", "round", "tier", "table", "raw bytes",
                 "stored bytes", "ms", "MB/s raw", "CPU s/GB");
-            for (int round = 1; round <= rounds; round++) {
+            final List<MemorySegment> small = List.of(SyntheticDay.segment("trade", day, Math.max(rows / 10, 1), syms, 1),
+                SyntheticDay.segment("quote", day, Math.max(rows / 10, 1), syms, 2));
+            for (int round = 0; round <= rounds; round++) {
+                final boolean warmUp = round == 0;
                 long raw = 0;
                 for (final String tier : tiers) {
                     final Path root = base.resolve(tier.replace('/', '_').replace(':', '_'));
-                    new PartitionWriter(root, EncodingPolicy.PLAIN).write(day, tables);
-                    if (tier.equals(tiers.get(0))) {
+                    new PartitionWriter(root, EncodingPolicy.PLAIN).write(day, warmUp ? small : tables);
+                    if (!warmUp && tier.equals(tiers.get(0))) {
                         zstd.add(zstdMbs(root.resolve(day.toString())));
                     }
                     try (HistoricalDatabase hdb = new HistoricalDatabase(root, new TickMetrics())) {
@@ -94,11 +100,16 @@ public final class ParquetTierBench {
                         final double both = raw / 1e6 / seconds;
                         System.out.printf(Locale.ROOT, "%-5d %-14s %-7s %,14d %,14d %,8.0f %9.0f %10.2f%n", round, tier, "both", raw, after,
                             seconds * 1e3, both, cpuPerGb);
-                        mbs.computeIfAbsent(tier, k -> new ArrayList<>()).add(both);
-                        cpu.computeIfAbsent(tier, k -> new ArrayList<>()).add(cpuPerGb);
-                        stored.put(tier, after);
+                        if (!warmUp) {
+                            mbs.computeIfAbsent(tier, k -> new ArrayList<>()).add(both);
+                            cpu.computeIfAbsent(tier, k -> new ArrayList<>()).add(cpuPerGb);
+                            stored.put(tier, after);
+                        }
                     }
                     PartitionStore.deleteRecursively(root);
+                }
+                if (warmUp) {
+                    continue;
                 }
                 final double d = WriteDownBenchmark.sequential(base.resolve("sequential"), raw);
                 disk.add(d);
