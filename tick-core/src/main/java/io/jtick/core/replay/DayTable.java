@@ -86,7 +86,7 @@ final class DayTable {
         this.compressed = new boolean[schema.columnCount()];
         for (int c = 0; c < compressed.length; c++) {
             // read in place only where the file's little-endian values are this machine's order; else decoded like the rest
-            compressed[c] = !(partition.mapped(c) && NATIVE_LE) && partition.rowCount() > 0;
+            compressed[c] = c != TableSchema.SYM && !(partition.mapped(c) && NATIVE_LE) && partition.rowCount() > 0;
         }
     }
 
@@ -154,6 +154,9 @@ final class DayTable {
         final MappedByteBuffer[] mapped = new MappedByteBuffer[compressed.length];
         try {
             for (int c = 0; c < compressed.length; c++) {
+                if (c == TableSchema.SYM) {
+                    continue;
+                }
                 if (!compressed[c]) {
                     for (int k = 0; k < codes.length; k++) {
                         at[c] = partition.address(c, lo[k], hi[k]);
@@ -321,7 +324,10 @@ final class DayTable {
         }
     }
 
-    /** Where column {@code column}'s raw values lie (row r at + r × width; a reader inside this date). */
+    /**
+     * Where column {@code column}'s raw values lie (row r at + r × width; a reader inside this date). Not the sym
+     * column's: a selected sym's rows all hold its code, so the sym column is neither decoded nor read.
+     */
     long address(final int column) {
         return addresses[column];
     }
