@@ -61,6 +61,8 @@ final class WindowLoader {
     private int[] symOf = new int[0];
     /** The window's rows table by table, each table's in time order: their partition rows. */
     private int[] source = new int[0];
+    /** With several tables: the window's times in merged time order, as the sort writes them. */
+    private long[] sortedTimes = new long[0];
     /** Per table: the window's time and sym columns being filled. */
     private final long[][] outTimes;
     private final int[][] outSyms;
@@ -320,6 +322,7 @@ final class WindowLoader {
             rowOf = new int[cap];
             symOf = new int[cap];
             source = new int[cap];
+            sortedTimes = tables > 1 ? new long[cap] : sortedTimes;
         }
         int at = 0;
         int r = 0;
@@ -353,16 +356,16 @@ final class WindowLoader {
      * ({@link #source}), then every column gathered from there into the window in sequence.
      */
     private void order(final ReplayWindow w, final int n) {
-        final int[] order = sort.sort(times, n);
         for (int t = 0; t < tables; t++) {
             w.tableRows[t] = tableStart[t + 1] - tableStart[t];
             w.ensure(t, w.tableRows[t], n);
-        }
-        final int[] src = source;
-        for (int t = 0; t < tables; t++) {
             outTimes[t] = (long[]) w.columns[t][TableSchema.TIME];
             outSyms[t] = (int[]) w.columns[t][TableSchema.SYM];
         }
+        // one table: the sort writes the times in order straight into the window
+        final long[] sorted = tables > 1 ? sortedTimes : outTimes[0];
+        final int[] order = sort.sort(times, n, sorted);
+        final int[] src = source;
         if (tables > 1) {
             // each row's table, in merged order; per table its rows' partition rows and times in that order
             for (int t = 0; t < tables; t++) {
@@ -377,16 +380,14 @@ final class WindowLoader {
                 w.tableAt[i] = (byte) t;
                 final int at = next[t]++;
                 src[at] = rowOf[p];
-                outTimes[t][at - tableStart[t]] = times[p];
+                outTimes[t][at - tableStart[t]] = order == null ? times[p] : sorted[i];
                 outSyms[t][at - tableStart[t]] = symOf[p];
             }
         } else if (order != null) {
-            final long[] out = outTimes[0];
             final int[] outSym = outSyms[0];
             for (int i = 0; i < n; i++) {
                 final int p = order[i];
                 src[i] = rowOf[p];
-                out[i] = times[p];
                 outSym[i] = symOf[p];
             }
         } else {
@@ -437,7 +438,7 @@ final class WindowLoader {
 
     /** Bytes of buffers this loader holds (for the memory figures of {@code GET /api/replays}). */
     long bufferBytes() {
-        return (long) times.length * 20 + sort.bytes();
+        return (long) times.length * 20 + (long) sortedTimes.length * 8 + sort.bytes();
     }
 
     void close() {
