@@ -4,12 +4,14 @@ import io.jtick.core.hdb.format.StoredTable;
 import io.jtick.core.hdb.format.SymRanges;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
+import org.agrona.BufferUtil;
 import org.agrona.IoUtil;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -36,8 +38,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * straight from there. Plain columns are read in place from the partition's memory map (their
  * blocks checksummed on entry). A compressed column is decoded once, on entry, into a scratch file
  * of the column's raw values at the partition's row numbers: a sparse file (only the selected
- * ranges are written, so only the blocks holding them are decoded), memory-mapped, its name unlinked
- * at once, so the page cache holds it and nothing is left on disk after {@link #leave} or a crash.
+ * ranges are written, so only the blocks holding them are decoded; written through its channel from
+ * a buffer per decoding thread, not through the map, whose page faults cost more), memory-mapped,
+ * its name unlinked at once, so the page cache holds it and nothing is left on disk after
+ * {@link #leave} or a crash.
  * The decoding is cut into pieces (a column's rows, a million at a time) that the entering thread
  * and the server's decoder threads take in turn, so a date decodes on every core. Readers of every
  * consumer of the stream share it.
@@ -86,7 +90,7 @@ final class DayTable {
         this.compressed = new boolean[schema.columnCount()];
         for (int c = 0; c < compressed.length; c++) {
             // read in place only where the file's little-endian values are this machine's order; else decoded like the rest
-            compressed[c] = !(partition.mapped(c) && NATIVE_LE) && partition.rowCount() > 0;
+            compressed[c] = c != TableSchema.SYM && !(partition.mapped(c) && NATIVE_LE) && partition.rowCount() > 0;
         }
     }
 
@@ -152,20 +156,27 @@ final class DayTable {
         }
         final long[] at = new long[compressed.length];
         final MappedByteBuffer[] mapped = new MappedByteBuffer[compressed.length];
+        final FileChannel[] files = new FileChannel[compressed.length];
         try {
             for (int c = 0; c < compressed.length; c++) {
+                if (c == TableSchema.SYM) {
+                    continue;
+                }
                 if (!compressed[c]) {
                     for (int k = 0; k < codes.length; k++) {
                         at[c] = partition.address(c, lo[k], hi[k]);
                     }
                 } else {
                     Files.createDirectories(scratchDir);
-                    mapped[c] = scratch(scratchDir, c);
+                    files[c] = scratch(scratchDir, c);
+                    mapped[c] = files[c].map(FileChannel.MapMode.READ_WRITE, 0, (long) partition.rowCount() * schema.type(c).width());
                     at[c] = new UnsafeBuffer(mapped[c]).addressOffset();
                 }
             }
-            decode(at, decoders);
+            decode(files, decoders);
+            closeAll(files);
         } catch (final IOException | RuntimeException e) {
+            closeAll(files);
             users--;
             for (final MappedByteBuffer m : mapped) {
                 if (m != null) {
@@ -209,8 +220,20 @@ final class DayTable {
         return n;
     }
 
-    /** A sparse scratch file for a compressed column's raw values at the partition's row numbers, mapped, its name unlinked. */
-    private MappedByteBuffer scratch(final Path dir, final int column) throws IOException {
+    private static void closeAll(final FileChannel[] files) {
+        for (final FileChannel f : files) {
+            if (f != null) {
+                try {
+                    f.close();
+                } catch (final IOException e) {
+                    // the name is unlinked already: closing frees nothing more than the descriptor
+                }
+            }
+        }
+    }
+
+    /** A sparse scratch file for a compressed column's raw values at the partition's row numbers, open, its name unlinked. */
+    private FileChannel scratch(final Path dir, final int column) throws IOException {
         final long bytes = (long) partition.rowCount() * schema.type(column).width();
         if (bytes > Integer.MAX_VALUE) {
             throw new IOException("column too large to decode for replay (limit 2 GiB) [table=" + partition.directory() + ", column="
@@ -218,9 +241,9 @@ final class DayTable {
         }
         final Path file = dir.resolve("scratch-" + SCRATCH_IDS.incrementAndGet() + "-" + date() + "-" + schema.name() + "-"
             + schema.column(column).name());
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE,
-            StandardOpenOption.SPARSE)) {
-            return ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
+        try {
+            return FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                StandardOpenOption.SPARSE);
         } finally {
             Files.deleteIfExists(file);
         }
@@ -232,7 +255,7 @@ final class DayTable {
      * one thread at a time then decodes two at once), by this thread and as many decoder threads as
      * there are pieces left; returns when every piece is written, throwing the first failure.
      */
-    private void decode(final long[] at, final Executor decoders) {
+    private void decode(final FileChannel[] files, final Executor decoders) {
         final List<long[]> pieces = new ArrayList<>();
         for (int k = 0; k < codes.length;) {
             // adjacent syms' row ranges form one run of rows
@@ -252,7 +275,7 @@ final class DayTable {
         if (pieces.isEmpty()) {
             return;
         }
-        final Pieces work = new Pieces(pieces, at);
+        final Pieces work = new Pieces(pieces, files);
         if (decoders != null) {
             for (int h = 1; h < pieces.size() && h <= DECODE_HELPERS; h++) {
                 try {
@@ -269,33 +292,63 @@ final class DayTable {
     /** The pieces of one date's decoding, taken in turn by whichever threads run {@link #run}. */
     private final class Pieces {
         private final List<long[]> pieces;
-        private final long[] at;
+        private final FileChannel[] files;
         private final AtomicInteger next = new AtomicInteger();
         private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
         private int finished;
 
-        Pieces(final List<long[]> pieces, final long[] at) {
+        Pieces(final List<long[]> pieces, final FileChannel[] files) {
             this.pieces = pieces;
-            this.at = at;
+            this.files = files;
         }
 
+        /**
+         * Takes pieces until none is left: each decoded into this thread's buffer and written to its column's
+         * scratch file (a write into the page cache costs less than a page fault per page of a mapping written
+         * in place); readers then map those pages.
+         */
         void run() {
-            for (int i; (i = next.getAndIncrement()) < pieces.size();) {
-                final long[] p = pieces.get(i);
-                final int c = (int) p[0];
-                try {
-                    if (failure.get() == null) {
-                        partition.copyRowsTo(c, (int) p[1], (int) p[2], at[c] + p[1] * schema.type(c).width());
-                    }
-                } catch (final RuntimeException e) {
-                    failure.compareAndSet(null, e);
-                } finally {
-                    synchronized (this) {
-                        if (++finished == pieces.size()) {
-                            notifyAll();
+            ByteBuffer buf = null;
+            try {
+                for (int i; (i = next.getAndIncrement()) < pieces.size();) {
+                    final long[] p = pieces.get(i);
+                    final int c = (int) p[0];
+                    try {
+                        if (failure.get() == null) {
+                            if (buf == null) {
+                                buf = ByteBuffer.allocateDirect(PIECE_ROWS * Long.BYTES);
+                            }
+                            write(c, (int) p[1], (int) p[2], buf);
+                        }
+                    } catch (final RuntimeException e) {
+                        failure.compareAndSet(null, e);
+                    } finally {
+                        synchronized (this) {
+                            if (++finished == pieces.size()) {
+                                notifyAll();
+                            }
                         }
                     }
                 }
+            } finally {
+                if (buf != null) {
+                    BufferUtil.free(buf);
+                }
+            }
+        }
+
+        private void write(final int column, final int from, final int count, final ByteBuffer buf) {
+            final int width = schema.type(column).width();
+            partition.copyRowsTo(column, from, count, BufferUtil.address(buf));
+            buf.clear().limit(count * width);
+            long position = (long) from * width;
+            try {
+                while (buf.hasRemaining()) {
+                    position += files[column].write(buf, position);
+                }
+            } catch (final IOException e) {
+                throw new UncheckedIOException("cannot write the replay scratch [table=" + schema.name() + ", date=" + date()
+                    + ", column=" + schema.column(column).name() + "]: " + e.getMessage(), e);
             }
         }
 
@@ -321,7 +374,10 @@ final class DayTable {
         }
     }
 
-    /** Where column {@code column}'s raw values lie (row r at + r × width; a reader inside this date). */
+    /**
+     * Where column {@code column}'s raw values lie (row r at + r × width; a reader inside this date). Not the sym
+     * column's: a selected sym's rows all hold its code, so the sym column is neither decoded nor read.
+     */
     long address(final int column) {
         return addresses[column];
     }

@@ -33,6 +33,16 @@ final class TimeSort {
      * @return the input positions in time order (valid until the next call), or null when the input is already in order
      */
     int[] sort(final long[] times, final int n) {
+        return sort(times, n, null);
+    }
+
+    /**
+     * Sorts {@code times[0..n)} and, unless the input is already in order, writes the times in that order to
+     * {@code out[0..n)} (null: not wanted), read back from the sort keys rather than looked up by position.
+     *
+     * @return the input positions in time order (valid until the next call), or null when the input is already in order
+     */
+    int[] sort(final long[] times, final int n, final long[] out) {
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         boolean sorted = true;
@@ -52,12 +62,12 @@ final class TimeSort {
         final int keyBits = range < 0 ? 64 : 64 - Long.numberOfLeadingZeros(range);
         final int indexBits = 32 - Integer.numberOfLeadingZeros(Math.max(1, n - 1));
         if (keyBits + indexBits <= 64) {
-            return packed(times, n, min, keyBits, indexBits);
+            return packed(times, n, min, keyBits, indexBits, out);
         }
-        return apart(times, n, min, keyBits);
+        return apart(times, n, min, keyBits, out);
     }
 
-    private int[] packed(final long[] times, final int n, final long min, final int keyBits, final int indexBits) {
+    private int[] packed(final long[] times, final int n, final long min, final int keyBits, final int indexBits, final long[] sorted) {
         long[] src = a;
         long[] dst = b;
         for (int i = 0; i < n; i++) {
@@ -113,13 +123,21 @@ final class TimeSort {
             }
         }
         final long indexMask = (1L << indexBits) - 1;
-        for (int i = 0; i < n; i++) {
-            order[i] = (int) (src[i] & indexMask);
+        if (sorted == null) {
+            for (int i = 0; i < n; i++) {
+                order[i] = (int) (src[i] & indexMask);
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                final long v = src[i];
+                order[i] = (int) (v & indexMask);
+                sorted[i] = (v >>> indexBits) + min;
+            }
         }
         return order;
     }
 
-    private int[] apart(final long[] times, final int n, final long min, final int keyBits) {
+    private int[] apart(final long[] times, final int n, final long min, final int keyBits, final long[] sorted) {
         if (ia.length < n) {
             ia = new int[a.length];
             ib = new int[a.length];
@@ -162,6 +180,11 @@ final class TimeSort {
             otherIdx = ti;
         }
         System.arraycopy(idx, 0, order, 0, n);
+        if (sorted != null) {
+            for (int i = 0; i < n; i++) {
+                sorted[i] = keys[i] + min;
+            }
+        }
         return order;
     }
 

@@ -12,15 +12,16 @@ import org.agrona.UnsafeApi;
  * sym, then in recorded order) and puts every column in that order straight from where the date
  * holds its raw values ({@link DayTable#address}: the partition's map, or the decoded scratch of a
  * compressed column), so that framing it is a copy. Per row of a window that is one copy of its time,
- * the sort, and one load and store per column: each run's values are read in sequence and stored at
- * their rows' places in the window (a scatter into buffers the cache holds, rather than a gather
- * that would touch a page of the map for every row).
+ * the sort, and one load and store per column: each window row's partition row, in time order, says
+ * where to load its values (a gather, written in sequence; it measured the same CPU per row as
+ * storing each run's values at their places). The sym column is never read: every row of a run
+ * holds the run's sym, so its code comes from the run (and a compressed tier never decodes it).
  *
  * <p>A window holds about {@code windowRows} rows: its end is found by galloping search from each
  * run's position, widening or narrowing the span until the count is within ½..2 × windowRows (rows
  * that share one timestamp are never split, so a window may exceed that). Memory: the window's rows
- * in load order (time, sort keys and indexes: 36 bytes) for about twice windowRows, and per date a
- * few positions per selected sym. Everything is deterministic in the data,
+ * in load order (time, sym, partition row, sort keys and indexes: 40 bytes) for about twice
+ * windowRows, and per date a few positions per selected sym. Everything is deterministic in the data,
  * so another loader {@link #seek}ing to a {@link ReplayFrame.Cursor} produces the same windows.
  *
  * <p>One thread at a time (its {@link ReplayReader} serialises loads).
@@ -42,22 +43,29 @@ final class WindowLoader {
     private boolean ended;
     private int runs;
     private int[] runTable = new int[0];
+    /** Per run: its sym's partition code (every row of a run has it: the sym column is never read). */
+    private int[] runSym = new int[0];
     private int[] runPos = new int[0];
     private int[] runEnd = new int[0];
     private int[] runHi = new int[0];
     /** Per run: address of its table's time column this date (row r's time at + 8r). */
     private long[] runTimes = new long[0];
-    /** Per run, for the window being filled: its first row, and where its rows start in load order. */
-    private int[] runFrom = new int[0];
-    private int[] runLoadAt = new int[0];
     private long span;
     private long windowEnd = Long.MIN_VALUE;
 
     /** The window's rows in load order (table by table, run by run): their times. */
     private long[] times = new long[0];
     private final int[] tableStart;
-    /** Per row in load order: its index in its table's rows of the window (time order). */
-    private int[] place = new int[0];
+    /** Per row in load order: its row in the partition, and its sym's code. */
+    private int[] rowOf = new int[0];
+    private int[] symOf = new int[0];
+    /** The window's rows table by table, each table's in time order: their partition rows. */
+    private int[] source = new int[0];
+    /** With several tables: the window's times in merged time order, as the sort writes them. */
+    private long[] sortedTimes = new long[0];
+    /** Per table: the window's time and sym columns being filled. */
+    private final long[][] outTimes;
+    private final int[][] outSyms;
     private final int[] next;
 
     /** @param windowTimes where the time to read and order each window is recorded */
@@ -68,6 +76,8 @@ final class WindowLoader {
         this.windowRows = plan.settings.windowRows();
         this.tableStart = new int[tables + 1];
         this.next = new int[tables];
+        this.outTimes = new long[tables][];
+        this.outSyms = new int[tables][];
     }
 
     /**
@@ -151,12 +161,11 @@ final class WindowLoader {
         }
         if (runPos.length < n) {
             runTable = new int[n];
+            runSym = new int[n];
             runPos = new int[n];
             runEnd = new int[n];
             runHi = new int[n];
             runTimes = new long[n];
-            runFrom = new int[n];
-            runLoadAt = new int[n];
         }
         runs = 0;
         for (int t = 0; t < tables; t++) {
@@ -167,6 +176,7 @@ final class WindowLoader {
             dt.enter(plan.settings.scratchDir(), plan.decoders);
             for (int k = 0; k < dt.codes.length; k++) {
                 runTable[runs] = t;
+                runSym[runs] = dt.codes[k];
                 runPos[runs] = dt.lo[k];
                 runHi[runs] = dt.hi[k];
                 runTimes[runs] = dt.address(TableSchema.TIME);
@@ -309,7 +319,10 @@ final class WindowLoader {
         if (times.length < n) {
             final int cap = (int) Math.max(n, Math.min(Integer.MAX_VALUE - 16, times.length * 2L));
             times = new long[cap];
-            place = new int[cap];
+            rowOf = new int[cap];
+            symOf = new int[cap];
+            source = new int[cap];
+            sortedTimes = tables > 1 ? new long[cap] : sortedTimes;
         }
         int at = 0;
         int r = 0;
@@ -319,8 +332,10 @@ final class WindowLoader {
                 final int from = runPos[r];
                 final int count = runEnd[r] - from;
                 UnsafeApi.copyMemory(null, runTimes[r] + ((long) from << 3), times, LONG_BASE + ((long) at << 3), (long) count << 3);
-                runFrom[r] = from;
-                runLoadAt[r] = at;
+                java.util.Arrays.fill(symOf, at, at + count, runSym[r]);
+                for (int i = 0; i < count; i++) {
+                    rowOf[at + i] = from + i;
+                }
                 at += count;
                 runPos[r] = runEnd[r];
             }
@@ -336,17 +351,25 @@ final class WindowLoader {
         order(w, at);
     }
 
-    /** Orders the loaded rows by time into {@code w}: each row's place in its table's time order, then every column put there. */
+    /**
+     * Orders the loaded rows by time into {@code w}: each row's partition row in its table's time order
+     * ({@link #source}), then every column gathered from there into the window in sequence.
+     */
     private void order(final ReplayWindow w, final int n) {
-        final int[] order = sort.sort(times, n);
         for (int t = 0; t < tables; t++) {
             w.tableRows[t] = tableStart[t + 1] - tableStart[t];
             w.ensure(t, w.tableRows[t], n);
+            outTimes[t] = (long[]) w.columns[t][TableSchema.TIME];
+            outSyms[t] = (int[]) w.columns[t][TableSchema.SYM];
         }
+        // one table: the sort writes the times in order straight into the window
+        final long[] sorted = tables > 1 ? sortedTimes : outTimes[0];
+        final int[] order = sort.sort(times, n, sorted);
+        final int[] src = source;
         if (tables > 1) {
-            // each row's table, in merged order; per table the place of each of its rows in that order
+            // each row's table, in merged order; per table its rows' partition rows and times in that order
             for (int t = 0; t < tables; t++) {
-                next[t] = 0;
+                next[t] = tableStart[t];
             }
             for (int i = 0; i < n; i++) {
                 final int p = order == null ? i : order[i];
@@ -355,68 +378,59 @@ final class WindowLoader {
                     t++;
                 }
                 w.tableAt[i] = (byte) t;
-                place[p] = next[t]++;
+                final int at = next[t]++;
+                src[at] = rowOf[p];
+                outTimes[t][at - tableStart[t]] = order == null ? times[p] : sorted[i];
+                outSyms[t][at - tableStart[t]] = symOf[p];
             }
         } else if (order != null) {
+            final int[] outSym = outSyms[0];
             for (int i = 0; i < n; i++) {
-                place[order[i]] = i;
+                final int p = order[i];
+                src[i] = rowOf[p];
+                outSym[i] = symOf[p];
             }
         } else {
-            for (int i = 0; i < n; i++) {
-                place[i] = i;
-            }
+            System.arraycopy(rowOf, 0, src, 0, n);
+            System.arraycopy(times, 0, outTimes[0], 0, n);
+            System.arraycopy(symOf, 0, outSyms[0], 0, n);
         }
-        int r = 0;
         for (int t = 0; t < tables; t++) {
-            final int first = r;
-            while (r < runs && runTable[r] == t) {
-                r++;
-            }
             final int from = tableStart[t];
-            if (w.tableRows[t] == 0) {
+            final int m = w.tableRows[t];
+            if (m == 0) {
                 continue;
-            }
-            final long[] outTimes = (long[]) w.columns[t][TableSchema.TIME];
-            for (int p = from; p < tableStart[t + 1]; p++) {
-                outTimes[place[p]] = times[p];
             }
             final DayTable d = day[t];
             final Object[] out = w.columns[t];
-            for (int c = 1; c < out.length; c++) {
-                final long base = d.address(c);
-                final int width = d.type(c).width();
-                for (int q = first; q < r; q++) {
-                    final int count = runEnd[q] - runFrom[q];
-                    if (count > 0) {
-                        scatter(base + (long) runFrom[q] * width, place, runLoadAt[q], count, out[c], width);
-                    }
-                }
+            for (int c = TableSchema.SYM + 1; c < out.length; c++) {
+                gather(d.address(c), src, from, m, out[c], d.type(c).width());
             }
         }
     }
 
-    /** {@code dst[place[at + i]] = value i} for {@code n} raw values of {@code width} bytes from {@code src}, in sequence. */
-    private static void scatter(final long src, final int[] place, final int at, final int n, final Object dst, final int width) {
+    /** {@code dst[i] = value of row src[at + i]} for {@code n} raw values of {@code width} bytes of a column at {@code base}. */
+    private static void gather(final long base, final int[] src, final int at, final int n, final Object dst, final int width) {
         final long d = UnsafeApi.arrayBaseOffset(dst.getClass());
         switch (width) {
             case 8 -> {
                 for (int i = 0; i < n; i++) {
-                    UnsafeApi.putLong(dst, d + ((long) place[at + i] << 3), UnsafeApi.getLong(null, src + ((long) i << 3)));
+                    UnsafeApi.putLong(dst, d + ((long) i << 3), UnsafeApi.getLong(null, base + ((long) src[at + i] << 3)));
                 }
             }
             case 4 -> {
                 for (int i = 0; i < n; i++) {
-                    UnsafeApi.putInt(dst, d + ((long) place[at + i] << 2), UnsafeApi.getInt(null, src + ((long) i << 2)));
+                    UnsafeApi.putInt(dst, d + ((long) i << 2), UnsafeApi.getInt(null, base + ((long) src[at + i] << 2)));
                 }
             }
             case 2 -> {
                 for (int i = 0; i < n; i++) {
-                    UnsafeApi.putShort(dst, d + ((long) place[at + i] << 1), UnsafeApi.getShort(null, src + ((long) i << 1)));
+                    UnsafeApi.putShort(dst, d + ((long) i << 1), UnsafeApi.getShort(null, base + ((long) src[at + i] << 1)));
                 }
             }
             default -> {
                 for (int i = 0; i < n; i++) {
-                    UnsafeApi.putByte(dst, d + place[at + i], UnsafeApi.getByte(null, src + i));
+                    UnsafeApi.putByte(dst, d + i, UnsafeApi.getByte(null, base + src[at + i]));
                 }
             }
         }
@@ -424,7 +438,7 @@ final class WindowLoader {
 
     /** Bytes of buffers this loader holds (for the memory figures of {@code GET /api/replays}). */
     long bufferBytes() {
-        return (long) times.length * 12 + sort.bytes();
+        return (long) times.length * 20 + (long) sortedTimes.length * 8 + sort.bytes();
     }
 
     void close() {

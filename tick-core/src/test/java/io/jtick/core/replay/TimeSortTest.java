@@ -26,6 +26,11 @@ class TimeSortTest {
             return;
         }
         assertArrayEquals(want, Arrays.copyOf(got, times.length));
+        // the times in that order, as the sort writes them from its keys
+        final long[] sorted = new long[times.length];
+        final int[] again = sort.sort(times, times.length, sorted);
+        assertArrayEquals(want, Arrays.copyOf(again, times.length));
+        assertArrayEquals(Arrays.stream(want).mapToLong(i -> times[i]).toArray(), sorted);
     }
 
     /** A window as a replay loads it: sorted runs (one per sym) concatenated, times spread over a span. */
