@@ -45,8 +45,14 @@ import java.util.concurrent.Future;
 final class ParquetTableWriter {
     /** Target rows per row group (whole syms up to this many). */
     static final int GROUP_ROWS = 32_768;
-    /** Rows per data page: the unit a read of a few rows decodes. */
-    static final int PAGE_ROWS = 8_192;
+    /**
+     * Rows per data page, the unit a read decodes and the decoded-block cache keeps: a whole row group,
+     * so a scan's read within a group (a sym's rows) is served from one cached page without a copy.
+     * Pages of 8,192 rows made every read of more than a page copy its pages into one array: the
+     * spread window ran 1.2-1.7x the plain tier warm at 10M rows against 0.9-1.2x with one page a group,
+     * for files 1-2% larger.
+     */
+    static final int PAGE_ROWS = GROUP_ROWS;
     private static final int PAGE_BYTES = 1 << 20;
     /** Most threads encoding row groups at once. */
     private static final int ENCODERS = 8;
