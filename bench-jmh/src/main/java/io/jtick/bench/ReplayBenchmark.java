@@ -181,9 +181,16 @@ public final class ReplayBenchmark {
                             final double loopback = LoopbackProbe.bytesPerSecond(n, o.threads(), 500, 2000);
                             final List<ReadThroughputMeasure.Result> runs = new ArrayList<>();
                             for (int r = 0; r < o.runs(); r++) {
+                                // rows the server read and encoded per row of the day: 1 when every consumer stayed on the
+                                // shared stream, more for each consumer that fell behind its ring and read on its own
+                                final long encoded0 = metrics.counter("tick.hdb.replay.encoded.rows").get();
+                                final long detached0 = metrics.counter("tick.hdb.replay.detached").get();
                                 final ReadThroughputMeasure.Result res = measure(server.port(), FIRST.plusDays(e), n, o.rows());
-                                System.err.printf(Locale.ROOT, "%s x%d run %d: %,.0f rows/s%s%n", o.encodings().get(e), n, r + 1,
-                                    res.rowsPerSecond(), res.problem() == null ? "" : " (" + res.problem() + ")");
+                                System.err.printf(Locale.ROOT, "%s x%d run %d: %,.0f rows/s, encoded %.2f x the day's rows,"
+                                    + " %d detached%s%n", o.encodings().get(e), n, r + 1, res.rowsPerSecond(),
+                                    (metrics.counter("tick.hdb.replay.encoded.rows").get() - encoded0) / (double) o.rows(),
+                                    metrics.counter("tick.hdb.replay.detached").get() - detached0,
+                                    res.problem() == null ? "" : " (" + res.problem() + ")");
                                 runs.add(res);
                             }
                             final List<ReadThroughputMeasure.Result> sorted = new ArrayList<>(runs);

@@ -16,10 +16,13 @@ import java.util.function.Consumer;
  * <p>The reader runs on a reader thread of the server ({@code hdb-replay-reader-*}), not on the
  * consumers' event loops, and reads ahead of the fastest consumer by up to half the ring, so that
  * reading and encoding overlap with the event loops' socket writes. A consumer that needs a frame not
- * yet read waits and is woken when it is in the ring. The ring never waits for anyone: when it is full
- * the oldest frame goes, and a consumer still behind it leaves the stream and reads on its own from
- * where it stands ({@link ReplayFrame#next()}), so a consumer that TCP back-pressure holds back never
- * slows the others. Memory: the ring's frames (at most {@code sharedFrames} × one frame of
+ * yet read waits and is woken when it is in the ring. When the ring is full and the oldest frame is
+ * still wanted, the reader waits for the slowest consumer as long as that one keeps taking frames
+ * (it took one in the last {@link #STALL_NANOS}), so consumers that merely run at different speeds
+ * stay on the one stream and every frame is read and encoded once; a consumer that has taken nothing
+ * for that long (TCP back-pressure holds it) is left behind: the oldest frame goes, and it leaves the
+ * stream and reads on its own from where it stands ({@link ReplayFrame#next()}), so it slows the
+ * others by at most that pause. Memory: the ring's frames (at most {@code sharedFrames} × one frame of
  * {@code rowsPerUpdate} rows) plus the reader's window buffers, once per stream. Closed with its last consumer.
  */
 final class ReplayStream {
@@ -28,6 +31,8 @@ final class ReplayStream {
     static final int DETACHED = 2;
     static final int END = 3;
     static final int FAILED = 4;
+    /** How long the reader waits for the slowest consumer of a full ring before leaving it behind. */
+    static final long STALL_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
 
     final long id;
     final ReplayPlan plan;
@@ -50,6 +55,11 @@ final class ReplayStream {
     private String failure;
     private boolean closed;
     private boolean released;
+    /** The slowest consumer's position when the reader last looked, and when it last moved. */
+    private long slowestSeen = -1;
+    private long slowestMoved;
+    /** The reader waits on this stream's monitor for the slowest consumer. */
+    private boolean readerWaiting;
 
     ReplayStream(final long id, final ReplayPlan plan, final ReplayCounters counters, final Executor readers,
                  final ByteBufAllocator alloc, final Runnable onClose, final Consumer<RuntimeException> readFailed) {
@@ -93,6 +103,9 @@ final class ReplayStream {
             if (k + 1 > taken) {
                 taken = k + 1;
             }
+            if (readerWaiting) {
+                notifyAll();
+            }
             if (produced - taken < readAhead) {
                 readOn();
             }
@@ -122,13 +135,24 @@ final class ReplayStream {
     /**
      * The reader task. It reads while a consumer waits for the next frame, or, ahead of time, while it
      * is less than {@code readAhead} frames ahead of the fastest consumer and the ring still holds
-     * every frame the slowest has not taken; so a consumer that falls behind is left only when the
-     * fastest would otherwise wait, after a whole ring of frames.
+     * every frame the slowest has not taken. When a consumer waits but the next frame would push out
+     * one the slowest has not taken, it waits for the slowest ({@link #stalled}), then reads on.
      */
     private void read() {
         while (true) {
             boolean release = false;
             synchronized (this) {
+                while (!closed && !ended && failure == null && !waiters.isEmpty() && produced - slowest() >= ring.length && !stalled()) {
+                    readerWaiting = true;
+                    try {
+                        wait(Math.max(1, (STALL_NANOS - (System.nanoTime() - slowestMoved)) / 1_000_000));
+                    } catch (final InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    } finally {
+                        readerWaiting = false;
+                    }
+                }
                 if (closed || ended || failure != null
                     || waiters.isEmpty() && (produced - taken >= readAhead || produced - slowest() >= ring.length)) {
                     producing = false;
@@ -184,13 +208,27 @@ final class ReplayStream {
         }
     }
 
-    /** Position of the slowest consumer still reading the stream (lock held). */
+    /** Position of the slowest consumer still in the ring (lock held); one behind it reads on its own already. */
     private long slowest() {
         long min = taken;
         for (final ReplaySession s : sessions) {
-            min = Math.min(min, s.position());
+            final long p = s.position();
+            if (p >= base) {
+                min = Math.min(min, p);
+            }
         }
         return min;
+    }
+
+    /** True when the slowest consumer has taken no frame for {@link #STALL_NANOS} (lock held). */
+    private boolean stalled() {
+        final long slow = slowest();
+        final long now = System.nanoTime();
+        if (slow != slowestSeen) {
+            slowestSeen = slow;
+            slowestMoved = now;
+        }
+        return now - slowestMoved >= STALL_NANOS;
     }
 
     /** A read of this stream's plan failed (a consumer reading on its own tells it too): counted by the HDB when a block was corrupt. */
@@ -217,6 +255,9 @@ final class ReplayStream {
         synchronized (this) {
             sessions.remove(s);
             waiters.remove(s);
+            if (readerWaiting) {
+                notifyAll();
+            }
             if (!sessions.isEmpty() || closed) {
                 return;
             }

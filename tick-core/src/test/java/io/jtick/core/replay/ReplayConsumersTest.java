@@ -1,6 +1,7 @@
 package io.jtick.core.replay;
 
 import io.jtick.core.client.TickClient;
+import io.jtick.core.client.TickListener;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.read.HistoricalDatabase;
 import io.jtick.core.hdb.write.PartitionWriter;
@@ -13,6 +14,8 @@ import io.jtick.core.feed.SyntheticDay;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.wire.ControlFrames;
+import io.jtick.core.wire.ErrorCode;
+import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;
@@ -33,6 +36,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -130,6 +134,64 @@ class ReplayConsumersTest {
             assertThat(metrics.counter("tick.hdb.replay.encoded.frames").get()).as("frames encoded once for 11 consumers")
                 .isEqualTo(framesPerReplay);
             assertThat(metrics.counter("tick.hdb.replay.frames").get()).isGreaterThanOrEqualTo(10 * framesPerReplay);
+        }
+        TestSupport.await("everything released", Duration.ofSeconds(10), () -> server.activeCount() == 0 && server.streamCount() == 0);
+    }
+
+    @Test
+    void shouldKeepASlowerConsumerOnTheStreamWhileItKeepsTaking() throws Exception {
+        // a ring of 8 frames: before, a consumer slower than the fastest fell out of it and its frames were read and
+        // encoded again for it alone; now the reader waits for it while it keeps taking frames
+        start(ReplaySettings.defaults(root).withSharedFrames(8).withThreads(2));
+        final ReplayRows.Consumer fast = new ReplayRows.Consumer(false);
+        final ReplayRows.Consumer slow = new ReplayRows.Consumer(false);
+        final TickListener slower = new TickListener() {
+            @Override
+            public void onSubscribed(final ControlFrames.Subscribed s) {
+                slow.onSubscribed(s);
+            }
+
+            @Override
+            public void onUpdate(final TableSchema schema, final UpdateDecoder update, final long receiveNanos) {
+                slow.onUpdate(schema, update, receiveNanos);
+                LockSupport.parkNanos(1_000_000L);
+            }
+
+            @Override
+            public void onReplayDone(final ControlFrames.ReplayDone d) {
+                slow.onReplayDone(d);
+            }
+
+            @Override
+            public void onError(final ErrorCode code, final String message) {
+                slow.onError(code, message);
+            }
+
+            @Override
+            public void onDisconnected() {
+                slow.onDisconnected();
+            }
+        };
+        // the slower one starts the stream and, taking a frame a millisecond, holds its first frame until the other joins
+        try (TickClient b = TickClient.replay(TickClient.Settings.of("127.0.0.1", server.port(), "slow"), all(), slower, null,
+                 NanoClock.SYSTEM);
+             TickClient a = TickClient.replay(TickClient.Settings.of("127.0.0.1", server.port(), "fast"), all(), fast, null,
+                 NanoClock.SYSTEM)) {
+            b.start();
+            TestSupport.await("the slower consumer holds the stream", Duration.ofSeconds(10), () -> server.activeCount() == 1);
+            a.start();
+            TestSupport.await("both read one stream", Duration.ofSeconds(10), () -> server.activeCount() == 2);
+            assertThat(server.streamCount()).isEqualTo(1);
+            for (final ReplayRows.Consumer c : List.of(fast, slow)) {
+                c.awaitEnd(Duration.ofSeconds(60));
+                assertThat(c.done.statusName()).isEqualTo("complete");
+                assertThat(c.count).isEqualTo(ROWS);
+                assertThat(c.outOfOrder).isZero();
+            }
+            assertThat(slow.hash).isEqualTo(fast.hash);
+            assertThat(metrics.counter("tick.hdb.replay.detached").get()).as("the slower consumer never left the stream").isZero();
+            assertThat(metrics.counter("tick.hdb.replay.encoded.frames").get()).as("every frame encoded once for both")
+                .isEqualTo(fast.done.frames());
         }
         TestSupport.await("everything released", Duration.ofSeconds(10), () -> server.activeCount() == 0 && server.streamCount() == 0);
     }
