@@ -67,7 +67,11 @@ public final class FirstQueryBench {
                 final Path cache = dir.resolve(s + (aot ? ".aot" : ".jsa"));
                 Files.deleteIfExists(cache);
                 final long t0 = System.nanoTime();
-                run(List.of(aot ? "-XX:AOTCacheOutput=" + cache : "-XX:ArchiveClassesAtExit=" + cache),
+                // as ./jtick with JTICK_AOT=cds: before Java 21 a method still queued for the JIT when the recording
+                // JVM exits is archived as queued and never compiled where the archive is mapped (JDK-8306460)
+                run(aot ? List.of("-XX:AOTCacheOutput=" + cache) : Runtime.version().feature() >= 21
+                        ? List.of("-XX:ArchiveClassesAtExit=" + cache)
+                        : List.of("-XX:ArchiveClassesAtExit=" + cache, "-XX:-BackgroundCompilation"),
                         s, true, trainRows, trainSyms, 5);
                 System.out.printf("%-14s cache recorded on %d rows, %d syms in %.1f s: %s (%d MB)%n", s, trainRows,
                         trainSyms, (System.nanoTime() - t0) / 1e9, cache, Files.size(cache) >> 20);
