@@ -488,7 +488,8 @@ for combo in combos:
                 if env.get("TICK_HDB_OBJECT_STORE_ENABLED", {}).get("value") != "true" \
                         or env.get("TICK_HDB_OBJECT_STORE_BUCKET", {}).get("value") != value(sets, "hdb.objectStore.bucket"):
                     bad.append(f"{where}: the object store is not configured (TICK_HDB_OBJECT_STORE_ENABLED, _BUCKET)")
-                for var, key in (("READ_TIMEOUT", "readTimeout"), ("PART_SIZE", "partSize"), ("CACHE_SIZE", "cacheSize")):
+                for var, key in (("READ_TIMEOUT", "readTimeout"), ("PART_SIZE", "partSize"), ("CACHE_SIZE", "cacheSize"),
+                                 ("DISK_CACHE_SIZE", "diskCacheSize")):
                     if env.get("TICK_HDB_OBJECT_STORE_" + var, {}).get("value") != value(sets, "hdb.objectStore." + key):
                         bad.append(f"{where}: TICK_HDB_OBJECT_STORE_{var} is not hdb.objectStore.{key}")
                 for var in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):

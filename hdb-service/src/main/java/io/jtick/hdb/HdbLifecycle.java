@@ -68,7 +68,8 @@ final class HdbLifecycle implements SmartLifecycle {
             throw new IllegalArgumentException("fixed delay must be positive [key=tick.hdb.tiering.fixed-delay, value=" + delay + "]");
         }
         this.hdb = new HistoricalDatabase(properties.root(), metrics);
-        this.coldStore = properties.objectStore().enabled() ? new S3ColdStore(properties.objectStore().settings(), metrics) : null;
+        this.coldStore = properties.objectStore().enabled() ? new S3ColdStore(properties.objectStore().settings(properties.root()),
+            metrics) : null;
         hdb.coldStore(coldStore);
         if (properties.decodedBlockCache() != null) {
             DecodedBlockCache.shared().capacityBytes(properties.decodedBlockCache().toBytes());

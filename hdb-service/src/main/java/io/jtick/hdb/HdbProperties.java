@@ -102,6 +102,9 @@ public record HdbProperties(
      * @param requestTimeout most time one request attempt may take in all (a slow GET fails the query after it)
      * @param callTimeout    most time a call may take with its retries
      * @param maxAttempts    attempts per call
+     * @param diskCacheDir   the folder of the block cache's disk tier; empty: {@code <root>/.cold-cache} (a hidden folder,
+     *                       which the partition scan and the tiering job never take for a date)
+     * @param diskCacheSize  bytes of fetched blocks kept on local disk under the memory cache, across restarts (LRU); 0: none
      */
     public record ObjectStore(@DefaultValue("false") boolean enabled, String endpoint, String bucket,
                               @DefaultValue("jtick/hdb") String prefix,
@@ -111,9 +114,13 @@ public record HdbProperties(
                               @DefaultValue("2s") @NotNull Duration connectTimeout,
                               @DefaultValue("5s") @NotNull Duration readTimeout, @DefaultValue("10s") @NotNull Duration requestTimeout,
                               @DefaultValue("30s") @NotNull Duration callTimeout,
-                              @DefaultValue("3") @Min(1) int maxAttempts) {
+                              @DefaultValue("3") @Min(1) int maxAttempts, String diskCacheDir,
+                              @DefaultValue("4GB") @NotNull DataSize diskCacheSize) {
+        /** The folder of the disk cache under the HDB's folder {@code root} when none is set. */
+        static final String DEFAULT_DISK_CACHE = ".cold-cache";
+
         /** The core settings, checked; a bad value stops start-up naming its key. */
-        public ObjectStoreSettings settings() {
+        public ObjectStoreSettings settings(final Path root) {
             if (bucket == null || bucket.isBlank()) {
                 throw new IllegalArgumentException("the bucket is required when the object store is enabled "
                     + "[key=tick.hdb.object-store.bucket]");
@@ -126,7 +133,8 @@ public record HdbProperties(
             }
             return new ObjectStoreSettings(uri, bucket, prefix, region, pathStyle, accessKey, secretKey, cacheSize.toBytes(),
                 (int) Math.min(Integer.MAX_VALUE, blockSize.toBytes()), partSize.toBytes(), connectTimeout, readTimeout, requestTimeout,
-                callTimeout, maxAttempts)
+                callTimeout, maxAttempts, diskCacheDir == null || diskCacheDir.isBlank() ? root.resolve(DEFAULT_DISK_CACHE)
+                : Path.of(diskCacheDir.trim()), diskCacheSize.toBytes())
                 .validate();
         }
     }

@@ -116,8 +116,10 @@ class HdbColdTierIT {
             "--tick.hdb.object-store.enabled=true", "--tick.hdb.object-store.endpoint=http://127.0.0.1:" + s3Port,
             "--tick.hdb.object-store.bucket=" + BUCKET, "--tick.hdb.object-store.prefix=it",
             "--tick.hdb.object-store.access-key=" + ACCESS, "--tick.hdb.object-store.secret-key=" + SECRET,
-            // no cache, of fetched bytes nor of decoded Parquet pages: every query reads the store, so a stopped store fails the next one
-            "--tick.hdb.object-store.cache-size=0", "--tick.hdb.decoded-block-cache=0", "--tick.hdb.object-store.read-timeout=1s",
+            // no cache, of fetched bytes (memory or disk) nor of decoded Parquet pages: every query reads the store, so a stopped
+            // store fails the next one
+            "--tick.hdb.object-store.cache-size=0", "--tick.hdb.object-store.disk-cache-size=0", "--tick.hdb.decoded-block-cache=0",
+            "--tick.hdb.object-store.read-timeout=1s",
             "--tick.hdb.object-store.request-timeout=2s", "--tick.hdb.object-store.call-timeout=3s",
             "--tick.hdb.object-store.max-attempts=1")) {
             final int port = Integer.parseInt(ctx.getEnvironment().getProperty("local.server.port"));

@@ -1,9 +1,11 @@
 package io.jtick.hdb;
 
+import io.jtick.objectstore.ObjectStoreSettings;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
+import java.nio.file.Path;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,5 +43,30 @@ class HdbPropertiesTest {
         final HdbProperties.Replay r = bind(Map.of());
         assertEquals(8192, r.rowsPerUpdate());
         assertEquals(1_048_576, r.maxRowsPerUpdate());
+    }
+
+    private static HdbProperties.ObjectStore objectStore(final Map<String, String> properties) {
+        return new Binder(new MapConfigurationPropertySource(properties)).bindOrCreate("tick.hdb.object-store",
+            HdbProperties.ObjectStore.class);
+    }
+
+    @Test
+    void shouldPutTheColdTiersDiskCacheHiddenUnderTheRootByDefaultAndTakeAnotherFolderOrNone() {
+        final Path root = Path.of("var", "hdb");
+        final ObjectStoreSettings defaults = objectStore(Map.of("tick.hdb.object-store.bucket", "ticks"))
+            .settings(root);
+        assertEquals(root.resolve(".cold-cache"), defaults.diskCacheDir());
+        assertEquals(4L << 30, defaults.diskCacheBytes());
+
+        final ObjectStoreSettings set = objectStore(Map.of("tick.hdb.object-store.bucket", "ticks",
+            "tick.hdb.object-store.disk-cache-dir", "/cache/cold", "tick.hdb.object-store.disk-cache-size", "512MB")).settings(root);
+        assertEquals(Path.of("/cache/cold"), set.diskCacheDir());
+        assertEquals(512L << 20, set.diskCacheBytes());
+
+        assertEquals(0, objectStore(Map.of("tick.hdb.object-store.bucket", "ticks", "tick.hdb.object-store.disk-cache-size", "0"))
+            .settings(root).diskCacheBytes());
+        final IllegalArgumentException tiny = assertThrows(IllegalArgumentException.class, () -> objectStore(Map.of(
+            "tick.hdb.object-store.bucket", "ticks", "tick.hdb.object-store.disk-cache-size", "1KB")).settings(root));
+        assertTrue(tiny.getMessage().contains("key=tick.hdb.object-store.disk-cache-size"), tiny.getMessage());
     }
 }

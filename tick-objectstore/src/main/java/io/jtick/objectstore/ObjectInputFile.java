@@ -10,9 +10,9 @@ import java.nio.ByteBuffer;
 
 /**
  * One data object read as a Parquet {@link InputFile} through the cache: a read takes the aligned
- * blocks it spans from the {@link RangeCache} and fetches each run of missing ones with one ranged
- * GET, so a first query downloads the footer and the column chunks it decodes, nothing else. A store
- * failure surfaces as the store's {@link io.jtick.core.hdb.format.PartitionUnavailableException}.
+ * blocks it spans from the {@link RangeCache} (memory, then disk) and fetches each run of missing
+ * ones with one ranged GET, so a first query downloads the footer and the column chunks it decodes,
+ * nothing else. A store failure surfaces as the store's {@link io.jtick.core.hdb.format.PartitionUnavailableException}.
  */
 final class ObjectInputFile implements InputFile {
     private final S3ColdStore store;

@@ -1,6 +1,7 @@
 package io.jtick.objectstore;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -24,10 +25,13 @@ import java.util.Objects;
  * @param requestTimeout most time one request attempt may take in all (a slow GET fails after it)
  * @param callTimeout    most time a call may take with its retries
  * @param maxAttempts    attempts per call (1: no retry)
+ * @param diskCacheDir   the folder of the disk tier under the memory cache (one file per block; survives restarts); null: none
+ * @param diskCacheBytes bytes of block files kept in {@code diskCacheDir} (least recently used deleted first); 0: no disk tier
  */
 public record ObjectStoreSettings(URI endpoint, String bucket, String prefix, String region, boolean pathStyle, String accessKey,
                                   String secretKey, long cacheBytes, int blockBytes, long partBytes, Duration connectTimeout,
-                                  Duration readTimeout, Duration requestTimeout, Duration callTimeout, int maxAttempts) {
+                                  Duration readTimeout, Duration requestTimeout, Duration callTimeout, int maxAttempts,
+                                  Path diskCacheDir, long diskCacheBytes) {
     public ObjectStoreSettings {
         Objects.requireNonNull(bucket, "bucket");
         prefix = normalize(prefix);
@@ -47,6 +51,13 @@ public record ObjectStoreSettings(URI endpoint, String bucket, String prefix, St
         }
         if (cacheBytes < 0) {
             throw new IllegalArgumentException("cache size must be >= 0 [key=tick.hdb.object-store.cache-size, value=" + cacheBytes + "]");
+        }
+        if (diskCacheBytes < 0 || diskCacheBytes > 0 && diskCacheBytes < blockBytes) {
+            throw new IllegalArgumentException("disk cache size must be 0 (none) or at least the block size [key="
+                + "tick.hdb.object-store.disk-cache-size, value=" + diskCacheBytes + ", block-size=" + blockBytes + "]");
+        }
+        if (diskCacheBytes > 0 && diskCacheDir == null) {
+            throw new IllegalArgumentException("a disk cache needs its folder [key=tick.hdb.object-store.disk-cache-dir]");
         }
         if (blockBytes < 4096 || blockBytes > (64 << 20) || Integer.bitCount(blockBytes) != 1) {
             throw new IllegalArgumentException("cache block size must be a power of two in 4KB..64MB [key=tick.hdb.object-store.block-size,"
@@ -72,13 +83,19 @@ public record ObjectStoreSettings(URI endpoint, String bucket, String prefix, St
     public static ObjectStoreSettings of(final URI endpoint, final String bucket, final String prefix, final String accessKey,
                                          final String secretKey) {
         return new ObjectStoreSettings(endpoint, bucket, prefix, "us-east-1", true, accessKey, secretKey, 256L << 20, 256 << 10,
-            64L << 20, Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30), 3);
+            64L << 20, Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30), 3, null, 0);
     }
 
     /** A copy with another cache size. */
     public ObjectStoreSettings withCache(final long bytes, final int block) {
         return new ObjectStoreSettings(endpoint, bucket, prefix, region, pathStyle, accessKey, secretKey, bytes, block, partBytes,
-            connectTimeout, readTimeout, requestTimeout, callTimeout, maxAttempts);
+            connectTimeout, readTimeout, requestTimeout, callTimeout, maxAttempts, diskCacheDir, diskCacheBytes);
+    }
+
+    /** A copy with a disk tier of {@code bytes} in {@code dir} (0: none). */
+    public ObjectStoreSettings withDiskCache(final Path dir, final long bytes) {
+        return new ObjectStoreSettings(endpoint, bucket, prefix, region, pathStyle, accessKey, secretKey, cacheBytes, blockBytes, partBytes,
+            connectTimeout, readTimeout, requestTimeout, callTimeout, maxAttempts, dir, bytes);
     }
 
     /** A copy with other timeouts and attempts (the read timeout bounded by the request timeout). */
@@ -89,13 +106,13 @@ public record ObjectStoreSettings(URI endpoint, String bucket, String prefix, St
     /** A copy with other timeouts and attempts. */
     public ObjectStoreSettings withTimeouts(final Duration read, final Duration request, final Duration call, final int attempts) {
         return new ObjectStoreSettings(endpoint, bucket, prefix, region, pathStyle, accessKey, secretKey, cacheBytes, blockBytes,
-            partBytes, connectTimeout, read, request, call, attempts);
+            partBytes, connectTimeout, read, request, call, attempts, diskCacheDir, diskCacheBytes);
     }
 
     /** A copy with another multipart part size. */
     public ObjectStoreSettings withPartBytes(final long bytes) {
         return new ObjectStoreSettings(endpoint, bucket, prefix, region, pathStyle, accessKey, secretKey, cacheBytes, blockBytes, bytes,
-            connectTimeout, readTimeout, requestTimeout, callTimeout, maxAttempts);
+            connectTimeout, readTimeout, requestTimeout, callTimeout, maxAttempts, diskCacheDir, diskCacheBytes);
     }
 
     /** The store, for messages: {@code s3://bucket/prefix at endpoint}. */

@@ -19,6 +19,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * warm reads of several query threads do not queue on the cache; only an insertion that goes over the
  * budget takes the eviction lock, and it evicts the least recently stamped blocks down to 7/8 of the
  * budget in one pass, so eviction is paid once per many insertions rather than on every one.
+ *
+ * <p>Under it, when configured, the {@link DiskBlockCache}: a block missing in memory is looked for
+ * on disk (and kept in memory when found there), and a block fetched from the store is kept in both,
+ * so a restarted HDB reads again from local disk what it fetched before. With a memory budget of 0
+ * and a disk tier, every read goes to disk.
  */
 final class RangeCache {
     /** One block of one version of one object. */
@@ -41,6 +46,7 @@ final class RangeCache {
     }
 
     private final long capacity;
+    private final DiskBlockCache disk;
     private final ConcurrentHashMap<BlockKey, Entry> blocks = new ConcurrentHashMap<>(256);
     private final AtomicLong clock = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
@@ -49,27 +55,48 @@ final class RangeCache {
     private final AtomicLong evictions;
 
     RangeCache(final long capacity, final TickMetrics metrics) {
+        this(capacity, null, metrics);
+    }
+
+    /** A memory tier of {@code capacity} bytes over {@code disk} (null: none). */
+    RangeCache(final long capacity, final DiskBlockCache disk, final TickMetrics metrics) {
         this.capacity = capacity;
+        this.disk = disk;
         this.hits = metrics.counter("tick.hdb.cold.cache.hits");
         this.misses = metrics.counter("tick.hdb.cold.cache.misses");
         this.evictions = metrics.counter("tick.hdb.cold.cache.evictions");
         metrics.gauge("tick.hdb.cold.cache.bytes", this::bytes);
     }
 
-    /** The block, or null (counted as a hit or a miss). */
+    /** The block from memory or else from disk, or null (counted as a hit or a miss of each tier asked). */
     byte[] get(final BlockKey key) {
         final Entry e = blocks.get(key);
         if (e == null) {
             misses.incrementAndGet();
-            return null;
+            final byte[] b = disk == null ? null : disk.get(key);
+            if (b != null) {
+                keep(key, b);
+            }
+            return b;
         }
         e.used = clock.get();
         hits.incrementAndGet();
         return e.data;
     }
 
-    /** Keeps a block, evicting the least recently used ones beyond the budget (a block larger than the budget is not kept). */
+    /**
+     * Keeps a block fetched from the store in memory and on disk, evicting the least recently used ones
+     * beyond each budget (a block larger than a budget is not kept in that tier).
+     */
     void put(final BlockKey key, final byte[] block) {
+        if (disk != null) {
+            disk.put(key, block);
+        }
+        keep(key, block);
+    }
+
+    /** Keeps a block in memory. */
+    private void keep(final BlockKey key, final byte[] block) {
         if (block.length > capacity) {
             return;
         }
@@ -96,9 +123,14 @@ final class RangeCache {
         }
     }
 
-    /** True when the block is held (not counted, not touched). */
+    /** True when the block is held in memory or on disk (not counted, not touched). */
     boolean contains(final BlockKey key) {
-        return blocks.containsKey(key);
+        return blocks.containsKey(key) || disk != null && disk.contains(key);
+    }
+
+    /** The disk tier, or null. */
+    DiskBlockCache disk() {
+        return disk;
     }
 
     long bytes() {

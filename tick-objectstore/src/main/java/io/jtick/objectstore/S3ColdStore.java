@@ -78,10 +78,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * manifest first, then the data.
  *
  * <p>Reading: {@link #open} reads the manifest and the Parquet footer; the table's reads fetch the
- * blocks they touch with ranged GETs through the {@link RangeCache}. Any failed request is counted by
- * reason ({@code tick.hdb.cold.errors|reason=...}) and thrown as a {@link PartitionUnavailableException}
- * naming the partition and the store; nothing is retried beyond the SDK's attempts, and the next read
- * simply tries again.
+ * blocks they touch with ranged GETs through the {@link RangeCache} (memory, and the {@link DiskBlockCache}
+ * under it). Any failed request is counted by reason ({@code tick.hdb.cold.errors|reason=...}) and
+ * thrown as a {@link PartitionUnavailableException} naming the partition and the store; nothing is
+ * retried beyond the SDK's attempts, and the next read simply tries again.
  */
 public final class S3ColdStore implements ColdStore {
     private static final Logger LOG = LoggerFactory.getLogger(S3ColdStore.class);
@@ -102,7 +102,8 @@ public final class S3ColdStore implements ColdStore {
     public S3ColdStore(final ObjectStoreSettings settings, final TickMetrics metrics) {
         this.settings = settings.validate();
         this.s3 = client(settings);
-        this.cache = settings.cacheBytes() > 0 ? new RangeCache(settings.cacheBytes(), metrics) : null;
+        final DiskBlockCache disk = settings.diskCacheBytes() > 0 ? disk(settings, metrics) : null;
+        this.cache = settings.cacheBytes() > 0 || disk != null ? new RangeCache(settings.cacheBytes(), disk, metrics) : null;
         final Map<String, AtomicLong> e = new java.util.LinkedHashMap<>();
         for (final String r : REASONS) {
             e.put(r, metrics.counter("tick.hdb.cold.errors|reason=" + r));
@@ -111,6 +112,15 @@ public final class S3ColdStore implements ColdStore {
         this.gets = metrics.counter("tick.hdb.cold.gets");
         this.fetchedBytes = metrics.counter("tick.hdb.cold.fetched.bytes");
         this.uploadedBytes = metrics.counter("tick.hdb.cold.uploaded.bytes");
+    }
+
+    private static DiskBlockCache disk(final ObjectStoreSettings s, final TickMetrics metrics) {
+        try {
+            return new DiskBlockCache(s.diskCacheDir(), s.diskCacheBytes(), metrics);
+        } catch (final IOException | RuntimeException e) {
+            throw new IllegalArgumentException("cannot open the cold tier's disk cache; make the folder writable, name another, or set"
+                + " the size to 0 [key=tick.hdb.object-store.disk-cache-dir, value=" + s.diskCacheDir() + "]: " + e, e);
+        }
     }
 
     /**
