@@ -31,8 +31,12 @@ final class ReplayStream {
     static final int DETACHED = 2;
     static final int END = 3;
     static final int FAILED = 4;
-    /** How long the reader waits for the slowest consumer of a full ring before leaving it behind. */
-    static final long STALL_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
+    /**
+     * How long the reader waits for the slowest consumer of a full ring before leaving it behind. A
+     * consumer that keeps reading can still take nothing for a while: its connection takes frames in
+     * bursts as the socket buffers (several MB on loopback) drain, so this is well above one drain.
+     */
+    static final long STALL_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(500);
 
     final long id;
     final ReplayPlan plan;

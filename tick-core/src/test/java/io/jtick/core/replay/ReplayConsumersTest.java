@@ -154,7 +154,7 @@ class ReplayConsumersTest {
             @Override
             public void onUpdate(final TableSchema schema, final UpdateDecoder update, final long receiveNanos) {
                 slow.onUpdate(schema, update, receiveNanos);
-                LockSupport.parkNanos(1_000_000L);
+                LockSupport.parkNanos(500_000L);
             }
 
             @Override
@@ -172,7 +172,7 @@ class ReplayConsumersTest {
                 slow.onDisconnected();
             }
         };
-        // the slower one starts the stream and, taking a frame a millisecond, holds its first frame until the other joins
+        // the slower one starts the stream and, taking a frame every half millisecond, holds its first frame until the other joins
         try (TickClient b = TickClient.replay(TickClient.Settings.of("127.0.0.1", server.port(), "slow"), all(), slower, null,
                  NanoClock.SYSTEM);
              TickClient a = TickClient.replay(TickClient.Settings.of("127.0.0.1", server.port(), "fast"), all(), fast, null,
