@@ -22,7 +22,9 @@ import java.util.function.Consumer;
  * stay on the one stream and every frame is read and encoded once; a consumer that has taken nothing
  * for that long (TCP back-pressure holds it) is left behind: the oldest frame goes, and it leaves the
  * stream and reads on its own from where it stands ({@link ReplayFrame#next()}), so it slows the
- * others by at most that pause. Memory: the ring's frames (at most {@code sharedFrames} × one frame of
+ * others by at most that pause. The reader waits on one of the server's reader threads, so during
+ * that pause the thread serves no other stream: once per consumer left behind, since one behind the
+ * ring is no longer waited for. Memory: the ring's frames (at most {@code sharedFrames} × one frame of
  * {@code rowsPerUpdate} rows) plus the reader's window buffers, once per stream. Closed with its last consumer.
  */
 final class ReplayStream {
