@@ -168,7 +168,7 @@ public final class ReplayBenchmark {
                 hdb.reload();
                 final ReplaySettings settings = new ReplaySettings("127.0.0.1", 0, o.threads(), o.batch(), 1 << 20, o.window(),
                     ReplaySettings.DEFAULT_SHARED_FRAMES, 1 << 20, 4 << 20, 1_000_000L, java.time.ZoneId.of("America/New_York"),
-                    root.resolve(".replay"));
+                    root.resolve(".replay"), ReplaySettings.DEFAULT_STALL_MILLIS);
                 try (ReplayServer server = new ReplayServer(hdb, settings, metrics).start()) {
                     // one untimed replay of each encoding's day first, so every timed run finds its decoding compiled,
                     // as in an HDB that has replayed before (the first replay of a fresh process is slower)

@@ -179,6 +179,8 @@ public record HdbProperties(
      * @param zone             zone of a time-of-day window when the request names none
      * @param scratchDir       where compressed columns are decoded for a replay (sparse mapped files, unlinked);
      *                         empty = {@code root/.replay}
+     * @param stall            how long a shared stream with a full ring waits for its slowest consumer to take a frame
+     *                         before leaving it behind (that one then reads on its own)
      */
     public record Replay(@DefaultValue("true") boolean enabled, @DefaultValue("127.0.0.1") @NotBlank String host,
                          @DefaultValue("0") @Min(0) @Max(256) int threads,
@@ -187,7 +189,8 @@ public record HdbProperties(
                          @DefaultValue("65536") @Min(1024) int windowRows,
                          @DefaultValue("64") @Min(2) int sharedFrames, @DefaultValue("1MB") @NotNull DataSize writeBufferLow,
                          @DefaultValue("4MB") @NotNull DataSize writeBufferHigh, @DefaultValue("1ms") @NotNull Duration paceQuantum,
-                         @DefaultValue("America/New_York") @NotNull ZoneId zone, Path scratchDir) {
+                         @DefaultValue("America/New_York") @NotNull ZoneId zone, Path scratchDir,
+                         @DefaultValue("500ms") @NotNull Duration stall) {
     }
 
     /**
@@ -212,7 +215,7 @@ public record HdbProperties(
             r.threads() == 0 ? Math.max(1, Runtime.getRuntime().availableProcessors()) : r.threads(), r.rowsPerUpdate(),
             r.maxRowsPerUpdate(), r.windowRows(), r.sharedFrames(), (int) Math.min(Integer.MAX_VALUE, r.writeBufferLow().toBytes()),
             (int) Math.min(Integer.MAX_VALUE, r.writeBufferHigh().toBytes()), r.paceQuantum().toNanos(), r.zone(),
-            r.scratchDir() != null ? r.scratchDir() : root.resolve(".replay")).validate();
+            r.scratchDir() != null ? r.scratchDir() : root.resolve(".replay"), r.stall().toMillis()).validate();
     }
 
     /**

@@ -109,6 +109,15 @@ final class ReplaySession {
         }
     }
 
+    /** Runs {@code task} on this consumer's event loop after {@code nanos} (nothing when the server is stopping). */
+    void schedule(final Runnable task, final long nanos) {
+        try {
+            channel.eventLoop().schedule(task, Math.max(0, nanos), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (final java.util.concurrent.RejectedExecutionException e) {
+            // the server is stopping: the stream closes with its consumers
+        }
+    }
+
     /** Writes frames while the consumer takes them (event loop); a failure ends the replay as failed, naming it. */
     void pump() {
         try {

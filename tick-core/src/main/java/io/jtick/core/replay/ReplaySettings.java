@@ -20,44 +20,54 @@ import java.time.ZoneId;
  * @param zone            zone of a time-of-day window when the request names none
  * @param scratchDir      where compressed columns of a stream are decoded to (sparse, memory-mapped files, deleted
  *                        when the stream ends)
+ * @param stallMillis     how long a shared stream with a full ring waits for its slowest consumer to take a frame
+ *                        before leaving it behind (it then reads on its own); a consumer that keeps reading still
+ *                        takes frames in bursts as its socket buffers (several MB on loopback) drain, so this is well
+ *                        above one drain
  */
 public record ReplaySettings(String host, int port, int threads, int defaultRowsPerUpdate, int maxRowsPerUpdate,
                              int windowRows, int sharedFrames, int writeBufferLow, int writeBufferHigh, long paceQuantumNanos, ZoneId zone,
-                             Path scratchDir) {
+                             Path scratchDir, long stallMillis) {
     public static final int DEFAULT_ROWS_PER_UPDATE = 8192;
     public static final int DEFAULT_WINDOW_ROWS = 65_536;
     public static final int DEFAULT_SHARED_FRAMES = 64;
+    public static final long DEFAULT_STALL_MILLIS = 500;
 
     /** Loopback, any port, the defaults; scratch under {@code root/.replay}. */
     public static ReplaySettings defaults(final Path root) {
         return new ReplaySettings("127.0.0.1", 0, Math.max(1, Runtime.getRuntime().availableProcessors()), DEFAULT_ROWS_PER_UPDATE,
             1 << 20, DEFAULT_WINDOW_ROWS, DEFAULT_SHARED_FRAMES, 1 << 20, 4 << 20, 1_000_000L, ZoneId.of("America/New_York"),
-            root.resolve(".replay"));
+            root.resolve(".replay"), DEFAULT_STALL_MILLIS);
     }
 
     public ReplaySettings withPort(final int p) {
         return new ReplaySettings(host, p, threads, defaultRowsPerUpdate, maxRowsPerUpdate, windowRows, sharedFrames, writeBufferLow,
-            writeBufferHigh, paceQuantumNanos, zone, scratchDir);
+            writeBufferHigh, paceQuantumNanos, zone, scratchDir, stallMillis);
     }
 
     public ReplaySettings withThreads(final int n) {
         return new ReplaySettings(host, port, n, defaultRowsPerUpdate, maxRowsPerUpdate, windowRows, sharedFrames, writeBufferLow,
-            writeBufferHigh, paceQuantumNanos, zone, scratchDir);
+            writeBufferHigh, paceQuantumNanos, zone, scratchDir, stallMillis);
     }
 
     public ReplaySettings withWindowRows(final int rows) {
         return new ReplaySettings(host, port, threads, defaultRowsPerUpdate, maxRowsPerUpdate, rows, sharedFrames, writeBufferLow,
-            writeBufferHigh, paceQuantumNanos, zone, scratchDir);
+            writeBufferHigh, paceQuantumNanos, zone, scratchDir, stallMillis);
     }
 
     public ReplaySettings withSharedFrames(final int frames) {
         return new ReplaySettings(host, port, threads, defaultRowsPerUpdate, maxRowsPerUpdate, windowRows, frames, writeBufferLow,
-            writeBufferHigh, paceQuantumNanos, zone, scratchDir);
+            writeBufferHigh, paceQuantumNanos, zone, scratchDir, stallMillis);
     }
 
     public ReplaySettings withWriteBuffer(final int low, final int high) {
         return new ReplaySettings(host, port, threads, defaultRowsPerUpdate, maxRowsPerUpdate, windowRows, sharedFrames, low, high,
-            paceQuantumNanos, zone, scratchDir);
+            paceQuantumNanos, zone, scratchDir, stallMillis);
+    }
+
+    public ReplaySettings withStallMillis(final long millis) {
+        return new ReplaySettings(host, port, threads, defaultRowsPerUpdate, maxRowsPerUpdate, windowRows, sharedFrames, writeBufferLow,
+            writeBufferHigh, paceQuantumNanos, zone, scratchDir, millis);
     }
 
     /** Checks every value; the message names the first that is wrong. */
@@ -84,6 +94,9 @@ public record ReplaySettings(String host, int port, int threads, int defaultRows
         }
         if (paceQuantumNanos < 1) {
             throw new IllegalArgumentException("pace quantum must be positive [nanos=" + paceQuantumNanos + "]");
+        }
+        if (stallMillis < 1 || stallMillis > 3_600_000) {
+            throw new IllegalArgumentException("tick.hdb.replay.stall must be 1 ms..1 h [stallMillis=" + stallMillis + "]");
         }
         if (zone == null || scratchDir == null || host == null) {
             throw new IllegalArgumentException("zone, scratch directory and host are required");

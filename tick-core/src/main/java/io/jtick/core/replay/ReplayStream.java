@@ -18,14 +18,15 @@ import java.util.function.Consumer;
  * reading and encoding overlap with the event loops' socket writes. A consumer that needs a frame not
  * yet read waits and is woken when it is in the ring. When the ring is full and the oldest frame is
  * still wanted, the reader waits for the slowest consumer as long as that one keeps taking frames
- * (it took one in the last {@link #STALL_NANOS}), so consumers that merely run at different speeds
+ * (it took one in the last {@link ReplaySettings#stallMillis}), so consumers that merely run at different speeds
  * stay on the one stream and every frame is read and encoded once; a consumer that has taken nothing
  * for that long (TCP back-pressure holds it) is left behind: the oldest frame goes, and it leaves the
  * stream and reads on its own from where it stands ({@link ReplayFrame#next()}), so it slows the
- * others by at most that pause. The reader waits on one of the server's reader threads, so during
- * that pause the thread serves no other stream: once per consumer left behind, since one behind the
- * ring is no longer waited for. Memory: the ring's frames (at most {@code sharedFrames} × one frame of
- * {@code rowsPerUpdate} rows) plus the reader's window buffers, once per stream. Closed with its last consumer.
+ * others by at most that pause. While it waits the reader holds no thread: its task ends, and the
+ * slowest consumer's next take, a consumer leaving, or a timer on a waiting consumer's event loop at
+ * the end of the pause starts it again, so the server's reader threads go on serving other streams.
+ * Memory: the ring's frames (at most {@code sharedFrames} × one frame of {@code rowsPerUpdate} rows)
+ * plus the reader's window buffers, once per stream. Closed with its last consumer.
  */
 final class ReplayStream {
     static final int FRAME = 0;
@@ -33,13 +34,6 @@ final class ReplayStream {
     static final int DETACHED = 2;
     static final int END = 3;
     static final int FAILED = 4;
-    /**
-     * How long the reader waits for the slowest consumer of a full ring before leaving it behind. A
-     * consumer that keeps reading can still take nothing for a while: its connection takes frames in
-     * bursts as the socket buffers (several MB on loopback) drain, so this is well above one drain.
-     */
-    static final long STALL_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(500);
-
     final long id;
     final ReplayPlan plan;
     private final ReplayReader reader;
@@ -64,8 +58,12 @@ final class ReplayStream {
     /** The slowest consumer's position when the reader last looked, and when it last moved. */
     private long slowestSeen = -1;
     private long slowestMoved;
-    /** The reader waits on this stream's monitor for the slowest consumer. */
-    private boolean readerWaiting;
+    /** How long the reader waits for the slowest consumer of a full ring before leaving it behind. */
+    private final long stallNanos;
+    /** The reader stopped to wait for the slowest consumer; a take, a leave or {@link #retry} starts it again. */
+    private boolean parked;
+    /** A {@link #retry} is scheduled on a waiting consumer's event loop. */
+    private boolean retryPending;
 
     ReplayStream(final long id, final ReplayPlan plan, final ReplayCounters counters, final Executor readers,
                  final ByteBufAllocator alloc, final Runnable onClose, final Consumer<RuntimeException> readFailed) {
@@ -79,6 +77,7 @@ final class ReplayStream {
         this.readFailed = readFailed;
         this.ring = new ReplayFrame[plan.settings.sharedFrames()];
         this.readAhead = Math.max(1, ring.length / 2);
+        this.stallNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(plan.settings.stallMillis());
     }
 
     /** Adds a consumer at the first frame; false when that frame has left the ring (start another stream). */
@@ -109,10 +108,8 @@ final class ReplayStream {
             if (k + 1 > taken) {
                 taken = k + 1;
             }
-            if (readerWaiting) {
-                notifyAll();
-            }
-            if (produced - taken < readAhead) {
+            if (parked || produced - taken < readAhead) {
+                parked = false;
                 readOn();
             }
             return FRAME;
@@ -148,16 +145,9 @@ final class ReplayStream {
         while (true) {
             boolean release = false;
             synchronized (this) {
-                while (!closed && !ended && failure == null && !waiters.isEmpty() && produced - slowest() >= ring.length && !stalled()) {
-                    readerWaiting = true;
-                    try {
-                        wait(Math.max(1, (STALL_NANOS - (System.nanoTime() - slowestMoved)) / 1_000_000));
-                    } catch (final InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        break;
-                    } finally {
-                        readerWaiting = false;
-                    }
+                if (!closed && !ended && failure == null && !waiters.isEmpty() && produced - slowest() >= ring.length && !stalled()) {
+                    park();
+                    return;
                 }
                 if (closed || ended || failure != null
                     || waiters.isEmpty() && (produced - taken >= readAhead || produced - slowest() >= ring.length)) {
@@ -214,6 +204,29 @@ final class ReplayStream {
         }
     }
 
+    /**
+     * Ends the reader task to wait for the slowest consumer without holding a reader thread (lock held):
+     * its next take or a leave starts the reader again, and so does a timer at the end of the pause, on
+     * the event loop of a consumer that waits for the next frame.
+     */
+    private void park() {
+        producing = false;
+        parked = true;
+        if (!retryPending) {
+            retryPending = true;
+            waiters.get(0).schedule(this::retry, stallNanos - (System.nanoTime() - slowestMoved));
+        }
+    }
+
+    /** The pause is over (a waiting consumer's event loop): the reader looks again and leaves the slowest behind if it has not moved. */
+    private synchronized void retry() {
+        retryPending = false;
+        if (parked) {
+            parked = false;
+            readOn();
+        }
+    }
+
     /** Position of the slowest consumer still in the ring (lock held); one behind it reads on its own already. */
     private long slowest() {
         long min = taken;
@@ -226,7 +239,7 @@ final class ReplayStream {
         return min;
     }
 
-    /** True when the slowest consumer has taken no frame for {@link #STALL_NANOS} (lock held). */
+    /** True when the slowest consumer has taken no frame for {@code stallNanos} (lock held). */
     private boolean stalled() {
         final long slow = slowest();
         final long now = System.nanoTime();
@@ -234,7 +247,7 @@ final class ReplayStream {
             slowestSeen = slow;
             slowestMoved = now;
         }
-        return now - slowestMoved >= STALL_NANOS;
+        return now - slowestMoved >= stallNanos;
     }
 
     /** A read of this stream's plan failed (a consumer reading on its own tells it too): counted by the HDB when a block was corrupt. */
@@ -261,10 +274,11 @@ final class ReplayStream {
         synchronized (this) {
             sessions.remove(s);
             waiters.remove(s);
-            if (readerWaiting) {
-                notifyAll();
-            }
             if (!sessions.isEmpty() || closed) {
+                if (parked && !closed) {
+                    parked = false;
+                    readOn();
+                }
                 return;
             }
             closed = true;

@@ -241,6 +241,42 @@ class ReplayConsumersTest {
     }
 
     @Test
+    void shouldServeOtherStreamsWhileOneWaitsForAStalledConsumer() throws Exception {
+        // one reader thread, and a stream that would wait 10 minutes for its stalled consumer: a reader that blocked
+        // its thread for that pause would starve every other stream; one that holds no thread while it waits does not
+        start(ReplaySettings.defaults(root).withSharedFrames(8).withWriteBuffer(32 * 1024, 64 * 1024).withThreads(1)
+            .withStallMillis(600_000));
+        final ReplayRows.Consumer waiting = new ReplayRows.Consumer(false);
+        final ReplayRows.Consumer other = new ReplayRows.Consumer(false);
+        try (Socket stuck = stuckConsumer(all())) {
+            TestSupport.await("the stuck consumer holds the stream", Duration.ofSeconds(10), () -> server.activeCount() == 1);
+            try (TickClient w = TickClient.replay(TickClient.Settings.of("127.0.0.1", server.port(), "waiting"), all(), waiting, null,
+                     NanoClock.SYSTEM);
+                 TickClient o = TickClient.replay(TickClient.Settings.of("127.0.0.1", server.port(), "other"),
+                     all().withRowsPerUpdate(999), other, null, NanoClock.SYSTEM)) {
+                w.start();
+                TestSupport.await("the second consumer on the stuck one's stream, a ring ahead of it", Duration.ofSeconds(10),
+                    () -> waiting.count >= 8 * 1000);
+                assertThat(server.streamCount()).isEqualTo(1);
+                o.start();
+                other.awaitEnd(Duration.ofSeconds(60));
+                assertThat(other.done.statusName()).isEqualTo("complete");
+                assertThat(other.count).isEqualTo(ROWS);
+                assertThat(waiting.count).as("still waiting for the stalled consumer").isLessThan(ROWS);
+                assertThat(metrics.counter("tick.hdb.replay.detached").get()).isZero();
+                stuck.close();
+                // the stalled consumer's leaving starts the reader again
+                waiting.awaitEnd(Duration.ofSeconds(60));
+                assertThat(waiting.done.statusName()).isEqualTo("complete");
+                assertThat(waiting.count).isEqualTo(ROWS);
+                assertThat(waiting.outOfOrder).isZero();
+                assertThat(waiting.hash).isEqualTo(other.hash);
+            }
+        }
+        TestSupport.await("everything released", Duration.ofSeconds(10), () -> server.activeCount() == 0 && server.streamCount() == 0);
+    }
+
+    @Test
     void shouldFreeEverythingWhenAConsumerProcessIsKilledMidStream() throws Exception {
         start(ReplaySettings.defaults(root).withThreads(2));
         final List<String> command = new ArrayList<>();
