@@ -31,11 +31,13 @@ import java.util.concurrent.TimeUnit;
  * is submitted) and one sync thread that forces complete files to disk in the order they were
  * handed over ({@link #sync}) while the writer threads go on, and, for files written with direct
  * I/O, as many I/O threads that write one file's full staging buffer while its writer fills the
- * next ({@link #io}); {@link #awaitSynced} returns once
- * every file handed over so far is on disk and reports the first failure. No writer thread waits
- * on a flush.
+ * next ({@link #io}), or a whole column built in a buffer the pool lends ({@link #lend}, at most one
+ * more than the writer threads) while its writer builds the next ({@link #finishBehind});
+ * {@link #awaitSynced} returns once every file handed over so far is on disk and reports the first
+ * failure. No writer thread waits on a flush.
  *
- * <p>Closing stops the writer threads and waits for them, then drops the files not yet forced,
+ * <p>Closing stops the writer threads and waits for them and for the I/O threads (whose writes
+ * read the lent buffers, freed after), then drops the files not yet forced,
  * interrupts the one being forced and waits for the sync thread (a write that failed does not
  * force the rest of its files): a failed write deletes its staging directory only once nothing
  * is being written into it.
@@ -103,7 +105,8 @@ final class WriterPool implements AutoCloseable {
             }
             if (buffers.size() <= threads) {
                 try {
-                    final ByteBuffer allocated = ByteBuffer.allocateDirect(bytes + align);
+                    // the aligned slice ends at a whole number of alignments: round up so that it holds bytes
+                    final ByteBuffer allocated = ByteBuffer.allocateDirect((bytes + align - 1) / align * align + align);
                     final ByteBuffer aligned = allocated.alignedSlice(align);
                     buffers.put(aligned, allocated);
                     return aligned;
