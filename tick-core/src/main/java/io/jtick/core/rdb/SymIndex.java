@@ -275,6 +275,11 @@ final class SymIndex {
         return counts;
     }
 
+    /** Any thread: rows the published state covers. */
+    int coveredRows() {
+        return state.rows;
+    }
+
     /** Any thread (a figure of a moment ago): heap bytes the index holds. */
     long bytes() {
         return bytes;
