@@ -33,6 +33,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (volatile) chunk holder, so every row below the count is fully visible. A chunk is added to
  * the holder before rows are written into it; a holder whose slot arrays are full, or whose first
  * chunk grows, is replaced by a copy, published through the volatile before any row goes in.
+ * A {@link SymIndexAgent}'s thread reads the same way ({@link #indexWholeChunks}), holding the
+ * chunks as a segment does while it sorts.
  *
  * <p>Chunk reuse: a table made with a {@link ChunkPool} takes its chunks, and its sym index the row
  * lists of whole chunks, from the pool when it can (chunks of a retired table, not zeroed: no row at
