@@ -2,6 +2,7 @@ package io.jtick.bench;
 
 import io.jtick.core.rdb.ChunkPool;
 import io.jtick.core.rdb.RealtimeTable;
+import io.jtick.core.rdb.SymIndexAgent;
 import io.jtick.core.rdb.SymbolCatalog;
 import io.jtick.core.schema.ColumnDef;
 import io.jtick.core.schema.ColumnType;
@@ -40,9 +41,12 @@ import java.util.concurrent.TimeUnit;
  * All rows carry the same timestamp, so the time-order check runs on every row.
  *
  * <p>{@code symIndex}: {@code none} is a table without the sym index (kdb+'s table without an
- * attribute, throughput.q's case); {@code g} keeps it, built off the insert path by the first
- * one-sym query: here one such query per table, just before it is replaced, so that every row's
- * indexing is inside the measurement (KX's {@code g#} insert has it on the insert path).
+ * attribute, throughput.q's case); {@code g} keeps it, built off the insert path: with
+ * {@code follower=true} (the RDB's set-up) by a {@link SymIndexAgent}, a thread of its own that sorts
+ * each chunk as soon as the writer has filled it, and by the first one-sym query for whatever rows
+ * the agent has not indexed yet; with {@code follower=false} by that query alone. Here one such
+ * query per table, just before it is replaced, so that every row the agent has not indexed by then is
+ * indexed inside the measurement, on the inserting thread (KX's {@code g#} insert has it on the insert path).
  *
  * <p>{@code reuse}: {@code true} retires each replaced table into a {@link ChunkPool} that the next
  * table grows from, as the RDB does from its second day on (the day before's chunks, reused
@@ -53,7 +57,8 @@ import java.util.concurrent.TimeUnit;
  * ({@code cpu rows/s ...} lines): on a shared machine the wall-clock score moves with the load,
  * the CPU figure much less (it leaves out the GC threads' work, which fresh chunks add to). With
  * {@code g} the line adds the CPU time the indexing queries took per row and per table (the
- * catch-up that the first one-sym query after a burst of inserts pays).
+ * catch-up that the first one-sym query after a burst of inserts pays) and, with the follower, the
+ * CPU time the agent's thread used per inserted row (work on the other core, not in the score).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -77,6 +82,13 @@ public class RdbInsertBenchmark {
 
     @Param({"true"})
     public boolean reuse;
+
+    /** With {@code g}: a {@link SymIndexAgent} sorts each filled chunk on its own thread (the RDB's set-up). */
+    @Param({"true"})
+    public boolean follower;
+
+    private SymIndexAgent agent;
+    private long agentCpu0;
 
     private TableSchema schema;
     private SymbolCatalog catalog;
@@ -148,11 +160,12 @@ public class RdbInsertBenchmark {
         }
         catalog = new SymbolCatalog();
         pool = reuse ? new ChunkPool() : null;
+        agent = "g".equals(symIndex) && follower ? new SymIndexAgent("bench-sym-index") : null;
         table = newTable();
     }
 
     private RealtimeTable newTable() {
-        return new RealtimeTable(schema, catalog, tableRows, "g".equals(symIndex), pool);
+        return new RealtimeTable(schema, catalog, tableRows, "g".equals(symIndex), pool, agent);
     }
 
     /** The one-sym query that indexes the table's rows (nothing for {@code none}, which has nothing to index). */
@@ -185,22 +198,29 @@ public class RdbInsertBenchmark {
     @Setup(Level.Iteration)
     public void startCpu() {
         cpu0 = THREADS.getCurrentThreadCpuTime();
+        agentCpu0 = agent == null ? 0 : agent.cpuNanos();
         rows0 = inserted;
     }
 
     @TearDown(Level.Iteration)
     public void printCpu() {
         final double cpu = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9;
-        System.out.printf(java.util.Locale.ROOT, "cpu rows/s bulk=%d symIndex=%s reuse=%b %.1f M%s%n", bulk, symIndex, reuse,
-            (inserted - rows0) / cpu / 1e6, indexedRows == 0 ? "" : String.format(java.util.Locale.ROOT,
+        final long n = inserted - rows0;
+        System.out.printf(java.util.Locale.ROOT, "cpu rows/s bulk=%d symIndex=%s reuse=%b %.1f M%s%s%n", bulk, symIndex, reuse,
+            n / cpu / 1e6, indexedRows == 0 ? "" : String.format(java.util.Locale.ROOT,
                 " (index catch-up %.2f CPU ns/row, %.1f CPU ms per %d-row table)", (double) indexNanos / indexedRows, indexNanos / 1e6
-                    / Math.max(1, indexedRows / tableRows), tableRows));
+                    / Math.max(1, indexedRows / tableRows), tableRows),
+            agent == null ? "" : String.format(java.util.Locale.ROOT, " (follower thread %.2f CPU ns/row)",
+                (double) (agent.cpuNanos() - agentCpu0) / Math.max(1, n)));
         indexNanos = 0;
         indexedRows = 0;
     }
 
     @TearDown(Level.Trial)
     public void release() {
+        if (agent != null) {
+            agent.close();
+        }
         for (final ByteBuf b : frames) {
             b.release();
         }

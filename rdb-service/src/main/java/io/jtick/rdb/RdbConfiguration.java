@@ -16,6 +16,7 @@ import io.jtick.core.rdb.EndOfDayHandler;
 import io.jtick.core.rdb.HdbWriteDown;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.rdb.RealtimeTable;
+import io.jtick.core.rdb.SymIndexAgent;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.TableSegment;
@@ -47,16 +48,22 @@ class RdbConfiguration {
         return new TickMetrics();
     }
 
+    /** The thread that sorts each chunk of the indexed tables into their sym index as soon as it is full ({@code rdb-sym-index}). */
+    @Bean(destroyMethod = "close")
+    SymIndexAgent symIndexAgent() {
+        return new SymIndexAgent("rdb-sym-index");
+    }
+
     /** End of day uses an {@link EndOfDayHandler} bean when there is one (HDB write-down), else drops the day. */
     @Bean
     RealtimeDatabase realtimeDatabase(final TickMetrics metrics, final RdbProperties properties,
-                                      final ObjectProvider<EndOfDayHandler> endOfDay) {
+                                      final ObjectProvider<EndOfDayHandler> endOfDay, final SymIndexAgent indexAgent) {
         final List<String> gaugeTables = properties.tables().isEmpty()
             ? SchemaRegistry.builtIn(0).tables().stream().map(TableSchema::name).toList()
             : properties.tables();
         return new RealtimeDatabase(metrics, endOfDay.getIfAvailable(() -> EndOfDayHandler.NONE), gaugeTables,
             RealtimeTable.DEFAULT_CAPACITY, Set.copyOf(properties.unindexedTables()),
-            properties.chunkPoolSize() == null ? Long.MAX_VALUE : properties.chunkPoolSize().toBytes());
+            properties.chunkPoolSize() == null ? Long.MAX_VALUE : properties.chunkPoolSize().toBytes(), indexAgent);
     }
 
     /**

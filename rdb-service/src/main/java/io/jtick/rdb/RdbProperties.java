@@ -34,7 +34,8 @@ import java.util.List;
  * @param tables         tables to subscribe to; empty for all
  * @param syms           symbols to subscribe to; empty for all
  * @param unindexedTables tables kept without the sym index (as a kdb+ table without {@code g#}): one-sym queries scan
- *                       the sym column instead; the index of the others is built off the insert path, by the queries
+ *                       the sym column instead; the index of the others is built off the insert path (each chunk by the
+ *                       {@code rdb-sym-index} thread once it is full, the rest by the queries)
  * @param chunkPoolSize  heap kept across end of day for the next day's column chunks at most (none set: every full chunk of the
  *                       day, as kdb+'s allocator keeps what it took; 0: none, the garbage collector returns the day's heap)
  * @param reconnectDelay wait between reconnect attempts

@@ -47,6 +47,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code chunks}: the {@link ChunkPool} the tables grow from; the day's tables go back to it
  *       at end of day, once the write-down and every query still reading them are done (gauge
  *       {@code tick.rdb.chunk.pool.bytes}: the free chunks it holds);</li>
+ *   <li>{@code indexAgent}: the {@link SymIndexAgent} the indexed tables hand each filled chunk to, or null;</li>
  *   <li>counters in {@link TickMetrics}: {@code tick.rdb.rows}, {@code tick.rdb.updates} (frames
  *       applied), {@code tick.rdb.duplicates}, {@code tick.rdb.rejected}, {@code tick.rdb.eod},
  *       {@code tick.rdb.eod.failures}; gauges {@code tick.rdb.last.sequence},
@@ -61,6 +62,7 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
 
     private final SymbolCatalog symbols = new SymbolCatalog();
     private final ChunkPool chunks;
+    private final SymIndexAgent indexAgent;
     private final EndOfDayHandler endOfDay;
     private final int initialCapacity;
     private final Set<String> unindexedTables;
@@ -105,10 +107,21 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
      */
     public RealtimeDatabase(final TickMetrics metrics, final EndOfDayHandler endOfDay, final Collection<String> gaugeTables,
                             final int initialCapacity, final Set<String> unindexedTables, final long chunkPoolBytes) {
+        this(metrics, endOfDay, gaugeTables, initialCapacity, unindexedTables, chunkPoolBytes, null);
+    }
+
+    /**
+     * As above, with {@code indexAgent}: the thread that sorts each chunk of the indexed tables into their sym index as soon as
+     * the subscription has filled it (the caller owns it and closes it after the RDB), or null: the queries index every row.
+     */
+    public RealtimeDatabase(final TickMetrics metrics, final EndOfDayHandler endOfDay, final Collection<String> gaugeTables,
+                            final int initialCapacity, final Set<String> unindexedTables, final long chunkPoolBytes,
+                            final SymIndexAgent indexAgent) {
         if (chunkPoolBytes < 0) {
             throw new IllegalArgumentException("the chunk pool's size must be >= 0 [value=" + chunkPoolBytes + "]");
         }
         this.chunks = new ChunkPool(chunkPoolBytes);
+        this.indexAgent = indexAgent;
         this.endOfDay = endOfDay;
         this.initialCapacity = initialCapacity;
         this.unindexedTables = Set.copyOf(unindexedTables);
@@ -230,7 +243,7 @@ public final class RealtimeDatabase implements TickListener, QuerySource {
     }
 
     private RealtimeTable newTable(final TableSchema schema) {
-        return new RealtimeTable(schema, symbols, initialCapacity, !unindexedTables.contains(schema.name()), chunks);
+        return new RealtimeTable(schema, symbols, initialCapacity, !unindexedTables.contains(schema.name()), chunks, indexAgent);
     }
 
     @Override

@@ -17,13 +17,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * unless the table is made without it, a {@link SymIndex} ({@code g#}). {@link #append} copies each
  * column block of an update straight from the frame's memory and maps the update's sym codes to
  * catalog ids through a {@link SymDictionaryCache}; nothing is allocated per row or per update
- * unless a chunk or a new symbol is added. The sym index is kept off the insert path: the first
- * query that asks a segment for one sym's rows indexes the rows published since the last such query,
- * a whole chunk at a time by a counting sort ({@link SymIndex#catchUp}), so inserts never pay for it
- * and queries always see every row. A table without the index answers the same question by scanning
- * its sym column. Growth never copies what is there (except while the first chunk is still smaller
- * than a full one), so memory is the rows' bytes, about 4 bytes of index per row once indexed and at
- * most one partly filled chunk per column.
+ * unless a chunk or a new symbol is added. The sym index is kept off the insert path: a table given
+ * a {@link SymIndexAgent} hands it each chunk the writer fills, which the agent's thread sorts into the
+ * index at once; the first query that asks a segment for one sym's rows indexes whatever rows published
+ * since are not indexed yet (without an agent, all of them), a whole chunk at a time by a counting
+ * sort ({@link SymIndex#catchUp}), so inserts never pay for it and queries always see every row.
+ * A table without the index answers the same question by scanning its sym column. Growth never
+ * copies what is there (except while the first chunk is still smaller than a full one), so memory
+ * is the rows' bytes, about 4 bytes of index per row once indexed and at most one partly filled
+ * chunk per column.
  *
  * <p>Threads: one writer (the subscription's event loop) calls {@link #append}; any thread may
  * call {@link #segment}, {@link #rowCount} and {@link #memoryBytes}. The writer stores values,
@@ -31,6 +33,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (volatile) chunk holder, so every row below the count is fully visible. A chunk is added to
  * the holder before rows are written into it; a holder whose slot arrays are full, or whose first
  * chunk grows, is replaced by a copy, published through the volatile before any row goes in.
+ * A {@link SymIndexAgent}'s thread reads the same way ({@link #indexWholeChunks}), holding the
+ * chunks as a segment does while it sorts.
  *
  * <p>Chunk reuse: a table made with a {@link ChunkPool} takes its chunks, and its sym index the row
  * lists of whole chunks, from the pool when it can (chunks of a retired table, not zeroed: no row at
@@ -55,6 +59,10 @@ public final class RealtimeTable {
     /** Holders of the chunks: the table itself until {@link #retire}, plus each open segment; 0 = chunks given back. */
     private final AtomicInteger holders = new AtomicInteger(1);
     private final AtomicBoolean retired = new AtomicBoolean();
+    /** Sorts each chunk the writer fills into the index on its own thread, or null (the queries index every row). */
+    private final SymIndexAgent agent;
+    /** A hand-over to the agent is pending: the writer hands the table over again only once the agent has taken it. */
+    private final AtomicBoolean agentQueued = new AtomicBoolean();
 
     /** {@code chunks[column][k]}: chunk k of a column; slots past the capacity are null. */
     private volatile Object[][] chunks;
@@ -91,6 +99,15 @@ public final class RealtimeTable {
      */
     public RealtimeTable(final TableSchema schema, final SymbolCatalog symbols, final int initialCapacity, final boolean symIndexed,
                          final ChunkPool pool) {
+        this(schema, symbols, initialCapacity, symIndexed, pool, null);
+    }
+
+    /**
+     * @param agent the thread that indexes each chunk as soon as it is full (see {@link SymIndexAgent}), or null: the queries
+     *              index every row; unused without the index
+     */
+    public RealtimeTable(final TableSchema schema, final SymbolCatalog symbols, final int initialCapacity, final boolean symIndexed,
+                         final ChunkPool pool, final SymIndexAgent agent) {
         if (initialCapacity < 1 || initialCapacity > MAX_ROWS) {
             throw new IllegalArgumentException("capacity must be 1.." + MAX_ROWS + " [table=" + schema.name()
                 + ", capacity=" + initialCapacity + "]");
@@ -103,6 +120,7 @@ public final class RealtimeTable {
             types[c] = schema.type(c);
         }
         this.pool = pool;
+        this.agent = symIndexed ? agent : null;
         final Object[] reused = pool == null ? null : pool.take(types);
         final int first = reused != null ? ColumnStore.CHUNK_ROWS : Math.min(initialCapacity, ColumnStore.CHUNK_ROWS);
         final int slots = Math.max(4, ColumnStore.chunksFor(initialCapacity));
@@ -162,6 +180,30 @@ public final class RealtimeTable {
             final int n = published;
             index.catchUp(chunks[TableSchema.SYM], n, symbols.size());
         }
+    }
+
+    /**
+     * The {@link SymIndexAgent}'s thread: indexes the whole chunks published so far (the last, partly
+     * filled one is left to the queries), unless the table's chunks went back to the pool.
+     */
+    void indexWholeChunks() {
+        agentQueued.set(false);
+        if (!hold()) {
+            return;
+        }
+        try {
+            final int n = published & ~ColumnStore.MASK;
+            index.catchUp(chunks[TableSchema.SYM], n, symbols.size());
+        } finally {
+            if (pool != null) {
+                unpin();
+            }
+        }
+    }
+
+    /** Any thread (tests): rows the sym index covers now, 0 without the index. */
+    int indexedRows() {
+        return index == null ? 0 : index.coveredRows();
     }
 
     /** Writer thread: dictionaries mapped from the cache / symbol by symbol (see {@link SymDictionaryCache}). */
@@ -240,6 +282,10 @@ public final class RealtimeTable {
         timeSorted = sorted;
         rows = start + n;
         published = rows;
+        // a chunk filled: the agent sorts it into the index while it is still in a cache
+        if (agent != null && ((start ^ rows) & ~ColumnStore.MASK) != 0 && !agentQueued.get() && agentQueued.compareAndSet(false, true)) {
+            agent.offer(this);
+        }
         return n;
     }
 
@@ -415,16 +461,27 @@ public final class RealtimeTable {
         if (pool == null) {
             return snapshot(epochDay);
         }
+        if (!hold()) {
+            return null;
+        }
+        final RealtimeSegment s = snapshot(epochDay);
+        s.holding(pool.pin(s, this));
+        return s;
+    }
+
+    /** One more holder of the chunks (let go by {@link #unpin}), or false once they went back to the pool; true without a pool. */
+    private boolean hold() {
+        if (pool == null) {
+            return true;
+        }
         int h;
         do {
             h = holders.get();
             if (h == 0) {
-                return null;
+                return false;
             }
         } while (!holders.compareAndSet(h, h + 1));
-        final RealtimeSegment s = snapshot(epochDay);
-        s.holding(pool.pin(s, this));
-        return s;
+        return true;
     }
 
     /** The count first, then the chunks (see the class comment). */

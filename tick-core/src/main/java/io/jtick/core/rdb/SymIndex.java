@@ -7,8 +7,10 @@ import java.util.Arrays;
 /**
  * The sym index ({@code g#}): for each symbol id, the ascending row numbers that hold it, so a
  * one-sym query visits only its own rows. It is built off the insert path, a column chunk
- * ({@link ColumnStore#CHUNK_ROWS} rows) at a time, by whichever
- * query first needs rows the index does not cover yet ({@link #catchUp}): each chunk's sym ids are
+ * ({@link ColumnStore#CHUNK_ROWS} rows) at a time ({@link #catchUp}), by the table's
+ * {@link SymIndexAgent} as soon as the writer has filled a chunk, and by whichever query first
+ * needs rows the index does not cover yet (the partly filled last chunk, and whatever whole chunks
+ * the agent, if any, has not sorted yet): each chunk's sym ids are
  * sorted into one {@link Block} by a counting sort (count each sym's rows, turn the counts into
  * start offsets, then drop each row number at its sym's next offset), two sequential passes over
  * the chunk with the counts in the L1 cache, where adding row by row to each sym's own list costs a
@@ -273,6 +275,11 @@ final class SymIndex {
     private int[] grownCounts(final int sym) {
         counts = Arrays.copyOf(counts, Math.max(sym + 1, counts.length << 1));
         return counts;
+    }
+
+    /** Any thread: rows the published state covers. */
+    int coveredRows() {
+        return state.rows;
     }
 
     /** Any thread (a figure of a moment ago): heap bytes the index holds. */

@@ -181,6 +181,45 @@ class RealtimeDatabaseTest {
     }
 
     @Test
+    void shouldIndexEachFilledChunkOnTheAgentThreadWithoutAQuery() {
+        final int updates = 14;
+        final int perUpdate = 5_000;
+        final String[] syms = {"AAPL", "IBM", "MSFT"};
+        final RealtimeDatabase plain = new RealtimeDatabase(metrics, EndOfDayHandler.NONE, List.of(), 4, Set.of("trade"));
+        try (SymIndexAgent agent = new SymIndexAgent("rdb-test-sym-index")) {
+            final RealtimeDatabase indexed = new RealtimeDatabase(metrics, EndOfDayHandler.NONE, List.of(), 4, Set.of(), Long.MAX_VALUE,
+                agent);
+            long ibm = 0;
+            for (final RealtimeDatabase db : List.of(indexed, plain)) {
+                rdb = db;
+                subscribe();
+                for (int seq = 1; seq <= updates; seq++) {
+                    final long[] time = new long[perUpdate];
+                    final String[] sym = new String[perUpdate];
+                    for (int r = 0; r < perUpdate; r++) {
+                        time[r] = T0 + (long) seq * perUpdate + r;
+                        sym[r] = syms[(seq + r) % syms.length];
+                        ibm += db == plain && "IBM".equals(sym[r]) ? 1 : 0;
+                    }
+                    trade(seq, T0, time, sym);
+                }
+            }
+            // 70,000 rows: two whole chunks, which the agent indexes (4 bytes a row) while no query has asked
+            final long index = 4L * ((updates * perUpdate) & ~ColumnStore.MASK);
+            final long deadline = System.nanoTime() + 30_000_000_000L;
+            while (indexed.memoryBytes("trade") < plain.memoryBytes("trade") + index && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            assertThat(indexed.memoryBytes("trade")).isGreaterThanOrEqualTo(plain.memoryBytes("trade") + index);
+            final String q = "{\"table\":\"trade\",\"where\":{\"sym\":\"IBM\"},\"select\":{\"n\":{\"count\":\"*\"}}}";
+            final QueryEngine engine = new QueryEngine();
+            assertThat(engine.query(q, indexed).rows()).containsExactly(List.of(ibm));
+            assertThat(engine.query(q, plain).rows()).containsExactly(List.of(ibm));
+            assertThat(agent.failures()).isZero();
+        }
+    }
+
+    @Test
     void shouldRejectUnknownTableAndColumn() {
         subscribe();
         final QueryEngine engine = new QueryEngine();

@@ -88,7 +88,82 @@ class SymIndexCatchUpTest {
 
     @Test
     void shouldGiveEveryReaderItsSnapshotsRowsWhileTheWriterInserts() throws Exception {
-        final RealtimeTable table = new RealtimeTable(TableSchema.trade(0), new SymbolCatalog(), 1);
+        readWhileInserting(new RealtimeTable(TableSchema.trade(0), new SymbolCatalog(), 1));
+    }
+
+    @Test
+    void shouldGiveEveryReaderItsSnapshotsRowsWhileTheAgentSortsEachFilledChunk() throws Exception {
+        // the agent's thread and the readers' catch-ups race for the same chunks: each is sorted once, by whichever comes first
+        try (SymIndexAgent agent = new SymIndexAgent("rdb-test-sym-index")) {
+            readWhileInserting(new RealtimeTable(TableSchema.trade(0), new SymbolCatalog(), 1, true, new ChunkPool(), agent));
+            assertThat(agent.failures()).isZero();
+        }
+    }
+
+    @Test
+    void shouldIndexWholeChunksOnTheAgentThreadAndLeaveTheRestToTheQuery() throws Exception {
+        try (SymIndexAgent agent = new SymIndexAgent("rdb-test-sym-index")) {
+            final RealtimeTable table = new RealtimeTable(TableSchema.trade(0), new SymbolCatalog(), 1, true, null, agent);
+            insert(table, ROWS);
+            final int whole = ROWS & ~ColumnStore.MASK;
+            final long deadline = System.nanoTime() + 30_000_000_000L;
+            while (table.indexedRows() < whole && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            // no query has run: the agent indexed every whole chunk and nothing of the partly filled last one
+            assertThat(table.indexedRows()).isEqualTo(whole);
+            final TableSegment s = table.segment(0);
+            for (int sym = 0; sym < s.symIdLimit(); sym += 7) {
+                assertThat(indexed(s, sym)).as("sym %d", sym).containsExactly(scanned(s, sym));
+            }
+            assertThat(table.indexedRows()).isEqualTo(ROWS);
+            assertThat(agent.failures()).isZero();
+        }
+    }
+
+    @Test
+    void shouldSkipATableWhoseChunksWentBackToThePool() throws Exception {
+        final ChunkPool pool = new ChunkPool();
+        try (SymIndexAgent agent = new SymIndexAgent("rdb-test-sym-index")) {
+            for (int t = 0; t < 6; t++) {
+                // retired as soon as filled: the agent's hand-overs find the chunks held (and index them) or given back (skipped)
+                final RealtimeTable table = new RealtimeTable(TableSchema.trade(0), new SymbolCatalog(), 1, true, pool, agent);
+                insert(table, 3 * ColumnStore.CHUNK_ROWS + 17);
+                final TableSegment s = table.segment(0);
+                for (int sym = 0; sym < s.symIdLimit(); sym += 97) {
+                    assertThat(indexed(s, sym)).as("table %d, sym %d", t, sym).containsExactly(scanned(s, sym));
+                }
+                s.close();
+                table.retire();
+            }
+            assertThat(agent.failures()).isZero();
+        }
+        assertThat(pool.reused()).isPositive();
+    }
+
+    /** Inserts rows {@code 0..rows-1} (sym of row r: {@link #symOf}) in updates of varying size. */
+    private static void insert(final RealtimeTable table, final int rows) {
+        final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
+        try {
+            int done = 0;
+            for (int i = 0; done < rows; i++) {
+                final int n = Math.min(rows - done, 1 + (i * 7_919) % 4_000);
+                final long[] time = new long[n];
+                final String[] sym = new String[n];
+                for (int r = 0; r < n; r++) {
+                    time[r] = done + r;
+                    sym[r] = "S" + symOf(done + r);
+                }
+                buf.clear();
+                table.append(TableSchema.trade(0), RdbFrames.decode(buf, RealtimeTableTest.trade(buf, i + 1, time, sym, null)));
+                done += n;
+            }
+        } finally {
+            assertThat(buf.release()).isTrue();
+        }
+    }
+
+    private static void readWhileInserting(final RealtimeTable table) throws Exception {
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final AtomicBoolean done = new AtomicBoolean();
         final AtomicLong checks = new AtomicLong();
