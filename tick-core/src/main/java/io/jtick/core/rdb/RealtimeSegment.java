@@ -19,6 +19,7 @@ final class RealtimeSegment implements TableSegment {
     private final TableSchema schema;
     private final SymbolCatalog symbols;
     private final SymIndex index;
+    private final SymCounts counts;
     private final Object[][] chunks;
     private final int rows;
     private final boolean timeSorted;
@@ -27,11 +28,12 @@ final class RealtimeSegment implements TableSegment {
     /** This segment's hold on the table's chunks when the table reuses them, else null. */
     private ChunkPool.Pin pin;
 
-    RealtimeSegment(final TableSchema schema, final SymbolCatalog symbols, final SymIndex index, final Object[][] chunks,
-                    final int rows, final boolean timeSorted, final int epochDay) {
+    RealtimeSegment(final TableSchema schema, final SymbolCatalog symbols, final SymIndex index, final SymCounts counts,
+                    final Object[][] chunks, final int rows, final boolean timeSorted, final int epochDay) {
         this.schema = schema;
         this.symbols = symbols;
         this.index = index;
+        this.counts = counts;
         this.chunks = chunks;
         this.rows = rows;
         this.timeSorted = timeSorted;
@@ -109,6 +111,16 @@ final class RealtimeSegment implements TableSegment {
             return;
         }
         SymIndex.rows(index.catchUp(sym, rows, symLimit), symId, rows, sink);
+    }
+
+    /** From the table's {@link SymCounts}: its totals over whole chunks and a scan of the rest of this snapshot. */
+    @Override
+    public boolean symCounts(final long[] out) {
+        if (counts == null) {
+            return false;
+        }
+        counts.count(chunks[TableSchema.SYM], rows, out);
+        return true;
     }
 
     /** A table without the index: the rows holding {@code symId}, found by a scan of the sym column, as one ascending list. */
