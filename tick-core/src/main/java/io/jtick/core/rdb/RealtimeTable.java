@@ -52,6 +52,8 @@ public final class RealtimeTable {
     private final TableSchema schema;
     private final SymbolCatalog symbols;
     private final SymIndex index;
+    /** Rows per sym for {@code count by sym}, kept over whole chunks by the queries that ask. */
+    private final SymCounts counts = new SymCounts();
     private final ColumnType[] types;
     private final SymDictionaryCache dictionaries = new SymDictionaryCache();
     /** Where chunks come from and go back to, or null (fresh arrays, left to the GC). */
@@ -488,7 +490,7 @@ public final class RealtimeTable {
     private RealtimeSegment snapshot(final int epochDay) {
         final int n = published;
         final boolean sorted = timeSorted;
-        return new RealtimeSegment(schema, symbols, index, chunks, n, sorted, epochDay);
+        return new RealtimeSegment(schema, symbols, index, counts, chunks, n, sorted, epochDay);
     }
 
     /**

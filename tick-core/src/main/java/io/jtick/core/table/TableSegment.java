@@ -63,6 +63,15 @@ public interface TableSegment extends AutoCloseable {
     /** Hands the rows of one sym (a local id) to {@code sink}, in ascending row order; nothing when absent. */
     void symRows(int symId, RowSink sink);
 
+    /**
+     * Adds the number of rows of each local sym id to {@code counts[id]} ({@code counts} has
+     * {@link #symIdLimit()} entries) and returns true, when the segment can tell them without the
+     * engine walking each sym's {@link #symRows}; returns false and leaves {@code counts} alone otherwise.
+     */
+    default boolean symCounts(final long[] counts) {
+        return false;
+    }
+
     /** Rows {@code [from, from + length)} of a column into {@code chunk}; {@code length <= chunkRows()}. */
     void read(int column, int from, int length, ColumnChunk chunk);
 

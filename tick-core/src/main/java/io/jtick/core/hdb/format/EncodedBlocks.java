@@ -28,6 +28,8 @@ final class EncodedBlocks {
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
     private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
     private static final long LONG_BASE = UnsafeApi.arrayBaseOffset(long[].class);
+    /** Binary searches in a block (of a column the shared cache keeps whole) after which the block is decoded into the cache. */
+    static final int SEARCHES_TO_CACHE = 4;
 
     private final long id;
     private final Path path;
@@ -49,6 +51,8 @@ final class EncodedBlocks {
     private final int subRows;
     /** Version 3: blocks whose checksum has passed once (1), so that reads of a few rows of them do not checksum the block each time. */
     private final byte[] verified;
+    /** Version 3: binary searches in each block that decoded a sub-block, up to {@value #SEARCHES_TO_CACHE} ({@link #lowerBound}). */
+    private final byte[] searches;
     private volatile boolean closed;
 
     EncodedBlocks(final long id, final Path path, final ColumnFileHeader h, final FileChannel channel, final MappedByteBuffer mapped,
@@ -69,6 +73,7 @@ final class EncodedBlocks {
         this.valuesBase = valuesBase;
         this.subRows = h.subRows;
         this.verified = h.subRows > 0 ? new byte[h.blockCount] : null;
+        this.searches = h.subRows > 0 ? new byte[h.blockCount] : null;
     }
 
     /** Empties this thread's own part block. */
@@ -233,11 +238,27 @@ final class EncodedBlocks {
 
     /**
      * First row in {@code [lo, hi)} (rows of {@code block}, a long column non-decreasing over them)
-     * whose value is at least {@code t}, or {@code hi}: the sub-blocks' first values (version 3)
-     * pick the one sub-block to decode, which is then searched.
+     * whose value is at least {@code t}, or {@code hi}: in the shared cache's decoded block when it
+     * has it ({@link #searchedWhole}), else the sub-blocks' first values (version 3) pick the one
+     * sub-block to decode, which is then searched.
      */
     int lowerBound(final int block, final int lo, final int hi, final long t) {
         checkOpen();
+        final DecodedBlockCache.Entry whole = searchedWhole(block);
+        if (whole != null) {
+            int l = lo;
+            int h = hi;
+            final long at = valuesBase - (long) whole.firstRow * width;
+            while (l < h) {
+                final int mid = (l + h) >>> 1;
+                if (UnsafeApi.getLong(whole.values, at + (long) mid * width) < t) {
+                    l = mid + 1;
+                } else {
+                    h = mid;
+                }
+            }
+            return l;
+        }
         final Scratch s = SCRATCH.get();
         final int firstRow = blockFirstRow[block];
         final int rows = rowsIn(block);
@@ -283,6 +304,27 @@ final class EncodedBlocks {
         } catch (final IOException | IllegalArgumentException e) {
             throw new UncheckedIOException(new CorruptPartitionException(path, block, "block does not decode: " + e.getMessage(), e));
         }
+    }
+
+    /**
+     * The shared cache's decoded {@code block} for a binary search, or null to search one decoded
+     * sub-block instead: the cache's entry when it has one; else, for a column the cache keeps
+     * whole, the block decoded into the cache once {@value #SEARCHES_TO_CACHE} searches have gone
+     * to it (a time column searched per sym by a time window each time the query runs: each search
+     * would decode a sub-block again).
+     */
+    private DecodedBlockCache.Entry searchedWhole(final int block) {
+        final DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
+        if (e != null || !cachedWhole()) {
+            return e;
+        }
+        final int n = searches[block];
+        if (n + 1 < SEARCHES_TO_CACHE) {
+            // not atomic: a lost count only delays the caching by a search
+            searches[block] = (byte) (n + 1);
+            return null;
+        }
+        return cached(block);
     }
 
     /**

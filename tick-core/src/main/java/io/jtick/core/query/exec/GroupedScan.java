@@ -22,7 +22,8 @@ import java.util.concurrent.Executors;
 /**
  * The grouped stage of an {@link Execution}: the bound segments' candidate rows scanned batch by
  * batch into {@link Groups} (large scans cut into slices over several threads), or, for
- * {@code count by sym} settled by the sym index alone, counted without reading a row; then the
+ * {@code count by sym} settled by the sym index alone, counted without reading a row (or from the
+ * segment's own counts per sym, {@link TableSegment#symCounts}); then the
  * groups written as a result table, sorted and limited.
  */
 final class GroupedScan {
@@ -203,6 +204,9 @@ final class GroupedScan {
             return;
         }
         final boolean narrow = lo != Long.MIN_VALUE || hi != Long.MAX_VALUE;
+        if (!narrow && countFromSegment(seg, groups)) {
+            return;
+        }
         final ColumnChunk probe = new ColumnChunk();
         final RowSet one = new RowSet();
         final int time = bound.columns[TableSchema.TIME];
@@ -218,6 +222,29 @@ final class GroupedScan {
                 countSym(seg, id, one, narrow, time, lo, hi, probe, groups);
             }
         }
+    }
+
+    /** All of a segment's rows, per sym, when the segment keeps the counts ({@link TableSegment#symCounts}); false when it does not. */
+    private boolean countFromSegment(final TableSegment seg, final Groups groups) {
+        final long[] counts = new long[seg.symIdLimit()];
+        if (!seg.symCounts(counts)) {
+            return false;
+        }
+        if (plan.symIn() != null) {
+            for (final String s : new java.util.LinkedHashSet<>(plan.symIn())) {
+                final int id = seg.symId(s);
+                if (id >= 0 && counts[id] > 0) {
+                    groups.addCount(id, counts[id]);
+                }
+            }
+        } else {
+            for (int id = 0; id < counts.length; id++) {
+                if (counts[id] > 0) {
+                    groups.addCount(id, counts[id]);
+                }
+            }
+        }
+        return true;
     }
 
     private static void countSym(final TableSegment seg, final int id, final RowSet one, final boolean narrow, final int time,

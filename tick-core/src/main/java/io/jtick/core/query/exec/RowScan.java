@@ -78,18 +78,21 @@ final class RowScan {
             final Kept k = new Kept(bound);
             kept.add(k);
             b.bind(seg, bound.columns, bound.right);
-            // entries: whole range batches as ranges; kept rows of other batches go to k.store, as
-            // slices marked STORE and pointed at the final store array afterwards
+            // entries: whole batches as they came (ranges, or slices of the bound rows' own lists, which are
+            // never written to); kept rows of filtered batches go to k.store, as slices marked STORE and
+            // pointed at the final store array afterwards; each with the batch's sym, if one
             execution.addScanned(bound.scan(b, batch -> {
                 final int take = (int) Math.min(batch.count, cap - total[0]);
                 if (batch.isRange && batch.sel == null) {
-                    k.rows.range(batch.from, batch.from + take);
+                    k.rows.range(batch.from, batch.from + take, batch.sym);
+                } else if (batch.sel == null) {
+                    k.rows.add(batch.rows, batch.at, batch.at + take, batch.sym);
                 } else {
                     final int start = k.stored;
                     for (int i = 0; i < take; i++) {
-                        k.add(batch.row(batch.sel == null ? i : batch.sel[i]));
+                        k.add(batch.row(batch.sel[i]));
                     }
-                    k.rows.add(Kept.STORE, start, k.stored);
+                    k.rows.add(Kept.STORE, start, k.stored, batch.sym);
                 }
                 if (batch.match != null) {
                     for (int i = 0; i < take; i++) {
@@ -140,9 +143,9 @@ final class RowScan {
                 for (int p = rs.from[e]; p < rs.to[e]; p += chunk) {
                     final int n = Math.min(chunk, rs.to[e] - p);
                     if (list == null) {
-                        b.setRange(p, n, -1);
+                        b.setRange(p, n, rs.sym[e]);
                     } else {
-                        b.setList(list, p, n, -1);
+                        b.setList(list, p, n, rs.sym[e]);
                     }
                     if (b.match != null) {
                         System.arraycopy(k.right, matchAt, b.match, 0, n);

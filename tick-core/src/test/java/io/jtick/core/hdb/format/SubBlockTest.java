@@ -81,6 +81,19 @@ class SubBlockTest {
 
     @Test
     void shouldFindALowerBoundFromTheSubBlocksFirstValuesForAnyRange() throws IOException {
+        lowerBounds("small-cache");
+    }
+
+    @Test
+    void shouldSearchABlockInTheSharedCacheOnceSearchedOftenWhenTheCacheKeepsTheColumnWhole() throws IOException {
+        DecodedBlockCache.shared().capacityBytes(DecodedBlockCache.DEFAULT_CAPACITY_BYTES);
+        final long hits = DecodedBlockCache.shared().hits();
+        lowerBounds("kept-whole");
+        assertThat(DecodedBlockCache.shared().hits()).as("searches in cached blocks").isGreaterThan(hits);
+    }
+
+    /** Every lower bound of many ranges and times, against a linear search, in files of two encodings. */
+    private void lowerBounds(final String name) throws IOException {
         final int rows = 4 * BLOCK_ROWS + 13;
         final long[] times = new long[rows];
         final ByteBuffer b = ByteBuffer.allocate(rows * 8).order(ByteOrder.LITTLE_ENDIAN);
@@ -92,7 +105,7 @@ class SubBlockTest {
             b.putLong(t);
         }
         for (final String encoding : List.of("lz4", "scale-delta+shuffle/zstd:3")) {
-            final Path file = dir.resolve("bounds-" + encoding.replace('/', '_').replace(':', '_'));
+            final Path file = dir.resolve(name + "-bounds-" + encoding.replace('/', '_').replace(':', '_'));
             write(file, ColumnType.TIMESTAMP, ColumnEncoding.parse(encoding), b.array(), SUB_ROWS);
             try (ColumnFile f = ColumnFile.open(file, ColumnType.TIMESTAMP, rows)) {
                 final int[][] ranges = {{0, rows}, {5, BLOCK_ROWS}, {BLOCK_ROWS, 2 * BLOCK_ROWS}, {SUB_ROWS - 1, SUB_ROWS + 1},
