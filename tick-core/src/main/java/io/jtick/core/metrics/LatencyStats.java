@@ -16,9 +16,14 @@ public final class LatencyStats {
 
     private final String name;
     private final String description;
-    private final Recorder recorder = new Recorder(HIGHEST, 3);
-    private final Histogram window = new Histogram(HIGHEST, 3);
-    private final Histogram lifetime = new Histogram(HIGHEST, 3);
+    /**
+     * Made at the first value: a recorder holds three fixed-size histograms of 256 KB (one hour in ns at 3 digits),
+     * and most of a service's latencies (kdb+ port, journal sync, cluster, replay) never get a value.
+     */
+    private volatile Recorder recorder;
+    /** Off the hot path: auto-resizing, so they hold only the range recorded so far (same buckets as a fixed one). */
+    private final Histogram window = new Histogram(3);
+    private final Histogram lifetime = new Histogram(3);
     private Histogram interval;
 
     /**
@@ -46,7 +51,15 @@ public final class LatencyStats {
 
     /** Records one value in nanoseconds (negative values, from clock skew, count as 0). */
     public void record(final long nanos) {
-        recorder.recordValue(nanos < 0 ? 0 : Math.min(nanos, HIGHEST));
+        final Recorder r = recorder;
+        (r != null ? r : recorder()).recordValue(nanos < 0 ? 0 : Math.min(nanos, HIGHEST));
+    }
+
+    private synchronized Recorder recorder() {
+        if (recorder == null) {
+            recorder = new Recorder(HIGHEST, 3);
+        }
+        return recorder;
     }
 
     /** Folds what was recorded since the last call into the window and returns a copy of it. */
@@ -95,7 +108,11 @@ public final class LatencyStats {
     }
 
     private void fold() {
-        interval = recorder.getIntervalHistogram(interval);
+        final Recorder r = recorder;
+        if (r == null) {
+            return;
+        }
+        interval = r.getIntervalHistogram(interval);
         window.add(interval);
         lifetime.add(interval);
     }

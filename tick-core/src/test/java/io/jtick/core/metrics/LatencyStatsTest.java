@@ -35,6 +35,21 @@ class LatencyStatsTest {
     }
 
     @Test
+    void shouldReadAsEmptyBeforeItsFirstValue() {
+        final LatencyStats s = new LatencyStats("tick.tp.kdb.call", "never called");
+        assertThat(s.count()).isZero();
+        assertThat(s.snapshot().getTotalCount()).isZero();
+        s.reset();
+        final long[] counts = new long[BOUNDS.length + 1];
+        final LatencyStats.Lifetime none = s.lifetime(BOUNDS, counts);
+        assertThat(none.count()).isZero();
+        assertThat(counts).containsOnly(0L);
+        s.record(1_500);
+        assertThat(s.lifetime(BOUNDS, counts).count()).isEqualTo(1);
+        assertThat(counts).containsExactly(0, 1, 0, 0, 0);
+    }
+
+    @Test
     void shouldKeepTheLifetimeThroughAReset() {
         final LatencyStats stats = new LatencyStats("tick.test", "test");
         stats.record(1_500);

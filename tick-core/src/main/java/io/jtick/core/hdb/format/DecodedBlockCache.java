@@ -152,6 +152,22 @@ public final class DecodedBlockCache {
         bytes = 0;
     }
 
+    /**
+     * Drops the blocks of one file (a {@link ColumnFile} that closes: no reader can ask for them again,
+     * and the start-up query warm-up's deleted partitions would otherwise hold their share of the heap
+     * until other blocks push them out). One pass over the table, under this object's lock.
+     */
+    public synchronized void evictFile(final long fileId) {
+        final AtomicReferenceArray<Entry> s = slots;
+        for (int i = 0; i < s.length(); i++) {
+            final Entry e = s.get(i);
+            if (e != null && e.fileId == fileId) {
+                s.set(i, null);
+                bytes -= e.bytes;
+            }
+        }
+    }
+
     /** The cached block, or null (counted as a hit or a miss). */
     public Entry find(final long fileId, final int block) {
         final AtomicReferenceArray<Entry> s = slots;

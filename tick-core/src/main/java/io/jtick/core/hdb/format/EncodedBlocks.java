@@ -54,6 +54,8 @@ final class EncodedBlocks {
     /** Version 3: binary searches in each block that decoded a sub-block, up to {@value #SEARCHES_TO_CACHE} ({@link #lowerBound}). */
     private final byte[] searches;
     private volatile boolean closed;
+    /** Set once a block of this file went into the shared cache, so that {@link #close} drops them only when there are some. */
+    private volatile boolean addedToCache;
 
     EncodedBlocks(final long id, final Path path, final ColumnFileHeader h, final FileChannel channel, final MappedByteBuffer mapped,
                   final long valuesBase) {
@@ -91,9 +93,12 @@ final class EncodedBlocks {
         }
     }
 
-    /** Marks the blocks closed; the owning {@link ColumnFile} unmaps the file after. */
+    /** Marks the blocks closed and drops those it put in the shared cache; the owning {@link ColumnFile} unmaps the file after. */
     void close() {
         closed = true;
+        if (addedToCache) {
+            DecodedBlockCache.shared().evictFile(id);
+        }
     }
 
     /**
@@ -400,6 +405,9 @@ final class EncodedBlocks {
         final int rows = rowsIn(block);
         final Object values = type.newArray(rows);
         decodeInto(block, values, valuesBase);
+        if (!addedToCache) {
+            addedToCache = true;
+        }
         return cache.add(new DecodedBlockCache.Entry(id, block, blockFirstRow[block], values, rows * width));
     }
 

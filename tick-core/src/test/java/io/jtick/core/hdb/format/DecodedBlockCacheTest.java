@@ -124,4 +124,37 @@ class DecodedBlockCacheTest {
             assertThat(cache.bytes()).isZero();
         }
     }
+    @Test
+    void shouldDropTheBlocksOfAFileThatCloses() throws IOException {
+        final DecodedBlockCache own = new DecodedBlockCache(1 << 20);
+        own.add(new DecodedBlockCache.Entry(7, 0, 0, new long[100], 800));
+        own.add(new DecodedBlockCache.Entry(7, 1, 100, new long[100], 800));
+        own.add(new DecodedBlockCache.Entry(8, 0, 0, new long[100], 800));
+        own.evictFile(7);
+        assertThat(own.bytes()).isEqualTo(800);
+        assertThat(own.find(7, 0)).isNull();
+        assertThat(own.find(7, 1)).isNull();
+        assertThat(own.find(8, 0)).as("another file's block stays").isNotNull();
+
+        final MemorySegment day = SyntheticDay.segment("quote", DAY, 40_000, 10, 5);
+        new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("auto/lz4")), PartitionWriter.DEFAULT_BLOCK_BYTES, 2,
+            PartitionWriter.WriteHook.NONE).write(DAY, List.of(day));
+        final DecodedBlockCache cache = DecodedBlockCache.shared();
+        cache.clear();
+        try (PartitionTable kept = PartitionTable.open(root.resolve("2026-11-20/quote"))) {
+            final double bid = kept.column(2).getDouble(5);
+            kept.column(2).getDouble(30_000);
+            final long keptBytes = cache.bytes();
+            assertThat(keptBytes).as("a point read decodes its block into the cache").isGreaterThan(0);
+            try (PartitionTable closing = PartitionTable.open(root.resolve("2026-11-20/quote"))) {
+                assertThat(closing.column(2).getDouble(30_000)).isEqualTo(kept.column(2).getDouble(30_000));
+                assertThat(cache.bytes()).as("the second table's own block").isGreaterThan(keptBytes);
+            }
+            assertThat(cache.bytes()).as("the closed table's blocks are gone, the open one's stay").isEqualTo(keptBytes);
+            final long hits = cache.hits();
+            assertThat(kept.column(2).getDouble(5)).isEqualTo(bid);
+            assertThat(cache.hits()).isEqualTo(hits + 1);
+        }
+        assertThat(cache.bytes()).isZero();
+    }
 }
