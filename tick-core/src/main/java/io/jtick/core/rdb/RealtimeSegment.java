@@ -97,8 +97,8 @@ final class RealtimeSegment implements TableSegment {
 
     /**
      * The sym's rows below the segment's row count: from the sym index, brought up to that count
-     * first ({@link SymIndex#catchUp}), its blocks' rows of the sym joined into one list ({@link Joined};
-     * long runs of consecutive rows go out as ranges); from a scan of the sym column when the table has no index.
+     * first ({@link SymIndex#catchUp}), block by block (a block's rows of the sym that are a run of
+     * consecutive rows go out as a range); from a scan of the sym column when the table has no index.
      */
     @Override
     public void symRows(final int symId, final RowSink sink) {
@@ -110,64 +110,7 @@ final class RealtimeSegment implements TableSegment {
         if (symId < 0 || symId >= symLimit) {
             return;
         }
-        final Joined joined = new Joined(sink, rows / symLimit);
-        SymIndex.rows(index.catchUp(sym, rows, symLimit), symId, rows, joined);
-        joined.flush();
-    }
-
-    /**
-     * The index's rows of one sym, chunk block by chunk block, joined into one ascending list: the
-     * engine then reads the sym in batches of its own size, not one small batch per block (a
-     * thousand syms over a day: about 30 rows of each per block of {@link ColumnStore#CHUNK_ROWS}), and a
-     * time range is found by one binary search. A run of at least {@value #LONG_RUN} consecutive
-     * rows still goes out as a range (read in place).
-     */
-    private static final class Joined implements RowSink {
-        static final int LONG_RUN = 1024;
-        private final RowSink out;
-        private int[] list;
-        private int n;
-
-        /** @param expected rows the sym likely has (a table's rows per sym): the list's first size, a little over */
-        Joined(final RowSink out, final int expected) {
-            this.out = out;
-            this.list = new int[expected + (expected >>> 2) + 64];
-        }
-
-        @Override
-        public void range(final int from, final int to) {
-            if (to - from >= LONG_RUN) {
-                flush();
-                out.range(from, to);
-                return;
-            }
-            room(to - from);
-            for (int r = from; r < to; r++) {
-                list[n++] = r;
-            }
-        }
-
-        @Override
-        public void rows(final int[] rows, final int from, final int to) {
-            room(to - from);
-            System.arraycopy(rows, from, list, n, to - from);
-            n += to - from;
-        }
-
-        private void room(final int more) {
-            if (n + more > list.length) {
-                list = Arrays.copyOf(list, Math.max(n + more, Math.max(256, list.length << 1)));
-            }
-        }
-
-        /** Hands out the rows joined so far; the list handed out is the reader's from then on (a new one is started). */
-        void flush() {
-            if (n > 0) {
-                out.rows(list, 0, n);
-                list = new int[0];
-                n = 0;
-            }
-        }
+        SymIndex.rows(index.catchUp(sym, rows, symLimit), symId, rows, sink);
     }
 
     /** From the table's {@link SymCounts}: its totals over whole chunks and a scan of the rest of this snapshot. */

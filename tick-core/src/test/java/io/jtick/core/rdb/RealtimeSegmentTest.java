@@ -55,47 +55,16 @@ class RealtimeSegmentTest {
     }
 
     @Test
-    void shouldGiveTheSymIndexAsOneListUpToItsOwnRows() {
+    void shouldGiveTheSymIndexAsARangeForARunAndAsAListOtherwiseUpToItsOwnRows() {
         final TableSegment s = segment(new RealtimeTable(TRADE, new SymbolCatalog(), 2));
         assertThat(s.rowCount()).isEqualTo(6);
         assertThat(s.epochDay()).isEqualTo(20_000);
         assertThat(s.timeSorted()).isTrue();
         assertThat(s.symParted()).isFalse();
-        assertThat(symRows(s, "A")).as("rows 0-2; row 6 came later").containsExactly("rows [0, 1, 2]");
+        assertThat(symRows(s, "A")).as("rows 0-2; row 6 came later").containsExactly("range 0..3");
         assertThat(symRows(s, "B")).as("row 7 came later").containsExactly("rows [3, 5]");
-        assertThat(symRows(s, "C")).containsExactly("rows [4]");
+        assertThat(symRows(s, "C")).containsExactly("range 4..5");
         assertThat(s.symId("NOPE")).isEqualTo(-1);
-    }
-
-    @Test
-    void shouldJoinTheSymsRowsOverChunksIntoOneListAndGiveLongRunsAsRanges() {
-        final RealtimeTable table = new RealtimeTable(TRADE, new SymbolCatalog(), 64);
-        // chunk 0: A B A B ..., chunk 1: all A, chunk 2 (part filled): A B A B ...
-        final int runFrom = ColumnStore.CHUNK_ROWS;
-        final int runTo = 2 * ColumnStore.CHUNK_ROWS;
-        final int rows = runTo + 3_000;
-        final long[] time = new long[rows];
-        final String[] sym = new String[rows];
-        for (int r = 0; r < rows; r++) {
-            time[r] = r;
-            sym[r] = r >= runFrom && r < runTo || r % 2 == 0 ? "A" : "B";
-        }
-        final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
-        try {
-            table.append(TRADE, RdbFrames.decode(buf, RealtimeTableTest.trade(buf, 1, time, sym, null)));
-        } finally {
-            assertThat(buf.release()).isTrue();
-        }
-        final TableSegment s = table.segment(20_000);
-        final List<String> a = symRows(s, "A");
-        assertThat(a).hasSize(3);
-        assertThat(a.get(0)).as("chunk 0's rows, one list").startsWith("rows [0, 2, 4, ").endsWith(", " + (runFrom - 2) + "]");
-        assertThat(a.get(1)).as("the run of chunk 1").isEqualTo("range " + runFrom + ".." + runTo);
-        assertThat(a.get(2)).startsWith("rows [" + runTo + ", " + (runTo + 2) + ", ").endsWith(", " + (rows - 2) + "]");
-        final List<String> b = symRows(s, "B");
-        assertThat(b).as("B's rows of chunks 0 and 2, one list").hasSize(1);
-        assertThat(b.get(0)).startsWith("rows [1, 3, ").contains(", " + (runFrom - 1) + ", " + (runTo + 1) + ", ")
-            .endsWith(", " + (rows - 1) + "]");
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.jtick.core.query.exec;
 import io.jtick.core.query.model.ValueType;
 import io.jtick.core.query.plan.Plan;
 import io.jtick.core.schema.ColumnType;
-import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.TableSegment;
 
@@ -33,8 +32,6 @@ final class Batch {
     private final long[] loaded;
     private final long[][] longScratch;
     private final double[][] doubleScratch;
-    /** The sym column of a batch of one sym's rows ({@link #sym}), filled with its id. */
-    private int[] symScratch;
     private final ValueType[] types;
     private final ColumnType[] leftTypes;
 
@@ -171,16 +168,6 @@ final class Batch {
     }
 
     private void loadLeft(final int slot) {
-        if (sym >= 0 && slot == TableSchema.SYM) {
-            // one sym's rows (the sym index's): its id, without reading the column (a gather per row for a row list)
-            if (symScratch == null) {
-                symScratch = new int[capacity];
-            }
-            Arrays.fill(symScratch, 0, n, sym);
-            s[slot] = symScratch;
-            off[slot] = 0;
-            return;
-        }
         final ColumnChunk c = chunk(slot);
         final int col = segColumns[slot];
         if (isRange) {

@@ -78,21 +78,18 @@ final class RowScan {
             final Kept k = new Kept(bound);
             kept.add(k);
             b.bind(seg, bound.columns, bound.right);
-            // entries: whole batches as they came (ranges, or slices of the bound rows' own lists, which are
-            // never written to); kept rows of filtered batches go to k.store, as slices marked STORE and
-            // pointed at the final store array afterwards; each with the batch's sym, if one
+            // entries: whole range batches as ranges; kept rows of other batches go to k.store, as
+            // slices marked STORE and pointed at the final store array afterwards
             execution.addScanned(bound.scan(b, batch -> {
                 final int take = (int) Math.min(batch.count, cap - total[0]);
                 if (batch.isRange && batch.sel == null) {
-                    k.rows.range(batch.from, batch.from + take, batch.sym);
-                } else if (batch.sel == null) {
-                    k.rows.add(batch.rows, batch.at, batch.at + take, batch.sym);
+                    k.rows.range(batch.from, batch.from + take);
                 } else {
                     final int start = k.stored;
                     for (int i = 0; i < take; i++) {
-                        k.add(batch.row(batch.sel[i]));
+                        k.add(batch.row(batch.sel == null ? i : batch.sel[i]));
                     }
-                    k.rows.add(Kept.STORE, start, k.stored, batch.sym);
+                    k.rows.add(Kept.STORE, start, k.stored);
                 }
                 if (batch.match != null) {
                     for (int i = 0; i < take; i++) {
@@ -143,9 +140,9 @@ final class RowScan {
                 for (int p = rs.from[e]; p < rs.to[e]; p += chunk) {
                     final int n = Math.min(chunk, rs.to[e] - p);
                     if (list == null) {
-                        b.setRange(p, n, rs.sym[e]);
+                        b.setRange(p, n, -1);
                     } else {
-                        b.setList(list, p, n, rs.sym[e]);
+                        b.setList(list, p, n, -1);
                     }
                     if (b.match != null) {
                         System.arraycopy(k.right, matchAt, b.match, 0, n);

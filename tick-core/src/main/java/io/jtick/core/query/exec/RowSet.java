@@ -47,8 +47,7 @@ final class RowSet implements RowSink {
         add(list, f, t, -1);
     }
 
-    /** Appends an entry whose rows all have local sym id {@code s} (-1: unknown), never merged with the previous one. */
-    void add(final int[] list, final int f, final int t, final int s) {
+    private void add(final int[] list, final int f, final int t, final int s) {
         if (size == from.length) {
             from = Arrays.copyOf(from, size << 1);
             to = Arrays.copyOf(to, size << 1);
