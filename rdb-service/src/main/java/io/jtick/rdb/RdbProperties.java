@@ -82,14 +82,14 @@ public record RdbProperties(
      *                      memory-mapped by the HDB; e.g. {@code lz4}, {@code auto/zstd:1}
      * @param reloadTimeout how long the HDB may take to answer the reload; past it the delivery counts as failed
      * @param retryInterval how often a partition written but not delivered (the HDB down or refusing) is offered again
-     * @param directIo      {@code off} (default: buffered), {@code auto} (column files written with direct I/O where the file
-     *                      system takes it), {@code on}
+     * @param directIo      {@code auto} (default: column files written with direct I/O where the file system takes it,
+     *                      buffered elsewhere), {@code on} (direct or the write fails), {@code off} (buffered)
      */
     public record Hdb(String root, String url, @NotNull @DefaultValue("reload") @Pattern(regexp = "reload|upload") String transfer,
                       @NotNull @DefaultValue("128KB") DataSize blockBytes,
                       @NotBlank @DefaultValue("none") String encoding, @NotNull @DefaultValue("60s") Duration reloadTimeout,
                       @NotNull @DefaultValue("5s") Duration retryInterval,
-                      @NotNull @DefaultValue("off") @Pattern(regexp = "(?i)auto|on|off") String directIo) {
+                      @NotNull @DefaultValue("auto") @Pattern(regexp = "(?i)auto|on|off") String directIo) {
 
         /** True when {@code root} is set. */
         public boolean enabled() {

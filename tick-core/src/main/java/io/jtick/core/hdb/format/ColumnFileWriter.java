@@ -42,7 +42,7 @@ public final class ColumnFileWriter implements AutoCloseable {
     private final DirectColumnOutput direct;
     /** Direct I/O of a plain file: {@link #rawBuffer} is the staging buffer's next block, filled in place. */
     private final boolean inPlace;
-    /** {@link #directWhole}: the whole value region in the staging buffer, where {@link #writeValuesAt} copies; else null. */
+    /** {@link #directWhole}: the whole value region in the lent buffer, filled through {@link #wholeValues}; else null. */
     private final UnsafeBuffer whole;
     private final byte[] transformed;
     private final byte[] scratch;
@@ -97,9 +97,9 @@ public final class ColumnFileWriter implements AutoCloseable {
 
     /**
      * A direct-I/O writer of a plain file whose rows come in any order through {@link #writeValuesAt}
-     * (then {@link #finishPlain}): its whole value region is held in one aligned staging buffer
-     * ({@code rowCount × width} bytes of direct memory, freed on {@link #close}) and written once
-     * complete.
+     * or filled in place ({@link #wholeValues}), then {@link #finishPlain}: the whole file is built in
+     * {@code lent} (an aligned buffer of {@link #wholeBufferBytes}, the caller's, not freed here) and
+     * written in one write once complete.
      */
     public static ColumnFileWriter directWhole(final Path path, final ColumnType type, final int blockRows, final long rowCount,
                                                final boolean sync, final int align, final Executor io, final ByteBuffer lent)
@@ -110,11 +110,27 @@ public final class ColumnFileWriter implements AutoCloseable {
         return new ColumnFileWriter(path, type, ColumnEncoding.parse("none"), blockRows, rowCount, sync, 0, align, io, lent);
     }
 
-    /** Bytes of the aligned buffer {@link #directWhole} can be lent for a column of {@code rowCount} rows. */
-    public static int wholeBufferBytes(final ColumnType type, final int blockRows, final long rowCount, final int align) {
-        final long values = rowCount * type.width();
-        return DirectColumnOutput.capacity(align, (int) Math.max(blockRows * type.width(), values),
-            HEADER_LENGTH + values + (rowCount / blockRows + 2) * INDEX_ENTRY_LENGTH);
+    /**
+     * Bytes of the aligned buffer {@link #directWhole} is lent for a column of {@code rowCount} rows in at most
+     * {@code blocks} blocks: the whole file, index included, then goes to the device in one write.
+     */
+    public static int wholeBufferBytes(final ColumnType type, final long rowCount, final int blocks, final int align) {
+        final long file = HEADER_LENGTH + rowCount * type.width() + (long) blocks * INDEX_ENTRY_LENGTH + 4;
+        if (file > Integer.MAX_VALUE - 4L * align) {
+            throw new IllegalArgumentException("column too large to hold whole [rows=" + rowCount + ", width=" + type.width() + "]");
+        }
+        return DirectColumnOutput.capacity(align, (int) file, file);
+    }
+
+    /**
+     * {@link #directWhole} only: the column's whole value region (row r at {@code r × width}, little-endian), to be filled
+     * in any order before {@link #finishPlain}; its bytes are written as they are (nothing else writes them).
+     */
+    public ByteBuffer wholeValues() {
+        if (whole == null) {
+            throw new IllegalStateException("not a whole-column writer [file=" + path + "]");
+        }
+        return whole.byteBuffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
     }
 
     private ColumnFileWriter(final Path path, final ColumnType type, final ColumnEncoding encoding, final int blockRows,
@@ -170,9 +186,19 @@ public final class ColumnFileWriter implements AutoCloseable {
             if (wholeColumn && values != rowCount * width) {
                 throw new IllegalArgumentException("column too large to hold whole [file=" + path + ", rows=" + rowCount + "]");
             }
-            this.direct = new DirectColumnOutput(path, channel, align, wholeColumn ? Math.max(blockBytes, values) : blockBytes,
-                HEADER_LENGTH, expected, io, wholeColumn ? lent : null);
-            this.whole = wholeColumn ? new UnsafeBuffer(direct.reserve(values), values) : null;
+            final int lentChunk = wholeColumn ? (lent.capacity() & -align) - 2 * align : 0;
+            if (wholeColumn && lentChunk < HEADER_LENGTH + rowCount * width) {
+                throw new IllegalArgumentException("lent buffer too small for the column [file=" + path + ", capacity="
+                    + lent.capacity() + ", rows=" + rowCount + "]");
+            }
+            this.direct = new DirectColumnOutput(path, channel, align, wholeColumn ? lentChunk : blockBytes, HEADER_LENGTH, expected,
+                io, wholeColumn ? lent : null);
+            if (wholeColumn) {
+                direct.reserve(values);
+                this.whole = new UnsafeBuffer(direct.reserved(values).slice());
+            } else {
+                this.whole = null;
+            }
             if (inPlace && !wholeColumn) {
                 rawBuffer.wrap(direct.reserve(blockBytes), blockBytes);
             }
@@ -282,16 +308,10 @@ public final class ColumnFileWriter implements AutoCloseable {
      * indexes them. Not mixed with {@link #writeBlock}.
      */
     public void writeValuesAt(final ByteBuffer src, final long row) throws IOException {
-        if ((direct != null && whole == null) || !encoding.isPlain() || blocksWritten > 0 || row < 0
+        if (direct != null || !encoding.isPlain() || blocksWritten > 0 || row < 0
             || row + src.remaining() / width > rowCount) {
             throw new IllegalStateException("positional writes are for plain files, inside the rows [file=" + path + ", row=" + row
                 + ", values=" + src.remaining() / width + ", rows=" + rowCount + "]");
-        }
-        if (whole != null) {
-            final int n = src.remaining();
-            whole.putBytes((int) (row * width), src, src.position(), n);
-            src.position(src.position() + n);
-            return;
         }
         writeFully(src, HEADER_LENGTH + row * width);
     }

@@ -20,15 +20,18 @@ import java.util.concurrent.Executor;
  * names ({@code auto/<codec>} resolved by {@link EncodingChooser}), blocks cut by
  * {@link BlockCuts}; a plain column whose syms' rows are in arrival order is scattered by
  * {@link PlainColumnScatter}, any other column written block by block ({@link BlockFill}, the sym
- * column from the sym ranks); with direct I/O every column goes block by block. Stateless: the writer threads of a write share one.
+ * column from the sym ranks). With direct I/O such a plain column is scattered straight into the
+ * whole file built in direct memory and written behind by an I/O thread; any other column goes
+ * block by block. Stateless: the writer threads of a write share one.
  */
 final class ColumnWriter {
     /**
-     * Largest plain column scattered in arrival order with direct I/O: its whole value region is
-     * built in one aligned buffer of direct memory (one per writer thread, freed with its column)
-     * and written once complete (when direct memory cannot hold it, the column is gathered as
-     * below). Past it, the column is gathered block by block in partition order,
-     * which reads the table a value per cache line (about 1.6x the CPU of the scatter, measured).
+     * Largest plain column scattered in arrival order with direct I/O: its whole file is built in
+     * one aligned buffer of direct memory (lent by the {@link WriterPool}, at most one more than
+     * the writer threads, reused column after column) and written once complete (when direct
+     * memory cannot hold it, the column is gathered as below). Past it, the column is gathered
+     * block by block in partition order, which reads the table a value per cache line (about 1.6x
+     * the CPU of the scatter, measured).
      */
     static final long WHOLE_COLUMN_BYTES = 256L << 20;
 
@@ -49,8 +52,9 @@ final class ColumnWriter {
      * As {@link #write(Path, TableSegment, SortOrder, int)}, with direct I/O when {@code align} (the
      * file system's block size) is positive, the full buffers written on {@code pool}'s I/O threads: then the file
      * is written in order: a plain column up to {@link #WHOLE_COLUMN_BYTES} scattered in arrival
-     * order into its whole value region in direct memory, any other column gathered block by block
-     * in partition order into the aligned buffer that goes to the device.
+     * order into its whole value region in direct memory and left to an I/O thread to write
+     * ({@link WriterPool#finishBehind}: the caller's force of the file waits for it), any other column
+     * gathered block by block in partition order into the aligned buffer that goes to the device.
      */
     TableMeta.ColumnMeta write(final Path dir, final TableSegment table, final SortOrder order, final int c, final int align,
                                final WriterPool pool) throws IOException {
@@ -63,13 +67,15 @@ final class ColumnWriter {
         final Path file = dir.resolve(def.name());
         final boolean scatter = encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered();
         final ByteBuffer lent = align > 0 && scatter && (long) rows * type.width() <= WHOLE_COLUMN_BYTES
-            ? pool.lend(ColumnFileWriter.wholeBufferBytes(type, blockRows, rows, align), align) : null;
-        final boolean whole = lent != null;
+            ? pool.lend(ColumnFileWriter.wholeBufferBytes(type, rows, rows / blockRows + order.ranges().count() + 2, align), align)
+            : null;
+        if (lent != null) {
+            return writeWhole(file, def, encoding, table, order, c, blockRows, align, pool, lent);
+        }
         final Executor io = align > 0 ? pool.io() : null;
-        try (ColumnFileWriter w = whole ? ColumnFileWriter.directWhole(file, type, blockRows, rows, false, align, io, lent)
-            : align > 0 ? ColumnFileWriter.direct(file, type, encoding, blockRows, rows, false, align, io)
+        try (ColumnFileWriter w = align > 0 ? ColumnFileWriter.direct(file, type, encoding, blockRows, rows, false, align, io)
             : new ColumnFileWriter(file, type, encoding, blockRows, rows, false)) {
-            if (scatter && (align <= 0 || whole)) {
+            if (scatter && align <= 0) {
                 final long stored = PlainColumnScatter.write(w, table, c, order, blockBytes);
                 return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
             }
@@ -86,6 +92,44 @@ final class ColumnWriter {
             }
             final long stored = w.finish();
             return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
+        }
+    }
+
+    /**
+     * A plain column built whole in {@code lent} (scattered straight to its rows, then checksummed), whose write to the
+     * device, truncation and close are left to an I/O thread ({@link WriterPool#finishBehind}) while this thread goes on to
+     * its next column; the buffer goes back to the pool once written.
+     */
+    private TableMeta.ColumnMeta writeWhole(final Path file, final ColumnDef def, final ColumnEncoding encoding, final TableSegment table,
+                                            final SortOrder order, final int c, final int blockRows, final int align,
+                                            final WriterPool pool, final ByteBuffer lent) throws IOException {
+        final ColumnType type = def.type();
+        final long bytes = (long) table.rowCount() * type.width();
+        ColumnFileWriter w = null;
+        boolean handedOver = false;
+        try {
+            w = ColumnFileWriter.directWhole(file, type, blockRows, table.rowCount(), false, align, null, lent);
+            final PlainColumnScatter.PlainBlocks blocks = PlainColumnScatter.scatterWhole(w.wholeValues(), table, c, order, blockBytes);
+            final ColumnFileWriter written = w;
+            pool.finishBehind(file, () -> {
+                try (written) {
+                    written.finishPlain(blocks.sizes(), blocks.crcs(), blocks.summaries(), blocks.count());
+                } finally {
+                    pool.giveBack(lent);
+                }
+            });
+            handedOver = true;
+            return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), bytes, bytes);
+        } finally {
+            if (!handedOver) {
+                try {
+                    if (w != null) {
+                        w.close();
+                    }
+                } finally {
+                    pool.giveBack(lent);
+                }
+            }
         }
     }
 }

@@ -35,9 +35,11 @@ import java.util.concurrent.Future;
  * undoes a swap a crash interrupted. A failed write deletes its staging directory and leaves what
  * was visible as it was.
  *
- * <p>Column files go to the device with direct I/O where the file system takes it ({@link DirectIo},
- * default {@code AUTO}): the same bytes, without the kernel's copy into the page cache; forced
- * before the rename as buffered files are (for the file's metadata and the device's cache).
+ * <p>Column files go to the device with direct I/O where the file system takes it when asked
+ * ({@link DirectIo}: the RDB's write-down asks {@code AUTO} by default; the constructors without it
+ * write buffered): the same bytes, without the kernel's copy into the page cache, a plain column
+ * built whole in direct memory and written by an I/O thread while its writer thread builds the
+ * next; forced before the rename as buffered files are (for the file's metadata and the device's cache).
  */
 public final class PartitionWriter {
     /** Default raw bytes per block (kdb's logical block size 2^17). */
@@ -51,7 +53,11 @@ public final class PartitionWriter {
     private final ColumnWriter columns;
     private final DirectIo directIo;
 
-    /** Called after each column file is complete; tests use it to inject failures. */
+    /**
+     * Called after each column file is built, on its writer thread (with direct I/O a whole plain
+     * column's write may still be in flight on an I/O thread; the file's force waits for it); tests
+     * use it to inject failures.
+     */
     @FunctionalInterface
     public interface WriteHook {
         WriteHook NONE = file -> {
@@ -90,8 +96,8 @@ public final class PartitionWriter {
     }
 
     /**
-     * @param directIo whether column files are written with direct I/O ({@link DirectIo}; the others default to {@code OFF}:
-     *                 measured slower so far, bench-jmh/README.md)
+     * @param directIo whether column files are written with direct I/O ({@link DirectIo}; the other constructors write
+     *                 buffered: tiering and imports rewrite encoded columns, which gain nothing from it, bench-jmh/README.md)
      */
     public PartitionWriter(final Path root, final EncodingPolicy policy, final int blockBytes, final int parallelism,
         final WriteHook hook, final DirectIo directIo) {

@@ -92,7 +92,7 @@ final class PlainColumnScatter {
             for (int i = 0; i < k; i += step) {
                 final int m = Math.min(step, k - i);
                 table.read(c, a + i, m, chunk);
-                scatter(type, chunk, position, i, m, values);
+                scatter(type, chunk, position, k, i, m, values);
             }
             for (int sym = 0; sym < syms; sym++) {
                 final int cnt = count[sym];
@@ -120,6 +120,68 @@ final class PlainColumnScatter {
         }
         sums.fold();
         return w.finishPlain(blocks.sizes(), sums.blockCrcs, sums.blockSummaries, blocks.count());
+    }
+
+    /**
+     * Rows per stage of {@link #scatterWhole}, whatever the width (no run is written on its own there, so the stage size only
+     * bounds the positions worked out at a time): the table's plain columns then share every stage.
+     */
+    static final int WHOLE_STAGE_ROWS = STAGE_BYTES / Long.BYTES;
+
+    /** A whole column's blocks as {@link ColumnFileWriter#finishPlain} takes them: rows, CRC32C and summary (four values) of each. */
+    record PlainBlocks(int[] sizes, int[] crcs, long[] summaries, int count) {
+    }
+
+    /**
+     * Stores column {@code c} of {@code table} straight into {@code values}, the column's whole value region (row r at
+     * {@code r × width}, e.g. {@link ColumnFileWriter#wholeValues()}): the segment's rows read a stage at a time, in arrival
+     * order, each value stored at its row of the partition ({@link ScatterStages#targets}, shared by the table's columns);
+     * then each block checksummed and summarized in file order. No copy between the table and the buffer the device reads.
+     */
+    static PlainBlocks scatterWhole(final ByteBuffer values, final TableSegment table, final int c, final SortOrder order,
+                                    final int blockBytes) {
+        return scatterWhole(values, table, c, order, blockBytes, WHOLE_STAGE_ROWS);
+    }
+
+    /** As {@link #scatterWhole(ByteBuffer, TableSegment, int, SortOrder, int)}, {@code stageRows} at a time. */
+    static PlainBlocks scatterWhole(final ByteBuffer values, final TableSegment table, final int c, final SortOrder order,
+                                    final int blockBytes, final int stageRows) {
+        final ColumnType type = table.schema().type(c);
+        final int width = type.width();
+        final int n = table.rowCount();
+        final UnsafeBuffer dst = new UnsafeBuffer(values);
+        if ((long) n * width > dst.capacity()) {
+            throw new IllegalArgumentException("column larger than its buffer [rows=" + n + ", capacity=" + dst.capacity() + "]");
+        }
+        final ScatterStages stages = order.stages();
+        final int step = Math.max(1, table.chunkRows());
+        final ColumnChunk chunk = new ColumnChunk();
+        for (int a = 0; a < n; a += stageRows) {
+            final ScatterStages.Stage plan = stages.targets(a, stageRows);
+            final int k = plan.rows();
+            for (int i = 0; i < k; i += step) {
+                final int m = Math.min(step, k - i);
+                table.read(c, a + i, m, chunk);
+                scatter(type, chunk, plan.position(), n, i, m, dst);
+            }
+        }
+        final Blocks blocks = Blocks.of(order.ranges(), n, blockBytes / width);
+        final int[] crcs = new int[blocks.count()];
+        final long[] summaries = new long[4 * blocks.count()];
+        final ByteBuffer block = values.duplicate();
+        final UnsafeBuffer piece = new UnsafeBuffer(0, 0);
+        final CRC32C crc = new CRC32C();
+        for (int b = 0; b < blocks.count(); b++) {
+            final int from = blocks.starts()[b];
+            final int rows = blocks.end(b) - from;
+            block.limit((from + rows) * width).position(from * width);
+            crc.reset();
+            crc.update(block);
+            crcs[b] = (int) crc.getValue();
+            piece.wrap(dst, from * width, rows * width);
+            ColumnFileWriter.summarize(type, piece, rows, summaries, 4 * b);
+        }
+        return new PlainBlocks(blocks.sizes(), crcs, summaries, blocks.count());
     }
 
     /** The file's blocks: where each starts, in rows (cut as {@link BlockCuts#blockEnd} cuts them). */
@@ -261,14 +323,14 @@ final class PlainColumnScatter {
     }
 
     /**
-     * Values {@code chunk[0..m)} (rows {@code i..i+m} of the stage) to their staged places {@code position[i..i+m)}. The
-     * positions are a permutation of the stage's rows ({@link ScatterStages}), inside the staging buffer by construction,
-     * so on a little-endian host the stores go straight to its memory without a bounds check each.
+     * Values {@code chunk[0..m)} (rows {@code i..i+m} of the stage) to their places {@code position[i..i+m)}. The
+     * positions are distinct and below {@code bound} ({@link ScatterStages}: the stage's rows, or the table's), inside the
+     * buffer by construction, so on a little-endian host the stores go straight to its memory without a bounds check each.
      */
-    private static void scatter(final ColumnType type, final ColumnChunk chunk, final int[] position, final int i, final int m,
-                                final UnsafeBuffer dst) {
-        if (i < 0 || m < 0 || i > position.length - m || (long) position.length * type.width() > dst.capacity()) {
-            throw new IndexOutOfBoundsException("stage larger than its buffer [rows=" + position.length + ", capacity="
+    private static void scatter(final ColumnType type, final ColumnChunk chunk, final int[] position, final int bound, final int i,
+                                final int m, final UnsafeBuffer dst) {
+        if (i < 0 || m < 0 || i > position.length - m || (long) bound * type.width() > dst.capacity()) {
+            throw new IndexOutOfBoundsException("stage larger than its buffer [rows=" + bound + ", capacity="
                 + dst.capacity() + "]");
         }
         if (!NATIVE_LE) {

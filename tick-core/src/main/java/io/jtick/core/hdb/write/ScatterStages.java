@@ -1,62 +1,84 @@
 package io.jtick.core.hdb.write;
 
+import io.jtick.core.hdb.format.SymRanges;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.TableSegment;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * Where each row of a stage of a table goes in {@link PlainColumnScatter}'s staging buffer: the
- * stage's rows counting-sorted by sym rank (each row's staged position, and each rank's first
- * position and row count). It depends on the sym column alone, so it is worked out once per stage
- * and shared by all the table's plain columns, where each column used to read the sym column, look
- * up every row's rank, count and advance the ranks' positions again. The last {@value #KEPT} stages
- * are kept (a column asking for an older one works it out again), so the memory is at most
- * {@value #KEPT} stages' positions, an {@code int} a row, whatever the table's size (no more than the
- * writer threads' own rank arrays were).
+ * Where each row of a stage of a table goes, for {@link PlainColumnScatter}: the stage's rows
+ * counting-sorted by sym rank. Either each row's position in a staging buffer (each rank's run
+ * of the stage contiguous: the buffered writer writes each run where it belongs in the file), or
+ * each row's row in the partition ({@link #targets}: the direct-I/O writer stores every value
+ * straight into the column's whole value region). It depends on the sym column alone, so it is
+ * worked out once per stage and shared by all the table's plain columns. Stages are kept up to
+ * {@value #KEPT_ROWS} rows' positions (an {@code int} a row, 64 MB; at least {@value #KEPT}
+ * stages): a table of up to that many rows works out each of its stages once, where keeping four
+ * stages made every column after the first two of a 10M-row table work its stages out again.
  *
  * <p>Threads: the writer threads of a table share one (through its {@link SortOrder}); a stage is
  * worked out under the lock, once, and read-only afterwards.
  */
 final class ScatterStages {
-    /**
-     * Stages kept: the writer threads (two to four) move through a table's stages at about the same pace, those of
-     * its 8-byte columns first (widest first), in stages half the rows of the narrower columns' ({@link PlainColumnScatter#STAGE_BYTES}).
-     */
+    /** Fewest stages kept, whatever their size. */
     static final int KEPT = 4;
+    /** Most rows of positions kept (each an {@code int}), past {@link #KEPT} stages. */
+    static final int KEPT_ROWS = 1 << 24;
 
-    /** Rows {@code [first, first + rows)} of the table: each row's staged position, and each rank's first position and row count. */
-    record Stage(int first, int rows, int stageRows, int[] position, int[] start, int[] count) {
+    /**
+     * Rows {@code [first, first + rows)} of the table: each row's position (staged, or its row in
+     * the partition when {@code targets}), and each rank's first staged position and row count.
+     */
+    record Stage(int first, int rows, int stageRows, boolean targets, int[] position, int[] start, int[] count) {
     }
 
     private final TableSegment table;
     private final int[] rankOfId;
-    private final int ranks;
+    private final SymRanges ranges;
     private final ArrayDeque<Stage> kept = new ArrayDeque<>();
+    private long keptRows;
+    /** Stage size → each stage's rows of each rank before it (index k: the stage from row k × size), as far as worked out. */
+    private final Map<Integer, List<int[]>> before = new HashMap<>();
 
-    ScatterStages(final TableSegment table, final int[] rankOfId, final int ranks) {
+    ScatterStages(final TableSegment table, final int[] rankOfId, final SymRanges ranges) {
         this.table = table;
         this.rankOfId = rankOfId;
-        this.ranks = ranks;
+        this.ranges = ranges;
     }
 
-    /** The stage of {@code stageRows} rows that starts at row {@code first}. */
-    synchronized Stage stage(final int first, final int stageRows) {
+    /** The stage of {@code stageRows} rows that starts at row {@code first}: staged positions. */
+    Stage stage(final int first, final int stageRows) {
+        return stage(first, stageRows, false);
+    }
+
+    /** The stage of {@code stageRows} rows that starts at row {@code first}: each row's row in the partition. */
+    Stage targets(final int first, final int stageRows) {
+        return stage(first, stageRows, true);
+    }
+
+    private synchronized Stage stage(final int first, final int stageRows, final boolean targets) {
         for (final Stage s : kept) {
-            if (s.first() == first && s.stageRows() == stageRows) {
+            if (s.first() == first && s.stageRows() == stageRows && s.targets() == targets) {
                 return s;
             }
         }
-        final Stage s = build(first, stageRows);
-        if (kept.size() == KEPT) {
-            kept.pollFirst();
+        final Stage s = build(first, stageRows, targets);
+        while (!kept.isEmpty() && kept.size() >= KEPT && keptRows + s.rows() > KEPT_ROWS) {
+            keptRows -= kept.pollFirst().rows();
         }
         kept.addLast(s);
+        keptRows += s.rows();
         return s;
     }
 
-    private Stage build(final int first, final int stageRows) {
+    private Stage build(final int first, final int stageRows, final boolean targets) {
+        final int ranks = ranges.count();
         final int k = Math.min(stageRows, table.rowCount() - first);
         final int step = Math.max(1, table.chunkRows());
         final ColumnChunk chunk = new ColumnChunk();
@@ -75,15 +97,60 @@ final class ScatterStages {
         }
         final int[] start = new int[ranks];
         final int[] next = new int[ranks];
+        final int[] prior = targets ? rowsBefore(first, stageRows) : null;
         int at = 0;
         for (int r = 0; r < ranks; r++) {
             start[r] = at;
-            next[r] = at;
+            next[r] = targets ? ranges.from(r) + prior[r] : at;
             at += count[r];
         }
         for (int i = 0; i < k; i++) {
             position[i] = next[position[i]]++;
         }
-        return new Stage(first, k, stageRows, position, start, count);
+        remember(first, stageRows, count);
+        return new Stage(first, k, stageRows, targets, position, start, count);
+    }
+
+    /** Rows of each rank in rows {@code [0, first)}: from the stages already worked out, or counted when they were not. */
+    private int[] rowsBefore(final int first, final int stageRows) {
+        final List<int[]> known = before.get(stageRows);
+        final int index = first / stageRows;
+        if (first % stageRows == 0 && known != null && index < known.size()) {
+            return known.get(index);
+        }
+        final int[] prior = new int[ranges.count()];
+        final int step = Math.max(1, table.chunkRows());
+        final ColumnChunk chunk = new ColumnChunk();
+        for (int i = 0; i < first; i += step) {
+            final int m = Math.min(step, first - i);
+            table.read(TableSchema.SYM, i, m, chunk);
+            final int[] ids = chunk.ints();
+            final int o = chunk.offset();
+            for (int j = 0; j < m; j++) {
+                prior[rankOfId[ids[o + j]]]++;
+            }
+        }
+        return prior;
+    }
+
+    /** Records the rows of each rank before the stage after this one (a rank count per stage, small), when this one's are known. */
+    private void remember(final int first, final int stageRows, final int[] count) {
+        if (first % stageRows != 0) {
+            return;
+        }
+        final List<int[]> known = before.computeIfAbsent(stageRows, s -> {
+            final List<int[]> l = new ArrayList<>();
+            l.add(new int[count.length]);
+            return l;
+        });
+        final int index = first / stageRows;
+        if (index == known.size() - 1) {
+            final int[] prior = known.get(index);
+            final int[] after = new int[count.length];
+            for (int r = 0; r < count.length; r++) {
+                after[r] = prior[r] + count[r];
+            }
+            known.add(after);
+        }
     }
 }

@@ -50,7 +50,7 @@ final class SortOrder {
     /** The staged positions of the table's rows, shared by its plain columns ({@link PlainColumnScatter}); made on first use. */
     synchronized ScatterStages stages() {
         if (stages == null) {
-            stages = new ScatterStages(table, rankOfId, ranges.count());
+            stages = new ScatterStages(table, rankOfId, ranges);
         }
         return stages;
     }

@@ -6,9 +6,14 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import org.agrona.BufferUtil;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -26,11 +31,13 @@ import java.util.concurrent.TimeUnit;
  * is submitted) and one sync thread that forces complete files to disk in the order they were
  * handed over ({@link #sync}) while the writer threads go on, and, for files written with direct
  * I/O, as many I/O threads that write one file's full staging buffer while its writer fills the
- * next ({@link #io}); {@link #awaitSynced} returns once
- * every file handed over so far is on disk and reports the first failure. No writer thread waits
- * on a flush.
+ * next ({@link #io}), or a whole column built in a buffer the pool lends ({@link #lend}, at most one
+ * more than the writer threads) while its writer builds the next ({@link #finishBehind});
+ * {@link #awaitSynced} returns once every file handed over so far is on disk and reports the first
+ * failure. No writer thread waits on a flush.
  *
- * <p>Closing stops the writer threads and waits for them, then drops the files not yet forced,
+ * <p>Closing stops the writer threads and waits for them and for the I/O threads (whose writes
+ * read the lent buffers, freed after), then drops the files not yet forced,
  * interrupts the one being forced and waits for the sync thread (a write that failed does not
  * force the rest of its files): a failed write deletes its staging directory only once nothing
  * is being written into it.
@@ -39,7 +46,11 @@ final class WriterPool implements AutoCloseable {
     private final ExecutorService sync = Executors.newSingleThreadExecutor(new DefaultThreadFactory("jtick-partition-sync", true));
     private final List<Future<?>> pending = new ArrayList<>();
     private final int threads;
-    private final Map<Thread, ByteBuffer[]> lent = new ConcurrentHashMap<>();
+    /** Whole-column buffers ({@link #lend}): aligned slice → its allocation, free ones and lent ones. */
+    private final Map<ByteBuffer, ByteBuffer> buffers = new IdentityHashMap<>();
+    private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
+    /** Files being finished on an I/O thread ({@link #finishBehind}), which their force waits for. */
+    private final Map<Path, Future<?>> behind = new ConcurrentHashMap<>();
     private final ExecutorService writers;
     /** Writes the full staging buffers of direct-I/O files while their writer threads fill the next; started when first asked for. */
     private ExecutorService io;
@@ -72,30 +83,75 @@ final class WriterPool implements AutoCloseable {
     }
 
     /**
-     * An aligned buffer of at least {@code bytes} bytes of direct memory for the calling writer
-     * thread, kept for its next column (a whole plain column with direct I/O is built in one; a
-     * fresh one per column would be zeroed and faulted in each time), freed on {@link #close}; null
-     * when the JVM's direct memory ({@code -XX:MaxDirectMemorySize}) cannot hold it, and the column
-     * is then written another way.
+     * An aligned buffer of at least {@code bytes} bytes of direct memory, in which a writer thread
+     * builds a whole plain column for direct I/O; given back ({@link #giveBack}) once the column is
+     * on its way to the device, and reused (a fresh one per column would be zeroed and faulted in
+     * each time). At most one more than the writer threads are out at a time (bounded memory: one
+     * column being written behind while each thread builds the next): past that, a writer waits
+     * for one to come back. Null when the JVM's direct memory ({@code -XX:MaxDirectMemorySize})
+     * cannot hold one and none is out to wait for: the column is then written another way.
      */
-    ByteBuffer lend(final int bytes, final int align) {
-        ByteBuffer[] held = lent.get(Thread.currentThread());
-        if (held != null && held[1].capacity() >= bytes && BufferUtil.address(held[1]) % align == 0) {
-            return held[1];
+    synchronized ByteBuffer lend(final int bytes, final int align) throws IOException {
+        while (true) {
+            for (final Iterator<ByteBuffer> it = free.iterator(); it.hasNext();) {
+                final ByteBuffer b = it.next();
+                if (b.capacity() >= bytes && BufferUtil.address(b) % align == 0) {
+                    it.remove();
+                    return b;
+                }
+            }
+            if (!free.isEmpty() && buffers.size() > threads) {
+                BufferUtil.free(buffers.remove(free.pollFirst())); // too small: make room for a larger one
+            }
+            if (buffers.size() <= threads) {
+                try {
+                    // the aligned slice ends at a whole number of alignments: round up so that it holds bytes
+                    final ByteBuffer allocated = ByteBuffer.allocateDirect((bytes + align - 1) / align * align + align);
+                    final ByteBuffer aligned = allocated.alignedSlice(align);
+                    buffers.put(aligned, allocated);
+                    return aligned;
+                } catch (final OutOfMemoryError e) {
+                    if (buffers.size() == free.size()) {
+                        return null;
+                    }
+                }
+            }
+            try {
+                wait();
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting for a column buffer");
+            }
         }
-        if (held != null) {
-            BufferUtil.free(held[0]);
+    }
+
+    /** Gives back a buffer {@link #lend} lent. */
+    synchronized void giveBack(final ByteBuffer b) {
+        if (buffers.containsKey(b)) {
+            free.addLast(b);
+            notifyAll();
         }
-        lent.remove(Thread.currentThread());
-        final ByteBuffer b;
-        try {
-            b = ByteBuffer.allocateDirect(bytes + align);
-        } catch (final OutOfMemoryError e) {
-            return null;
-        }
-        held = new ByteBuffer[] {b, b.alignedSlice(align)};
-        lent.put(Thread.currentThread(), held);
-        return held[1];
+    }
+
+    /** Finishing one file (its last writes), on an I/O thread. */
+    @FunctionalInterface
+    interface FileTask {
+        void run() throws IOException;
+    }
+
+    /**
+     * Finishes {@code file} on an I/O thread ({@code finish}: its last writes, then closing it)
+     * while the caller goes on; {@link #sync} of the file then forces it once that is done, and a
+     * failure of either reaches {@link #awaitSynced}.
+     */
+    void finishBehind(final Path file, final FileTask finish) {
+        behind.put(file, CompletableFuture.runAsync(() -> {
+            try {
+                finish.run();
+            } catch (final IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, io()));
     }
 
     /** The column's meta, or what its writer threw. */
@@ -122,7 +178,15 @@ final class WriterPool implements AutoCloseable {
 
     /** Hands a complete file to the sync thread. */
     synchronized void sync(final Path file) {
+        final Future<?> written = behind.remove(file);
         pending.add(sync.submit(() -> {
+            if (written != null) {
+                try {
+                    written.get();
+                } catch (final ExecutionException e) {
+                    throw e.getCause() instanceof UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
+                }
+            }
             PartitionStore.fsyncFile(file);
             return null;
         }));
@@ -163,10 +227,13 @@ final class WriterPool implements AutoCloseable {
             ioThreads.shutdown(); // each file's writer waited for its own writes before closing it
             awaitStopped(ioThreads);
         }
-        for (final ByteBuffer[] b : lent.values()) {
-            BufferUtil.free(b[0]);
+        synchronized (this) {
+            for (final ByteBuffer allocated : buffers.values()) {
+                BufferUtil.free(allocated);
+            }
+            buffers.clear();
+            free.clear();
         }
-        lent.clear();
         sync.shutdownNow();
         awaitStopped(sync);
     }

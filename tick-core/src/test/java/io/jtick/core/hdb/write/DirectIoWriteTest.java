@@ -9,21 +9,25 @@ import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.LeakCheck;
+import org.agrona.BufferUtil;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -136,6 +140,66 @@ class DirectIoWriteTest {
         }
         assertThat(DirectIo.parse(" Off ")).isEqualTo(DirectIo.OFF);
         assertThatThrownBy(() -> DirectIo.parse("yes")).hasMessage("direct I/O must be auto, on or off [value=yes]");
+    }
+
+    @Test
+    void shouldLeaveNothingWhenADirectWriteFailsWhileColumnsAreWrittenBehind() throws IOException {
+        alignment();
+        final MemorySegment trade = SyntheticDay.segment("trade", DAY, 20_000, 10, 1);
+        final MemorySegment quote = SyntheticDay.segment("quote", DAY, 20_000, 10, 2);
+        for (final int threads : new int[] {1, 2}) {
+            for (final int failAt : new int[] {1, 4, 9}) {
+                final AtomicInteger columns = new AtomicInteger();
+                final PartitionWriter failing = new PartitionWriter(dir, EncodingPolicy.PLAIN, 4096, threads, file -> {
+                    if (columns.incrementAndGet() == failAt) {
+                        throw new IOException("disk full (injected)");
+                    }
+                }, DirectIo.ON);
+                assertThatThrownBy(() -> failing.write(DAY, List.of(trade, quote))).as("%d thread(s), failing column %d", threads, failAt)
+                    .hasMessageContaining("disk full (injected)");
+                try (Stream<Path> left = Files.list(dir)) {
+                    assertThat(left).as("nothing left, %d thread(s), failing column %d", threads, failAt).isEmpty();
+                }
+            }
+        }
+        // the lent buffers and the I/O threads are gone once the write ends: LeakCheck checks direct memory and threads
+        new PartitionWriter(dir, EncodingPolicy.PLAIN, 4096, 2, PartitionWriter.WriteHook.NONE, DirectIo.ON)
+            .write(DAY, List.of(trade, quote));
+        for (final String name : new String[] {"trade", "quote"}) {
+            try (PartitionTable t = PartitionTable.open(dir.resolve("2026-11-20").resolve(name))) {
+                assertThat(t.rowCount()).isEqualTo(20_000);
+                t.verify();
+            }
+        }
+    }
+
+    @Test
+    void shouldLendAtMostOneBufferMoreThanWriterThreadsAndWaitForOneBack() throws Exception {
+        try (WriterPool pool = new WriterPool(2)) {
+            final ByteBuffer a = pool.lend(8192, 4096);
+            final ByteBuffer b = pool.lend(8192, 4096);
+            final ByteBuffer c = pool.lend(100_000, 4096);
+            assertThat(List.of(a, b, c)).allSatisfy(x -> assertThat(BufferUtil.address(x) % 4096).isZero());
+            assertThat(c.capacity()).isGreaterThanOrEqualTo(100_000);
+            final CompletableFuture<ByteBuffer> fourth = new CompletableFuture<>();
+            final Thread waiting = new Thread(() -> {
+                try {
+                    fourth.complete(pool.lend(4096, 4096));
+                } catch (final IOException e) {
+                    fourth.completeExceptionally(e);
+                }
+            }, "lend-test");
+            waiting.start();
+            while (waiting.isAlive() && waiting.getState() != Thread.State.WAITING) {
+                Thread.onSpinWait();
+            }
+            assertThat(fourth).as("three lent to two writer threads: the fourth waits").isNotDone();
+            pool.giveBack(b);
+            assertThat(fourth.get()).as("the one given back, reused").isSameAs(b);
+            waiting.join();
+            pool.giveBack(a);
+            assertThat(pool.lend(50_000, 4096)).as("a larger one replaces one too small only past the bound").isNotSameAs(a);
+        }
     }
 
     /** Writes {@code rows} random values buffered and direct; asserts equal bytes and values read back; returns 1. */

@@ -3,20 +3,26 @@ package io.jtick.core.hdb.write;
 import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.hdb.format.ColumnFile;
 import io.jtick.core.hdb.format.ColumnFileWriter;
+import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.MemorySegment;
 import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.feed.SyntheticDay;
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -73,6 +79,73 @@ class PlainColumnScatterTest {
             b.row(open + r * 1_000L, syms[s], bid, r % 13 == 0 ? Double.NaN : bid + 1, (long) r, (long) -r);
         }
         check(b.build());
+    }
+
+    @Test
+    void shouldBuildTheSameFileWholeForDirectIoWhateverTheStage() throws IOException {
+        final int align = DirectIo.AUTO.alignment(dir);
+        Assumptions.assumeTrue(align > 0, "the temporary directory's file system refuses O_DIRECT: " + dir);
+        // 9,001 quote rows: no file is a whole number of blocks of the file system, so the last block is padded and truncated
+        for (final MemorySegment table : new MemorySegment[] {SyntheticDay.segment("quote", DAY, 9_001, 43, 5),
+            SyntheticDay.segment("trade", DAY, 12_000, 97, 6)}) {
+            final SortOrder order = SortOrder.of(table);
+            for (int c = 0; c < table.schema().columnCount(); c++) {
+                if (c == TableSchema.SYM) {
+                    continue;
+                }
+                final Path expected = dir.resolve(table.schema().name() + "-gathered-" + c);
+                gather(expected, table, c, order);
+                final ColumnType type = table.schema().type(c);
+                final int blockRows = BLOCK_BYTES / type.width();
+                final int bytes = ColumnFileWriter.wholeBufferBytes(type, table.rowCount(),
+                    table.rowCount() / blockRows + order.ranges().count() + 2, align);
+                final ByteBuffer allocated = ByteBuffer.allocateDirect(bytes + align);
+                try {
+                    for (final int stage : new int[] {1, 777, 4_096, PlainColumnScatter.WHOLE_STAGE_ROWS}) {
+                        final Path got = dir.resolve(table.schema().name() + "-whole-" + c + "-" + stage);
+                        try (ColumnFileWriter w = ColumnFileWriter.directWhole(got, type, blockRows, table.rowCount(), true, align, null,
+                            allocated.alignedSlice(align))) {
+                            final PlainColumnScatter.PlainBlocks blocks = PlainColumnScatter.scatterWhole(w.wholeValues(), table, c, order,
+                                BLOCK_BYTES, stage);
+                            w.finishPlain(blocks.sizes(), blocks.crcs(), blocks.summaries(), blocks.count());
+                        }
+                        assertThat(Files.size(got) % align).as("a file of a whole number of blocks would not test the tail").isNotZero();
+                        assertThat(Files.mismatch(expected, got)).as("%s column %d, stage %d", table.schema().name(), c, stage)
+                            .isEqualTo(-1L);
+                        Files.delete(got);
+                    }
+                } finally {
+                    BufferUtil.free(allocated);
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldPlaceEveryRowAtItsPartitionRowWhicheverStageIsAskedFirst() {
+        final MemorySegment table = SyntheticDay.segment("trade", DAY, 50_000, 61, 8);
+        final SortOrder order = SortOrder.of(table);
+        final int[] rows = order.rows();
+        final int stageRows = 3_000; // 17 stages: more than are kept when asked out of order below
+        final int stages = (table.rowCount() + stageRows - 1) / stageRows;
+        final int[] first = new int[stages];
+        for (int k = 0; k < stages; k++) {
+            first[k] = (k * 7) % stages * stageRows; // 7 is prime to 17: every stage once, out of order
+        }
+        final int[] inOrder = IntStream.range(0, stages).map(k -> k * stageRows).toArray();
+        for (final int[] asked : new int[][] {first, inOrder}) {
+            final ScatterStages fresh = SortOrder.of(table).stages();
+            final int[] target = new int[table.rowCount()];
+            Arrays.fill(target, -1);
+            for (final int a : asked) {
+                final ScatterStages.Stage s = fresh.targets(a, stageRows);
+                assertThat(s.targets()).isTrue();
+                for (int i = 0; i < s.rows(); i++) {
+                    target[s.position()[i]] = a + i;
+                }
+            }
+            assertThat(target).as("the row at each partition row").isEqualTo(rows);
+        }
     }
 
     private void check(final MemorySegment quote) throws IOException {
