@@ -167,7 +167,7 @@ final class DirectColumnOutput implements AutoCloseable {
         final ByteBuffer out = buffers[current];
         if (whole > 0 && bufferStart == 0 && head == null) {
             headAllocated = ByteBuffer.allocateDirect(2 * align);
-            head = headAllocated.alignedSlice(align).limit(align);
+            head = oneBlock(headAllocated, align);
             head.put(out.duplicate().limit(align).position(0)).clear();
         }
         awaitPending();
@@ -194,6 +194,16 @@ final class DirectColumnOutput implements AutoCloseable {
         bufferStart += whole;
         current = next;
         fill = tail;
+    }
+
+    /**
+     * Exactly one aligned block of {@code allocated} (at least two blocks long). Its aligned slice is two blocks when the
+     * allocation happens to start on a block (malloc returns such an address now and then): a view limited to one block
+     * would still {@code clear()} to two, and {@link #finish} would then write the header's block and a second block of
+     * zeros over the file's bytes {@code [align, 2 × align)} after they were checksummed and written.
+     */
+    static ByteBuffer oneBlock(final ByteBuffer allocated, final int align) {
+        return allocated.alignedSlice(align).limit(align).slice();
     }
 
     private void awaitPending() throws IOException {
