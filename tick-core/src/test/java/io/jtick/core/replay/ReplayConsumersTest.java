@@ -267,8 +267,22 @@ class ReplayConsumersTest {
         // its thread for that pause would starve every other stream; one that holds no thread while it waits does not
         start(ReplaySettings.defaults(root).withSharedFrames(8).withWriteBuffer(32 * 1024, 64 * 1024).withThreads(1)
             .withStallMillis(600_000));
+        // the second consumer shares the stuck one's stream only if it asks while the first frame is still in the ring (the
+        // stuck one takes frames until its socket buffers fill): when it came too late, the attempt proves nothing and is made again
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            if (otherStreamServedWhileOneWaits()) {
+                return;
+            }
+        }
+        Assumptions.abort("the second consumer never asked while the first frame was in the ring (5 attempts): a busy machine");
+    }
+
+    /** One attempt: false when the waiting consumer did not come to share the stuck one's stream (nothing checked then). */
+    private boolean otherStreamServedWhileOneWaits() throws Exception {
         final ReplayRows.Consumer waiting = new ReplayRows.Consumer(false);
         final ReplayRows.Consumer other = new ReplayRows.Consumer(false);
+        final long detached0 = metrics.counter("tick.hdb.replay.detached").get();
+        boolean shared;
         try (Socket stuck = stuckConsumer(all())) {
             TestSupport.await("the stuck consumer holds the stream", Duration.ofSeconds(10), () -> server.activeCount() == 1);
             try (TickClient w = TickClient.replay(TickClient.Settings.of("127.0.0.1", server.port(), "waiting"), all(), waiting, null,
@@ -276,25 +290,29 @@ class ReplayConsumersTest {
                  TickClient o = TickClient.replay(TickClient.Settings.of("127.0.0.1", server.port(), "other"),
                      all().withRowsPerUpdate(999), other, null, NanoClock.SYSTEM)) {
                 w.start();
-                TestSupport.await("the second consumer on the stuck one's stream, a ring ahead of it", Duration.ofSeconds(10),
-                    () -> waiting.count >= 8 * 1000);
-                assertThat(server.streamCount()).isEqualTo(1);
-                o.start();
-                other.awaitEnd(Duration.ofSeconds(60));
-                assertThat(other.done.statusName()).isEqualTo("complete");
-                assertThat(other.count).isEqualTo(ROWS);
-                assertThat(waiting.count).as("still waiting for the stalled consumer").isLessThan(ROWS);
-                assertThat(metrics.counter("tick.hdb.replay.detached").get()).isZero();
-                stuck.close();
-                // the stalled consumer's leaving starts the reader again
-                waiting.awaitEnd(Duration.ofSeconds(60));
-                assertThat(waiting.done.statusName()).isEqualTo("complete");
-                assertThat(waiting.count).isEqualTo(ROWS);
-                assertThat(waiting.outOfOrder).isZero();
-                assertThat(waiting.hash).isEqualTo(other.hash);
+                TestSupport.await("the second consumer a ring ahead of the stuck one, or done on its own", Duration.ofSeconds(10),
+                    () -> waiting.count >= 8 * 1000 || waiting.done != null);
+                // on the stuck one's stream it cannot finish (the ring waits for the stuck one); on a stream of its own it can
+                shared = server.activeCount() == 2 && server.streamCount() == 1 && waiting.done == null;
+                if (shared) {
+                    o.start();
+                    other.awaitEnd(Duration.ofSeconds(60));
+                    assertThat(other.done.statusName()).isEqualTo("complete");
+                    assertThat(other.count).isEqualTo(ROWS);
+                    assertThat(waiting.count).as("still waiting for the stalled consumer").isLessThan(ROWS);
+                    assertThat(metrics.counter("tick.hdb.replay.detached").get() - detached0).isZero();
+                    stuck.close();
+                    // the stalled consumer's leaving starts the reader again
+                    waiting.awaitEnd(Duration.ofSeconds(60));
+                    assertThat(waiting.done.statusName()).isEqualTo("complete");
+                    assertThat(waiting.count).isEqualTo(ROWS);
+                    assertThat(waiting.outOfOrder).isZero();
+                    assertThat(waiting.hash).isEqualTo(other.hash);
+                }
             }
         }
         TestSupport.await("everything released", Duration.ofSeconds(10), () -> server.activeCount() == 0 && server.streamCount() == 0);
+        return shared;
     }
 
     @Test
