@@ -59,6 +59,9 @@ class TickerplantFullDiskTest {
 
     @BeforeAll
     static void mount() throws Exception {
+        // a rerun of a failed case runs this again with a new directory: the first run's mounts are gone
+        MOUNTS.clear();
+        cannotMount = null;
         if (!System.getProperty("os.name").toLowerCase().contains("linux")) {
             cannotMount = "needs Linux tmpfs";
             return;
