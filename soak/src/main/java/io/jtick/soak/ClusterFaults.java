@@ -24,25 +24,27 @@ public final class ClusterFaults {
     /**
      * One fault and what followed it; times in seconds from the fault, -1 where not measured.
      *
-     * @param kind        {@code kill-leader}, {@code pause-follower} or {@code pause-leader}
+     * @param kind        {@code kill-leader}, {@code kill-follower}, {@code pause-follower} or {@code pause-leader}
      * @param node        the member id it was done to
      * @param newLeader   the member that leads afterwards
      * @param elected     until the running nodes agree on a new leader
      * @param acking      until the feed's acknowledged number advances past where it was at that election
      * @param rdbLive     until the RDB's trade rows advance past where they were at that election
-     * @param ackedMeanwhile updates acknowledged while a follower was frozen (the other two commit on)
+     * @param ackedMeanwhile updates acknowledged while a follower was frozen or restarting (the other two commit on)
      * @param steppedDown a frozen leader, let go, names another node as leader and says it follows
      */
     public record Fault(String kind, int node, int newLeader, double elected, double acking, double rdbLive, long ackedMeanwhile,
                         boolean steppedDown) {
         public boolean leaderLost() {
-            return !"pause-follower".equals(kind);
+            return !kind.endsWith("-follower");
         }
 
         public String text() {
             return switch (kind) {
                 case "pause-follower" -> String.format(Locale.ROOT, "SIGSTOP follower %d: %,d updates acknowledged while it was frozen, "
                     + "caught up after SIGCONT", node, ackedMeanwhile);
+                case "kill-follower" -> String.format(Locale.ROOT, "kill -9 follower %d, started again at once: %,d updates acknowledged "
+                    + "until it was healthy, caught up", node, ackedMeanwhile);
                 default -> String.format(Locale.ROOT, "%s %d: node %d leads after %.2f s, the feed is acknowledged again after %.2f s, "
                     + "the RDB live again after %.2f s%s", "kill-leader".equals(kind) ? "kill -9 leader" : "SIGSTOP leader", node,
                     newLeader,
@@ -73,9 +75,23 @@ public final class ClusterFaults {
         return f;
     }
 
-    /** Freezes a follower for {@code time}, then lets it go; the feed must be acknowledged meanwhile, and it must catch up. */
-    public Fault pauseFollower(final Duration time) throws Exception {
+    /**
+     * {@code kill -9} a follower and start it again at once, as a supervisor would: it finds the mark
+     * files its killed process refreshed a moment before and must still start, rejoin and catch up, while
+     * the other two commit on.
+     */
+    public Fault killFollower() throws Exception {
         final ServiceProcess leader = s.awaitLeader(wait);
+        final ServiceProcess follower = follower(leader);
+        final long acked0 = acked();
+        follower.kill9();
+        follower.start().awaitHealthy(wait);
+        final long meanwhile = acked() - acked0;
+        awaitCaughtUp(follower);
+        return add(new Fault("kill-follower", s.tps().indexOf(follower), s.tps().indexOf(leader), -1, -1, -1, meanwhile, false));
+    }
+
+    private ServiceProcess follower(final ServiceProcess leader) {
         ServiceProcess follower = null;
         for (final ServiceProcess tp : s.tps()) {
             if (tp != leader && tp.alive()) {
@@ -83,8 +99,15 @@ public final class ClusterFaults {
             }
         }
         if (follower == null) {
-            throw new IllegalStateException("no running follower to freeze");
+            throw new IllegalStateException("no running follower");
         }
+        return follower;
+    }
+
+    /** Freezes a follower for {@code time}, then lets it go; the feed must be acknowledged meanwhile, and it must catch up. */
+    public Fault pauseFollower(final Duration time) throws Exception {
+        final ServiceProcess leader = s.awaitLeader(wait);
+        final ServiceProcess follower = follower(leader);
         final long acked0 = acked();
         follower.pause();
         try {

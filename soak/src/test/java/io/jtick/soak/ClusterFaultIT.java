@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A tickerplant that survives the loss of its machine: three tp-service nodes on Aeron Cluster, an RDB
  * and feed-sim's numbered feed (100,000 rows/s), each its own process on loopback, the RDB and the feed
  * given every node. Under the feed, for about three minutes: {@code kill -9} of the leader three times
- * (each restarted and caught up), a follower frozen with SIGSTOP for 10 s, the leader frozen for 5 s
+ * (each restarted and caught up), {@code kill -9} of a follower started again at once (its Aeron mark
+ * files still fresh), a follower frozen with SIGSTOP for 10 s, the leader frozen for 5 s
  * (five times the election timeout; after SIGCONT it must say it follows the new leader). At the end every
  * update the feed had acknowledged is in every node's journal exactly once, the three journals hold the
  * same entries in the same order with no sequence issued twice, and the RDB holds every row the feed
@@ -62,6 +63,9 @@ class ClusterFaultIT {
                 report(faults.killLeader());
                 awaitRdbRowsAbove(s, Soak.rdbRows(s) + 500_000);
             }
+            final ClusterFaults.Fault restarted = report(faults.killFollower());
+            assertThat(restarted.ackedMeanwhile()).as("two of three nodes commit while the third restarts").isPositive();
+            awaitRdbRowsAbove(s, Soak.rdbRows(s) + 500_000);
             final ClusterFaults.Fault follower = report(faults.pauseFollower(Duration.ofSeconds(10)));
             assertThat(follower.ackedMeanwhile()).as("two of three nodes commit while the third is frozen").isPositive();
             awaitRdbRowsAbove(s, Soak.rdbRows(s) + 500_000);
@@ -91,7 +95,7 @@ class ClusterFaultIT {
             assertThat(journals.examples()).isEmpty();
             assertThat(journals.ok()).as(journals.text()).isTrue();
             assertThat(journals.acked()).isEqualTo(number(stopped, "lastNumber"));
-            assertThat(faults.faults()).hasSize(5);
+            assertThat(faults.faults()).hasSize(6);
         }
     }
 

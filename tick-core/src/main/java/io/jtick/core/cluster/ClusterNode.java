@@ -208,6 +208,8 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
             .idleStrategySupplier(idle)
             .errorHandler(e -> report("service", e))
             .terminationHook(() -> LOG.warn("cluster service terminated [member={}]", settings.memberId()));
+        // a process of this member killed moments ago left mark files Aeron would take for a running one
+        StaleMarkFiles.await(archiveCtx.archiveDir(), clusterDir.toFile(), settings.memberId(), StaleMarkFiles.AERON_LIVENESS_MS, 3_000);
         try {
             driver = ClusteredMediaDriver.launch(driverCtx, archiveCtx, consensusCtx);
             container = ClusteredServiceContainer.launch(serviceCtx);
