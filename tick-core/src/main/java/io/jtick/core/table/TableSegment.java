@@ -103,6 +103,17 @@ public interface TableSegment extends AutoCloseable {
         return lo;
     }
 
+    /**
+     * Where a batch of consecutive rows that starts at row {@code from} should end, in
+     * {@code (from, to]}: the engine reads each column of the batch with one {@link #read} (and
+     * never more than {@link #chunkRows()} rows). A segment whose reads within a block of its
+     * columns are served in place (a decoded block, no copy) ends the batch at that block's end;
+     * the default is {@code to}.
+     */
+    default int batchEnd(final int from, final int to) {
+        return to;
+    }
+
     /** Most rows the engine asks for per read: a decoded block's worth for disk. */
     default int chunkRows() {
         return DEFAULT_CHUNK_ROWS;

@@ -383,11 +383,12 @@ public final class ColumnFile implements AutoCloseable {
             verifyMapped(b);
         }
         final long base = plain.addressOffset() + HEADER_LENGTH;
+        if (few) {
+            return TimeSearch.lowerBound(null, base, lo, hi, t);
+        }
         while (lo < hi) {
             final int mid = (lo + hi) >>> 1;
-            if (!few) {
-                verifyMapped(blockOf(mid));
-            }
+            verifyMapped(blockOf(mid));
             if (UnsafeApi.getLong(null, base + ((long) mid << 3)) < t) {
                 lo = mid + 1;
             } else {

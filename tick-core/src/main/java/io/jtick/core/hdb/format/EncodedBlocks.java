@@ -251,18 +251,7 @@ final class EncodedBlocks {
         checkOpen();
         final DecodedBlockCache.Entry whole = searchedWhole(block);
         if (whole != null) {
-            int l = lo;
-            int h = hi;
-            final long at = valuesBase - (long) whole.firstRow * width;
-            while (l < h) {
-                final int mid = (l + h) >>> 1;
-                if (UnsafeApi.getLong(whole.values, at + (long) mid * width) < t) {
-                    l = mid + 1;
-                } else {
-                    h = mid;
-                }
-            }
-            return l;
+            return TimeSearch.lowerBound(whole.values, valuesBase - (long) whole.firstRow * width, lo, hi, t);
         }
         final Scratch s = SCRATCH.get();
         final int firstRow = blockFirstRow[block];
@@ -285,8 +274,6 @@ final class EncodedBlocks {
             final int sub = a - 1;
             final int subFirst = firstRow + sub * subRows;
             final int count = Math.min(subRows, rows - sub * subRows);
-            int l = Math.max(lo, subFirst);
-            int h = Math.min(hi, subFirst + count);
             final long[] values = s.subLongs(subRows);
             if (s.subFile != id || s.subBlock != block || s.subIndex != sub) {
                 s.subFile = -1;
@@ -295,15 +282,8 @@ final class EncodedBlocks {
                 s.subBlock = block;
                 s.subIndex = sub;
             }
-            while (l < h) {
-                final int mid = (l + h) >>> 1;
-                if (values[mid - subFirst] < t) {
-                    l = mid + 1;
-                } else {
-                    h = mid;
-                }
-            }
-            return l;
+            return TimeSearch.lowerBound(values, LONG_BASE - (long) subFirst * Long.BYTES, Math.max(lo, subFirst),
+                Math.min(hi, subFirst + count), t);
         } catch (final CorruptPartitionException e) {
             throw new UncheckedIOException(e);
         } catch (final IOException | IllegalArgumentException e) {

@@ -319,6 +319,22 @@ public final class PartitionTable implements StoredTable {
         return Math.max(1024, columns[TableSchema.TIME].blockRows());
     }
 
+    /**
+     * The end of the time column's block that holds {@code from} (at most {@code to}) when that
+     * column is encoded: the 8-byte columns of a table in one encoding are cut into blocks alike, so
+     * the batch's reads of them each lie in one decoded block and wrap it without a copy (a
+     * read across two blocks copies both parts). A plain (mapped) time column: {@code to}.
+     */
+    @Override
+    public int batchEnd(final int from, final int to) {
+        final ColumnFile f = columns[TableSchema.TIME];
+        if (f.mapped() || from >= to) {
+            return to;
+        }
+        final int block = f.blockOf(from);
+        return Math.min(to, f.firstRow(block) + f.rowsIn(block));
+    }
+
     /** First row of {@code [lo, hi)} whose time is at least {@code t} (time is non-decreasing within a sym's range). */
     @Override
     public int lowerBound(final int lo, final int hi, final long t) {

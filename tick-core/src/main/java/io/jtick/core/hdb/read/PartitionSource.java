@@ -133,6 +133,11 @@ public final class PartitionSource implements QuerySource {
         }
 
         @Override
+        public int batchEnd(final int from, final int to) {
+            return table.batchEnd(from, to);
+        }
+
+        @Override
         public int lowerBound(final int column, final int from, final int to, final long t, final ColumnChunk probe) {
             try {
                 return table.lowerBound(column, from, to, t, probe);

@@ -3,6 +3,7 @@ package io.jtick.core.query.exec;
 import io.jtick.core.query.model.ValueType;
 import io.jtick.core.query.plan.Plan;
 import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.TableSegment;
 
@@ -32,6 +33,8 @@ final class Batch {
     private final long[] loaded;
     private final long[][] longScratch;
     private final double[][] doubleScratch;
+    /** The sym column of one sym's rows: its id, filled once per batch instead of read row by row. */
+    private int[] symFill;
     private final ValueType[] types;
     private final ColumnType[] leftTypes;
 
@@ -168,6 +171,16 @@ final class Batch {
     }
 
     private void loadLeft(final int slot) {
+        if (slot == TableSchema.SYM && sym >= 0) {
+            // the rows are one sym's (sym index, p# range): its id, not a gather of scattered rows
+            if (symFill == null) {
+                symFill = new int[capacity];
+            }
+            Arrays.fill(symFill, 0, n, sym);
+            s[slot] = symFill;
+            off[slot] = 0;
+            return;
+        }
         final ColumnChunk c = chunk(slot);
         final int col = segColumns[slot];
         if (isRange) {

@@ -46,13 +46,16 @@ final class BoundSegment {
             final int[] list = rs.lists[e];
             final int to = rs.to[e];
             final int sym = rs.sym[e];
-            for (int p = rs.from[e]; p < to; p += chunk) {
-                final int n = Math.min(chunk, to - p);
+            for (int p = rs.from[e]; p < to;) {
+                final int n;
                 if (list == null) {
+                    n = Math.min(chunk, seg.batchEnd(p, to) - p);
                     b.setRange(p, n, sym);
                 } else {
+                    n = Math.min(chunk, to - p);
                     b.setList(list, p, n, sym);
                 }
+                p += n;
                 visited += n;
                 if (preds.length > 0) {
                     int[] in = null;

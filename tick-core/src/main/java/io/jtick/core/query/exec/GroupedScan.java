@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The grouped stage of an {@link Execution}: the bound segments' candidate rows scanned batch by
@@ -37,6 +38,8 @@ final class GroupedScan {
         new DefaultThreadFactory("jtick-query-slice", true));
     /** Grouped scans of at least this many rows are split across threads. */
     static final long PARALLEL_MIN_ROWS = 1 << 18;
+    /** Slices of a split scan per thread. */
+    static final int SLICES_PER_THREAD = 4;
 
     private final Execution execution;
     private final Plan plan;
@@ -95,38 +98,46 @@ final class GroupedScan {
 
     /**
      * Scans every segment's candidate rows into group state. Large scans (no as-of join) are cut
-     * into {@code parallelism} contiguous slices of the rows in visiting order, one per thread,
-     * each with its own group state, merged in slice order so first/last stay right.
+     * into contiguous slices of the rows in visiting order, {@value #SLICES_PER_THREAD} per thread,
+     * each with its own group state; {@code parallelism} threads (the caller and pool threads) take
+     * the slices in turn, so a thread that gets no CPU for a while (a busy machine) leaves its share
+     * to the others instead of holding up the query. The states are merged in slice order, so
+     * first/last stay right.
      */
     private Groups scanGroups(final List<BoundSegment> bounds, final int capacity) {
         long total = 0;
         for (final BoundSegment b : bounds) {
             total += b.rows.rowCount();
         }
-        final int parts = plan.hasAsof() || total < PARALLEL_MIN_ROWS ? 1
+        final int threads = plan.hasAsof() || total < PARALLEL_MIN_ROWS ? 1
             : (int) Math.min(execution.parallelism, total / (PARALLEL_MIN_ROWS / 2));
-        if (parts <= 1) {
+        if (threads <= 1) {
             return scanSlice(bounds, capacity, 0, total);
         }
-        final long per = (total + parts - 1) / parts;
-        final List<CompletableFuture<Groups>> others = new ArrayList<>();
-        for (int k = 1; k < parts; k++) {
-            final long skip = k * per;
-            others.add(CompletableFuture.supplyAsync(() -> scanSlice(bounds, capacity, skip, per), POOL));
+        final int slices = threads * SLICES_PER_THREAD;
+        final long per = (total + slices - 1) / slices;
+        final Groups[] done = new Groups[slices];
+        final AtomicInteger next = new AtomicInteger();
+        final Runnable work = () -> {
+            for (int k = next.getAndIncrement(); k < slices; k = next.getAndIncrement()) {
+                done[k] = scanSlice(bounds, capacity, k * per, per);
+            }
+        };
+        final List<CompletableFuture<Void>> others = new ArrayList<>();
+        for (int t = 1; t < threads; t++) {
+            others.add(CompletableFuture.runAsync(work, POOL));
         }
-        // every slice is waited for before anything can throw: the caller closes the segments (and
+        // every thread is waited for before anything can throw: the caller closes the segments (and
         // may unmap their files) once this returns, so no slice may still be reading them then
-        Groups first = null;
         Throwable failure = null;
         try {
-            first = scanSlice(bounds, capacity, 0, per);
+            work.run();
         } catch (final RuntimeException | Error e) {
             failure = e;
         }
-        final List<Groups> rest = new ArrayList<>(others.size());
-        for (final CompletableFuture<Groups> f : others) {
+        for (final CompletableFuture<Void> f : others) {
             try {
-                rest.add(f.join());
+                f.join();
             } catch (final CompletionException e) {
                 if (failure == null) {
                     failure = e.getCause() != null ? e.getCause() : e;
@@ -142,8 +153,9 @@ final class GroupedScan {
         if (failure != null) {
             throw new CompletionException(failure);
         }
-        for (final Groups g : rest) {
-            first.merge(g);
+        final Groups first = done[0];
+        for (int k = 1; k < slices; k++) {
+            first.merge(done[k]);
         }
         return first;
     }

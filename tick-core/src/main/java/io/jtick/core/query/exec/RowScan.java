@@ -59,12 +59,27 @@ final class RowScan {
         }
     }
 
-    /** Collects the kept rows (up to the limit), then evaluates the outputs and writes them, sorted if the query asks. */
+    /**
+     * Streams the rows in one pass when every candidate is kept (no residual condition, no orderBy):
+     * the row count is known before anything is read, so each batch is matched and written as it is
+     * read and the columns the as-of match loaded serve the output. Otherwise collects the kept rows
+     * (up to the limit), then evaluates the outputs and writes them, sorted if the query asks.
+     */
     ResultStats run(final List<BoundSegment> bounds, final int capacity, final ResultSink sink) {
         final Batch b = new Batch(plan, capacity);
         final boolean sorted = plan.orderColumns().length > 0;
         final long maxRows = execution.limits.maxRows();
         final long cap = sorted || plan.limit() == 0 ? maxRows + 1 : Math.min(plan.limit(), maxRows + 1);
+        if (!sorted && allKept(bounds)) {
+            long candidates = 0;
+            for (final BoundSegment bound : bounds) {
+                candidates += bound.rows.rowCount();
+            }
+            final long total = Math.min(candidates, cap);
+            checkRows(total, maxRows);
+            execution.checkBytes(total);
+            return execution.end(streamRows(bounds, b, capacity, total, sink), sink);
+        }
         final List<Kept> kept = new ArrayList<>();
         final long[] total = {0};
         for (final BoundSegment bound : bounds) {
@@ -105,10 +120,7 @@ final class RowScan {
                 }
             }
         }
-        if (total[0] > maxRows) {
-            throw QueryException.tooLarge("result over the row limit [rows>" + maxRows + ", maxRows=" + maxRows
-                + "]: narrow the query, add a limit or raise tick.query.max-rows");
-        }
+        checkRows(total[0], maxRows);
         if (sorted) {
             final ResultTable table = new ResultTable();
             emitRows(kept, b, capacity, table);
@@ -118,16 +130,47 @@ final class RowScan {
         return execution.end(emitRows(kept, b, capacity, sink), sink);
     }
 
-    private long emitRows(final List<Kept> kept, final Batch b, final int capacity, final ResultSink sink) {
-        final int outs = plan.rowOutputs().size();
-        final Ev[] evs = new Ev[outs];
-        final int[] kind = new int[outs];
-        for (int j = 0; j < outs; j++) {
-            evs[j] = Ev.of(plan.rowOutputs().get(j), capacity);
-            final ValueType t = evs[j].type;
-            kind[j] = t == ValueType.SYMBOL ? 0 : t.isDouble() ? 1 : evs[j].nullable ? 3 : 2;
+    private static boolean allKept(final List<BoundSegment> bounds) {
+        for (final BoundSegment bound : bounds) {
+            if (bound.preds.length > 0) {
+                return false;
+            }
         }
-        sink.begin(plan.outNames(), plan.outTypes());
+        return true;
+    }
+
+    private static void checkRows(final long rows, final long maxRows) {
+        if (rows > maxRows) {
+            throw QueryException.tooLarge("result over the row limit [rows>" + maxRows + ", maxRows=" + maxRows
+                + "]: narrow the query, add a limit or raise tick.query.max-rows");
+        }
+    }
+
+    /** One pass: the first {@code total} candidate rows, each batch matched (as-of) and written as the scan reads it. */
+    private long streamRows(final List<BoundSegment> bounds, final Batch b, final int capacity, final long total, final ResultSink sink) {
+        final Output out = new Output(plan, capacity, sink);
+        final long[] rows = {0};
+        for (final BoundSegment bound : bounds) {
+            if (rows[0] >= total) {
+                break;
+            }
+            if (bound.rows.size == 0) {
+                continue;
+            }
+            final TableSegment seg = bound.seg;
+            b.bind(seg, bound.columns, bound.right);
+            execution.addScanned(bound.scan(b, batch -> {
+                final int take = (int) Math.min(batch.count, total - rows[0]);
+                out.write(batch, seg, take);
+                rows[0] += take;
+                return rows[0] < total;
+            }));
+        }
+        return rows[0];
+    }
+
+    private long emitRows(final List<Kept> kept, final Batch b, final int capacity, final ResultSink sink) {
+        final Output out = new Output(plan, capacity, sink);
         long rows = 0;
         for (final Kept k : kept) {
             final TableSegment seg = k.bound.seg;
@@ -148,39 +191,66 @@ final class RowScan {
                         System.arraycopy(k.right, matchAt, b.match, 0, n);
                         matchAt += n;
                     }
-                    for (final Ev ev : evs) {
-                        ev.eval(b);
-                    }
-                    for (int i = 0; i < n; i++) {
-                        for (int j = 0; j < outs; j++) {
-                            final Ev ev = evs[j];
-                            switch (kind[j]) {
-                                case 0:
-                                    sink.symbol(seg.symName(ev.s[ev.off + i]));
-                                    break;
-                                case 1:
-                                    sink.value(ev.d[ev.off + i]);
-                                    break;
-                                case 2:
-                                    sink.value(ev.l[ev.off + i]);
-                                    break;
-                                default: {
-                                    final long v = ev.l[ev.off + i];
-                                    if (v == Plan.NULL_LONG) {
-                                        sink.nullValue();
-                                    } else {
-                                        sink.value(v);
-                                    }
-                                    break;
-                                }
-                            }
-                        }
-                        sink.endRow();
-                    }
+                    out.write(b, seg, n);
                     rows += n;
                 }
             }
         }
         return rows;
+    }
+
+    /** The output expressions and the sink: evaluates them over a batch and writes its first rows. */
+    private static final class Output {
+        private final ResultSink sink;
+        private final Ev[] evs;
+        private final int[] kind;
+
+        Output(final Plan plan, final int capacity, final ResultSink sink) {
+            this.sink = sink;
+            final int outs = plan.rowOutputs().size();
+            evs = new Ev[outs];
+            kind = new int[outs];
+            for (int j = 0; j < outs; j++) {
+                evs[j] = Ev.of(plan.rowOutputs().get(j), capacity);
+                final ValueType t = evs[j].type;
+                kind[j] = t == ValueType.SYMBOL ? 0 : t.isDouble() ? 1 : evs[j].nullable ? 3 : 2;
+            }
+            sink.begin(plan.outNames(), plan.outTypes());
+        }
+
+        /** Positions {@code 0..n) of a batch whose every position is kept. */
+        void write(final Batch b, final TableSegment seg, final int n) {
+            final Ev[] es = evs;
+            final int outs = es.length;
+            for (final Ev ev : es) {
+                ev.eval(b);
+            }
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < outs; j++) {
+                    final Ev ev = es[j];
+                    switch (kind[j]) {
+                        case 0:
+                            sink.symbol(seg.symName(ev.s[ev.off + i]));
+                            break;
+                        case 1:
+                            sink.value(ev.d[ev.off + i]);
+                            break;
+                        case 2:
+                            sink.value(ev.l[ev.off + i]);
+                            break;
+                        default: {
+                            final long v = ev.l[ev.off + i];
+                            if (v == Plan.NULL_LONG) {
+                                sink.nullValue();
+                            } else {
+                                sink.value(v);
+                            }
+                            break;
+                        }
+                    }
+                }
+                sink.endRow();
+            }
+        }
     }
 }

@@ -67,6 +67,43 @@ class AsOfJoinTest {
         assertThat(expected.stream().filter(x -> x.get(3) == null).count()).as("E has no quotes, early trades none yet").isPositive();
     }
 
+    /**
+     * Without a residual condition the rows stream in one pass (the as-of match's columns serve the
+     * output, a one-sym batch's sym column is its id): the same rows as the reference and as the
+     * two-pass scan that a condition keeping every row takes, whole and cut by a limit; one sym's rows
+     * span several of the RDB's index blocks (32,768 rows each).
+     */
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void shouldStreamOneSymsRowsAndMatchesAsTheFilteredScanDoes(final Layout layout) {
+        final List<Trade> trades = TestTables.trades(21, 80_000, DAY2);
+        final List<Quote> quotes = TestTables.quotes(22, 50_000, DAY2);
+        final QuerySource src = TestTables.source(layout, DAY2, trades, quotes);
+        // the reference, in one walk: A's trades and quotes are both in time order
+        final List<Quote> quotesOfA = quotes.stream().filter(q -> q.sym().equals("A")).toList();
+        final List<List<Object>> expected = new ArrayList<>();
+        int next = 0;
+        for (final Trade t : TestTables.ordered(trades, layout)) {
+            if (t.sym().equals("A")) {
+                while (next < quotesOfA.size() && quotesOfA.get(next).time() <= t.time()) {
+                    next++;
+                }
+                expected.add(row(t, next == 0 ? null : quotesOfA.get(next - 1)));
+            }
+        }
+        assertThat(expected.size()).isGreaterThan(2 * 1024);
+        final String select = "\"select\":[\"time\",\"sym\",\"price\",\"bid\",\"ask\",\"qtime\"],"
+            + "\"asof\":{\"table\":\"quote\",\"select\":{\"bid\":\"bid\",\"ask\":\"ask\",\"qtime\":\"time\"}}";
+        for (final String limit : List.of("", ",\"limit\":7")) {
+            final List<List<Object>> want = limit.isEmpty() ? expected : expected.subList(0, 7);
+            final ResultTable streamed = engine.query("{\"table\":\"trade\",\"where\":{\"sym\":\"A\"}," + select + limit + "}", src);
+            final ResultTable filtered = engine.query("{\"table\":\"trade\",\"where\":{\"sym\":\"A\",\"size\":{\">=\":-1}},"
+                + select + limit + "}", src);
+            assertThat(streamed.rows()).as("one pass, limit '%s'", limit).isEqualTo(want);
+            assertThat(filtered.rows()).as("two passes, limit '%s'", limit).isEqualTo(want);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Layout.class)
     void shouldHandleNoPriorQuoteEqualTimesAndTolerance(final Layout layout) {
