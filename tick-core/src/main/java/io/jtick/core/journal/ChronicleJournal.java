@@ -19,6 +19,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,6 +71,9 @@ final class ChronicleJournal implements Journal {
     /** Position after the last entry written, and up to where {@link #pretouch} has touched the pages (0: nothing yet). */
     private long endPosition;
     private long touchedUntil;
+    /** The feed trailer of the entry being written, little-endian as Chronicle writes. */
+    private ByteBuffer trailer = ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
+    private final LandedCheck landed = new LandedCheck();
     /** What {@link #sync} forces, and how far. */
     private final JournalForcer forcer;
 
@@ -333,21 +338,16 @@ final class ChronicleJournal implements Journal {
                 frame.getBytes(offset, copy);
                 bytes.write(copy);
             }
-            if (runs == 1 && feeds.first(0) == feeds.last(0)) {
-                bytes.writeLong(feeds.first(0));
-                bytes.writeUnsignedByte(feeds.name(0).length);
-                bytes.write(feeds.name(0));
-            } else if (runs > 0) {
-                bytes.writeLong(-runs);
-                for (int r = 0; r < runs; r++) {
-                    bytes.writeLong(feeds.first(r));
-                    bytes.writeLong(feeds.last(r));
-                    bytes.writeUnsignedByte(feeds.name(r).length);
-                    bytes.write(feeds.name(r));
-                }
+            final int n = runs == 0 ? 0 : trailer(feeds, runs);
+            if (n > 0) {
+                bytes.write(trailer.array(), 0, n);
             }
             endPosition = bytes.writePosition();
-        } catch (final RuntimeException | InternalError e) {
+            if (minFreeBytes <= 0 && endPosition > touchedUntil && length >= Long.BYTES && !landed.landed(appenderFile(), endPosition,
+                n > 0 ? trailer.getLong(n - Long.BYTES) : frame.getLongLE(offset + length - Long.BYTES))) {
+                throw new IllegalStateException("the entry's last page did not reach the file (volume full?)");
+            }
+        } catch (final RuntimeException | InternalError | IOException e) {
             try {
                 dc.rollbackOnClose();
                 dc.close();
@@ -362,6 +362,23 @@ final class ChronicleJournal implements Journal {
             throw failed(e, sequence);
         }
         lastSequence = sequence;
+    }
+
+    /** Writes the feed trailer of {@code feeds} into {@link #trailer} (grown as needed); returns its length. */
+    private int trailer(final FeedRuns feeds, final int runs) {
+        final boolean one = runs == 1 && feeds.first(0) == feeds.last(0);
+        int n = one ? Long.BYTES + 1 + feeds.name(0).length : Long.BYTES;
+        for (int r = 0; !one && r < runs; r++) {
+            n += 2 * Long.BYTES + 1 + feeds.name(r).length;
+        }
+        if (trailer.capacity() < n) {
+            trailer = ByteBuffer.allocate(Math.max(n, 2 * trailer.capacity())).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        trailer.clear().putLong(one ? feeds.first(0) : -runs);
+        for (int r = 0; r < runs; r++) {
+            (one ? trailer : trailer.putLong(feeds.first(r)).putLong(feeds.last(r))).put((byte) feeds.name(r).length).put(feeds.name(r));
+        }
+        return n;
     }
 
     /** Refuses the append while the volume's free space is under the minimum; checks it now and then. */
@@ -541,6 +558,7 @@ final class ChronicleJournal implements Journal {
             LOG.warn("journal appender close failed [dir={}]: {}", dir, e.toString());
         }
         forcer.close();
+        landed.close();
         queue.close();
         for (final SingleChronicleQueue q : retired) {
             q.close();
