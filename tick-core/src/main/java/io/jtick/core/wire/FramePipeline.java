@@ -105,16 +105,16 @@ public final class FramePipeline {
                 in.skipBytes((int) need);
                 super.channelRead(ctx, head);
                 split = true;
+                if (ctx.isRemoved()) {
+                    ctx.fireChannelRead(in);
+                } else {
+                    super.channelRead(ctx, in);
+                }
             } finally {
                 reading = false;
                 if (!split) {
                     in.release();
                 }
-            }
-            if (ctx.isRemoved()) {
-                ctx.fireChannelRead(in);
-            } else {
-                super.channelRead(ctx, in);
             }
         }
 
