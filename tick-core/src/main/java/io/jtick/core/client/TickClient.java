@@ -36,10 +36,7 @@ import java.util.function.LongSupplier;
  * A subscriber connection to a tickerplant ({@code .u.sub}): sends hello and subscribe, decodes
  * what comes back and calls a {@link TickListener} on its event-loop thread. On disconnect it
  * reconnects and subscribes again from {@code fromSequence.getAsLong()}, so a listener that
- * tracks its last sequence gets no gap and no duplicate across TP restarts. It reconnects after
- * {@code reconnectDelay}, or at once when the tickerplant dropped it as a slow subscriber (ERROR
- * {@code slow-subscriber}): the tickerplant is up and sends what it missed from its journal at the
- * socket's pace, and every moment waited is more to catch up.
+ * tracks its last sequence gets no gap and no duplicate across TP restarts.
  *
  * <p>With several tickerplants ({@link Settings#addresses}: the members of a TP cluster, whose
  * journals hold the same entries under the same sequence numbers; any member serves subscribers)
@@ -129,8 +126,6 @@ public final class TickClient implements AutoCloseable {
     private int index;
     /** Event loop only: the next connect goes at once (a subscription was just lost and there is another address). */
     private boolean atOnce;
-    /** Event loop only: the tickerplant dropped this connection as a slow subscriber (ERROR slow-subscriber). */
-    private boolean droppedAsSlow;
     /** Event loop only: updates at or below this sequence are ones the listener holds (the subscribe's from); 0: none. */
     private long holds;
     private volatile long duplicatesDropped;
@@ -246,10 +241,7 @@ public final class TickClient implements AutoCloseable {
                 subscribed = false;
                 listener.onDisconnected();
                 if (replay == null) {
-                    // dropped as slow: the tickerplant is there and serves the missed updates from its journal at the
-                    // socket's pace, so waiting reconnectDelay would only leave the subscriber further behind
-                    atOnce = droppedAsSlow || wasSubscribed && settings.addresses().size() > 1;
-                    droppedAsSlow = false;
+                    atOnce = wasSubscribed && settings.addresses().size() > 1;
                     next("connection lost");
                     scheduleReconnect();
                 }
@@ -358,7 +350,6 @@ public final class TickClient implements AutoCloseable {
                     break;
                 case MessageType.ERROR:
                     final ControlFrames.Error e = ControlFrames.readError(frame);
-                    droppedAsSlow |= e.code() == ErrorCode.SLOW_SUBSCRIBER;
                     if (e.code() == ErrorCode.ACCESS_DENIED) {
                         refusals++;
                     }

@@ -170,31 +170,6 @@ class TickClientTest {
     }
 
     @Test
-    void shouldReconnectAtOnceWhenDroppedAsASlowSubscriber() throws Exception {
-        final Events events = new Events();
-        final AtomicLong from = new AtomicLong(-1);
-        try (FakeTickerplant tp = new FakeTickerplant();
-             TickClient client = new TickClient(new TickClient.Settings("127.0.0.1", tp.port(), "rdb", List.of(), List.of(),
-                 Duration.ofMinutes(1), FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, null), events, from::get, null, NanoClock.SYSTEM)) {
-            client.start();
-            tp.accept();
-            tp.read();
-            tp.read();
-            tp.write(ControlFrames.subscribed(ALLOC, 0, 0, 20_000, List.of(TRADE)));
-            await("subscribed", WAIT, client::isSubscribed);
-            from.set(42);
-            tp.write(ControlFrames.error(ALLOC, ErrorCode.SLOW_SUBSCRIBER, "subscriber fell behind [limit=1]"));
-            await("error seen", WAIT, () -> events.seen.stream().anyMatch(e -> e.startsWith("error slow-subscriber")));
-            tp.closeConnection();
-            tp.accept();
-            assertThat(ControlFrames.readHello(tp.read()).name()).as("back well inside the one-minute reconnect delay").isEqualTo("rdb");
-            assertThat(ControlFrames.readSubscribe(tp.read()).fromSequence()).as("resumes after the last sequence it holds")
-                .isEqualTo(42);
-
-        }
-    }
-
-    @Test
     void shouldKeepTryingUntilATickerplantListens() throws Exception {
         final int port;
         try (FakeTickerplant gone = new FakeTickerplant()) {
