@@ -97,6 +97,50 @@ class FramePipelineTest {
     }
 
     @Test
+    void shouldCopyOnlyTheFrameAReadCompletesAndCutTheRestWhereItLies() {
+        final ByteBuf built = frames(1, 2, 3, 4);
+        final ByteBuf stream = PooledByteBufAllocator.DEFAULT.directBuffer(built.readableBytes()).writeBytes(built);
+        built.release();
+        final long base = stream.memoryAddress();
+        ch.writeInbound(stream.retainedSlice(0, 16 + 4));
+        ch.writeInbound(stream.retainedSlice(16 + 4, stream.readableBytes() - 16 - 4));
+        final List<ByteBuf> held = new ArrayList<>();
+        for (ByteBuf f = ch.readInbound(); f != null; f = ch.readInbound()) {
+            held.add(f);
+        }
+        try {
+            assertThat(held).extracting(ControlFrames::readSequence).containsExactly(1L, 2L, 3L, 4L);
+            assertThat(held.get(0).memoryAddress()).as("frame 1 where the first read has it").isEqualTo(base);
+            final long two = held.get(1).memoryAddress();
+            assertThat(two < base || two >= base + stream.readableBytes()).as("frame 2, split between the reads, copied out").isTrue();
+            assertThat(held.get(2).memoryAddress()).as("frame 3 where the second read has it, not copied").isEqualTo(base + 32);
+            assertThat(held.get(3).memoryAddress()).isEqualTo(base + 48);
+        } finally {
+            held.forEach(ByteBuf::release);
+            stream.release();
+        }
+    }
+
+    @Test
+    void shouldCutTheSameFramesWhateverSizeTheReadsAre() {
+        final long[] all = new long[40];
+        for (int k = 0; k < all.length; k++) {
+            all[k] = k + 1;
+        }
+        final ByteBuf stream = frames(all);
+        for (int size = 1; size <= 40; size++) {
+            final List<Long> seen = new ArrayList<>();
+            for (int at = 0; at < stream.readableBytes(); at += size) {
+                ch.writeInbound(stream.retainedSlice(at, Math.min(size, stream.readableBytes() - at)));
+                seen.addAll(read());
+            }
+            assertThat(seen).as("reads of %d bytes", size).hasSize(all.length).isSorted().first().isEqualTo(1L);
+        }
+        stream.release();
+        assertThat(errors).isEmpty();
+    }
+
+    @Test
     void shouldJoinWhatIsLeftAndTheNextReadInOneBufferOfTheirSize() {
         final ByteBuf previous = PooledByteBufAllocator.DEFAULT.directBuffer(64).writeBytes(new byte[] {1, 2, 3, 4, 5, 6, 7});
         previous.readerIndex(4);
