@@ -71,8 +71,9 @@ final class ChronicleJournal implements Journal {
     /** Position after the last entry written, and up to where {@link #pretouch} has touched the pages (0: nothing yet). */
     private long endPosition;
     private long touchedUntil;
-    /** The feed trailer of the entry being written, little-endian as Chronicle writes. */
-    private ByteBuffer trailer = ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
+    /** The feed trailer of the entry being written, little-endian as Chronicle writes; a run takes at most this many bytes. */
+    private static final int TRAILER_RUN_MOST = 2 * Long.BYTES + 1 + 255;
+    private ByteBuffer trailer = ByteBuffer.allocate(Long.BYTES + TRAILER_RUN_MOST).order(ByteOrder.LITTLE_ENDIAN);
     private final LandedCheck landed = new LandedCheck();
     /** What {@link #sync} forces, and how far. */
     private final JournalForcer forcer;
@@ -339,9 +340,7 @@ final class ChronicleJournal implements Journal {
                 bytes.write(copy);
             }
             final int n = runs == 0 ? 0 : trailer(feeds, runs);
-            if (n > 0) {
-                bytes.write(trailer.array(), 0, n);
-            }
+            bytes.write(trailer.array(), 0, n);
             endPosition = bytes.writePosition();
             if (minFreeBytes <= 0 && endPosition > touchedUntil && length >= Long.BYTES && !landed.landed(appenderFile(), endPosition,
                 n > 0 ? trailer.getLong(n - Long.BYTES) : frame.getLongLE(offset + length - Long.BYTES))) {
@@ -366,19 +365,20 @@ final class ChronicleJournal implements Journal {
 
     /** Writes the feed trailer of {@code feeds} into {@link #trailer} (grown as needed); returns its length. */
     private int trailer(final FeedRuns feeds, final int runs) {
-        final boolean one = runs == 1 && feeds.first(0) == feeds.last(0);
-        int n = one ? Long.BYTES + 1 + feeds.name(0).length : Long.BYTES;
-        for (int r = 0; !one && r < runs; r++) {
-            n += 2 * Long.BYTES + 1 + feeds.name(r).length;
+        final int most = Long.BYTES + runs * TRAILER_RUN_MOST;
+        if (trailer.capacity() < most) {
+            trailer = ByteBuffer.allocate(most).order(ByteOrder.LITTLE_ENDIAN);
         }
-        if (trailer.capacity() < n) {
-            trailer = ByteBuffer.allocate(Math.max(n, 2 * trailer.capacity())).order(ByteOrder.LITTLE_ENDIAN);
+        trailer.clear();
+        if (runs == 1 && feeds.first(0) == feeds.last(0)) {
+            trailer.putLong(feeds.first(0)).put((byte) feeds.name(0).length).put(feeds.name(0));
+        } else {
+            trailer.putLong(-runs);
+            for (int r = 0; r < runs; r++) {
+                trailer.putLong(feeds.first(r)).putLong(feeds.last(r)).put((byte) feeds.name(r).length).put(feeds.name(r));
+            }
         }
-        trailer.clear().putLong(one ? feeds.first(0) : -runs);
-        for (int r = 0; r < runs; r++) {
-            (one ? trailer : trailer.putLong(feeds.first(r)).putLong(feeds.last(r))).put((byte) feeds.name(r).length).put(feeds.name(r));
-        }
-        return n;
+        return trailer.position();
     }
 
     /** Refuses the append while the volume's free space is under the minimum; checks it now and then. */

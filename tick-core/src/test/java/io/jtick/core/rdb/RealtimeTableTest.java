@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -115,14 +116,7 @@ class RealtimeTableTest {
         try {
             for (int i = 0; i < 40; i++) {
                 final int n = 1 + i % 7;
-                final long[] time = new long[n];
-                final String[] sym = new String[n];
-                for (int r = 0; r < n; r++) {
-                    time[r] = total + r;
-                    sym[r] = "S" + ((total + r) % 3);
-                }
-                buf.clear();
-                final int off = trade(buf, i + 1, time, sym, null);
+                final int off = numberedTrade(buf, i + 1, total, n, row -> row % 3);
                 table.append(TableSchema.trade(0), RdbFrames.decode(buf, off));
                 total += n;
                 if (i == 3) {
@@ -367,14 +361,7 @@ class RealtimeTableTest {
         try {
             for (int i = 0; i < batches && readerFailure.get() == null; i++) {
                 final int n = 1 + i % 5;
-                final long[] time = new long[n];
-                final String[] sym = new String[n];
-                for (int r = 0; r < n; r++) {
-                    time[r] = total + r;
-                    sym[r] = "S" + ((total + r) % 5);
-                }
-                buf.clear();
-                final int off = trade(buf, i + 1, time, sym, null);
+                final int off = numberedTrade(buf, i + 1, total, n, row -> row % 5);
                 table.append(TableSchema.trade(0), RdbFrames.decode(buf, off));
                 total += n;
             }
@@ -505,6 +492,21 @@ class RealtimeTableTest {
     }
 
     /** A trade frame with price = time * 0.5, size = time, cond = 'N'. */
+    /**
+     * Encodes rows {@code first..first+n-1} as trade update {@code seq} into {@code buf} (cleared first):
+     * time is the row number, the sym {@code "S" + symOf(row)}; returns the frame's offset, as {@link #trade}.
+     */
+    static int numberedTrade(final ByteBuf buf, final long seq, final int first, final int n, final IntUnaryOperator symOf) {
+        final long[] time = new long[n];
+        final String[] sym = new String[n];
+        for (int r = 0; r < n; r++) {
+            time[r] = first + r;
+            sym[r] = "S" + symOf.applyAsInt(first + r);
+        }
+        buf.clear();
+        return trade(buf, seq, time, sym, null);
+    }
+
     static int trade(final ByteBuf buf, final long seq, final long[] time, final String[] sym, final String[] dict) {
         final int n = time.length;
         final double[] price = new double[n];

@@ -171,14 +171,8 @@ class SymCountsTest {
             try {
                 for (int i = 0; rows < total && failure.get() == null; i++) {
                     final int n = Math.min(total - rows, 1 + rnd.nextInt(i % 40 == 0 ? 6_000 : 400));
-                    final long[] time = new long[n];
-                    final String[] sym = new String[n];
-                    for (int r = 0; r < n; r++) {
-                        time[r] = rows + r;
-                        sym[r] = "S" + symOf(rows + r);
-                    }
-                    buf.clear();
-                    table.append(TableSchema.trade(0), RdbFrames.decode(buf, RealtimeTableTest.trade(buf, i + 1, time, sym, null)));
+                    final int off = RealtimeTableTest.numberedTrade(buf, i + 1, rows, n, SymCountsTest::symOf);
+                    table.append(TableSchema.trade(0), RdbFrames.decode(buf, off));
                     rows += n;
                 }
             } finally {

@@ -148,14 +148,8 @@ class SymIndexCatchUpTest {
             int done = 0;
             for (int i = 0; done < rows; i++) {
                 final int n = Math.min(rows - done, 1 + (i * 7_919) % 4_000);
-                final long[] time = new long[n];
-                final String[] sym = new String[n];
-                for (int r = 0; r < n; r++) {
-                    time[r] = done + r;
-                    sym[r] = "S" + symOf(done + r);
-                }
-                buf.clear();
-                table.append(TableSchema.trade(0), RdbFrames.decode(buf, RealtimeTableTest.trade(buf, i + 1, time, sym, null)));
+                final int off = RealtimeTableTest.numberedTrade(buf, i + 1, done, n, SymIndexCatchUpTest::symOf);
+                table.append(TableSchema.trade(0), RdbFrames.decode(buf, off));
                 done += n;
             }
         } finally {
@@ -214,14 +208,8 @@ class SymIndexCatchUpTest {
         try {
             for (int i = 0; rows < ROWS && failure.get() == null; i++) {
                 final int n = Math.min(ROWS - rows, 1 + rnd.nextInt(i % 50 == 0 ? 5_000 : 300));
-                final long[] time = new long[n];
-                final String[] sym = new String[n];
-                for (int r = 0; r < n; r++) {
-                    time[r] = rows + r;
-                    sym[r] = "S" + symOf(rows + r);
-                }
-                buf.clear();
-                table.append(TableSchema.trade(0), RdbFrames.decode(buf, RealtimeTableTest.trade(buf, i + 1, time, sym, null)));
+                final int off = RealtimeTableTest.numberedTrade(buf, i + 1, rows, n, SymIndexCatchUpTest::symOf);
+                table.append(TableSchema.trade(0), RdbFrames.decode(buf, off));
                 rows += n;
             }
         } finally {
@@ -256,14 +244,7 @@ class SymIndexCatchUpTest {
         try {
             for (int i = 0; rows < ROWS; i++) {
                 final int n = Math.min(ROWS - rows, 1 + (i * 7_919) % 4_000);
-                final long[] time = new long[n];
-                final String[] sym = new String[n];
-                for (int r = 0; r < n; r++) {
-                    time[r] = rows + r;
-                    sym[r] = "S" + symOf(rows + r);
-                }
-                buf.clear();
-                final int off = RealtimeTableTest.trade(buf, i + 1, time, sym, null);
+                final int off = RealtimeTableTest.numberedTrade(buf, i + 1, rows, n, SymIndexCatchUpTest::symOf);
                 indexed.append(TableSchema.trade(0), RdbFrames.decode(buf, off));
                 scanned.append(TableSchema.trade(0), RdbFrames.decode(buf, off));
                 rows += n;
