@@ -5,6 +5,7 @@ import io.aeron.AeronCounters;
 import io.aeron.cluster.ClusterMember;
 import io.aeron.cluster.ClusterMembership;
 import io.aeron.cluster.ClusterTool;
+import io.aeron.cluster.ElectionState;
 import io.aeron.cluster.service.Cluster;
 import org.agrona.concurrent.status.CountersReader;
 import org.slf4j.Logger;
@@ -61,6 +62,11 @@ final class ClusterCounters {
     /** The leadership term the consensus module is in, -1 before one. */
     long term() {
         return counter(AeronCounters.CLUSTER_LEADERSHIP_TERM_ID_TYPE_ID);
+    }
+
+    /** The consensus module's term once its election has closed (until then it steps through the log's old terms), else -1. */
+    long liveTerm() {
+        return counter(AeronCounters.CLUSTER_ELECTION_STATE_TYPE_ID) == ElectionState.CLOSED.code() ? term() : -1;
     }
 
     private long counter(final int typeId) {

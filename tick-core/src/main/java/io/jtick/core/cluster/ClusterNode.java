@@ -251,7 +251,7 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
     private void awaitLeader() {
         long lastMembershipQuery = 0;
         final long deadline = System.nanoTime() + settings.startTimeout().toNanos();
-        while (!(leaderId >= 0 && started)) {
+        while (!(leaderId >= 0 && started && reachedConsensusTerm())) {
             if (System.nanoTime() - deadline > 0) {
                 final List<String> others = new ArrayList<>();
                 for (final ClusterSettings.Member m : settings.members()) {
@@ -263,12 +263,14 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
                     + settings.memberId() + "]: a majority of the members must be running and reachable over UDP; not heard from: "
                     + String.join(", ", others));
             }
-            if (started && leaderId < 0 && System.nanoTime() - lastMembershipQuery > 500_000_000L) {
+            if (started && System.nanoTime() - lastMembershipQuery > 500_000_000L) {
                 // a node that rejoins a term from a snapshot replays no new-term event: ask the consensus module
                 lastMembershipQuery = System.nanoTime();
+                final long consensusTerm = counters.liveTerm();
                 final int leader = counters.leaderOfConsensus();
-                if (leader >= 0) {
+                if (leader >= 0 && consensusTerm >= 0 && (leaderId < 0 || term < consensusTerm)) {
                     leaderId = leader;
+                    term = consensusTerm;
                     server.execute(t -> followRole());
                 }
             }
@@ -279,6 +281,15 @@ public final class ClusterNode implements ReplicatedLog, AutoCloseable {
                 throw new IllegalStateException("interrupted while waiting for a cluster leader", e);
             }
         }
+    }
+
+    /**
+     * Whether the service has applied the leadership term the consensus module joined: a node that replays the log from
+     * its start meets the old terms' leaders first.
+     */
+    private boolean reachedConsensusTerm() {
+        final long consensusTerm = counters.liveTerm();
+        return consensusTerm >= 0 && term >= consensusTerm;
     }
 
     // ------------------------------------------------------------------ from the service thread

@@ -298,6 +298,8 @@ class ClusterNodeTest {
         deleteRecursively(dir.resolve("journal-" + first.id()));
         deleteRecursively(dir.resolve("cluster-" + first.id()));
         final Node back = start(members, first.id());
+        // started means it knows the live term's leader, not one its replay of the log named
+        assertThat(back.cluster().status().leaderId()).as("the leader the returning node names once started").isEqualTo(second.id());
         await("the returning node replayed the log", WAIT, () -> back.tp().status().journalSequence() == 1_000);
         assertThat(back.cluster().status().role()).isEqualTo("follower");
         for (final Node n : List.copyOf(nodes)) {
