@@ -108,7 +108,7 @@ public final class JtickQuerySystem implements QuerySystem {
         if (warmUp == null) {
             final boolean on = Boolean.parseBoolean(System.getProperty("jtick.bench.warm-up", "true"));
             warmUp = !on ? QueryWarmUp.off() : QueryWarmUp.start(layout == Layout.RDB || layout == Layout.PARTED ? QueryWarmUp.Kind.RDB
-                : QueryWarmUp.Kind.HDB, QueryWarmUp.DEFAULT_BUDGET, QueryWarmUp.DEFAULT_ROUNDS,
+                : QueryWarmUp.Kind.HDB, QueryWarmUp.DEFAULT_BUDGET, QueryWarmUp.DEFAULT_ROUNDS, true,
                 List.of(ColumnEncoding.PLAIN, ColumnEncoding.parse("auto/lz4")), Runtime.getRuntime().availableProcessors());
         }
         return warmUp;
@@ -124,8 +124,8 @@ public final class JtickQuerySystem implements QuerySystem {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        System.out.println(String.format(java.util.Locale.ROOT, "warm-up ms %.1f, wait ms %.1f, rounds %d", w.nanos() / 1e6,
-            (System.nanoTime() - t0) / 1e6, w.rounds()));
+        System.out.println(String.format(java.util.Locale.ROOT, "warm-up ms %.1f, wait ms %.1f, rounds %d, settled %b",
+            w.nanos() / 1e6, (System.nanoTime() - t0) / 1e6, w.rounds(), w.settled()));
     }
 
     @Override

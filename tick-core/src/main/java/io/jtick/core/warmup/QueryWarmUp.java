@@ -20,6 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,7 +43,10 @@ import java.util.concurrent.TimeUnit;
  * compiled code without the warm-up's profile steering the compiler to other classes (a warm-up
  * over other table kinds slowed later queries: bench-jmh README, "First queries").
  *
- * <p>It runs until {@code maxRounds} rounds are done or {@code budget} is spent (a round in
+ * <p>It runs {@code maxRounds} rounds; then, when asked to {@code settle}, further rounds until one
+ * round and a short pause after it leave the JIT nothing to compile (the JVM's total compilation
+ * time did not move), so that a user's first query neither waits behind the warm-up's queued C2
+ * compilations nor shares the CPU with them. It stops early when {@code budget} is spent (a round in
  * progress is finished), then drops its tables and deletes its partitions. It never fails the
  * process: an error is logged and reported by {@link #failure}. The time it took, the start-up cost
  * a service pays, is {@link #nanos}; queries that arrive meanwhile run, sharing the CPU with it.
@@ -51,8 +56,10 @@ public final class QueryWarmUp {
     /** Rows per table: above the engine's threshold for splitting a grouped scan over threads. */
     static final int ROWS = 300_000;
     static final int SYMS = 500;
-    /** Rounds when no other limit is given: measured enough for C2 to compile every shape. */
+    /** Rounds before the warm-up watches the JIT settle: enough to make C2 compile every shape. */
     public static final int DEFAULT_ROUNDS = 12;
+    /** Pause after a round in which the JIT's queue may drain before the warm-up checks it compiled nothing. */
+    static final Duration SETTLE_PAUSE = Duration.ofMillis(100);
     /** Time allowed when no other limit is given. */
     public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(20);
 
@@ -62,15 +69,17 @@ public final class QueryWarmUp {
     private final Kind kind;
     private final Duration budget;
     private final int maxRounds;
+    private final boolean settle;
     private final List<ColumnEncoding> encodings;
     private final int parallelism;
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile long nanos;
     private volatile int rounds;
+    private volatile boolean settled;
     private volatile Throwable failure;
 
-    private QueryWarmUp(final Kind kind, final Duration budget, final int maxRounds, final List<ColumnEncoding> encodings,
-                        final int parallelism) {
+    private QueryWarmUp(final Kind kind, final Duration budget, final int maxRounds, final boolean settle,
+                        final List<ColumnEncoding> encodings, final int parallelism) {
         if (budget.isNegative() || maxRounds < 0 || parallelism < 1 || kind == Kind.HDB && encodings.isEmpty()) {
             throw new IllegalArgumentException("bad warm-up settings [kind=" + kind + ", budget=" + budget + ", rounds=" + maxRounds
                 + ", encodings=" + encodings + ", parallelism=" + parallelism + "]");
@@ -78,6 +87,7 @@ public final class QueryWarmUp {
         this.kind = kind;
         this.budget = budget;
         this.maxRounds = maxRounds;
+        this.settle = settle;
         this.encodings = List.copyOf(encodings);
         this.parallelism = parallelism;
     }
@@ -85,12 +95,14 @@ public final class QueryWarmUp {
     /**
      * Starts a warm-up on its own daemon thread.
      *
+     * @param maxRounds rounds of every shape; with {@code settle}, the rounds before it watches the JIT
+     * @param settle after those rounds, go on until a round leaves the JIT nothing to compile (or the budget is spent)
      * @param encodings for {@link Kind#HDB}, the encodings whose partitions it reads (plain, {@code auto/lz4} ...); ignored for the RDB
      * @param parallelism the service engine's threads per query, so the same split path runs
      */
-    public static QueryWarmUp start(final Kind kind, final Duration budget, final int maxRounds, final List<ColumnEncoding> encodings,
-                                    final int parallelism) {
-        final QueryWarmUp w = new QueryWarmUp(kind, budget, maxRounds, encodings, parallelism);
+    public static QueryWarmUp start(final Kind kind, final Duration budget, final int maxRounds, final boolean settle,
+                                    final List<ColumnEncoding> encodings, final int parallelism) {
+        final QueryWarmUp w = new QueryWarmUp(kind, budget, maxRounds, settle, encodings, parallelism);
         final Thread t = new Thread(w::run, "jtick-query-warm-up");
         t.setDaemon(true);
         t.start();
@@ -99,7 +111,7 @@ public final class QueryWarmUp {
 
     /** A warm-up turned off: already done, nothing run. */
     public static QueryWarmUp off() {
-        final QueryWarmUp w = new QueryWarmUp(Kind.RDB, Duration.ZERO, 0, List.of(), 1);
+        final QueryWarmUp w = new QueryWarmUp(Kind.RDB, Duration.ZERO, 0, false, List.of(), 1);
         w.done.countDown();
         return w;
     }
@@ -121,6 +133,11 @@ public final class QueryWarmUp {
     /** Rounds of every shape run so far. */
     public int rounds() {
         return rounds;
+    }
+
+    /** True when it stopped because a round left the JIT nothing to compile (asked to settle, within its budget). */
+    public boolean settled() {
+        return settled;
     }
 
     /** What stopped it early, or null. */
@@ -165,14 +182,27 @@ public final class QueryWarmUp {
             }
             final long deadline = start + budget.toNanos();
             final ChecksumSink sink = new ChecksumSink();
-            while (rounds < maxRounds && System.nanoTime() - deadline < 0) {
+            final CompilationMXBean jit = settle ? ManagementFactory.getCompilationMXBean() : null;
+            final boolean watch = jit != null && jit.isCompilationTimeMonitoringSupported();
+            while (System.nanoTime() - deadline < 0 && (rounds < maxRounds || watch)) {
+                final long compiled = watch ? jit.getTotalCompilationTime() : 0;
                 for (int s = 0; s < sources.size(); s++) {
                     for (final PreparedQuery p : prepared.get(s)) {
                         engine.execute(p, sources.get(s), sink);
                     }
                 }
                 rounds++;
+                if (watch && rounds >= maxRounds) {
+                    Thread.sleep(SETTLE_PAUSE.toMillis());
+                    if (jit.getTotalCompilationTime() == compiled) {
+                        settled = true;
+                        break;
+                    }
+                }
             }
+        } catch (final InterruptedException e) {
+            failure = e;
+            Thread.currentThread().interrupt();
         } catch (final IOException | RuntimeException | LinkageError e) {
             failure = e;
             LOG.warn("query warm-up stopped early, first queries will compile as they run [kind={}, rounds={}]", kind, rounds, e);
@@ -188,7 +218,7 @@ public final class QueryWarmUp {
                 }
             }
             nanos = System.nanoTime() - start;
-            LOG.info("query warm-up done [kind={}, rounds={}, ms={}]", kind, rounds, nanos / 1_000_000);
+            LOG.info("query warm-up done [kind={}, rounds={}, ms={}, settled={}]", kind, rounds, nanos / 1_000_000, settled);
             done.countDown();
         }
     }

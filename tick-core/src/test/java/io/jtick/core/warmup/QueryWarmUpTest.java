@@ -24,17 +24,18 @@ class QueryWarmUpTest {
 
     @Test
     void shouldRunEveryShapeOverRdbTables() throws InterruptedException {
-        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.RDB, WAIT, 1, List.of(), 2);
+        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.RDB, WAIT, 1, false, List.of(), 2);
         assertThat(w.await(WAIT)).isTrue();
         assertThat(w.failure()).isNull();
         assertThat(w.rounds()).isEqualTo(1);
+        assertThat(w.settled()).isFalse();
         assertThat(w.nanos()).isPositive();
     }
 
     @Test
     void shouldRunOverHdbPartitionsOfEachEncodingAndDeleteThem() throws InterruptedException, IOException {
         final List<Path> before = warmUpDirs();
-        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.HDB, WAIT, 1, List.of(ColumnEncoding.PLAIN,
+        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.HDB, WAIT, 1, false, List.of(ColumnEncoding.PLAIN,
             ColumnEncoding.parse("auto/lz4")), 2);
         assertThat(w.await(WAIT)).isTrue();
         assertThat(w.failure()).isNull();
@@ -43,8 +44,17 @@ class QueryWarmUpTest {
     }
 
     @Test
+    void shouldGoOnPastItsRoundsUntilTheJitHasNothingLeftToCompile() throws InterruptedException {
+        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.RDB, WAIT, 1, true, List.of(), 2);
+        assertThat(w.await(WAIT.multipliedBy(2))).isTrue();
+        assertThat(w.failure()).isNull();
+        assertThat(w.settled()).isTrue();
+        assertThat(w.rounds()).isGreaterThan(1);
+    }
+
+    @Test
     void shouldStopWhenItsTimeIsSpent() throws InterruptedException {
-        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.RDB, Duration.ZERO, 100, List.of(), 1);
+        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.RDB, Duration.ZERO, 100, true, List.of(), 1);
         assertThat(w.await(WAIT)).isTrue();
         assertThat(w.failure()).isNull();
         assertThat(w.rounds()).isZero();
@@ -60,7 +70,7 @@ class QueryWarmUpTest {
 
     @Test
     void shouldRefuseAnHdbWarmUpWithoutEncodings() {
-        assertThatThrownBy(() -> QueryWarmUp.start(QueryWarmUp.Kind.HDB, WAIT, 1, List.of(), 1))
+        assertThatThrownBy(() -> QueryWarmUp.start(QueryWarmUp.Kind.HDB, WAIT, 1, false, List.of(), 1))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kind=HDB");
     }
 
