@@ -42,6 +42,10 @@ import java.util.Locale;
  * (median), after a JIT warm-up of ten rounds of every query on that copy (each encoding's decoders
  * are compiled before it is timed, as plain's reads are); the decoded-block
  * cache ({@link DecodedBlockCache}) is emptied before every run, so each run decodes what it reads.
+ * Then the same query repeated, as a user asks it again: the cache emptied once, the query asked
+ * twice untimed (a block read a second time is kept decoded), then {@code runs} timed asks with what
+ * the process's cache, at its default size, kept of them (with the share of lookups that hit).
+ * Every encoding's answer to each query (a sum over the same rows in the same order) must equal plain's.
  * Queries: one sym's rows, all columns; a full scan summing every numeric column; 100 syms over a
  * 10% time window, two columns; the last value of every sym (since storage format 2 every sym's
  * last row ends a block, so this is answered from the block index and decodes no block).
@@ -62,10 +66,15 @@ public final class CompressionStudy {
     /**
      * One query × encoding. {@code hotCpuMillis}/{@code hotCpuRatio}: the same hot runs in the
      * querying thread's CPU time (the study runs each query on one thread), which a busy machine
-     * disturbs far less than the wall-clock figures.
+     * disturbs far less than the wall-clock figures. {@code repeat*}: the query asked again, hot,
+     * with the decoded blocks its earlier asks left in the process's {@link DecodedBlockCache} (what
+     * a user's repeated query costs in the HDB; wall and CPU ms, ratios to plain's repeats) and the
+     * share of the repeats' cache lookups that found their block ({@code repeatHitPct}; NaN for plain,
+     * which has no encoded blocks).
      */
     public record QueryRow(String query, String encoding, double hotMillis, double hotRatio, Double coldMillis, Double coldRatio,
-                           double hotCpuMillis, double hotCpuRatio) {
+                           double hotCpuMillis, double hotCpuRatio, double repeatMillis, double repeatRatio, double repeatCpuMillis,
+                           double repeatCpuRatio, double repeatHitPct) {
     }
 
     /** The study's tables. */
@@ -88,12 +97,18 @@ public final class CompressionStudy {
             return sb.toString();
         }
 
-        /** The hot query times in the querying thread's CPU time, as CSV (query, encoding, ms, ratio to plain). */
+        /**
+         * The hot query times in the querying thread's CPU time (query, encoding, ms, ratio to plain),
+         * then the repeated query's (wall ms, ratio, CPU ms, ratio, % of cache lookups that hit), as CSV.
+         */
         public String cpuCsv() {
-            final StringBuilder sb = new StringBuilder("query,encoding,hot_cpu_ms,hot_cpu_ratio\n");
+            final StringBuilder sb = new StringBuilder(
+                "query,encoding,hot_cpu_ms,hot_cpu_ratio,repeat_ms,repeat_ratio,repeat_cpu_ms,repeat_cpu_ratio,repeat_hit_pct\n");
             for (final QueryRow q : queries) {
                 sb.append(q.query()).append(',').append(q.encoding()).append(',').append(fmt(q.hotCpuMillis())).append(',')
-                    .append(fmt(q.hotCpuRatio())).append('\n');
+                    .append(fmt(q.hotCpuRatio())).append(',').append(fmt(q.repeatMillis())).append(',').append(fmt(q.repeatRatio()))
+                    .append(',').append(fmt(q.repeatCpuMillis())).append(',').append(fmt(q.repeatCpuRatio())).append(',')
+                    .append(fmt(q.repeatHitPct())).append('\n');
             }
             return sb.toString();
         }
@@ -176,7 +191,10 @@ public final class CompressionStudy {
         final List<QueryRow> queryRows = new ArrayList<>();
         double[] plainHot = null;
         double[] plainCpu = null;
+        double[] plainRepeat = null;
+        double[] plainRepeatCpu = null;
         double[] plainCold = null;
+        final double[] plainAnswers = new double[QUERIES.length];
         boolean coldOk = cold;
         for (final ColumnEncoding requested : all) {
             final Path root = work.resolve("table-" + all.indexOf(requested));
@@ -186,13 +204,23 @@ public final class CompressionStudy {
             final Path dir = root.resolve(source.date().toString()).resolve(source.name());
             final double[] hot = new double[QUERIES.length];
             final double[] hotCpu = new double[QUERIES.length];
+            final double[] repeat = new double[QUERIES.length];
+            final double[] repeatCpu = new double[QUERIES.length];
+            final double[] repeatHits = new double[QUERIES.length];
             final double[] coldTimes = new double[QUERIES.length];
             try (PartitionTable t = PartitionTable.open(dir)) {
                 // JIT warm-up of every encoding, not only plain: a query set timed first (one sym's rows)
                 // otherwise ran an encoding's decoders in the interpreter
                 for (int round = 0; round < WARM_UP_ROUNDS; round++) {
                     for (int q = 0; q < QUERIES.length; q++) {
-                        runQuery(t, q);
+                        final double answer = runQuery(t, q);
+                        if (requested == ColumnEncoding.PLAIN) {
+                            plainAnswers[q] = answer;
+                        } else if (Double.compare(answer, plainAnswers[q]) != 0) {
+                            // same rows summed in the same order: an encoding must give plain's answer exactly
+                            throw new IllegalStateException("query answer differs from plain's [query=" + QUERIES[q] + ", encoding="
+                                + requested + ", plain=" + plainAnswers[q] + ", answer=" + answer + ", round=" + round + "]");
+                        }
                     }
                 }
                 for (int q = 0; q < QUERIES.length; q++) {
@@ -208,6 +236,25 @@ public final class CompressionStudy {
                     }
                     hot[q] = median(times);
                     hotCpu[q] = median(cpu);
+                    // asked again: emptied once, asked twice unmeasured (each read counts towards keeping its block decoded), then
+                    // timed with what those asks left in the cache
+                    ColumnFile.clearDecodedCache();
+                    for (int ask = 0; ask < ASKS_BEFORE_REPEAT; ask++) {
+                        runQuery(t, q);
+                    }
+                    final long hits0 = CACHE.hits();
+                    final long misses0 = CACHE.misses();
+                    for (int run = 0; run < runs; run++) {
+                        final long c0 = THREADS.getCurrentThreadCpuTime();
+                        final long t0 = System.nanoTime();
+                        runQuery(t, q);
+                        times[run] = (System.nanoTime() - t0) / 1e6;
+                        cpu[run] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e6;
+                    }
+                    repeat[q] = median(times);
+                    repeatCpu[q] = median(cpu);
+                    final long lookups = CACHE.hits() - hits0 + CACHE.misses() - misses0;
+                    repeatHits[q] = lookups == 0 ? Double.NaN : 100.0 * (CACHE.hits() - hits0) / lookups;
                 }
             }
             if (coldOk) {
@@ -227,25 +274,34 @@ public final class CompressionStudy {
             if (requested == ColumnEncoding.PLAIN) {
                 plainHot = hot;
                 plainCpu = hotCpu;
+                plainRepeat = repeat;
+                plainRepeatCpu = repeatCpu;
                 plainCold = coldTimes;
             }
             for (int q = 0; q < QUERIES.length; q++) {
                 queryRows.add(new QueryRow(QUERIES[q], requested.toString(), hot[q], hot[q] / plainHot[q],
                     coldOk ? Double.valueOf(coldTimes[q]) : null, coldOk ? Double.valueOf(coldTimes[q] / plainCold[q]) : null,
-                    hotCpu[q], hotCpu[q] / plainCpu[q]));
+                    hotCpu[q], hotCpu[q] / plainCpu[q], repeat[q], repeat[q] / plainRepeat[q], repeatCpu[q],
+                    repeatCpu[q] / plainRepeatCpu[q], repeatHits[q]));
             }
             PartitionStore.deleteRecursively(root);
         }
         return new Result(source.date(), source.name(), rows, all.stream().map(ColumnEncoding::toString).toList(), List.copyOf(columnRows),
             List.copyOf(queryRows), coldOk, cold ? PageCache.METHOD + ", files unmapped first"
                 : "not asked for", "write: encode + write to page cache, no fsync, best of " + runs + "; query: median of " + runs
-                + " after " + WARM_UP_ROUNDS + " warm-up rounds of every query; blocks of " + source.meta().blockBytes() + " B raw plain, "
+                + " after " + WARM_UP_ROUNDS + " warm-up rounds of every query, the decoded-block cache emptied before each run; repeat:"
+                + " median of " + runs + " more, after the cache was emptied once and the query asked " + ASKS_BEFORE_REPEAT
+                + " times, with the process's decoded-block cache of " + (CACHE.capacityBytes() >> 20) + " MiB; blocks of "
+                + source.meta().blockBytes() + " B raw plain, "
                 + BlockCuts.blockBytes(ColumnEncoding.parse("lz4"), source.meta().blockBytes()) + " B lz4/snappy, "
                 + BlockCuts.blockBytes(ColumnEncoding.parse("zstd"), source.meta().blockBytes()) + " B zstd");
     }
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final int WARM_UP_ROUNDS = 10;
+    /** Asks of a query before its repeats are timed: a block read twice is kept decoded ({@link DecodedBlockCache}). */
+    private static final int ASKS_BEFORE_REPEAT = 2;
+    private static final DecodedBlockCache CACHE = DecodedBlockCache.shared();
     private static final String[] QUERIES = {"one-sym-all-columns", "scan-sum-numeric", "100-syms-10pct-window", "last-per-sym"};
 
     /** Runs query {@code q}; returns a checksum so the work cannot be optimised away. */

@@ -47,6 +47,12 @@ class CompressionStudyTest {
             assertThat(price.sizePct()).isLessThan(50);
             assertThat(r.queries()).hasSize(4 * 3);
             assertThat(r.queries()).allSatisfy(q -> assertThat(q.hotMillis()).isPositive());
+            assertThat(r.queries()).allSatisfy(q -> assertThat(q.repeatMillis()).isPositive());
+            // the repeats of the queries that read encoded blocks find them in the cache (the last value per sym reads the block index)
+            assertThat(r.queries()).filteredOn(q -> !q.encoding().equals("none") && !q.query().equals("last-per-sym"))
+                .hasSize(2 * 3).allSatisfy(q -> assertThat(q.repeatHitPct()).as(q.query() + " " + q.encoding()).isEqualTo(100.0));
+            assertThat(r.cpuCsv()).startsWith("query,encoding,hot_cpu_ms,hot_cpu_ratio,repeat_ms,repeat_ratio,repeat_cpu_ms,"
+                + "repeat_cpu_ratio,repeat_hit_pct\n");
             assertThat(r.coldMeasured()).isFalse();
             final String csv = r.toCsv();
             assertThat(csv).startsWith("column,type,encoding,raw_bytes,stored_bytes,size_pct,write_ms,write_ratio\n");

@@ -184,10 +184,11 @@ public final class ColumnFile implements AutoCloseable {
     /**
      * Copies rows {@code [fromRow, fromRow + count)} as raw values into {@code dst} (a primitive
      * array of this column's width: long[]/double[] for 8 bytes, int[]/float[] for 4, short[] for 2,
-     * byte[] for 1) starting at element {@code dstIndex}. Whole encoded blocks are copied from the
-     * shared {@link DecodedBlockCache} when there, else decoded straight into {@code dst}; a part
-     * block is decoded into this thread's own last block (a sequential reader decodes each block
-     * once), or taken from the cache for a column small enough to stay there whole.
+     * byte[] for 1) starting at element {@code dstIndex}. Encoded blocks are copied from the
+     * shared {@link DecodedBlockCache} when there; else a whole block decodes straight into
+     * {@code dst}, part of a block its sub-blocks (version 3) or into this thread's own last block
+     * (a sequential reader decodes each block once). A column small enough for the cache to keep
+     * whole has a block decoded into the cache the second time it is read (a query asked again).
      */
     public void read(final int fromRow, final int count, final Object dst, final int dstIndex) {
         read(fromRow, count, dst, dstIndex, null);
@@ -250,11 +251,11 @@ public final class ColumnFile implements AutoCloseable {
     }
 
     /**
-     * The decoded values of {@code block} for a read within it by the reader of {@code holder}
-     * ({@link EncodedBlocks#view}); sets {@code holder.viewFirstRow} to the row of element 0.
+     * The decoded values of {@code block} for a read of its rows {@code [inBlock, inBlock + n)} by the reader of
+     * {@code holder} ({@link EncodedBlocks#view}); sets {@code holder.viewFirstRow} to the row of element 0.
      */
-    Object view(final int block, final DecodedBlock holder) {
-        return encoded.view(block, holder);
+    Object view(final int block, final int inBlock, final int n, final DecodedBlock holder) {
+        return encoded.view(block, inBlock, n, holder);
     }
 
     /** True when a read of {@code length} rows within {@code block} decodes only their sub-blocks (version 3), so is read, not viewed. */

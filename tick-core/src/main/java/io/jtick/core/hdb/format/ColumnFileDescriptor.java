@@ -59,10 +59,12 @@ final class ColumnFileDescriptor {
     static final int STORED_BYTES_OFFSET = 40;
     static final int SUB_ROWS_OFFSET = 48;
     /**
-     * Raw bytes of a sub-block in version 3, for lz4 and snappy (the warm tier). zstd files keep
+     * Raw bytes of a sub-block in version 3, for lz4 and snappy (the warm tier): 2 KiB (256 rows of
+     * 8-byte values) took a 200-row window a quarter less CPU than 4 KiB, scans no more, for files 1-3
+     * points of raw larger (files written with 4 KiB read as before: the header says). zstd files keep
      * whole blocks (version 2): its frames of 8 KiB made scans ~30 % slower and windows no faster.
      */
-    static final int SUB_BYTES = 4096;
+    static final int SUB_BYTES = 2048;
     static final int HEADER_CRC_OFFSET = 60;
     /** Index entry of a version 1 file. */
     static final int INDEX_ENTRY_LENGTH_V1 = 24;

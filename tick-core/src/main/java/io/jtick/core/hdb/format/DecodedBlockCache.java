@@ -6,8 +6,10 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Decoded blocks of encoded column files, shared by every thread of the process and bounded in
  * bytes: what point and scattered reads hit (one row's value, binary-search probes, as-of
- * matches), so that a block is decoded once for them, not once per row. Scans do not come here:
- * they decode straight into the reader's own buffers ({@link ColumnFile#read}).
+ * matches), so that a block is decoded once for them, not once per row, and the blocks of a column
+ * small enough to keep whole ({@link #keepsWhole}) once read a second time, so that a query asked
+ * again copies them instead of decoding them. Other scans do not come here: they decode straight
+ * into the reader's own buffers ({@link ColumnFile#read}).
  *
  * <p>Memory: the values of the cached blocks (raw bytes, one typed array per block) stay at or
  * under {@link #capacityBytes()}: by default a quarter of the heap and at least
@@ -37,6 +39,8 @@ public final class DecodedBlockCache {
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private volatile long capacity;
+    /** Counts {@link #clear()}s: readers that count reads of a block towards caching it start again when it changes. */
+    private volatile int generation;
     private long bytes;
     private int hand;
 
@@ -143,13 +147,23 @@ public final class DecodedBlockCache {
         return misses.sum();
     }
 
-    /** Drops every block (the compression study: each measured run decodes what it reads). */
+    /**
+     * Drops every block and what readers counted towards caching one ({@link #generation()}): the
+     * cache is then as after a start, and the next reads decode what they read (the compression
+     * study's first-read runs).
+     */
     public synchronized void clear() {
         final AtomicReferenceArray<Entry> s = slots;
         for (int i = 0; i < s.length(); i++) {
             s.set(i, null);
         }
         bytes = 0;
+        generation++;
+    }
+
+    /** Changes at every {@link #clear()}: counts of reads towards caching a block taken under another generation no longer hold. */
+    public int generation() {
+        return generation;
     }
 
     /**

@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.util.zip.CRC32C;
+import java.util.Arrays;
 
 /**
  * The encoded blocks of one column file and where their decoded values go: each block is read
@@ -25,11 +25,16 @@ import java.util.zip.CRC32C;
  * {@link IllegalStateException} instead of reading an unmapped file.
  */
 final class EncodedBlocks {
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+    private static final ThreadLocal<DecodeScratch> SCRATCH = ThreadLocal.withInitial(DecodeScratch::new);
     private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
     private static final long LONG_BASE = UnsafeApi.arrayBaseOffset(long[].class);
     /** Binary searches in a block (of a column the shared cache keeps whole) after which the block is decoded into the cache. */
     static final int SEARCHES_TO_CACHE = 4;
+    /**
+     * Reads of a block (of a column the shared cache keeps whole) at which it is decoded into the cache:
+     * the first decodes only what it reads (a version 3 file's sub-blocks); a block read again is kept decoded.
+     */
+    static final int READS_TO_CACHE = 2;
 
     private final long id;
     private final Path path;
@@ -53,6 +58,14 @@ final class EncodedBlocks {
     private final byte[] verified;
     /** Version 3: binary searches in each block that decoded a sub-block, up to {@value #SEARCHES_TO_CACHE} ({@link #lowerBound}). */
     private final byte[] searches;
+    /**
+     * Reads of each block not found in the shared cache, up to {@value #READS_TO_CACHE}, of a
+     * column the cache keeps whole ({@link #copy}); with {@link #searches}, counted since the
+     * cache's {@link #countedGeneration}.
+     */
+    private final byte[] reads;
+    /** The shared cache's {@link DecodedBlockCache#generation()} the counts belong to; older counts are dropped. */
+    private volatile int countedGeneration;
     private volatile boolean closed;
     /** Set once a block of this file went into the shared cache, so that {@link #close} drops them only when there are some. */
     private volatile boolean addedToCache;
@@ -76,6 +89,8 @@ final class EncodedBlocks {
         this.subRows = h.subRows;
         this.verified = h.subRows > 0 ? new byte[h.blockCount] : null;
         this.searches = h.subRows > 0 ? new byte[h.blockCount] : null;
+        this.reads = new byte[h.blockCount];
+        this.countedGeneration = DecodedBlockCache.shared().generation();
     }
 
     /** Empties this thread's own part block. */
@@ -103,12 +118,22 @@ final class EncodedBlocks {
 
     /**
      * Copies rows {@code [inBlock, inBlock + n)} of {@code block} ({@code rows} rows) into
-     * {@code (dst, at)} for {@link ColumnFile#read}: a whole block from the shared cache or decoded
-     * straight into {@code dst}; a part block through this thread's own block, the shared cache or
+     * {@code (dst, at)} for {@link ColumnFile#read}: for a column the shared cache keeps whole, as
+     * {@link #copyKept}; else a whole block from the shared cache or decoded straight into
+     * {@code dst}, a part block through its sub-blocks, this thread's own block, the shared cache or
      * {@code holder}, by the reader's kind (see {@link ColumnFile#read}).
      */
     void copy(final int block, final int inBlock, final int rows, final int n, final Object dst, final long at,
               final DecodedBlock holder) {
+        if (cachedWhole()) {
+            if (holder != null && holder.fileId == id && holder.block == block) {
+                UnsafeApi.copyMemory(holder.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+                holder.touched(block);
+            } else {
+                copyKept(block, inBlock, rows, n, dst, at, holder);
+            }
+            return;
+        }
         if (readsPart(block, n, holder)) {
             final DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
             if (e != null) {
@@ -128,7 +153,7 @@ final class EncodedBlocks {
             } else {
                 decodeInto(block, dst, at);
             }
-        } else if (holder == null && !cachedWhole()) {
+        } else if (holder == null) {
             // a part block for a reader that keeps no holder: this thread's own (sequential readers decode each block once)
             // (or the shared cache's copy when a point read or binary search just decoded it)
             final DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
@@ -139,12 +164,10 @@ final class EncodedBlocks {
                 load(block, own);
                 UnsafeApi.copyMemory(own.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
             }
-        } else if (holder == null || !holder.scanning() || cachedWhole()) {
+        } else if (!holder.scanning()) {
             final DecodedBlockCache.Entry e = cached(block);
             UnsafeApi.copyMemory(e.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
-            if (holder != null) {
-                holder.touched(block);
-            }
+            holder.touched(block);
         } else if (n == rows) {
             decodeInto(block, dst, at);
             holder.touched(block);
@@ -152,6 +175,69 @@ final class EncodedBlocks {
             load(block, holder);
             UnsafeApi.copyMemory(holder.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
         }
+    }
+
+    /**
+     * {@link #copy} for a column the shared cache keeps whole: from the cache when the block is
+     * there; else the block is decoded into the cache on its {@value #READS_TO_CACHE}th read (a
+     * query asked again finds it decoded), and before that only what is read is decoded: a whole
+     * block straight into {@code dst}, part of a version 3 block its sub-blocks, part of another
+     * block into {@code holder} or this thread's own block.
+     */
+    private void copyKept(final int block, final int inBlock, final int rows, final int n, final Object dst, final long at,
+                          final DecodedBlock holder) {
+        DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
+        if (e == null && readAgain(block, inBlock, n)) {
+            e = decodeToCache(block);
+        }
+        if (e != null) {
+            UnsafeApi.copyMemory(e.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+        } else if (n == rows) {
+            decodeInto(block, dst, at);
+        } else if (subRows > 0) {
+            decodeRows(block, inBlock, n, dst, at);
+        } else {
+            final DecodedBlock own = load(block, holder != null ? holder : SCRATCH.get().held);
+            UnsafeApi.copyMemory(own.values, valuesBase + (long) inBlock * width, dst, at, (long) n * width);
+        }
+        if (holder != null) {
+            holder.touched(block);
+        }
+    }
+
+    /**
+     * Counts a read of rows {@code [inBlock, inBlock + n)} of {@code block} ({@link #counted}); true on its
+     * {@value #READS_TO_CACHE}th. A read that goes on where this thread's last read of the block ended is
+     * the same read (a scan's next batch) and does not count.
+     */
+    private boolean readAgain(final int block, final int inBlock, final int n) {
+        final DecodeScratch s = SCRATCH.get();
+        final boolean goesOn = s.readFile == id && s.readBlock == block && s.readEnd == inBlock;
+        s.readFile = id;
+        s.readBlock = block;
+        s.readEnd = inBlock + n;
+        return !goesOn && counted(reads, block, READS_TO_CACHE);
+    }
+
+    /**
+     * Counts one more use of {@code block} in {@code counts} since the shared cache was last emptied;
+     * true at the {@code limit}th. Not atomic: a count lost to a race only delays the caching by a use.
+     */
+    private boolean counted(final byte[] counts, final int block, final int limit) {
+        final int g = DecodedBlockCache.shared().generation();
+        if (g != countedGeneration) {
+            Arrays.fill(reads, (byte) 0);
+            if (searches != null) {
+                Arrays.fill(searches, (byte) 0);
+            }
+            countedGeneration = g;
+        }
+        final int c = counts[block];
+        if (c + 1 >= limit) {
+            return true;
+        }
+        counts[block] = (byte) (c + 1);
+        return false;
     }
 
     /**
@@ -168,7 +254,7 @@ final class EncodedBlocks {
         final int rawLength = rowsIn(block) * width;
         final int encodedLength = rawLength + encoding.transform().overhead();
         final int storedLength = blockLengths[block];
-        final Scratch s = SCRATCH.get();
+        final DecodeScratch s = SCRATCH.get();
         try {
             final long base = stored(block, s);
             final ByteBuffer src = mapped != null ? mapped : s.storedBuffer();
@@ -209,11 +295,12 @@ final class EncodedBlocks {
      * Version 3: decodes rows {@code [inBlock, inBlock + n)} of {@code block} into {@code (dst, at)},
      * only the sub-blocks that hold them (the block is checksummed whole the first time it is read).
      * A sub-block wholly inside the rows decodes straight into {@code dst}; the first and last,
-     * when they hold rows outside, decode into this thread's scratch and the rows are copied out.
+     * when they hold rows outside, decode into this thread's scratch and the rows are copied out;
+     * the sub-block this thread's last time search decoded ({@link #lowerBound}) is copied from there.
      */
     void decodeRows(final int block, final int inBlock, final int n, final Object dst, final long at) {
         checkOpen();
-        final Scratch s = SCRATCH.get();
+        final DecodeScratch s = SCRATCH.get();
         final int rows = rowsIn(block);
         try {
             final long base = stored(block, s);
@@ -225,7 +312,11 @@ final class EncodedBlocks {
                 final int count = Math.min(subRows, rows - first);
                 final int a = Math.max(inBlock, first);
                 final int z = Math.min(end, first + count);
-                if (a == first && z == first + count) {
+                final DecodeScratch.SearchedSub searched = s.searched(id, block, i);
+                if (searched != null) {
+                    // a sub-block the time search just decoded (a window's read of the time column it searched)
+                    UnsafeApi.copyMemory(searched.values, LONG_BASE + (long) (a - first) * width, dst, to, (long) (z - a) * width);
+                } else if (a == first && z == first + count) {
                     decodeSub(block, base, k, i, count, s, dst, to);
                 } else {
                     final byte[] tmp = s.sub(subRows * width);
@@ -253,7 +344,7 @@ final class EncodedBlocks {
         if (whole != null) {
             return TimeSearch.lowerBound(whole.values, valuesBase - (long) whole.firstRow * width, lo, hi, t);
         }
-        final Scratch s = SCRATCH.get();
+        final DecodeScratch s = SCRATCH.get();
         final int firstRow = blockFirstRow[block];
         final int rows = rowsIn(block);
         try {
@@ -274,14 +365,15 @@ final class EncodedBlocks {
             final int sub = a - 1;
             final int subFirst = firstRow + sub * subRows;
             final int count = Math.min(subRows, rows - sub * subRows);
-            final long[] values = s.subLongs(subRows);
-            if (s.subFile != id || s.subBlock != block || s.subIndex != sub) {
-                s.subFile = -1;
-                decodeSub(block, base, k, sub, count, s, values, LONG_BASE);
-                s.subFile = id;
-                s.subBlock = block;
-                s.subIndex = sub;
+            DecodeScratch.SearchedSub searched = s.searched(id, block, sub);
+            if (searched == null) {
+                searched = s.older(subRows);
+                decodeSub(block, base, k, sub, count, s, searched.values, LONG_BASE);
+                searched.file = id;
+                searched.block = block;
+                searched.index = sub;
             }
+            final long[] values = searched.values;
             return TimeSearch.lowerBound(values, LONG_BASE - (long) subFirst * Long.BYTES, Math.max(lo, subFirst),
                 Math.min(hi, subFirst + count), t);
         } catch (final CorruptPartitionException e) {
@@ -303,20 +395,14 @@ final class EncodedBlocks {
         if (e != null || !cachedWhole()) {
             return e;
         }
-        final int n = searches[block];
-        if (n + 1 < SEARCHES_TO_CACHE) {
-            // not atomic: a lost count only delays the caching by a search
-            searches[block] = (byte) (n + 1);
-            return null;
-        }
-        return cached(block);
+        return counted(searches, block, SEARCHES_TO_CACHE) ? cached(block) : null;
     }
 
     /**
      * The address of {@code block}'s stored bytes (in the map, or read into this thread's buffer
      * past 2 GiB), checksummed: a mapped version 3 block the first time it is read, any other on every read.
      */
-    private long stored(final int block, final Scratch s) throws IOException {
+    private long stored(final int block, final DecodeScratch s) throws IOException {
         final int storedLength = blockLengths[block];
         final ByteBuffer src;
         final int srcOff;
@@ -349,8 +435,8 @@ final class EncodedBlocks {
      * Decompresses and un-transforms sub-block {@code i} ({@code count} rows) of the block stored
      * at {@code base} into {@code (dst, to)}.
      */
-    private void decodeSub(final int block, final long base, final int k, final int i, final int count, final Scratch s, final Object dst,
-                           final long to) throws IOException {
+    private void decodeSub(final int block, final long base, final int k, final int i, final int count, final DecodeScratch s,
+                           final Object dst, final long to) throws IOException {
         final int tableBytes = ColumnFileDescriptor.subTableBytes(k, type);
         final int from = i == 0 ? 0 : UnsafeApi.getInt(null, base + 4L * (i - 1));
         final int end = k == 1 ? blockLengths[block] : UnsafeApi.getInt(null, base + 4L * i);
@@ -377,11 +463,13 @@ final class EncodedBlocks {
 
     /** A block from the shared cache, decoded into it on a miss. */
     DecodedBlockCache.Entry cached(final int block) {
+        final DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
+        return e != null ? e : decodeToCache(block);
+    }
+
+    /** Decodes a block the shared cache was just found not to hold into it. */
+    private DecodedBlockCache.Entry decodeToCache(final int block) {
         final DecodedBlockCache cache = DecodedBlockCache.shared();
-        final DecodedBlockCache.Entry e = cache.find(id, block);
-        if (e != null) {
-            return e;
-        }
         final int rows = rowsIn(block);
         final Object values = type.newArray(rows);
         decodeInto(block, values, valuesBase);
@@ -416,68 +504,27 @@ final class EncodedBlocks {
     }
 
     /**
-     * The decoded values of {@code block} for a read within it by the reader of {@code holder}: the
-     * shared cache's entry while the reader is small, its own holder once it scans (as {@link ColumnFile#read}).
+     * The decoded values of {@code block} for a read of its rows {@code [inBlock, inBlock + n)} by the reader of
+     * {@code holder}: the shared cache's entry while the reader is small, its own holder once it scans (as {@link ColumnFile#read});
+     * for a column the cache keeps whole, the cache's entry when there or on the block's second read, else the holder.
      * Returns the typed array and sets {@code holder.viewFirstRow} to the row of its element 0.
      */
-    Object view(final int block, final DecodedBlock holder) {
-        if ((!holder.scanning() || cachedWhole()) && !(holder.fileId == id && holder.block == block)) {
-            final DecodedBlockCache.Entry e = cached(block);
-            holder.touched(block);
-            holder.viewFirstRow = e.firstRow;
-            return e.values;
+    Object view(final int block, final int inBlock, final int n, final DecodedBlock holder) {
+        final boolean kept = cachedWhole();
+        if ((!holder.scanning() || kept) && !(holder.fileId == id && holder.block == block)) {
+            // a column the cache keeps whole: from the cache, into it on the block's second read, else into the holder
+            DecodedBlockCache.Entry e = DecodedBlockCache.shared().find(id, block);
+            if (e == null && (!kept || readAgain(block, inBlock, n))) {
+                e = decodeToCache(block);
+            }
+            if (e != null) {
+                holder.touched(block);
+                holder.viewFirstRow = e.firstRow;
+                return e.values;
+            }
         }
         load(block, holder);
         holder.viewFirstRow = holder.firstRow;
         return holder.values;
-    }
-
-    /** Per-thread buffers of the decode path: the decompressed bytes, stored bytes read past the map, the checksum, the decoder's tiles. */
-    private static final class Scratch {
-        final CRC32C crc = new CRC32C();
-        final BlockDecoder decoder = new BlockDecoder();
-        /** The part block of the last holder-less {@link ColumnFile#read} on this thread. */
-        final DecodedBlock held = new DecodedBlock();
-        private ByteBuffer out = ByteBuffer.allocateDirect(0);
-        private ByteBuffer stored = ByteBuffer.allocateDirect(0);
-        /** One sub-block's values for a partial read's edges, and the long sub-block a binary search holds. */
-        private byte[] sub = new byte[0];
-        private long[] subLongs = new long[0];
-        long subFile = -1;
-        int subBlock;
-        int subIndex;
-
-        byte[] sub(final int bytes) {
-            if (sub.length < bytes) {
-                sub = new byte[bytes];
-            }
-            return sub;
-        }
-
-        long[] subLongs(final int n) {
-            if (subLongs.length < n) {
-                subLongs = new long[n];
-                subFile = -1;
-            }
-            return subLongs;
-        }
-
-        ByteBuffer storedBuffer() {
-            return stored;
-        }
-
-        ByteBuffer out(final int bytes) {
-            if (out.capacity() < bytes) {
-                out = ByteBuffer.allocateDirect(Math.max(bytes, 64 << 10));
-            }
-            return out;
-        }
-
-        ByteBuffer stored(final int bytes) {
-            if (stored.capacity() < bytes) {
-                stored = ByteBuffer.allocateDirect(Math.max(bytes, 64 << 10));
-            }
-            return stored;
-        }
     }
 }

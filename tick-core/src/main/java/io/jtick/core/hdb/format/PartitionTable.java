@@ -256,7 +256,7 @@ public final class PartitionTable implements StoredTable {
                 if (from < 0) {
                     throw new IndexOutOfBoundsException("rows outside column [file=" + f.path() + ", from=" + from + "]");
                 }
-                final Object values = f.view(block, held);
+                final Object values = f.view(block, from - f.firstRow(block), length, held);
                 chunk.wrap(f.type(), values, from - held.viewFirstRow, length);
                 return;
             }

@@ -107,8 +107,19 @@ class DecodedBlockCacheTest {
             for (int from = 0; from < t.rowCount(); from += 1000) {
                 t.read(2, from, Math.min(1000, t.rowCount() - from), small);
             }
-            assertThat(cache.bytes()).as("a column of at most a quarter of the cache stays decoded whole")
+            assertThat(cache.bytes()).as("a first scan decodes what it reads and keeps nothing more (its batches in a block count once)")
+                .isEqualTo(afterPoint);
+            final ColumnChunk again = new ColumnChunk();
+            for (int from = 0; from < t.rowCount(); from += 1000) {
+                t.read(2, from, Math.min(1000, t.rowCount() - from), again);
+            }
+            assertThat(cache.bytes()).as("a column of at most a quarter of the cache, read again, stays decoded whole")
                 .isGreaterThanOrEqualTo(bid.rawBytes());
+            final long hits = cache.hits();
+            final double[] values = new double[t.rowCount()];
+            bid.read(0, t.rowCount(), values, 0);
+            assertThat(cache.hits() - hits).as("a third read finds every block in the cache").isEqualTo(bid.blockCount());
+            assertThat(values[5]).isEqualTo(first);
             cache.clear();
             cache.capacityBytes(bid.rawBytes());
             final ColumnChunk scan = new ColumnChunk();

@@ -92,6 +92,46 @@ class SubBlockTest {
         assertThat(DecodedBlockCache.shared().hits()).as("searches in cached blocks").isGreaterThan(hits);
     }
 
+    @Test
+    void shouldReadTheWindowItsTimeSearchFoundFirstFromSubBlocksThenFromTheCacheWhenTheColumnIsKeptWhole() throws IOException {
+        final DecodedBlockCache cache = DecodedBlockCache.shared();
+        cache.capacityBytes(DecodedBlockCache.DEFAULT_CAPACITY_BYTES);
+        final int rows = 4 * BLOCK_ROWS + 13;
+        final byte[] values = values(ColumnType.TIMESTAMP, rows, new SplittableRandom(9));
+        final long[] times = new long[rows];
+        ByteBuffer.wrap(values).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(times);
+        java.util.Arrays.sort(times);
+        final ByteBuffer sorted = ByteBuffer.allocate(rows * 8).order(ByteOrder.LITTLE_ENDIAN);
+        sorted.asLongBuffer().put(times);
+        final Path file = dir.resolve("windows");
+        write(file, ColumnType.TIMESTAMP, ColumnEncoding.parse("delta+shuffle/lz4"), sorted.array(), SUB_ROWS);
+        try (ColumnFile f = ColumnFile.open(file, ColumnType.TIMESTAMP, rows)) {
+            for (int ask = 0; ask < 3; ask++) {
+                final long bytesBefore = cache.bytes();
+                for (int w = 0; w < f.blockCount(); w++) {
+                    final int block = w;
+                    final int from = f.firstRow(block);
+                    final int to = from + f.rowsIn(block);
+                    final long lo = times[from + (w * 37 + ask * 101) % (to - from)];
+                    final int a = f.lowerBound(from, to, lo);
+                    final int b = f.lowerBound(a, to, lo + (1L << 40));
+                    final long[] got = new long[b - a];
+                    f.read(a, b - a, got, 0);
+                    assertThat(got).as("ask %s window %s [%s, %s)", ask, w, a, b).isEqualTo(java.util.Arrays.copyOfRange(times, a, b));
+                }
+                if (ask == 0) {
+                    assertThat(cache.bytes()).as("a first ask decodes sub-blocks and keeps nothing").isEqualTo(bytesBefore);
+                }
+            }
+            assertThat(cache.bytes()).as("blocks read again are kept decoded").isEqualTo(f.rawBytes());
+            cache.clear();
+            final long[] all = new long[rows];
+            f.read(0, rows, all, 0);
+            assertThat(all).isEqualTo(times);
+            assertThat(cache.bytes()).as("emptied: the counts start again, a first read keeps nothing").isZero();
+        }
+    }
+
     /** Every lower bound of many ranges and times, against a linear search, in files of two encodings. */
     private void lowerBounds(final String name) throws IOException {
         final int rows = 4 * BLOCK_ROWS + 13;
