@@ -346,7 +346,7 @@ final class ChronicleJournal implements Journal {
             final int n = runs == 0 ? 0 : trailer(feeds, runs);
             bytes.write(trailer.array(), 0, n);
             endPosition = bytes.writePosition();
-            if (endPosition >= readAhead.due()) {
+            if (readAhead.wants(endPosition)) {
                 readAhead.request(appenderFile(), endPosition);
             }
             if (minFreeBytes <= 0 && endPosition > touchedUntil && length >= Long.BYTES && !landed.landed(appenderFile(), endPosition,

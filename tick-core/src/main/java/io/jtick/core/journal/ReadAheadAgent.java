@@ -23,9 +23,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Reading gives the file no blocks, so nothing changes for a full volume: the appender's store
  * still needs its block ({@link ChronicleJournal}'s free-space guard and {@link LandedCheck} stay as they
  * are), and a read that fails only means the appender faults the page in itself. The appender's thread
- * asks ({@link #request}) once it has written past {@link #due()}, half a window after the last request,
+ * asks ({@link #request}) once it has written half a window past the last request ({@link #wants}),
  * so this thread wakes once per {@link #WINDOW_BYTES}/2 of journal; it starts at the first request
- * and {@link #close} stops and joins it. Only the appender's thread calls {@link #due}, {@link #request}
+ * and {@link #close} stops and joins it. Only the appender's thread calls {@link #wants}, {@link #request}
  * and {@link #close}.
  */
 final class ReadAheadAgent implements AutoCloseable {
@@ -56,9 +56,12 @@ final class ReadAheadAgent implements AutoCloseable {
         this.name = name;
     }
 
-    /** The write position past which the appender should {@link #request} again. */
-    long due() {
-        return due;
+    /**
+     * Whether the appender, having written up to {@code end}, should {@link #request} again: half a
+     * window past the last request, or back before its window (the queue rolled to a new cycle file).
+     */
+    boolean wants(final long end) {
+        return end >= due || end < due - WINDOW_BYTES;
     }
 
     /** The appender wrote {@code file} up to {@code end}: read it to {@code end + WINDOW_BYTES}. Null {@code file}: nothing. */

@@ -28,16 +28,19 @@ class ReadAheadAgentTest {
     void shouldReadTheWindowAheadOfTheWritePositionIntoThePageCache() throws Exception {
         final Path file = sparse("a.cq4", FILE_BYTES);
         try (ReadAheadAgent agent = new ReadAheadAgent("test")) {
-            assertThat(agent.due()).isZero();
+            assertThat(agent.wants(0)).as("the first append").isTrue();
             agent.request(file, 3L << 20);
             awaitReadUntil(agent, (3L << 20) + ReadAheadAgent.WINDOW_BYTES);
-            assertThat(agent.due()).isEqualTo((3L << 20) + ReadAheadAgent.WINDOW_BYTES / 2);
+            assertThat(agent.wants((3L << 20) + 4096)).isFalse();
             assertThat(resident(file, 4L << 20, 4L << 20)).as("the window, read ahead").isTrue();
             assertThat(resident(file, 40L << 20, 1L << 20)).as("far past the window").isFalse();
 
             agent.request(file, 36L << 20);
             awaitReadUntil(agent, (36L << 20) + ReadAheadAgent.WINDOW_BYTES);
             assertThat(resident(file, 40L << 20, 1L << 20)).as("the next window").isTrue();
+            assertThat(agent.wants((36L << 20) + ReadAheadAgent.WINDOW_BYTES / 2 - 1)).isFalse();
+            assertThat(agent.wants((36L << 20) + ReadAheadAgent.WINDOW_BYTES / 2)).as("half a window on").isTrue();
+            assertThat(agent.wants(4096)).as("back at the start of a new cycle file").isTrue();
         }
         assertThat(Files.size(file)).as("reading gives the file nothing").isEqualTo(FILE_BYTES);
     }
