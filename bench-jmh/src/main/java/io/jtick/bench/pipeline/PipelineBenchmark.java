@@ -66,7 +66,7 @@ public final class PipelineBenchmark {
     /** Command-line options. */
     public record Options(List<String> systems, List<Integer> subscribers, long rows, int r, int rate, long warmup,
                           int latencyRate, int latencySeconds, int latencyWarmupSeconds, int latencyR, int ex, int syms,
-                          int batchBytes, boolean insert, int repeat, long jitWarmupRows, Path dir, int spinMicros) {
+                          int batchBytes, boolean insert, int repeat, long jitWarmupRows, int jitRounds, Path dir, int spinMicros) {
         public static Options parse(final String[] args) {
             List<String> systems = SYSTEMS;
             List<Integer> subscribers = List.of(1, 4);
@@ -84,6 +84,7 @@ public final class PipelineBenchmark {
             boolean insert = true;
             int repeat = 1;
             long jitWarmupRows = 1_000_000;
+            int jitRounds = 10;
             Path dir = null;
             int spinMicros = DEFAULT_SPIN_MICROS;
             for (int i = 0; i < args.length; i++) {
@@ -147,6 +148,9 @@ public final class PipelineBenchmark {
                     case "--jit-warmup":
                         jitWarmupRows = Long.parseLong(v);
                         break;
+                    case "--jit-rounds":
+                        jitRounds = Integer.parseInt(v);
+                        break;
                     case "--dir":
                         dir = Path.of(v);
                         break;
@@ -158,7 +162,7 @@ public final class PipelineBenchmark {
                 }
             }
             return new Options(systems, subscribers, rows, r, rate, warmup, latencyRate, latencySeconds, latencyWarmupSeconds,
-                latencyR, ex, syms, batchBytes, insert, repeat, jitWarmupRows, dir, spinMicros).validate();
+                latencyR, ex, syms, batchBytes, insert, repeat, jitWarmupRows, jitRounds, dir, spinMicros).validate();
         }
 
         Options validate() {
@@ -171,9 +175,9 @@ public final class PipelineBenchmark {
                 throw new IllegalArgumentException("subscribers are 1..64 [subscribers=" + subscribers + "]");
             }
             if (rate < 0 || latencyRate < 0 || latencySeconds < 1 || latencyWarmupSeconds < 0 || latencyR < 1 || ex < 0
-                || syms < 1 || repeat < 1 || jitWarmupRows < 0 || spinMicros < 0) {
+                || syms < 1 || repeat < 1 || jitWarmupRows < 0 || jitRounds < 1 || spinMicros < 0) {
                 throw new IllegalArgumentException("need rate, latency-rate, ex >= 0; latency-seconds, latency-r, syms, "
-                    + "repeat >= 1; latency-warmup-seconds >= 0");
+                    + "repeat, jit-rounds >= 1; latency-warmup-seconds >= 0");
             }
             phases();
             return this;
@@ -204,7 +208,10 @@ public final class PipelineBenchmark {
                 + " [--r rows/update (100)] [--warmup rows (rows/5, max 2M)] [--latency-rate updates/s (10000; 0 = no latency"
                 + " phase)] [--latency-seconds S (20)] [--latency-warmup-seconds S (5)] [--latency-r rows/update (1)]"
                 + " [--rate updates/s: only one paced run of --rows rows] [--sink rdb|check (rdb)] [--repeat N (1)]"
-                + " [--jit-warmup rows (1000000; 0 = none): an untimed round of every system first]"
+                + " [--jit-warmup rows (1000000; 0 = none): untimed rounds of every system first, each this many rows as fast"
+                + " as possible and, with a latency phase, one paced second, until the compilers took under "
+                + JitWarmup.SETTLED_PERCENT + "% of the CPU of a round]"
+                + " [--jit-rounds N (10): at most this many of those rounds]"
                 + " [--ex extra float columns (0)] [--syms N (100)] [--batch-bytes B (65536)] [--dir parent of temp dirs]"
                 + " [--spin-micros us (" + DEFAULT_SPIN_MICROS + "): jtick's event loops (feed, tickerplant, subscribers) poll this"
                 + " long before they block; 0 = block at once]";
@@ -269,18 +276,9 @@ public final class PipelineBenchmark {
                 }
             }
             if (o.jitWarmupRows() > 0) {
-                // the code every system shares (feed, receiver, RDB insert) is compiled before anything is timed,
-                // so the first system of the first round does not pay the JIT for the others
-                final long rows = Math.max(o.r(), o.jitWarmupRows() / o.r() * o.r());
-                final Phase warm = new Phase("jit-warmup", rows, o.r(), 0, 0, o.batchBytes());
-                for (final String name : o.systems()) {
-                    final RunResult res = runOne(create(name, schemas, o, clusters), 1, warm, o, 0);
-                    if (!res.ok()) {
-                        each.accept(res);
-                        out.add(res);
-                    }
-                    System.gc();
-                }
+                // the code every system shares (feed, receiver, RDB insert) is compiled before anything is timed, so the
+                // first system of the first round does not pay the JIT for the others; rounds until compilation is done
+                out.addAll(JitWarmup.run(o, name -> create(name, schemas, o, clusters), each));
             }
             for (int rep = 1; rep <= o.repeat(); rep++) {
                 // each repeat starts with the next system, so no system always runs first (or last) in a round

@@ -22,7 +22,7 @@ class PipelineBenchmarkTest {
     @Test
     void shouldDeliverEveryRowOnceInOrderThroughJtickAndChronicle() throws Exception {
         final List<PipelineBenchmark.RunResult> res = run("--systems", "jtick,chronicle", "--subscribers", "1,2", "--jit-warmup", "1000",
-            "--rows", "5000", "--r", "10", "--warmup", "1000", "--latency-rate", "2000", "--latency-seconds", "1",
+            "--jit-rounds", "2", "--rows", "5000", "--r", "10", "--warmup", "1000", "--latency-rate", "2000", "--latency-seconds", "1",
             "--latency-warmup-seconds", "0");
 
         // 2 phases x 2 subscriber counts x 2 systems
@@ -113,11 +113,21 @@ class PipelineBenchmarkTest {
     }
 
     @Test
+    void shouldCallCompilationSettledWhenTheCompilersTookAtMostAFewPercentOfTheCpu() {
+        assertThat(JitWarmup.settled(0, 20)).isTrue();
+        assertThat(JitWarmup.settled(1, 20)).isTrue();
+        assertThat(JitWarmup.settled(1.1, 20)).isFalse();
+        assertThat(JitWarmup.settled(11.2, 33.9)).isFalse();
+    }
+
+    @Test
     void shouldRefuseBadOptions() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> PipelineBenchmark.Options.parse(new String[] {"--systems", "rabbit"}))
             .hasMessageContaining("unknown system [system=rabbit");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> PipelineBenchmark.Options.parse(new String[] {"--rows", "10", "--r", "3"}))
             .hasMessageContaining("multiples of r");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PipelineBenchmark.Options.parse(new String[] {"--jit-rounds", "0"}))
+            .hasMessageContaining("jit-rounds >= 1");
     }
 
     @Test

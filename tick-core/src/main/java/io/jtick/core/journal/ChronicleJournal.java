@@ -13,7 +13,6 @@ import net.openhft.chronicle.queue.RollCycles;
 import net.openhft.chronicle.queue.TailerDirection;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
-import org.agrona.UnsafeApi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +47,9 @@ import java.util.List;
  * position) and index pages are not forced at all. A force of the whole file writes the same dirty
  * pages (msync MS_SYNC is a ranged fsync in Linux) and leaves none of those behind. A new cycle file's
  * directory entry (and the day directory's) is forced once, when it is first forced.
+ *
+ * <p>The file is read ahead of the appender on another thread ({@link ReadAheadAgent}), so that the
+ * appender's thread does not zero the pages it writes into for the first time.
  */
 final class ChronicleJournal implements Journal {
     private static final Logger LOG = LoggerFactory.getLogger(ChronicleJournal.class);
@@ -75,6 +77,7 @@ final class ChronicleJournal implements Journal {
     private static final int TRAILER_RUN_MOST = 2 * Long.BYTES + 1 + 255;
     private ByteBuffer trailer = ByteBuffer.allocate(Long.BYTES + TRAILER_RUN_MOST).order(ByteOrder.LITTLE_ENDIAN);
     private final LandedCheck landed = new LandedCheck();
+    private final ReadAheadAgent readAhead;
     /** What {@link #sync} forces, and how far. */
     private final JournalForcer forcer;
 
@@ -89,6 +92,7 @@ final class ChronicleJournal implements Journal {
         this.clock = clock;
         this.minFreeBytes = minFreeBytes;
         this.forcer = new JournalForcer(dir, date);
+        this.readAhead = new ReadAheadAgent(date.toString());
         FileStore fs = null;
         try {
             fs = Files.getFileStore(dir);
@@ -342,6 +346,9 @@ final class ChronicleJournal implements Journal {
             final int n = runs == 0 ? 0 : trailer(feeds, runs);
             bytes.write(trailer.array(), 0, n);
             endPosition = bytes.writePosition();
+            if (readAhead.wants(endPosition)) {
+                readAhead.request(appenderFile(), endPosition);
+            }
             if (minFreeBytes <= 0 && endPosition > touchedUntil && length >= Long.BYTES && !landed.landed(appenderFile(), endPosition,
                 n > 0 ? trailer.getLong(n - Long.BYTES) : frame.getLongLE(offset + length - Long.BYTES))) {
                 throw new IllegalStateException("the entry's last page did not reach the file (volume full?)");
@@ -557,6 +564,7 @@ final class ChronicleJournal implements Journal {
         } catch (final RuntimeException | InternalError e) {
             LOG.warn("journal appender close failed [dir={}]: {}", dir, e.toString());
         }
+        readAhead.close();
         forcer.close();
         landed.close();
         queue.close();
@@ -564,19 +572,6 @@ final class ChronicleJournal implements Journal {
             q.close();
         }
         retired.clear();
-    }
-
-    static void copy(final Bytes<?> bytes, final long pos, final ByteBuf dst, final int length) {
-        dst.ensureWritable(length);
-        final int w = dst.writerIndex();
-        if (dst.hasMemoryAddress() && bytes.isDirectMemory()) {
-            UnsafeApi.copyMemory(bytes.addressForRead(pos), dst.memoryAddress() + w, length);
-        } else {
-            for (int i = 0; i < length; i++) {
-                dst.setByte(w + i, bytes.readByte(pos + i));
-            }
-        }
-        dst.writerIndex(w + length);
     }
 
     private static TimeProvider timeProvider(final NanoClock clock) {

@@ -7,6 +7,7 @@ import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
+import org.agrona.UnsafeApi;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,7 +120,7 @@ public final class JournalReader implements AutoCloseable {
                 dc.rollbackOnClose();
                 return LIMIT;
             }
-            ChronicleJournal.copy(b, pos, dst, (int) Math.min(Math.max(b.readInt(pos), 0), b.readRemaining()));
+            copy(b, pos, dst, (int) Math.min(Math.max(b.readInt(pos), 0), b.readRemaining()));
             return sequence;
         }
     }
@@ -130,5 +131,19 @@ public final class JournalReader implements AutoCloseable {
         if (ownsQueue) {
             queue.close();
         }
+    }
+
+    /** Copies {@code length} bytes of an entry at {@code pos} into {@code dst} at its writer index. */
+    static void copy(final Bytes<?> bytes, final long pos, final ByteBuf dst, final int length) {
+        dst.ensureWritable(length);
+        final int w = dst.writerIndex();
+        if (dst.hasMemoryAddress() && bytes.isDirectMemory()) {
+            UnsafeApi.copyMemory(bytes.addressForRead(pos), dst.memoryAddress() + w, length);
+        } else {
+            for (int i = 0; i < length; i++) {
+                dst.setByte(w + i, bytes.readByte(pos + i));
+            }
+        }
+        dst.writerIndex(w + length);
     }
 }

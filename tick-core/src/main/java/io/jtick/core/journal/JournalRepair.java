@@ -170,7 +170,7 @@ public final class JournalRepair {
                         continue;
                     }
                     buf.clear();
-                    ChronicleJournal.copy(b, pos, buf, entryBytes);
+                    JournalReader.copy(b, pos, buf, entryBytes);
                     if (why == null) {
                         final int frameLength = buf.getIntLE(0);
                         if (validator.validateStructure(buf, 0, frameLength) != ErrorCode.NONE) {
