@@ -182,6 +182,12 @@ public final class ReplayBenchmark {
                     // leaves it to the JIT's profiling tier and its optimised compilation landed in the first timed runs, taking
                     // one of two cores (JFR: 0.7-1.5 s of compilation in the first timed run of each encoding). Each encoding
                     // and consumer count is replayed until a replay compiles little (warmUp); the first, cold, replay is printed.
+                    // the loopback limit of each consumer count first: run just before a timed run, its 2.5 s of socket traffic
+                    // made that run slower (plain, 1 consumer: 9.3-13.8M rows/s after it, 19.8-20.4M without it, same build)
+                    final double[] loopbacks = new double[o.consumers().size()];
+                    for (int c = 0; c < o.consumers().size(); c++) {
+                        loopbacks[c] = LoopbackProbe.bytesPerSecond(o.consumers().get(c), o.threads(), 500, 2000);
+                    }
                     final double[][] cold = new double[o.encodings().size()][o.consumers().size()];
                     for (int e = 0; e < o.encodings().size(); e++) {
                         for (int c = 0; c < o.consumers().size(); c++) {
@@ -192,7 +198,6 @@ public final class ReplayBenchmark {
                     for (int e = 0; e < o.encodings().size(); e++) {
                         for (int c = 0; c < o.consumers().size(); c++) {
                             final int n = o.consumers().get(c);
-                            final double loopback = LoopbackProbe.bytesPerSecond(n, o.threads(), 500, 2000);
                             final List<ReadThroughputMeasure.Result> runs = new ArrayList<>();
                             for (int r = 0; r < o.runs(); r++) {
                                 // rows the server read and encoded per row of the day: 1 when every consumer stayed on the
@@ -207,6 +212,7 @@ public final class ReplayBenchmark {
                                     res.problem() == null ? "" : " (" + res.problem() + ")");
                                 runs.add(res);
                             }
+                            final double loopback = loopbacks[c];
                             final List<ReadThroughputMeasure.Result> sorted = new ArrayList<>(runs);
                             sorted.sort(Comparator.comparingDouble(ReadThroughputMeasure.Result::rowsPerSecond));
                             // the lower middle of an even count: median of 2 runs is the slower one, not the faster
