@@ -27,6 +27,11 @@ import java.util.concurrent.locks.LockSupport;
  * so this thread wakes once per {@link #WINDOW_BYTES}/2 of journal; it starts at the first request
  * and {@link #close} stops and joins it. Only the appender's thread calls {@link #wants}, {@link #request}
  * and {@link #close}.
+ *
+ * <p>It works beside {@link Journal#pretouch}, not instead of it: the pretouch stores into pages on the
+ * appender's thread between updates (it gives them their blocks, which a read cannot) and keeps only
+ * {@link Journal#PRETOUCH_BYTES} ahead; at full speed the appender outruns it, and the pages both reach are
+ * then already in the page cache.
  */
 final class ReadAheadAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReadAheadAgent.class);

@@ -226,14 +226,7 @@ public final class CompressionStudy {
                 for (int q = 0; q < QUERIES.length; q++) {
                     final double[] times = new double[runs];
                     final double[] cpu = new double[runs];
-                    for (int run = 0; run < runs; run++) {
-                        ColumnFile.clearDecodedCache();
-                        final long c0 = THREADS.getCurrentThreadCpuTime();
-                        final long t0 = System.nanoTime();
-                        runQuery(t, q);
-                        times[run] = (System.nanoTime() - t0) / 1e6;
-                        cpu[run] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e6;
-                    }
+                    time(t, q, true, times, cpu);
                     hot[q] = median(times);
                     hotCpu[q] = median(cpu);
                     // asked again: emptied once, asked twice unmeasured (each read counts towards keeping its block decoded), then
@@ -244,13 +237,7 @@ public final class CompressionStudy {
                     }
                     final long hits0 = CACHE.hits();
                     final long misses0 = CACHE.misses();
-                    for (int run = 0; run < runs; run++) {
-                        final long c0 = THREADS.getCurrentThreadCpuTime();
-                        final long t0 = System.nanoTime();
-                        runQuery(t, q);
-                        times[run] = (System.nanoTime() - t0) / 1e6;
-                        cpu[run] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e6;
-                    }
+                    time(t, q, false, times, cpu);
                     repeat[q] = median(times);
                     repeatCpu[q] = median(cpu);
                     final long lookups = CACHE.hits() - hits0 + CACHE.misses() - misses0;
@@ -445,6 +432,23 @@ public final class CompressionStudy {
     /** Drops every file of a directory from the page cache ({@link PageCache}); false when the OS tool is missing or fails. */
     static boolean dropCache(final Path dir) {
         return PageCache.dropAll(dir);
+    }
+
+    /**
+     * Asks query {@code q} {@code times.length} times, each one's wall and querying-thread CPU ms into {@code times} and
+     * {@code cpu}; {@code firstReads}: the decoded-block cache emptied before each, so every ask decodes what it reads.
+     */
+    private static void time(final PartitionTable t, final int q, final boolean firstReads, final double[] times, final double[] cpu) {
+        for (int run = 0; run < times.length; run++) {
+            if (firstReads) {
+                ColumnFile.clearDecodedCache();
+            }
+            final long c0 = THREADS.getCurrentThreadCpuTime();
+            final long t0 = System.nanoTime();
+            runQuery(t, q);
+            times[run] = (System.nanoTime() - t0) / 1e6;
+            cpu[run] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e6;
+        }
     }
 
     private static double median(final double[] v) {
