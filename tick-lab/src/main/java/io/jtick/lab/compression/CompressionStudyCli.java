@@ -41,6 +41,28 @@ public final class CompressionStudyCli {
         System.exit(run(args));
     }
 
+    /** {@code args[i]}, the value of {@code option}. */
+    private static String value(final String[] args, final int i, final String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException("missing value for " + option);
+        }
+        return args[i];
+    }
+
+    /** The whole number {@code value} of option {@code option}, at least {@code min}. */
+    private static int count(final String option, final String value, final int min) {
+        final int n;
+        try {
+            n = Integer.parseInt(value);
+        } catch (final NumberFormatException e) {
+            throw new IllegalArgumentException(option + " needs a whole number [value=" + value + "]", e);
+        }
+        if (n < min) {
+            throw new IllegalArgumentException(option + " needs at least " + min + " [value=" + value + "]");
+        }
+        return n;
+    }
+
     /** Runs the CLI; returns the exit code. */
     public static int run(final String[] args) throws IOException {
         String root = null;
@@ -54,34 +76,35 @@ public final class CompressionStudyCli {
         boolean cold = true;
         String csv = null;
         String work = null;
-        for (int i = 0; i < args.length; i++) {
-            final String a = args[i];
-            final String v = i + 1 < args.length ? args[i + 1] : null;
-            switch (a) {
-                case "--root" -> root = args[++i];
-                case "--date" -> date = args[++i];
-                case "--table" -> table = args[++i];
-                case "--synthetic" -> synthetic = Integer.parseInt(args[++i]);
-                case "--syms" -> syms = Integer.parseInt(args[++i]);
-                case "--taq" -> taq = args[++i];
-                case "--encodings" -> encodings = Arrays.asList(args[++i].split(","));
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--no-cold" -> cold = false;
-                case "--csv" -> csv = args[++i];
-                case "--work" -> work = args[++i];
-                case "compression-study" -> {
-                    // the sub-command name itself, when called through a service jar
-                }
-                default -> {
-                    System.err.println("unknown argument [arg=" + a + (v == null ? "" : "") + "]; see the class comment of "
-                        + CompressionStudyCli.class.getName());
-                    return 2;
+        final List<ColumnEncoding> parsed = new ArrayList<>();
+        try {
+            for (int i = 0; i < args.length; i++) {
+                final String a = args[i];
+                switch (a) {
+                    case "--root" -> root = value(args, ++i, a);
+                    case "--date" -> date = value(args, ++i, a);
+                    case "--table" -> table = value(args, ++i, a);
+                    case "--synthetic" -> synthetic = count(a, value(args, ++i, a), 0);
+                    case "--syms" -> syms = count(a, value(args, ++i, a), 1);
+                    case "--taq" -> taq = value(args, ++i, a);
+                    case "--encodings" -> encodings = Arrays.asList(value(args, ++i, a).split(","));
+                    case "--runs" -> runs = count(a, value(args, ++i, a), 1);
+                    case "--no-cold" -> cold = false;
+                    case "--csv" -> csv = value(args, ++i, a);
+                    case "--work" -> work = value(args, ++i, a);
+                    case "compression-study" -> {
+                        // the sub-command name itself, when called through a service jar
+                    }
+                    default -> throw new IllegalArgumentException("unknown argument [arg=" + a + "]");
                 }
             }
-        }
-        final List<ColumnEncoding> parsed = new ArrayList<>();
-        for (final String e : encodings) {
-            parsed.add(ColumnEncoding.parse(e));
+            for (final String e : encodings) {
+                parsed.add(ColumnEncoding.parse(e));
+            }
+        } catch (final IllegalArgumentException e) {
+            System.err.println("compression-study: " + e.getMessage() + "; see the class comment of "
+                + CompressionStudyCli.class.getName());
+            return 2;
         }
         final Path workDir = work == null ? Files.createTempDirectory("jtick-study") : Path.of(work);
         try {

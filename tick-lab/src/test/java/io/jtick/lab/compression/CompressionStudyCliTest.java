@@ -36,4 +36,24 @@ class CompressionStudyCliTest {
         assertThat(CompressionStudyCli.run(new String[] {})).isEqualTo(2);
         assertThat(CompressionStudyCli.run(new String[] {"--root", dir.toString()})).as("--root needs --date").isEqualTo(2);
     }
+
+    @Test
+    void shouldRefuseBadValuesWithAnErrorNamingTheOption() throws IOException {
+        final java.io.PrintStream err = System.err;
+        final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            assertThat(CompressionStudyCli.run(new String[] {"--synthetic", "abc"})).isEqualTo(2);
+            assertThat(CompressionStudyCli.run(new String[] {"--synthetic", "1000", "--runs", "0"})).isEqualTo(2);
+            assertThat(CompressionStudyCli.run(new String[] {"--synthetic", "1000", "--syms"})).isEqualTo(2);
+            assertThat(CompressionStudyCli.run(new String[] {"--synthetic", "1000", "--encodings", "lz5"})).isEqualTo(2);
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList()).satisfiesExactly(
+            l -> assertThat(l).startsWith("compression-study: --synthetic needs a whole number [value=abc]"),
+            l -> assertThat(l).startsWith("compression-study: --runs needs at least 1 [value=0]"),
+            l -> assertThat(l).startsWith("compression-study: missing value for --syms"),
+            l -> assertThat(l).startsWith("compression-study: ").contains("lz5"));
+    }
 }
