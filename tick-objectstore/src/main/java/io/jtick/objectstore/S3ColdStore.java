@@ -24,6 +24,7 @@ import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -92,6 +93,7 @@ public final class S3ColdStore implements ColdStore {
     private static final List<String> REASONS = List.of("unreachable", "timeout", "denied", "missing", "error");
 
     private final ObjectStoreSettings settings;
+    private final SdkHttpClient http;
     private final S3Client s3;
     private final RangeCache cache;
     private final Map<String, AtomicLong> errors;
@@ -101,7 +103,9 @@ public final class S3ColdStore implements ColdStore {
 
     public S3ColdStore(final ObjectStoreSettings settings, final TickMetrics metrics) {
         this.settings = settings.validate();
-        this.s3 = client(settings);
+        this.http = new AbortOnFailureHttpClient(UrlConnectionHttpClient.builder().connectionTimeout(settings.connectTimeout())
+            .socketTimeout(settings.readTimeout()).build());
+        this.s3 = client(settings, http);
         final DiskBlockCache disk = settings.diskCacheBytes() > 0 ? disk(settings, metrics) : null;
         this.cache = settings.cacheBytes() > 0 || disk != null ? new RangeCache(settings.cacheBytes(), disk, metrics) : null;
         final Map<String, AtomicLong> e = new java.util.LinkedHashMap<>();
@@ -134,12 +138,12 @@ public final class S3ColdStore implements ColdStore {
         }
     };
 
-    private static S3Client client(final ObjectStoreSettings s) {
+    private static S3Client client(final ObjectStoreSettings s, final SdkHttpClient http) {
         final AwsCredentialsProvider credentials = s.accessKey() != null
             ? StaticCredentialsProvider.create(AwsBasicCredentials.create(s.accessKey(), s.secretKey()))
             : DefaultCredentialsProvider.builder().build();
         final S3ClientBuilder b = S3Client.builder()
-            .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(s.connectTimeout()).socketTimeout(s.readTimeout()))
+            .httpClient(http)   // given, not built by the SDK: closed by close()
             .region(Region.of(s.region()))
             .credentialsProvider(credentials)
             .forcePathStyle(s.pathStyle())
@@ -508,6 +512,10 @@ public final class S3ColdStore implements ColdStore {
 
     @Override
     public void close() {
-        s3.close();
+        try {
+            s3.close();
+        } finally {
+            http.close();
+        }
     }
 }
