@@ -16,7 +16,10 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +66,8 @@ public final class KdbQueryServer implements AutoCloseable {
     final LatencyStats latency;
     final Map<KdbAccess.Verdict, AtomicLong> logins = new EnumMap<>(KdbAccess.Verdict.class);
     private final EventLoopGroup group;
+    /** The open connections, closed by {@link #close()} while their event loops still run (Netty's pattern). */
+    private final ChannelGroup connectionsOpen = new DefaultChannelGroup("kdb-connections", GlobalEventExecutor.INSTANCE);
     private final Channel channel;
     private final TlsListener tls;
 
@@ -106,6 +111,7 @@ public final class KdbQueryServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(final SocketChannel ch) {
+                        connectionsOpen.add(ch);
                         tls.install(ch.pipeline(), null);
                         ch.pipeline().addLast("kdb-frames", new KdbFrameDecoder(settings.maxMessage()));
                         ch.pipeline().addLast(new KdbQueryConnection(KdbQueryServer.this));
@@ -128,6 +134,8 @@ public final class KdbQueryServer implements AutoCloseable {
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
+        // before the loops stop: a loop shutting down can miss a connection whose peer is closing at that moment
+        connectionsOpen.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownNow();
         try {

@@ -13,7 +13,10 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +60,8 @@ public final class PgServer implements AutoCloseable {
     private final Map<Integer, PgConnection> byPid = new ConcurrentHashMap<>();
     private final AtomicInteger pids = new AtomicInteger(1000);
     private final EventLoopGroup group;
+    /** The open connections, closed by {@link #close()} while their event loops still run (Netty's pattern). */
+    private final ChannelGroup connectionsOpen = new DefaultChannelGroup("pg-connections", GlobalEventExecutor.INSTANCE);
     private final Channel channel;
 
     /**
@@ -98,6 +103,7 @@ public final class PgServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(final SocketChannel ch) {
+                        connectionsOpen.add(ch);
                         final PgDecoder decoder = new PgDecoder(settings.maxMessage());
                         ch.pipeline().addLast(decoder, new PgConnection(PgServer.this, decoder));
                     }
@@ -136,6 +142,8 @@ public final class PgServer implements AutoCloseable {
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
+        // before the loops stop: a loop shutting down can miss a connection whose peer is closing at that moment
+        connectionsOpen.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         for (final PgConnection c : byPid.values()) {
             c.cancel();
         }
