@@ -44,8 +44,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * object (a new ETag under the same key) is never answered from its old blocks.
  */
 @ExtendWith(LeakCheck.class)
-@LeakCheck.Options(perClass = true, ignoreThreads = {"Keep-Alive-Timer", "idle-connection-reaper", "sdk-", "qtp", "Scheduler-",
-    "jclouds", "user thread", "Connection evictor", "S3Proxy-Jetty"})
+// waitSeconds: the store's idle connections are closed by the JDK's keep-alive cache, on its own clock
+@LeakCheck.Options(perClass = true, waitSeconds = 20, ignoreThreads = {"Keep-Alive-Timer", "idle-connection-reaper", "sdk-", "qtp",
+    "Scheduler-", "jclouds", "user thread", "Connection evictor", "S3Proxy-Jetty"})
 class S3ColdDiskCacheTest {
     private static final LocalDate D1 = LocalDate.of(2026, 3, 2);
     private static final int ROWS = 6_000;

@@ -38,8 +38,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * query, once the fault is gone, answers as the local copy does.
  */
 @ExtendWith(LeakCheck.class)
-@LeakCheck.Options(perClass = true, ignoreThreads = {"Keep-Alive-Timer", "idle-connection-reaper", "sdk-", "qtp", "Scheduler-",
-    "jclouds", "user thread", "Connection evictor", "S3Proxy-Jetty"},
+// waitSeconds: the store's idle connections are closed by the JDK's keep-alive cache, on its own clock
+@LeakCheck.Options(perClass = true, waitSeconds = 20, ignoreThreads = {"Keep-Alive-Timer", "idle-connection-reaper", "sdk-", "qtp",
+    "Scheduler-", "jclouds", "user thread", "Connection evictor", "S3Proxy-Jetty"},
     // the bucket's own files, which s3proxy (the test's server, not jtick) may hold open a while after a GET the fault proxy cut
     ignoreFiles = ".*/jtick-cold/.*")
 class S3ColdFaultTest {

@@ -35,8 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Tag("slow")   // a 500K-row day written, moved twice and read back: about a minute on a loaded 2-core machine
 @ExtendWith(LeakCheck.class)
-@LeakCheck.Options(perClass = true, ignoreThreads = {"Keep-Alive-Timer", "idle-connection-reaper", "sdk-", "qtp", "Scheduler-",
-    "jclouds", "user thread", "Connection evictor", "S3Proxy-Jetty"},
+// waitSeconds: the store's idle connections are closed by the JDK's keep-alive cache, on its own clock
+@LeakCheck.Options(perClass = true, waitSeconds = 20, ignoreThreads = {"Keep-Alive-Timer", "idle-connection-reaper", "sdk-", "qtp",
+    "Scheduler-", "jclouds", "user thread", "Connection evictor", "S3Proxy-Jetty"},
     // jclouds' filesystem backend keeps the files of a multipart upload open after it deletes them (the server's, not jtick's)
     ignoreFiles = {".*/jtick-cold/(\\.mpus-)?[0-9a-f]{8}-[0-9a-f-]{27}.*"})
 class S3ColdMultipartTest {

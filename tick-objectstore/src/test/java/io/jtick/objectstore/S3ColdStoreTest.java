@@ -43,8 +43,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * move or query works once the store is back; a small cache evicts and still answers right.
  */
 @ExtendWith(LeakCheck.class)
-@LeakCheck.Options(perClass = true, ignoreThreads = {"Keep-Alive-Timer", "idle-connection-reaper", "sdk-", "qtp", "Scheduler-",
-    "jclouds", "user thread", "Connection evictor", "S3Proxy-Jetty"})
+// waitSeconds: the store's idle connections are closed by the JDK's keep-alive cache, on its own clock
+@LeakCheck.Options(perClass = true, waitSeconds = 20, ignoreThreads = {"Keep-Alive-Timer", "idle-connection-reaper", "sdk-", "qtp",
+    "Scheduler-", "jclouds", "user thread", "Connection evictor", "S3Proxy-Jetty"})
 class S3ColdStoreTest {
     private static final LocalDate D1 = LocalDate.of(2026, 3, 2);
     private static final int ROWS = 6_000;

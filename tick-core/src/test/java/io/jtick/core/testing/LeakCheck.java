@@ -58,7 +58,7 @@ import java.util.stream.Stream;
  * {@link Options#ignoreFiles()}.
  */
 public final class LeakCheck implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
-    private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final int DEFAULT_WAIT_SECONDS = 10;
     private static final Pattern IGNORED_THREADS = Pattern.compile(String.join("|",
         "Attach Listener", "process reaper", "Common-Cleaner", "Signal Dispatcher", "Notification Thread",
         "ForkJoinPool\\.commonPool-worker-\\d+", "junit-jupiter-timeout-watcher", "surefire-forkedjvm-.*",
@@ -82,6 +82,13 @@ public final class LeakCheck implements BeforeAllCallback, AfterAllCallback, Bef
 
         /** More patterns (regular expressions) of what an open descriptor points at that this class may leave open. */
         String[] ignoreFiles() default {};
+
+        /**
+         * How long what is shutting down may take before it counts as leaked. Raise it only for what closes on a
+         * clock of its own: the JDK's HTTP keep-alive cache closes an idle connection the server has closed on a
+         * 5 s timer, once it has been idle 5 s, so up to 10 s after its last use.
+         */
+        int waitSeconds() default DEFAULT_WAIT_SECONDS;
     }
 
     static {
@@ -172,7 +179,8 @@ public final class LeakCheck implements BeforeAllCallback, AfterAllCallback, Bef
     }
 
     private static void check(final Snapshot before, final ExtensionContext context, final String what) {
-        final long deadline = System.nanoTime() + DEADLINE_NANOS;
+        final Options o = context.getRequiredTestClass().getAnnotation(Options.class);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(o == null ? DEFAULT_WAIT_SECONDS : o.waitSeconds());
         final Pattern ignoredThreads = ignored(IGNORED_THREADS, context, Options::ignoreThreads);
         final Pattern ignoredFiles = ignored(IGNORED_FILES, context, Options::ignoreFiles);
         final List<String> problems = new ArrayList<>();
