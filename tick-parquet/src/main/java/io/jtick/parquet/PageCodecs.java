@@ -3,9 +3,9 @@ package io.jtick.parquet;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
+import io.jtick.core.hdb.format.Codec;
 import net.jpountz.lz4.LZ4Compressor;
-import net.jpountz.lz4.LZ4Factory;
-import net.jpountz.lz4.LZ4FastDecompressor;
+import net.jpountz.lz4.LZ4SafeDecompressor;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -27,8 +27,10 @@ final class PageCodecs implements CompressionCodecFactory {
     static final PageCodecs INSTANCE = new PageCodecs();
     /** zstd level of Parquet pages (parquet-java's default too). */
     static final int ZSTD_LEVEL = 3;
-    private static final LZ4Compressor LZ4 = LZ4Factory.fastestInstance().fastCompressor();
-    private static final LZ4FastDecompressor UNLZ4 = LZ4Factory.fastestInstance().fastDecompressor();
+    /** Native where it loads: {@code LZ4Factory.fastestInstance()} declines it in an executable jar ({@link Codec#lz4()}). */
+    private static final LZ4Compressor LZ4 = Codec.lz4().fastCompressor();
+    /** The safe decompressor: it reads no byte outside the page, whatever the file says. */
+    private static final LZ4SafeDecompressor UNLZ4 = Codec.lz4().safeDecompressor();
     /** One zstd context per thread, kept: a context per page would allocate and set up zstd's tables every page. */
     private static final ThreadLocal<ZstdCompressCtx> ZSTD = ThreadLocal.withInitial(() -> new ZstdCompressCtx().setLevel(ZSTD_LEVEL));
     private static final ThreadLocal<ZstdDecompressCtx> UNZSTD = ThreadLocal.withInitial(ZstdDecompressCtx::new);
@@ -171,7 +173,10 @@ final class PageCodecs implements CompressionCodecFactory {
                 }
                 case LZ4_RAW -> {
                     final byte[] out = new byte[size];
-                    UNLZ4.decompress(in, 0, out, 0, size);
+                    final int n = UNLZ4.decompress(in, 0, in.length, out, 0, size);
+                    if (n != size) {
+                        throw new IOException("bad lz4 page [expected=" + size + ", got=" + n + "]");
+                    }
                     yield out;
                 }
                 default -> in;

@@ -53,6 +53,11 @@ public enum Codec {
         }
     }
 
+    /** The lz4-java codecs jtick uses everywhere (the Parquet pages too): native where it loads (see above). */
+    public static LZ4Factory lz4() {
+        return LZ4_FACTORY;
+    }
+
     Codec(final int code, final String codecName) {
         this.code = code;
         this.codecName = codecName;
