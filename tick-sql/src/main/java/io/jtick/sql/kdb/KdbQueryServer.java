@@ -66,8 +66,11 @@ public final class KdbQueryServer implements AutoCloseable {
     final LatencyStats latency;
     final Map<KdbAccess.Verdict, AtomicLong> logins = new EnumMap<>(KdbAccess.Verdict.class);
     private final EventLoopGroup group;
-    /** The open connections, closed by {@link #close()} while their event loops still run (Netty's pattern). */
-    private final ChannelGroup connectionsOpen = new DefaultChannelGroup("kdb-connections", GlobalEventExecutor.INSTANCE);
+    /**
+     * The open connections, closed by {@link #close()} while their event loops still run (Netty's pattern); one
+     * accepted as the port closes is added after that and closed at once (the group stays closed).
+     */
+    private final ChannelGroup connectionsOpen = new DefaultChannelGroup("kdb-connections", GlobalEventExecutor.INSTANCE, true);
     private final Channel channel;
     private final TlsListener tls;
 

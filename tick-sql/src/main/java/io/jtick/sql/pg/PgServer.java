@@ -60,8 +60,11 @@ public final class PgServer implements AutoCloseable {
     private final Map<Integer, PgConnection> byPid = new ConcurrentHashMap<>();
     private final AtomicInteger pids = new AtomicInteger(1000);
     private final EventLoopGroup group;
-    /** The open connections, closed by {@link #close()} while their event loops still run (Netty's pattern). */
-    private final ChannelGroup connectionsOpen = new DefaultChannelGroup("pg-connections", GlobalEventExecutor.INSTANCE);
+    /**
+     * The open connections, closed by {@link #close()} while their event loops still run (Netty's pattern); one
+     * accepted as the port closes is added after that and closed at once (the group stays closed).
+     */
+    private final ChannelGroup connectionsOpen = new DefaultChannelGroup("pg-connections", GlobalEventExecutor.INSTANCE, true);
     private final Channel channel;
 
     /**
