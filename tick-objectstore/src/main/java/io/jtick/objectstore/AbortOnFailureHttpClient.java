@@ -31,7 +31,11 @@ final class AbortOnFailureHttpClient implements SdkHttpClient {
                 try {
                     return call.call();
                 } catch (final IOException | RuntimeException | Error e) {
-                    call.abort();
+                    try {
+                        call.abort();
+                    } catch (final RuntimeException x) {
+                        e.addSuppressed(x);
+                    }
                     throw e;
                 }
             }

@@ -103,10 +103,10 @@ public final class S3ColdStore implements ColdStore {
 
     public S3ColdStore(final ObjectStoreSettings settings, final TickMetrics metrics) {
         this.settings = settings.validate();
+        final DiskBlockCache disk = settings.diskCacheBytes() > 0 ? disk(settings, metrics) : null;   // first: it may refuse
         this.http = new AbortOnFailureHttpClient(UrlConnectionHttpClient.builder().connectionTimeout(settings.connectTimeout())
             .socketTimeout(settings.readTimeout()).build());
         this.s3 = client(settings, http);
-        final DiskBlockCache disk = settings.diskCacheBytes() > 0 ? disk(settings, metrics) : null;
         this.cache = settings.cacheBytes() > 0 || disk != null ? new RangeCache(settings.cacheBytes(), disk, metrics) : null;
         final Map<String, AtomicLong> e = new java.util.LinkedHashMap<>();
         for (final String r : REASONS) {
