@@ -53,7 +53,7 @@ public enum Codec {
         }
     }
 
-    /** The lz4-java codecs jtick uses everywhere (the Parquet pages too): native where it loads (see above). */
+    /** The lz4-java codecs jtick uses everywhere (the Parquet pages too): the native (JNI) ones where they load, else pure Java. */
     public static LZ4Factory lz4() {
         return LZ4_FACTORY;
     }
