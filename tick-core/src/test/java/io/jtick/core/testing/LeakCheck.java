@@ -85,8 +85,8 @@ public final class LeakCheck implements BeforeAllCallback, AfterAllCallback, Bef
 
         /**
          * How long what is shutting down may take before it counts as leaked. Raise it only for what closes on a
-         * clock of its own: the JDK's HTTP keep-alive cache closes an idle connection the server has closed on a
-         * 5 s timer, once it has been idle 5 s, so up to 10 s after its last use.
+         * clock of its own: the JDK's HTTP keep-alive cache closes an idle connection on a 5 s timer once it has
+         * been idle 5 s, so up to 10 s after its last use.
          */
         int waitSeconds() default DEFAULT_WAIT_SECONDS;
     }
