@@ -2,12 +2,12 @@ package io.jtick.rdb;
 
 import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.rdb.HdbWriteDown;
+import io.jtick.core.tls.LazyHttpClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -23,7 +23,7 @@ final class HdbReloadNotifier implements HdbWriteDown.Listener {
 
     private final URI reload;
     private final Duration timeout;
-    private final HttpClient http;
+    private final LazyHttpClient http;
     private final String token;
 
     HdbReloadNotifier(final URI baseUrl, final Duration timeout, final String token, final javax.net.ssl.SSLContext tls) {
@@ -31,8 +31,7 @@ final class HdbReloadNotifier implements HdbWriteDown.Listener {
         final String base = baseUrl.toString();
         this.reload = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/api/reload");
         this.timeout = timeout;
-        final HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(timeout);
-        this.http = (tls == null ? b : b.sslContext(tls)).build();
+        this.http = new LazyHttpClient(timeout, null, tls);
     }
 
     URI uri() {
@@ -45,7 +44,7 @@ final class HdbReloadNotifier implements HdbWriteDown.Listener {
         final HttpRequest request = (token == null ? b : b.header("Authorization", "Bearer " + token)).build();
         final HttpResponse<String> response;
         try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            response = http.get().send(request, HttpResponse.BodyHandlers.ofString());
         } catch (final IOException e) {
             throw new IOException("HDB reload failed [url=" + reload + ", date=" + written.date() + "]: " + e, e);
         }

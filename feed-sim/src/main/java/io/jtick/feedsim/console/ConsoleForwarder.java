@@ -2,6 +2,7 @@ package io.jtick.feedsim.console;
 
 import io.jtick.boot.ApiErrors.ApiException;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.tls.LazyHttpClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -44,7 +45,7 @@ public final class ConsoleForwarder {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleForwarder.class);
 
     private final ConsoleProperties properties;
-    private final HttpClient http;
+    private final LazyHttpClient http;
     private final AtomicLong forwarded;
     private final AtomicLong refused;
     private final AtomicLong failed;
@@ -52,8 +53,7 @@ public final class ConsoleForwarder {
     /** @param tls the TLS context for {@code https://} services, or null for the JDK's */
     ConsoleForwarder(final ConsoleProperties properties, final TickMetrics metrics, final javax.net.ssl.SSLContext tls) {
         this.properties = properties;
-        final HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(properties.timeout()).version(HttpClient.Version.HTTP_1_1);
-        this.http = (tls == null ? b : b.sslContext(tls)).build();
+        this.http = new LazyHttpClient(properties.timeout(), HttpClient.Version.HTTP_1_1, tls);
         this.forwarded = metrics.counter("tick.console.forwarded");
         this.refused = metrics.counter("tick.console.forward.refused");
         this.failed = metrics.counter("tick.console.forward.failed");
@@ -130,7 +130,7 @@ public final class ConsoleForwarder {
         }
         final HttpRequest request = b.build();
         try {
-            final HttpResponse<InputStream> r = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            final HttpResponse<InputStream> r = http.get().send(request, HttpResponse.BodyHandlers.ofInputStream());
             forwarded.incrementAndGet();
             return new Answer(r.statusCode(), r.headers().firstValue("Content-Type").orElse("application/json"), r.body());
         } catch (final HttpTimeoutException e) {

@@ -15,6 +15,7 @@ import io.jtick.core.table.MemorySegment;
 import io.jtick.core.table.QuerySource;
 import io.jtick.core.table.ScanHint;
 import io.jtick.core.table.TableSegment;
+import io.jtick.core.tls.LazyHttpClient;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -41,7 +42,7 @@ import java.util.Map;
  */
 public final class RemoteRdbSource implements QuerySource {
     private final URI base;
-    private final HttpClient http;
+    private final LazyHttpClient http;
     private final Duration timeout;
     private final String authorization;
 
@@ -63,8 +64,7 @@ public final class RemoteRdbSource implements QuerySource {
         this.base = URI.create(baseUrl.endsWith("/") ? baseUrl : baseUrl + "/");
         this.timeout = timeout;
         this.authorization = token == null || token.isBlank() ? null : "Bearer " + token.trim();
-        final HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1);
-        this.http = (tls == null ? b : b.sslContext(tls)).build();
+        this.http = new LazyHttpClient(timeout, HttpClient.Version.HTTP_1_1, tls);
     }
 
     private HttpRequest.Builder request(final String path) {
@@ -219,7 +219,7 @@ public final class RemoteRdbSource implements QuerySource {
 
     private <T> HttpResponse<T> send(final HttpRequest req, final HttpResponse.BodyHandler<T> handler) {
         try {
-            return http.send(req, handler);
+            return http.get().send(req, handler);
         } catch (final IOException e) {
             throw unavailable("RDB unreachable [url=" + req.uri() + ", error=" + e + "]");
         } catch (final InterruptedException e) {
