@@ -10,7 +10,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import javax.net.ssl.SSLContext;
-import java.net.http.HttpClient;
 
 /**
  * The service's TLS, imported by every service next to its access check: {@code tick.tls.*} → {@link TlsSettings}
@@ -32,12 +31,6 @@ public class TlsConfiguration {
     @Bean
     TlsClient tlsClient(final TlsSettings settings) {
         return TlsClient.of(settings);
-    }
-
-    /** An HTTP client builder for calls to another service: with TLS on, the trusted CAs and this service's certificate. */
-    public static HttpClient.Builder http(final TlsSettings settings) {
-        final HttpClient.Builder b = HttpClient.newBuilder();
-        return settings.enabled() ? b.sslContext(sslContext(settings)) : b;
     }
 
     /** The JDK context of {@code settings} (for {@code HttpsURLConnection}). */
