@@ -65,7 +65,7 @@ class FeedSimOpenApiIT {
             "--tick.feed.paper-figures=" + ProfilingIT.paperFile(), "--tick.feed.jit-warmup=200ms"));
         final int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
 
-        final OpenApiContract api = OpenApiContract.fetch(port);
+        final OpenApiContract api = OpenApiContract.fetch(app, port);
         final List<String> operations = List.of("GET /api/feed", "POST /api/feed/start", "POST /api/feed/stop", "POST /api/runs",
             "GET /api/runs", "GET /api/runs/{id}", "DELETE /api/runs/{id}", "GET /api/experiments", "GET /api/console",
             "GET /api/console/{service}/{resource}", "POST /api/console/{target}/query", "POST /api/console/{target}/sql",

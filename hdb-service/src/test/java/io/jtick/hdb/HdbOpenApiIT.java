@@ -49,7 +49,7 @@ class HdbOpenApiIT {
 
     @Test
     void shouldDocumentEveryEndpointWithExamplesTheServiceAccepts() {
-        final OpenApiContract api = OpenApiContract.fetch(port);
+        final OpenApiContract api = OpenApiContract.fetch(context, port);
         assertThat(api.assertEveryMappingDocumented(context)).containsExactlyInAnyOrder(
             "GET /api/partitions", "POST /api/reload", "POST /api/query", "POST /api/gateway/query", "POST /api/tiering/run",
             "POST /api/sql", "POST /api/gateway/sql",

@@ -70,7 +70,7 @@ class RdbOpenApiIT {
         }
         await("150 rows in the RDB", Duration.ofSeconds(30), () -> rdb.getBean(RdbController.class).status().rows() == 150);
 
-        final OpenApiContract api = OpenApiContract.fetch(port);
+        final OpenApiContract api = OpenApiContract.fetch(rdb, port);
         assertThat(api.assertEveryMappingDocumented(rdb)).containsExactlyInAnyOrder("POST /api/query", "POST /api/sql", "GET /api/tables",
             "GET /api/status", "POST /api/eod/replay");
         api.assertEveryOperationDescribed();

@@ -2,9 +2,22 @@ package io.jtick.boot;
 
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
+import org.springdoc.core.properties.SwaggerUiConfigProperties;
+import org.springdoc.core.properties.SwaggerUiOAuthProperties;
+import org.springdoc.core.providers.ObjectMapperProvider;
+import org.springdoc.webmvc.ui.SwaggerIndexPageTransformer;
+import org.springdoc.webmvc.ui.SwaggerIndexTransformer;
+import org.springdoc.webmvc.ui.SwaggerWelcomeCommon;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
+import org.springframework.core.type.MethodMetadata;
+import org.springframework.util.function.SingletonSupplier;
 
 import java.util.Map;
 
@@ -12,6 +25,13 @@ import java.util.Map;
  * The header of every service's OpenAPI document ({@code /v3/api-docs}, Swagger UI at
  * {@code /swagger-ui.html}, springdoc-openapi): title from {@code spring.application.name}, what the
  * service does, where the error format is. The operations come from the controllers' annotations.
+ *
+ * <p>springdoc's beans are created at the first request that needs them (the document, Swagger UI),
+ * not at start-up: they and swagger-core with its Jackson 2 mappers are ~800 classes that an idle
+ * service would otherwise hold (docs/operations.md "Memory"). Two pieces do it: every springdoc bean
+ * is marked lazy, and Swagger UI's page transformer, which the web configuration needs at start-up
+ * and which would build swagger-core's mappers, is replaced by one that builds springdoc's at its
+ * first page.
  */
 @Configuration(proxyBeanMethods = false)
 public class ApiDocs {
@@ -56,7 +76,46 @@ public class ApiDocs {
             + "tiering, compression study.",
         "feed-sim", "The feed simulator and the profiling control plane: start and stop a feed, run the white paper's experiments.");
 
+    /** Marks springdoc's beans lazy (see the class comment); a static bean, so it runs before any is made. */
     @Bean
+    static BeanFactoryPostProcessor apiDocsOnFirstUse() {
+        return factory -> {
+            for (final String name : factory.getBeanDefinitionNames()) {
+                final BeanDefinition definition = factory.getBeanDefinition(name);
+                if (isSpringdoc(definition)) {
+                    definition.setLazyInit(true);
+                }
+            }
+        };
+    }
+
+    /** Whether a bean is springdoc's: its class, or for a {@code @Bean} method the class that declares it. */
+    static boolean isSpringdoc(final BeanDefinition definition) {
+        String type = definition.getBeanClassName();
+        if (type == null && definition instanceof AnnotatedBeanDefinition annotated) {
+            final MethodMetadata factoryMethod = annotated.getFactoryMethodMetadata();
+            type = factoryMethod == null ? null : factoryMethod.getDeclaringClassName();
+        }
+        return type != null && type.startsWith("org.springdoc.");
+    }
+
+    /**
+     * Swagger UI's index page transformer (springdoc's {@code indexPageTransformer}, which it makes
+     * only where none is defined), built at the first page served rather than when Spring MVC
+     * collects its configurers at start-up.
+     */
+    @Bean
+    SwaggerIndexTransformer indexPageTransformer(final ObjectProvider<SwaggerUiConfigProperties> ui,
+                                                 final ObjectProvider<SwaggerUiOAuthProperties> oauth,
+                                                 final ObjectProvider<SwaggerWelcomeCommon> welcome,
+                                                 final ObjectProvider<ObjectMapperProvider> mappers) {
+        final SingletonSupplier<SwaggerIndexTransformer> springdoc = SingletonSupplier.of(() ->
+            new SwaggerIndexPageTransformer(ui.getObject(), oauth.getObject(), welcome.getObject(), mappers.getObject()));
+        return (request, resource, chain) -> springdoc.obtain().transform(request, resource, chain);
+    }
+
+    @Bean
+    @Lazy
     OpenAPI jtickOpenApi(@Value("${spring.application.name:jtick}") final String name) {
         return new OpenAPI().info(new Info().title("jtick " + name).version("0.1.0")
             .description(ABOUT.getOrDefault(name, "jtick service") + " Every error answers {\"error\": \"... [key=value]\", "

@@ -42,13 +42,28 @@ public final class OpenApiContract {
         this.doc = doc;
     }
 
-    /** Fetches the document from the service on 127.0.0.1:{@code port}; Swagger UI must answer too. */
+    /**
+     * Fetches the document from the service on 127.0.0.1:{@code port}; Swagger UI must answer too, its
+     * initializer pointing at the document's configuration (what ApiDocs' page transformer writes).
+     */
     public static OpenApiContract fetch(final int port) {
         final HttpResponse<String> docs = send(port, "GET", "/v3/api-docs", null, null, "application/json");
         assertThat(docs.statusCode()).as("/v3/api-docs: %s", docs.body()).isEqualTo(200);
         final HttpResponse<String> ui = send(port, "GET", "/swagger-ui/index.html", null, null, "text/html");
         assertThat(ui.statusCode()).as("Swagger UI").isEqualTo(200);
+        final HttpResponse<String> init = send(port, "GET", "/swagger-ui/swagger-initializer.js", null, null, "*/*");
+        assertThat(init.body()).as("Swagger UI's initializer").contains("\"configUrl\" : \"/v3/api-docs/swagger-config\"");
         return new OpenApiContract(port, JSON.readTree(docs.body()));
+    }
+
+    /**
+     * As {@link #fetch(int)}, for a service running in {@code context}: which must not hold Actuator's
+     * Jackson 2 mapper ({@code management.endpoints.jackson2.isolated-object-mapper=false} in its
+     * application.yml: ~500 classes an idle service would load for nothing).
+     */
+    public static OpenApiContract fetch(final ApplicationContext context, final int port) {
+        assertThat(context.containsBean("jackson2EndpointJsonMapper")).as("Actuator's Jackson 2 mapper").isFalse();
+        return fetch(port);
     }
 
     public JsonNode document() {

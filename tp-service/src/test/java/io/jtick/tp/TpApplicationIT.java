@@ -140,7 +140,7 @@ class TpApplicationIT {
 
     @Test
     void shouldDocumentEveryEndpointInOpenApiAndAcceptTheDocumentedExamples() {
-        final OpenApiContract api = OpenApiContract.fetch(httpPort);
+        final OpenApiContract api = OpenApiContract.fetch(context, httpPort);
         assertThat(api.assertEveryMappingDocumented(context)).containsExactlyInAnyOrder("GET /api/status", "PUT /api/mode",
             "POST /api/eod", "GET /api/cluster");
         api.assertEveryOperationDescribed();
