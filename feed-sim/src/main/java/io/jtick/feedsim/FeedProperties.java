@@ -1,19 +1,13 @@
 package io.jtick.feedsim;
 
+import io.jtick.boot.PropertyChecks;
 import io.jtick.core.client.FeedPublisher;
 import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.feed.FeedSupervisor;
 import io.jtick.core.wire.LeaderHint.Address;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Size;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
-import org.springframework.validation.annotation.Validated;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,34 +44,60 @@ import java.util.List;
  * @param hdbHost   the HDB whose replay port the {@code hdb} source reads
  * @param hdbReplayPort that HDB's replay port ({@code tick.hdb.replay-port})
  */
-@Validated
 @ConfigurationProperties("tick.feed")
 public record FeedProperties(
-    @DefaultValue("127.0.0.1") @NotBlank String tpHost,
-    @DefaultValue("5010") @Min(1) @Max(65535) int tpPort,
+    @DefaultValue("127.0.0.1") String tpHost,
+    @DefaultValue("5010") int tpPort,
     String tpAddresses,
     @DefaultValue("false") boolean autostart,
-    @DefaultValue("trade") @Pattern(regexp = "trade|quote") String table,
-    @DefaultValue("10") @Min(1) int r,
-    @DefaultValue("1") @Min(1) int u,
-    @DefaultValue("1") @Min(1) int t,
-    @DefaultValue("100") @Min(1) int syms,
-    @DefaultValue("0") @Min(0) @Max(1024) int ex,
+    @DefaultValue("trade") String table,
+    @DefaultValue("10") int r,
+    @DefaultValue("1") int u,
+    @DefaultValue("1") int t,
+    @DefaultValue("100") int syms,
+    @DefaultValue("0") int ex,
     @DefaultValue("42") long seed,
-    @DefaultValue("../shared/data") @NotNull Path dataDir,
-    @DefaultValue("./var/runs") @NotNull Path runsDir,
+    @DefaultValue("../shared/data") Path dataDir,
+    @DefaultValue("./var/runs") Path runsDir,
     @DefaultValue("") String labDir,
-    @DefaultValue("../shared/reference/kx-tick-profiling.csv") @NotNull Path paperFigures,
-    @DefaultValue("2s") @NotNull Duration jitWarmup,
-    @DefaultValue("feed-sim") @NotBlank @Size(max = 255) String name,
+    @DefaultValue("../shared/reference/kx-tick-profiling.csv") Path paperFigures,
+    @DefaultValue("2s") Duration jitWarmup,
+    @DefaultValue("feed-sim") String name,
     @DefaultValue("true") boolean numbered,
-    @DefaultValue("64MB") @NotNull DataSize buffer,
-    @DefaultValue("block") @Pattern(regexp = "block|fail") String whenFull,
-    @DefaultValue("1s") @NotNull Duration blockTimeout,
-    @DefaultValue("100ms") @NotNull Duration reconnectMin,
-    @DefaultValue("5s") @NotNull Duration reconnectMax,
-    @DefaultValue("127.0.0.1") @NotBlank String hdbHost,
-    @DefaultValue("5012") @Min(1) @Max(65535) int hdbReplayPort) {
+    @DefaultValue("64MB") DataSize buffer,
+    @DefaultValue("block") String whenFull,
+    @DefaultValue("1s") Duration blockTimeout,
+    @DefaultValue("100ms") Duration reconnectMin,
+    @DefaultValue("5s") Duration reconnectMax,
+    @DefaultValue("127.0.0.1") String hdbHost,
+    @DefaultValue("5012") int hdbReplayPort) {
+
+    /** A bad value stops start-up naming its key. */
+    public FeedProperties {
+        PropertyChecks.text("tick.feed.tp-host", tpHost);
+        PropertyChecks.range("tick.feed.tp-port", tpPort, 1, 65535);
+        PropertyChecks.matches("tick.feed.table", table, "trade|quote");
+        PropertyChecks.atLeast("tick.feed.r", r, 1);
+        PropertyChecks.atLeast("tick.feed.u", u, 1);
+        PropertyChecks.atLeast("tick.feed.t", t, 1);
+        PropertyChecks.atLeast("tick.feed.syms", syms, 1);
+        PropertyChecks.range("tick.feed.ex", ex, 0, 1024);
+        PropertyChecks.present("tick.feed.data-dir", dataDir);
+        PropertyChecks.present("tick.feed.runs-dir", runsDir);
+        PropertyChecks.present("tick.feed.paper-figures", paperFigures);
+        PropertyChecks.present("tick.feed.jit-warmup", jitWarmup);
+        PropertyChecks.text("tick.feed.name", name);
+        if (name.length() > 255) {
+            throw new IllegalArgumentException("longer than 255 characters [key=tick.feed.name, length=" + name.length() + "]");
+        }
+        PropertyChecks.present("tick.feed.buffer", buffer);
+        PropertyChecks.matches("tick.feed.when-full", whenFull, "block|fail");
+        PropertyChecks.present("tick.feed.block-timeout", blockTimeout);
+        PropertyChecks.present("tick.feed.reconnect-min", reconnectMin);
+        PropertyChecks.present("tick.feed.reconnect-max", reconnectMax);
+        PropertyChecks.text("tick.feed.hdb-host", hdbHost);
+        PropertyChecks.range("tick.feed.hdb-replay-port", hdbReplayPort, 1, 65535);
+    }
 
     /**
      * The tickerplant, how the feed connects (presenting {@code token}, the API token, to the TP and the

@@ -31,4 +31,12 @@ class FeedPropertiesTest {
         assertThatThrownBy(() -> p.feedSettings(null)).isInstanceOf(IllegalArgumentException.class).hasMessage(
             "bad tickerplant address [key=tick.feed.tp-addresses, entry=10.0.0.2:99999, expected=host:port with a port in 1..65535]");
     }
+
+    @Test
+    void shouldStopBindingOnABadValueNamingItsKey() {
+        assertThatThrownBy(() -> bind(Map.of("tick.feed.table", "order")))
+            .hasRootCauseMessage("not one of trade|quote [key=tick.feed.table, value=order]");
+        assertThatThrownBy(() -> bind(Map.of("tick.feed.name", "f".repeat(256))))
+            .hasRootCauseMessage("longer than 255 characters [key=tick.feed.name, length=256]");
+    }
 }

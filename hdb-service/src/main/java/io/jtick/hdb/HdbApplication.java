@@ -2,6 +2,7 @@ package io.jtick.hdb;
 
 import io.jtick.boot.ApiDocs;
 import io.jtick.boot.ApiErrors;
+import io.jtick.boot.RequestValidation;
 import io.jtick.boot.access.ApiAccessConfiguration;
 import io.jtick.boot.tls.TlsConfiguration;
 import io.jtick.lab.compression.CompressionStudyCli;
@@ -16,7 +17,7 @@ import org.springframework.context.annotation.Import;
  * the web server ({@code ./jtick compression-study|import|export|replays ...}).
  */
 @SpringBootApplication
-@Import({ApiErrors.class, ApiDocs.class, ApiAccessConfiguration.class, TlsConfiguration.class})
+@Import({ApiErrors.class, ApiDocs.class, RequestValidation.class, ApiAccessConfiguration.class, TlsConfiguration.class})
 public class HdbApplication {
     /** First argument that selects the compression-study command line. */
     static final String STUDY_COMMAND = "compression-study";

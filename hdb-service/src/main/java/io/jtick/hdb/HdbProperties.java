@@ -1,20 +1,15 @@
 package io.jtick.hdb;
 
+import io.jtick.boot.PropertyChecks;
 import io.jtick.core.hdb.ops.RetentionPolicy;
 import io.jtick.core.hdb.ops.TierPolicy;
 import io.jtick.core.replay.ReplaySettings;
 import io.jtick.objectstore.ObjectStoreSettings;
-import jakarta.validation.Valid;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.context.properties.bind.Name;
 import org.springframework.scheduling.support.CronExpression;
 import org.springframework.util.unit.DataSize;
-import org.springframework.validation.annotation.Validated;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -57,29 +52,41 @@ import java.util.Map;
  * @param objectStore the cold tier's bucket ({@code tick.hdb.object-store.*}); when enabled, the default tier policy's
  *                   {@code cold} tier lives there as Parquet
  */
-@Validated
 @ConfigurationProperties("tick.hdb")
 public record HdbProperties(
-    @DefaultValue("./var/hdb") @NotNull Path root,
-    @NotNull @DefaultValue({}) List<@Valid Tier> tiers,
-    @DefaultValue("128KB") @NotNull DataSize blockBytes,
-    @DefaultValue @NotNull @Valid Tiering tiering,
-    @DefaultValue @NotNull @Valid Study study,
-    @DefaultValue @NotNull @Valid Gateway gateway,
-    @DefaultValue("64GB") @NotNull DataSize importMaxBytes,
+    @DefaultValue("./var/hdb") Path root,
+    @DefaultValue({}) List<Tier> tiers,
+    @DefaultValue("128KB") DataSize blockBytes,
+    @DefaultValue Tiering tiering,
+    @DefaultValue Study study,
+    @DefaultValue Gateway gateway,
+    @DefaultValue("64GB") DataSize importMaxBytes,
     DataSize decodedBlockCache,
-    @DefaultValue("5012") @Min(0) @Max(65535) int replayPort,
-    @DefaultValue @NotNull @Valid Replay replay,
-    @Name("import") @DefaultValue @NotNull @Valid Imports imports,
-    @DefaultValue("8813") @Min(-1) @Max(65535) int pgPort,
-    @DefaultValue("127.0.0.1") @NotNull String pgHost,
-    @DefaultValue("5022") @Min(-1) @Max(65535) int kdbPort,
-    @DefaultValue("127.0.0.1") @NotNull String kdbHost,
+    @DefaultValue("5012") int replayPort,
+    @DefaultValue Replay replay,
+    @Name("import") @DefaultValue Imports imports,
+    @DefaultValue("8813") int pgPort,
+    @DefaultValue("127.0.0.1") String pgHost,
+    @DefaultValue("5022") int kdbPort,
+    @DefaultValue("127.0.0.1") String kdbHost,
     String kdbUsers,
     @DefaultValue("false") boolean kdbGateway,
-    @Name("export") @DefaultValue @NotNull @Valid Export export,
+    @Name("export") @DefaultValue Export export,
     Map<String, String> retention,
-    @DefaultValue @NotNull @Valid ObjectStore objectStore) {
+    @DefaultValue ObjectStore objectStore) {
+
+    /** A bad value stops start-up naming its key. */
+    public HdbProperties {
+        PropertyChecks.present("tick.hdb.root", root);
+        PropertyChecks.present("tick.hdb.tiers", tiers);
+        PropertyChecks.present("tick.hdb.block-bytes", blockBytes);
+        PropertyChecks.present("tick.hdb.import-max-bytes", importMaxBytes);
+        PropertyChecks.range("tick.hdb.replay-port", replayPort, 0, 65535);
+        PropertyChecks.range("tick.hdb.pg-port", pgPort, -1, 65535);
+        PropertyChecks.present("tick.hdb.pg-host", pgHost);
+        PropertyChecks.range("tick.hdb.kdb-port", kdbPort, -1, 65535);
+        PropertyChecks.present("tick.hdb.kdb-host", kdbHost);
+    }
 
     /**
      * The cold tier on S3-compatible object storage ({@code tick.hdb.object-store.*}, docs/operations.md "Cold tier").
@@ -109,13 +116,25 @@ public record HdbProperties(
     public record ObjectStore(@DefaultValue("false") boolean enabled, String endpoint, String bucket,
                               @DefaultValue("jtick/hdb") String prefix,
                               @DefaultValue("us-east-1") String region, @DefaultValue("true") boolean pathStyle, String accessKey,
-                              String secretKey, @DefaultValue("512MB") @NotNull DataSize cacheSize,
-                              @DefaultValue("256KB") @NotNull DataSize blockSize, @DefaultValue("64MB") @NotNull DataSize partSize,
-                              @DefaultValue("2s") @NotNull Duration connectTimeout,
-                              @DefaultValue("5s") @NotNull Duration readTimeout, @DefaultValue("10s") @NotNull Duration requestTimeout,
-                              @DefaultValue("30s") @NotNull Duration callTimeout,
-                              @DefaultValue("3") @Min(1) int maxAttempts, String diskCacheDir,
-                              @DefaultValue("4GB") @NotNull DataSize diskCacheSize) {
+                              String secretKey, @DefaultValue("512MB") DataSize cacheSize,
+                              @DefaultValue("256KB") DataSize blockSize, @DefaultValue("64MB") DataSize partSize,
+                              @DefaultValue("2s") Duration connectTimeout,
+                              @DefaultValue("5s") Duration readTimeout, @DefaultValue("10s") Duration requestTimeout,
+                              @DefaultValue("30s") Duration callTimeout,
+                              @DefaultValue("3") int maxAttempts, String diskCacheDir,
+                              @DefaultValue("4GB") DataSize diskCacheSize) {
+        public ObjectStore {
+            PropertyChecks.present("tick.hdb.object-store.cache-size", cacheSize);
+            PropertyChecks.present("tick.hdb.object-store.block-size", blockSize);
+            PropertyChecks.present("tick.hdb.object-store.part-size", partSize);
+            PropertyChecks.present("tick.hdb.object-store.connect-timeout", connectTimeout);
+            PropertyChecks.present("tick.hdb.object-store.read-timeout", readTimeout);
+            PropertyChecks.present("tick.hdb.object-store.request-timeout", requestTimeout);
+            PropertyChecks.present("tick.hdb.object-store.call-timeout", callTimeout);
+            PropertyChecks.atLeast("tick.hdb.object-store.max-attempts", maxAttempts, 1);
+            PropertyChecks.present("tick.hdb.object-store.disk-cache-size", diskCacheSize);
+        }
+
         /** The folder of the disk cache under the HDB's folder {@code root} when none is set. */
         static final String DEFAULT_DISK_CACHE = ".cold-cache";
 
@@ -156,7 +175,11 @@ public record HdbProperties(
      *
      * @param dir {@code POST /api/export} writes under this folder only (a request's {@code dir} resolves against it)
      */
-    public record Export(@DefaultValue("./var/export") @NotBlank String dir) {
+    public record Export(@DefaultValue("./var/export") String dir) {
+        public Export {
+            PropertyChecks.text("tick.hdb.export.dir", dir);
+        }
+
         /** The folder, as a path. */
         public Path path() {
             return Path.of(dir);
@@ -182,15 +205,28 @@ public record HdbProperties(
      * @param stall            how long a shared stream with a full ring waits for its slowest consumer to take a frame
      *                         before leaving it behind (that one then reads on its own)
      */
-    public record Replay(@DefaultValue("true") boolean enabled, @DefaultValue("127.0.0.1") @NotBlank String host,
-                         @DefaultValue("0") @Min(0) @Max(256) int threads,
-                         @Name("batch-rows") @DefaultValue("8192") @Min(1) int rowsPerUpdate,
-                         @Name("max-batch-rows") @DefaultValue("1048576") @Min(1) int maxRowsPerUpdate,
-                         @DefaultValue("65536") @Min(1024) int windowRows,
-                         @DefaultValue("64") @Min(2) int sharedFrames, @DefaultValue("1MB") @NotNull DataSize writeBufferLow,
-                         @DefaultValue("4MB") @NotNull DataSize writeBufferHigh, @DefaultValue("1ms") @NotNull Duration paceQuantum,
-                         @DefaultValue("America/New_York") @NotNull ZoneId zone, Path scratchDir,
-                         @DefaultValue("500ms") @NotNull Duration stall) {
+    public record Replay(@DefaultValue("true") boolean enabled, @DefaultValue("127.0.0.1") String host,
+                         @DefaultValue("0") int threads,
+                         @Name("batch-rows") @DefaultValue("8192") int rowsPerUpdate,
+                         @Name("max-batch-rows") @DefaultValue("1048576") int maxRowsPerUpdate,
+                         @DefaultValue("65536") int windowRows,
+                         @DefaultValue("64") int sharedFrames, @DefaultValue("1MB") DataSize writeBufferLow,
+                         @DefaultValue("4MB") DataSize writeBufferHigh, @DefaultValue("1ms") Duration paceQuantum,
+                         @DefaultValue("America/New_York") ZoneId zone, Path scratchDir,
+                         @DefaultValue("500ms") Duration stall) {
+        public Replay {
+            PropertyChecks.text("tick.hdb.replay.host", host);
+            PropertyChecks.range("tick.hdb.replay.threads", threads, 0, 256);
+            PropertyChecks.atLeast("tick.hdb.replay.batch-rows", rowsPerUpdate, 1);
+            PropertyChecks.atLeast("tick.hdb.replay.max-batch-rows", maxRowsPerUpdate, 1);
+            PropertyChecks.atLeast("tick.hdb.replay.window-rows", windowRows, 1024);
+            PropertyChecks.atLeast("tick.hdb.replay.shared-frames", sharedFrames, 2);
+            PropertyChecks.present("tick.hdb.replay.write-buffer-low", writeBufferLow);
+            PropertyChecks.present("tick.hdb.replay.write-buffer-high", writeBufferHigh);
+            PropertyChecks.present("tick.hdb.replay.pace-quantum", paceQuantum);
+            PropertyChecks.present("tick.hdb.replay.zone", zone);
+            PropertyChecks.present("tick.hdb.replay.stall", stall);
+        }
     }
 
     /**
@@ -200,8 +236,14 @@ public record HdbProperties(
      * @param zone            a row goes under its date in this zone unless the request names another
      * @param maxBufferedRows rows held in memory before completed dates are written early
      */
-    public record Imports(@DefaultValue("../shared/data") @NotBlank String dataDir, @DefaultValue("America/New_York") @NotNull ZoneId zone,
-                          @DefaultValue("50000000") @Min(1) long maxBufferedRows) {
+    public record Imports(@DefaultValue("../shared/data") String dataDir, @DefaultValue("America/New_York") ZoneId zone,
+                          @DefaultValue("50000000") long maxBufferedRows) {
+        public Imports {
+            PropertyChecks.text("tick.hdb.import.data-dir", dataDir);
+            PropertyChecks.present("tick.hdb.import.zone", zone);
+            PropertyChecks.atLeast("tick.hdb.import.max-buffered-rows", maxBufferedRows, 1);
+        }
+
         /** The folder, as a path (a String above: Spring reads a {@code Path} default like {@code ../x} as a class-path resource). */
         public Path dataPath() {
             return Path.of(dataDir);
@@ -224,7 +266,11 @@ public record HdbProperties(
      * @param rdbUrl  the RDB's base URL, like {@code http://127.0.0.1:8011}; empty = no gateway (it answers 503 saying so)
      * @param timeout connect and response timeout of each request to the RDB
      */
-    public record Gateway(String rdbUrl, @DefaultValue("10s") @NotNull Duration timeout) {
+    public record Gateway(String rdbUrl, @DefaultValue("10s") Duration timeout) {
+        public Gateway {
+            PropertyChecks.present("tick.hdb.gateway.timeout", timeout);
+        }
+
         public boolean enabled() {
             return rdbUrl != null && !rdbUrl.isBlank();
         }
@@ -242,8 +288,12 @@ public record HdbProperties(
      * @param objectStore the tier's days live in the object store ({@code tick.hdb.object-store.*}) as Parquet
      *                   ({@code encoding}: {@code parquet/zstd}, {@code parquet/snappy}, ...)
      */
-    public record Tier(@NotBlank String name, @DefaultValue("-1") int maxAgeDays, @NotBlank String encoding,
+    public record Tier(String name, @DefaultValue("-1") int maxAgeDays, String encoding,
                        Map<String, String> types, Map<String, String> columns, @DefaultValue("false") boolean objectStore) {
+        public Tier {
+            PropertyChecks.text("tick.hdb.tiers[].name", name);
+            PropertyChecks.text("tick.hdb.tiers[].encoding", encoding);
+        }
     }
 
     /**
@@ -255,7 +305,10 @@ public record HdbProperties(
      * @param zone       time zone of the cron and of "today" (partition ages)
      */
     public record Tiering(@DefaultValue("true") boolean enabled, @DefaultValue("0 15 0 * * *") String cron, Duration fixedDelay,
-                          @DefaultValue("UTC") @NotNull ZoneId zone) {
+                          @DefaultValue("UTC") ZoneId zone) {
+        public Tiering {
+            PropertyChecks.present("tick.hdb.tiering.zone", zone);
+        }
     }
 
     /**
@@ -265,7 +318,10 @@ public record HdbProperties(
      * @param cold    also time queries after dropping the files from the page cache (where the OS allows)
      * @param workDir where the study writes its copies; empty = a temporary directory next to the root
      */
-    public record Study(@DefaultValue("3") @Min(1) @Max(100) int runs, @DefaultValue("true") boolean cold, Path workDir) {
+    public record Study(@DefaultValue("3") int runs, @DefaultValue("true") boolean cold, Path workDir) {
+        public Study {
+            PropertyChecks.range("tick.hdb.study.runs", runs, 1, 100);
+        }
     }
 
     /** The tier policy; a bad tier stops start-up naming {@code tick.hdb.tiers}. */

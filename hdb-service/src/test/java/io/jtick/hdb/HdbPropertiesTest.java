@@ -69,4 +69,25 @@ class HdbPropertiesTest {
             "tick.hdb.object-store.bucket", "ticks", "tick.hdb.object-store.disk-cache-size", "1KB")).settings(root));
         assertTrue(tiny.getMessage().contains("key=tick.hdb.object-store.disk-cache-size"), tiny.getMessage());
     }
+
+    @Test
+    void shouldStopBindingOnABadValueNamingItsKey() {
+        final Binder binder = new Binder(new MapConfigurationPropertySource(Map.of("tick.hdb.study.runs", "0")));
+        final Exception runs = assertThrows(Exception.class, () -> binder.bindOrCreate("tick.hdb", HdbProperties.class));
+        assertEquals("out of range [key=tick.hdb.study.runs, value=0, min=1, max=100]", rootCause(runs).getMessage());
+        final Exception window = assertThrows(Exception.class, () -> bind(Map.of("tick.hdb.replay.window-rows", "10")));
+        assertEquals("too small [key=tick.hdb.replay.window-rows, value=10, min=1024]", rootCause(window).getMessage());
+        final Binder tiers = new Binder(new MapConfigurationPropertySource(Map.of("tick.hdb.tiers[0].name", "hot",
+            "tick.hdb.tiers[0].encoding", " ")));
+        final Exception tier = assertThrows(Exception.class, () -> tiers.bindOrCreate("tick.hdb", HdbProperties.class));
+        assertEquals("empty [key=tick.hdb.tiers[].encoding, value= ]", rootCause(tier).getMessage());
+    }
+
+    private static Throwable rootCause(final Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null) {
+            c = c.getCause();
+        }
+        return c;
+    }
 }

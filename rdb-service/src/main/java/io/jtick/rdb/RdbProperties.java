@@ -1,20 +1,14 @@
 package io.jtick.rdb;
 
+import io.jtick.boot.PropertyChecks;
 import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.hdb.write.DirectIo;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.wire.LeaderHint.Address;
-import jakarta.validation.Valid;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
-import org.springframework.validation.annotation.Validated;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -48,25 +42,39 @@ import java.util.List;
  * @param kdbHost        address the kdb+ port binds to (off loopback, without a users file, only the API token logs in)
  * @param kdbUsers       q's {@code -u} file of {@code user:password} lines for the kdb+ port; empty = none
  */
-@Validated
 @ConfigurationProperties("tick.rdb")
 public record RdbProperties(
-    @NotBlank @DefaultValue("127.0.0.1") String tpHost,
-    @Min(1) @Max(65535) @DefaultValue("5010") int tpPort,
+    @DefaultValue("127.0.0.1") String tpHost,
+    @DefaultValue("5010") int tpPort,
     String tpAddresses,
-    @NotBlank @DefaultValue("rdb") String name,
-    @NotNull @DefaultValue({}) List<String> tables,
-    @NotNull @DefaultValue({}) List<String> syms,
-    @NotNull @DefaultValue({}) List<String> unindexedTables,
+    @DefaultValue("rdb") String name,
+    @DefaultValue({}) List<String> tables,
+    @DefaultValue({}) List<String> syms,
+    @DefaultValue({}) List<String> unindexedTables,
     DataSize chunkPoolSize,
-    @NotNull @DefaultValue("500ms") Duration reconnectDelay,
+    @DefaultValue("500ms") Duration reconnectDelay,
     String journalRoot,
-    @NotNull @Valid @DefaultValue Hdb hdb,
-    @Min(-1) @Max(65535) @DefaultValue("8812") int pgPort,
-    @NotBlank @DefaultValue("127.0.0.1") String pgHost,
-    @Min(-1) @Max(65535) @DefaultValue("5021") int kdbPort,
-    @NotBlank @DefaultValue("127.0.0.1") String kdbHost,
+    @DefaultValue Hdb hdb,
+    @DefaultValue("8812") int pgPort,
+    @DefaultValue("127.0.0.1") String pgHost,
+    @DefaultValue("5021") int kdbPort,
+    @DefaultValue("127.0.0.1") String kdbHost,
     String kdbUsers) {
+
+    /** A bad value stops start-up naming its key. */
+    public RdbProperties {
+        PropertyChecks.text("tick.rdb.tp-host", tpHost);
+        PropertyChecks.range("tick.rdb.tp-port", tpPort, 1, 65535);
+        PropertyChecks.text("tick.rdb.name", name);
+        PropertyChecks.present("tick.rdb.tables", tables);
+        PropertyChecks.present("tick.rdb.syms", syms);
+        PropertyChecks.present("tick.rdb.unindexed-tables", unindexedTables);
+        PropertyChecks.present("tick.rdb.reconnect-delay", reconnectDelay);
+        PropertyChecks.range("tick.rdb.pg-port", pgPort, -1, 65535);
+        PropertyChecks.text("tick.rdb.pg-host", pgHost);
+        PropertyChecks.range("tick.rdb.kdb-port", kdbPort, -1, 65535);
+        PropertyChecks.text("tick.rdb.kdb-host", kdbHost);
+    }
 
     /**
      * End-of-day write-down ({@code tick.rdb.hdb.*}).
@@ -85,11 +93,20 @@ public record RdbProperties(
      * @param directIo      {@code auto} (default: column files written with direct I/O where the file system takes it,
      *                      buffered elsewhere), {@code on} (direct or the write fails), {@code off} (buffered)
      */
-    public record Hdb(String root, String url, @NotNull @DefaultValue("reload") @Pattern(regexp = "reload|upload") String transfer,
-                      @NotNull @DefaultValue("128KB") DataSize blockBytes,
-                      @NotBlank @DefaultValue("none") String encoding, @NotNull @DefaultValue("60s") Duration reloadTimeout,
-                      @NotNull @DefaultValue("5s") Duration retryInterval,
-                      @NotNull @DefaultValue("auto") @Pattern(regexp = "(?i)auto|on|off") String directIo) {
+    public record Hdb(String root, String url, @DefaultValue("reload") String transfer,
+                      @DefaultValue("128KB") DataSize blockBytes,
+                      @DefaultValue("none") String encoding, @DefaultValue("60s") Duration reloadTimeout,
+                      @DefaultValue("5s") Duration retryInterval,
+                      @DefaultValue("auto") String directIo) {
+
+        public Hdb {
+            PropertyChecks.matches("tick.rdb.hdb.transfer", transfer, "reload|upload");
+            PropertyChecks.present("tick.rdb.hdb.block-bytes", blockBytes);
+            PropertyChecks.text("tick.rdb.hdb.encoding", encoding);
+            PropertyChecks.present("tick.rdb.hdb.reload-timeout", reloadTimeout);
+            PropertyChecks.present("tick.rdb.hdb.retry-interval", retryInterval);
+            PropertyChecks.matches("tick.rdb.hdb.direct-io", directIo, "(?i)auto|on|off");
+        }
 
         /** True when {@code root} is set. */
         public boolean enabled() {

@@ -31,4 +31,15 @@ class RdbPropertiesTest {
         assertThatThrownBy(p::tickerplants).isInstanceOf(IllegalArgumentException.class)
             .hasMessage("bad tickerplant address [key=tick.rdb.tp-addresses, entry=tp-1.tp, expected=host:port with a port in 1..65535]");
     }
+
+    @Test
+    void shouldStopBindingOnABadValueNamingItsKey() {
+        assertThatThrownBy(() -> bind(Map.of("tick.rdb.hdb.transfer", "copy")))
+            .hasRootCauseMessage("not one of reload|upload [key=tick.rdb.hdb.transfer, value=copy]");
+        assertThatThrownBy(() -> bind(Map.of("tick.rdb.kdb-port", "-2")))
+            .hasRootCauseMessage("out of range [key=tick.rdb.kdb-port, value=-2, min=-1, max=65535]");
+        assertThatThrownBy(() -> bind(Map.of("tick.rdb.name", " ")))
+            .hasRootCauseMessage("empty [key=tick.rdb.name, value= ]");
+        assertThat(bind(Map.of("tick.rdb.hdb.direct-io", "OFF")).hdb().directIo()).isEqualTo("OFF");
+    }
 }

@@ -4,13 +4,9 @@ import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.query.model.QueryLimits;
 import io.jtick.core.warmup.QueryWarmUp;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
-import org.springframework.validation.annotation.Validated;
 
 import java.time.Duration;
 import java.util.List;
@@ -26,14 +22,21 @@ import java.util.List;
  * @param warmUpTime the most the warm-up may take (it stops after its rounds or this, whichever is first)
  * @param warmUpEncodings hdb-service: the encodings of the partitions its warm-up writes and reads (those its days are in)
  */
-@Validated
 @ConfigurationProperties("tick.query")
 public record QueryProperties(
-    @Min(1) @Max(2_000_000_000L) @DefaultValue("1000000") long maxRows,
-    @NotNull @DefaultValue("256MB") DataSize maxBytes,
+    @DefaultValue("1000000") long maxRows,
+    @DefaultValue("256MB") DataSize maxBytes,
     @DefaultValue("true") boolean warmUp,
-    @NotNull @DefaultValue("20s") Duration warmUpTime,
-    @NotNull @DefaultValue({"none", "auto/lz4"}) List<String> warmUpEncodings) {
+    @DefaultValue("20s") Duration warmUpTime,
+    @DefaultValue({"none", "auto/lz4"}) List<String> warmUpEncodings) {
+
+    /** A bad value stops start-up naming its key. */
+    public QueryProperties {
+        PropertyChecks.range("tick.query.max-rows", maxRows, 1, 2_000_000_000L);
+        PropertyChecks.present("tick.query.max-bytes", maxBytes);
+        PropertyChecks.present("tick.query.warm-up-time", warmUpTime);
+        PropertyChecks.present("tick.query.warm-up-encodings", warmUpEncodings);
+    }
 
     public QueryLimits limits() {
         return new QueryLimits(maxRows, maxBytes.toBytes());

@@ -2,6 +2,7 @@ package io.jtick.tp;
 
 import io.jtick.boot.ApiDocs;
 import io.jtick.boot.ApiErrors;
+import io.jtick.boot.RequestValidation;
 import io.jtick.boot.access.ApiAccessConfiguration;
 import io.jtick.boot.tls.TlsConfiguration;
 import io.jtick.core.journal.JournalRepair;
@@ -17,7 +18,7 @@ import org.springframework.context.annotation.Import;
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan
-@Import({ApiErrors.class, ApiDocs.class, ApiAccessConfiguration.class, TlsConfiguration.class})
+@Import({ApiErrors.class, ApiDocs.class, RequestValidation.class, ApiAccessConfiguration.class, TlsConfiguration.class})
 public class TpApplication {
     public static void main(final String[] args) {
         if (args.length > 0 && "journal".equals(args[0])) {

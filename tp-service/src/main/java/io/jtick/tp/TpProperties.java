@@ -1,5 +1,6 @@
 package io.jtick.tp;
 
+import io.jtick.boot.PropertyChecks;
 import io.jtick.core.auth.AccessSettings;
 import io.jtick.core.client.TickerplantAddresses;
 import io.jtick.core.kdb.KdbSettings;
@@ -8,13 +9,9 @@ import io.jtick.core.cluster.ClusterSettings;
 import io.jtick.core.tp.JournalSync;
 import io.jtick.core.tp.PublishMode;
 import io.jtick.core.tp.TickerplantSettings;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
-import org.springframework.validation.annotation.Validated;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -27,38 +24,59 @@ import java.util.List;
  * {@code tick.tp.*}: see docs/configuration.md ({@code subscriber-backlog-alert} unset: a quarter of {@code max-subscriber-backlog};
  * {@code upstream-addresses} set: it replaces {@code upstream-host}/{@code upstream-port}, and a bad entry stops start-up naming it).
  */
-@Validated
 @ConfigurationProperties("tick.tp")
 public record TpProperties(
     @DefaultValue("tp") String name,
     @DefaultValue("127.0.0.1") String host,
-    @DefaultValue("5010") @Min(0) @Max(65535) int port,
-    @DefaultValue("./var/tp/journal") @NotNull Path journalDir,
-    @DefaultValue("zero-latency") @NotNull String mode,
-    @DefaultValue("100ms") @NotNull Duration timer,
-    @DefaultValue("00:00") @NotNull LocalTime eodTime,
-    @DefaultValue("UTC") @NotNull ZoneId zone,
-    @DefaultValue("16MB") @NotNull DataSize maxFrameLength,
-    @DefaultValue("64MB") @NotNull DataSize maxSubscriberBacklog,
+    @DefaultValue("5010") int port,
+    @DefaultValue("./var/tp/journal") Path journalDir,
+    @DefaultValue("zero-latency") String mode,
+    @DefaultValue("100ms") Duration timer,
+    @DefaultValue("00:00") LocalTime eodTime,
+    @DefaultValue("UTC") ZoneId zone,
+    @DefaultValue("16MB") DataSize maxFrameLength,
+    @DefaultValue("64MB") DataSize maxSubscriberBacklog,
     @DefaultValue("true") boolean broadcast,
     String upstreamHost,
     @DefaultValue("5010") int upstreamPort,
     String upstreamAddresses,
     Path schemaFile,
-    @DefaultValue("0") @Min(0) @Max(1024) int extraFloats,
-    @DefaultValue("1s") @NotNull Duration heartbeat,
+    @DefaultValue("0") int extraFloats,
+    @DefaultValue("1s") Duration heartbeat,
     DataSize subscriberBacklogAlert,
-    @DefaultValue("1000") @Min(1) int feedAckUpdates,
-    @DefaultValue("100ms") @NotNull Duration feedAckInterval,
-    @DefaultValue("64MB") @NotNull DataSize journalMinFreeSpace,
-    @DefaultValue("0ms") @NotNull Duration idleSpin,
-    @DefaultValue @NotNull Journal journal,
-    @DefaultValue("5011") @Min(-1) @Max(65535) int kdbPort,
-    @DefaultValue @NotNull Kdb kdb,
-    @DefaultValue @NotNull Cluster cluster) {
+    @DefaultValue("1000") int feedAckUpdates,
+    @DefaultValue("100ms") Duration feedAckInterval,
+    @DefaultValue("64MB") DataSize journalMinFreeSpace,
+    @DefaultValue("0ms") Duration idleSpin,
+    @DefaultValue Journal journal,
+    @DefaultValue("5011") int kdbPort,
+    @DefaultValue Kdb kdb,
+    @DefaultValue Cluster cluster) {
+
+    /** A bad value stops start-up naming its key. */
+    public TpProperties {
+        PropertyChecks.range("tick.tp.port", port, 0, 65535);
+        PropertyChecks.range("tick.tp.kdb-port", kdbPort, -1, 65535);
+        PropertyChecks.range("tick.tp.extra-floats", extraFloats, 0, 1024);
+        PropertyChecks.atLeast("tick.tp.feed-ack-updates", feedAckUpdates, 1);
+        PropertyChecks.present("tick.tp.journal-dir", journalDir);
+        PropertyChecks.present("tick.tp.mode", mode);
+        PropertyChecks.present("tick.tp.timer", timer);
+        PropertyChecks.present("tick.tp.eod-time", eodTime);
+        PropertyChecks.present("tick.tp.zone", zone);
+        PropertyChecks.present("tick.tp.max-frame-length", maxFrameLength);
+        PropertyChecks.present("tick.tp.max-subscriber-backlog", maxSubscriberBacklog);
+        PropertyChecks.present("tick.tp.heartbeat", heartbeat);
+        PropertyChecks.present("tick.tp.feed-ack-interval", feedAckInterval);
+        PropertyChecks.present("tick.tp.journal-min-free-space", journalMinFreeSpace);
+        PropertyChecks.present("tick.tp.idle-spin", idleSpin);
+    }
 
     /** {@code tick.tp.journal.*}: {@code sync} is what a FEED_ACK promises, {@code none} (journalled) or {@code batch} (on disk). */
-    public record Journal(@DefaultValue("none") @NotNull String sync) {
+    public record Journal(@DefaultValue("none") String sync) {
+        public Journal {
+            PropertyChecks.present("tick.tp.journal.sync", sync);
+        }
     }
 
     /** {@code tick.tp.kdb.*}: who may log in on the kdb+ port. */
@@ -80,12 +98,21 @@ public record TpProperties(
      * @param startTimeout            how long start waits for a leader before it fails, naming the members
      */
     public record Cluster(@DefaultValue("false") boolean enabled, @DefaultValue("0") int memberId, String members,
-                          @DefaultValue("./var/tp-cluster") @NotNull Path dir, Path aeronDir,
-                          @DefaultValue("1s") @NotNull Duration leaderHeartbeatTimeout,
-                          @DefaultValue("100ms") @NotNull Duration leaderHeartbeatInterval,
-                          @DefaultValue("500ms") @NotNull Duration electionTimeout,
-                          @DefaultValue("5s") @NotNull Duration startupCanvassTimeout,
-                          @DefaultValue("60s") @NotNull Duration startTimeout) {
+                          @DefaultValue("./var/tp-cluster") Path dir, Path aeronDir,
+                          @DefaultValue("1s") Duration leaderHeartbeatTimeout,
+                          @DefaultValue("100ms") Duration leaderHeartbeatInterval,
+                          @DefaultValue("500ms") Duration electionTimeout,
+                          @DefaultValue("5s") Duration startupCanvassTimeout,
+                          @DefaultValue("60s") Duration startTimeout) {
+
+        public Cluster {
+            PropertyChecks.present("tick.tp.cluster.dir", dir);
+            PropertyChecks.present("tick.tp.cluster.leader-heartbeat-timeout", leaderHeartbeatTimeout);
+            PropertyChecks.present("tick.tp.cluster.leader-heartbeat-interval", leaderHeartbeatInterval);
+            PropertyChecks.present("tick.tp.cluster.election-timeout", electionTimeout);
+            PropertyChecks.present("tick.tp.cluster.startup-canvass-timeout", startupCanvassTimeout);
+            PropertyChecks.present("tick.tp.cluster.start-timeout", startTimeout);
+        }
 
         ClusterSettings toSettings() {
             return new ClusterSettings(memberId, ClusterSettings.parseMembers(members), dir, aeronDir, leaderHeartbeatTimeout,

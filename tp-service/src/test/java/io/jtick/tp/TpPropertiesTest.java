@@ -35,4 +35,13 @@ class TpPropertiesTest {
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessage("tickerplant address listed twice [key=tick.tp.upstream-addresses, entry=tp-0.tp:5010]");
     }
+
+    @Test
+    void shouldStopBindingOnAValueOutOfRangeNamingItsKey() {
+        assertThatThrownBy(() -> bind(Map.of("tick.tp.port", "70000")))
+            .hasRootCauseMessage("out of range [key=tick.tp.port, value=70000, min=0, max=65535]");
+        assertThatThrownBy(() -> bind(Map.of("tick.tp.feed-ack-updates", "0")))
+            .hasRootCauseMessage("too small [key=tick.tp.feed-ack-updates, value=0, min=1]");
+        assertThat(bind(Map.of("tick.tp.kdb-port", "-1")).kdbPort()).as("-1: no kdb+ port").isEqualTo(-1);
+    }
 }

@@ -1,10 +1,8 @@
 package io.jtick.feedsim.console;
 
-import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
+import io.jtick.boot.PropertyChecks;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 import java.time.Duration;
 
@@ -17,13 +15,20 @@ import java.time.Duration;
  * @param hdbUrl  hdb-service's HTTP base URL (its gateway too)
  * @param timeout longest a forwarded call may take, answer included (a query's rows stream within it)
  */
-@Validated
 @ConfigurationProperties("tick.console")
 record ConsoleProperties(
-    @DefaultValue("http://127.0.0.1:8010") @NotNull @Pattern(regexp = "https?://.+") String tpUrl,
-    @DefaultValue("http://127.0.0.1:8011") @NotNull @Pattern(regexp = "https?://.+") String rdbUrl,
-    @DefaultValue("http://127.0.0.1:8012") @NotNull @Pattern(regexp = "https?://.+") String hdbUrl,
-    @DefaultValue("30s") @NotNull Duration timeout) {
+    @DefaultValue("http://127.0.0.1:8010") String tpUrl,
+    @DefaultValue("http://127.0.0.1:8011") String rdbUrl,
+    @DefaultValue("http://127.0.0.1:8012") String hdbUrl,
+    @DefaultValue("30s") Duration timeout) {
+
+    /** A bad value stops start-up naming its key. */
+    ConsoleProperties {
+        PropertyChecks.matches("tick.console.tp-url", tpUrl, "https?://.+");
+        PropertyChecks.matches("tick.console.rdb-url", rdbUrl, "https?://.+");
+        PropertyChecks.matches("tick.console.hdb-url", hdbUrl, "https?://.+");
+        PropertyChecks.present("tick.console.timeout", timeout);
+    }
 
     /** The base URL of {@code service} (tp, rdb, hdb), without a trailing slash; null for any other name. */
     String baseUrl(final String service) {

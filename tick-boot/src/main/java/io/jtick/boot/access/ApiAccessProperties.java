@@ -1,10 +1,9 @@
 package io.jtick.boot.access;
 
+import io.jtick.boot.PropertyChecks;
 import io.jtick.core.auth.AccessSettings;
-import jakarta.validation.constraints.NotBlank;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * {@code tick.api.*}: the one access setting every service shares (docs/configuration.md).
@@ -15,9 +14,13 @@ import org.springframework.validation.annotation.Validated;
  *                     local reverse proxy)
  * @param protectReads reads (GET, and the query POSTs) need the token too; by default only calls that change state do
  */
-@Validated
 @ConfigurationProperties("tick.api")
-public record ApiAccessProperties(String token, @DefaultValue("auto") @NotBlank String guard, @DefaultValue("false") boolean protectReads) {
+public record ApiAccessProperties(String token, @DefaultValue("auto") String guard, @DefaultValue("false") boolean protectReads) {
+    /** A bad value stops start-up naming its key. */
+    public ApiAccessProperties {
+        PropertyChecks.text("tick.api.guard", guard);
+    }
+
 
     /** The core settings; a bad value stops start-up naming the key. */
     public AccessSettings toSettings() {
