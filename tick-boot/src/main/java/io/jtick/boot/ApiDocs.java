@@ -76,6 +76,9 @@ public class ApiDocs {
             + "tiering, compression study.",
         "feed-sim", "The feed simulator and the profiling control plane: start and stop a feed, run the white paper's experiments.");
 
+    /** springdoc's configuration of the bean that listens for the web server's port. */
+    private static final String PORT_LISTENER_CONFIGURATION = "org.springdoc.core.configuration.SpringDocWebServerConfiguration";
+
     /** Marks springdoc's beans lazy (see the class comment); a static bean, so it runs before any is made. */
     @Bean
     static BeanFactoryPostProcessor apiDocsOnFirstUse() {
@@ -89,14 +92,19 @@ public class ApiDocs {
         };
     }
 
-    /** Whether a bean is springdoc's: its class, or for a {@code @Bean} method the class that declares it. */
+    /**
+     * Whether a bean is springdoc's and may wait for its first use: its class, or for a {@code @Bean}
+     * method the class that declares it, is springdoc's, and it is not the web server port listener
+     * ({@code SpringDocWebServerConfiguration}'s {@code webServerPortProvider}, declared as another type,
+     * which must exist when the server starts to learn its port).
+     */
     static boolean isSpringdoc(final BeanDefinition definition) {
         String type = definition.getBeanClassName();
         if (type == null && definition instanceof AnnotatedBeanDefinition annotated) {
             final MethodMetadata factoryMethod = annotated.getFactoryMethodMetadata();
             type = factoryMethod == null ? null : factoryMethod.getDeclaringClassName();
         }
-        return type != null && type.startsWith("org.springdoc.");
+        return type != null && type.startsWith("org.springdoc.") && !type.startsWith(PORT_LISTENER_CONFIGURATION);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.jtick.boot;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.validation.Errors;
+import org.springframework.validation.SmartValidator;
 import org.springframework.validation.Validator;
 import org.springframework.validation.beanvalidation.OptionalValidatorFactoryBean;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -12,6 +13,12 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * use, not at start-up: Spring MVC would otherwise start Hibernate Validator with every service (~550
  * classes an idle service holds; the jar is on the class path for springdoc's schemas). The services'
  * properties are checked in code ({@link PropertyChecks}).
+ *
+ * <p>It validates {@code @Valid}/{@code @Validated} arguments (groups passed on) with a Bean Validation
+ * factory of its own, outside the Spring context (the default message interpolation, no Spring-made
+ * constraint validators). Spring MVC's method validation of constraints put straight on
+ * {@code @RequestParam} or {@code @PathVariable} is off, since it would unwrap the Bean Validation
+ * validator as Spring MVC starts. No jtick endpoint uses either.
  */
 @Configuration(proxyBeanMethods = false)
 public class RequestValidation implements WebMvcConfigurer, DisposableBean {
@@ -20,7 +27,7 @@ public class RequestValidation implements WebMvcConfigurer, DisposableBean {
 
     @Override
     public Validator getValidator() {
-        return new Validator() {
+        return new SmartValidator() {
             /** As Bean Validation: any type (Spring MVC asks for every bound argument; only {@code @Valid} ones are validated). */
             @Override
             public boolean supports(final Class<?> type) {
@@ -30,6 +37,11 @@ public class RequestValidation implements WebMvcConfigurer, DisposableBean {
             @Override
             public void validate(final Object target, final Errors errors) {
                 beanValidation().validate(target, errors);
+            }
+
+            @Override
+            public void validate(final Object target, final Errors errors, final Object... validationHints) {
+                beanValidation().validate(target, errors, validationHints);
             }
         };
     }
@@ -41,7 +53,7 @@ public class RequestValidation implements WebMvcConfigurer, DisposableBean {
         }
     }
 
-    private Validator beanValidation() {
+    private SmartValidator beanValidation() {
         synchronized (lock) {
             if (built == null) {
                 final OptionalValidatorFactoryBean v = new OptionalValidatorFactoryBean();

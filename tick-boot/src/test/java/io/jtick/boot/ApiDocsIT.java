@@ -51,6 +51,8 @@ class ApiDocsIT {
                 .filter(name -> name.equals(MAPPERS) || name.equals("openApiResource") || name.equals("jtickOpenApi"))
                 .toList();
             assertThat(made).as("springdoc's beans made at start-up").isEmpty();
+            assertThat(beans.containsSingleton("webServerPortProvider")).as("springdoc's web server port listener, made at start-up")
+                .isTrue();
 
             final int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
             final OpenApiContract api = OpenApiContract.fetch(port);

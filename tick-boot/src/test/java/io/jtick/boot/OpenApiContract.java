@@ -1,5 +1,6 @@
 package io.jtick.boot;
 
+import jakarta.validation.ValidatorFactory;
 import org.springframework.context.ApplicationContext;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
@@ -59,10 +60,12 @@ public final class OpenApiContract {
     /**
      * As {@link #fetch(int)}, for a service running in {@code context}: which must not hold Actuator's
      * Jackson 2 mapper ({@code management.endpoints.jackson2.isolated-object-mapper=false} in its
-     * application.yml: ~500 classes an idle service would load for nothing).
+     * application.yml) nor a Bean Validation factory (Spring Boot's validation auto-configuration, which
+     * starts Hibernate Validator): ~500 and ~550 classes an idle service would load for nothing.
      */
     public static OpenApiContract fetch(final ApplicationContext context, final int port) {
         assertThat(context.containsBean("jackson2EndpointJsonMapper")).as("Actuator's Jackson 2 mapper").isFalse();
+        assertThat(context.getBeanNamesForType(ValidatorFactory.class)).as("Bean Validation factories").isEmpty();
         return fetch(port);
     }
 
