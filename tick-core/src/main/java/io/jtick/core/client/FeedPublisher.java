@@ -55,6 +55,10 @@ import java.util.function.LongConsumer;
  * version), so the publisher stops: it does not reconnect and {@code send} returns false
  * ({@link #failure}).
  *
+ * <p>{@link #close(Duration)} (and {@link #close()}, which waits up to {@link Settings#blockTimeout}) first waits
+ * for the tickerplant to acknowledge what was sent while the connection is up, as Kafka's producer waits
+ * for its in-flight sends: sending then closing loses nothing while the tickerplant is there.
+ *
  * <p>With {@link Settings#numbered} false it is a protocol 1 feed: no numbers, no buffer, no resend;
  * {@code send} returns false when not connected or when the socket is over its high-water mark, and
  * what was in flight when a connection dropped is lost.
@@ -396,15 +400,63 @@ public final class FeedPublisher implements AutoCloseable {
         return ch != null && ch.isActive() && connector.ready();
     }
 
+    /** {@link #close(Duration)} waiting up to {@link Settings#blockTimeout} (1 s by default). */
     @Override
     public void close() {
+        close(settings.blockTimeout());
+    }
+
+    /**
+     * Closes; a numbered feed first waits, up to {@code wait}, until the tickerplant has acknowledged
+     * (journalled) every update sent, as long as the connection stays up: {@code send} then close loses
+     * nothing while the tickerplant is there. Without the wait the socket closes while the tickerplant
+     * may still be reading the last updates, and what it had not journalled is dropped with the buffer.
+     * What is still unacknowledged (the wait ended, the connection was down) is dropped and logged. The
+     * tickerplant acknowledges every {@code feedAckUpdates} updates or after {@code feedAckInterval}, so
+     * the wait for the last updates' acknowledgement is up to that interval (100 ms by default).
+     *
+     * @return true when nothing sent was left unacknowledged (always, protocol 1, which keeps nothing)
+     */
+    public boolean close(final Duration wait) {
+        final boolean drained = drain(wait.toNanos());
+        final long unacknowledged;
         closed = true;
         synchronized (this) {
             notifyAll();
         }
         connector.close();
         synchronized (this) {
+            unacknowledged = buffer.updates();
             buffer.clear();
+        }
+        if (!drained && unacknowledged > 0) {
+            LOG.warn("feed closed with updates the tickerplant has not acknowledged; they are dropped [feed={}, unacknowledged={}, "
+                + "waitedUpToMillis={}]", settings.name(), unacknowledged, wait.toMillis());
+        }
+        return drained || unacknowledged == 0;
+    }
+
+    /** Numbered: waits until every update sent is acknowledged, the connection is down, or {@code waitNanos} pass. */
+    private boolean drain(final long waitNanos) {
+        if (!settings.numbered()) {
+            return true;
+        }
+        final long deadline = System.nanoTime() + waitNanos;
+        synchronized (this) {
+            while (!buffer.allAcknowledged()) {
+                final long left = deadline - System.nanoTime();
+                if (left <= 0 || closed || failure != null || !isConnectedLocked()) {
+                    return false;
+                }
+                try {
+                    // FEED_ACK notifies; a dropped connection does not, so the wait is sliced
+                    wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 10)));
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return true;
         }
     }
 

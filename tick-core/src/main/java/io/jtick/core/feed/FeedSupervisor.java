@@ -385,10 +385,9 @@ public final class FeedSupervisor implements AutoCloseable {
                     r.stop();
                 }
                 r.run();
-                if (settings.connection().numbered() && !publisher.isClosed()
-                    && !publisher.awaitAcknowledged(TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS))) {
-                    LOG.warn("feed ended with updates the tickerplant has not acknowledged; they go with this feed "
-                        + "[unacknowledged={}]", publisher.stats().bufferedUpdates());
+                if (settings.connection().numbered() && !publisher.isClosed()) {
+                    // across reconnects too (close waits only while connected); what is left, close reports
+                    publisher.awaitAcknowledged(TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS));
                 }
                 final FeedStatus s = r.status();
                 if (source instanceof HdbReplaySource replay && replay.problem() != null) {
@@ -406,7 +405,7 @@ public final class FeedSupervisor implements AutoCloseable {
                 }
                 reconnectsBefore.addAndGet(publisher.stats().reconnects());
                 tpChangesBefore.addAndGet(publisher.stats().tpChanges());
-                publisher.close();
+                publisher.close(Duration.ZERO);
                 done.countDown();
             }
         }

@@ -145,6 +145,38 @@ class FeedPublisherTest {
     }
 
     @Test
+    void shouldWaitAtCloseUntilTheTickerplantAcknowledgesWhatWasSentWhileConnected() throws Exception {
+        try (FakeTickerplant tp = new FakeTickerplant();
+             FeedPublisher feed = new FeedPublisher(settings(tp.port(), "feed-close")
+                 .withBuffer(1 << 20, FeedPublisher.WhenFull.BLOCK, Duration.ofSeconds(1)), null)) {
+            connect(feed, tp, 0);
+            assertThat(feed.send(trades(feed, 1, 3))).isTrue();
+            final CompletableFuture<Boolean> closed = CompletableFuture.supplyAsync(() -> feed.close(Duration.ofSeconds(30)));
+            for (int k = 1; k <= 3; k++) {
+                assertThat(readUpdate(tp)[0]).isEqualTo(k);
+            }
+            tp.write(ControlFrames.feedAck(PooledByteBufAllocator.DEFAULT, 2));
+            await("the first two acknowledged", WAIT, () -> feed.stats().acked() == 2);
+            assertThat(closed).as("still waiting for the third").isNotDone();
+            tp.write(ControlFrames.feedAck(PooledByteBufAllocator.DEFAULT, 3));
+            assertThat(closed.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("closed with nothing left unacknowledged").isTrue();
+            assertThat(feed.isClosed()).isTrue();
+            assertThat(tp.clientClosed()).as("the socket closed after the last acknowledgement").isTrue();
+        }
+        try (FakeTickerplant tp = new FakeTickerplant();
+             FeedPublisher feed = new FeedPublisher(settings(tp.port(), "feed-close-2")
+                 .withBuffer(1 << 20, FeedPublisher.WhenFull.BLOCK, Duration.ofSeconds(1)), null)) {
+            connect(feed, tp, 0);
+            assertThat(feed.send(trades(feed, 1, 1))).isTrue();
+            readUpdate(tp);
+            final CompletableFuture<Boolean> closed = CompletableFuture.supplyAsync(() -> feed.close(Duration.ofSeconds(30)));
+            tp.closeConnection();
+            assertThat(closed.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the connection dropped: no waiting for a reconnect").isFalse();
+            assertThat(feed.close(Duration.ZERO)).as("closing again: nothing kept").isTrue();
+        }
+    }
+
+    @Test
     void shouldFailOrBlockByPolicyWhenTheBufferIsFull() throws Exception {
         try (FakeTickerplant tp = new FakeTickerplant();
              FeedPublisher fail = new FeedPublisher(settings(tp.port(), "feed-4")

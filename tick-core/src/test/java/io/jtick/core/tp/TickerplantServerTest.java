@@ -550,4 +550,21 @@ class TickerplantServerTest {
         assertThat(c.errors.get(0)).startsWith("bad-subscription").contains("table=nope");
         assertThat(ErrorCode.fromCode(ErrorCode.BAD_SUBSCRIPTION.code())).isEqualTo(ErrorCode.BAD_SUBSCRIPTION);
     }
+
+    @Test
+    void shouldJournalEveryUpdateANumberedFeedSentWhenItClosesRightAfterSending() throws Exception {
+        final TickerplantServer tp = startTp(settings(), NanoClock.SYSTEM, new TickMetrics());
+        final int feeds = 20;
+        final int updates = 50;
+        for (int k = 0; k < feeds; k++) {
+            final String name = "quick-" + k;
+            try (FeedPublisher f = new FeedPublisher("127.0.0.1", tp.port(), name, null).connect(5000)) {
+                for (int id = 1; id <= updates; id++) {
+                    send(f, id, "IBM", "AAPL", "MSFT");
+                }
+            }
+        }
+        await("every feed's updates journalled", WAIT, () -> tp.status().sequence() >= (long) feeds * updates);
+        assertThat(tp.status().numberedFeeds()).hasSize(feeds).allSatisfy(s -> assertThat(s.journalled()).as(s.name()).isEqualTo(updates));
+    }
 }
