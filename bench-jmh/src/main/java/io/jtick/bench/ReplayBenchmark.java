@@ -1,5 +1,7 @@
 package io.jtick.bench;
 
+import io.jtick.core.hdb.format.ColumnFile;
+import io.jtick.core.hdb.format.DecodedBlockCache;
 import io.jtick.core.hdb.ops.TierPolicy;
 import io.jtick.core.hdb.ops.TieringJob;
 import io.jtick.core.hdb.read.HistoricalDatabase;
@@ -37,7 +39,10 @@ import java.util.Map;
  * counts) and divided by the bytes per row of the replay's frames. Each figure is the median of
  * {@code --runs} runs (the slower middle one of an even count) after warm-up replays of each
  * encoding's day and consumer count, repeated until one replay spends under 5 % of its time in the JIT
- * (at most 8); the output prints the first, cold, one of each.
+ * (at most 8); the output prints the first, cold, one of each. The process's decoded-block cache is
+ * emptied before every replay, so each one decodes the compressed days it reads; with {@code
+ * --decoded-cache keep} a repeated replay copies the blocks an earlier one decoded (from the second read
+ * of a column on, when the cache has room for it) and measures that instead.
  *
  * <pre>
  * ./jtick bench-replay                                   # 10M rows, plain, auto/zstd:3 and parquet/zstd, 1 and 10 consumers
@@ -61,7 +66,7 @@ public final class ReplayBenchmark {
 
     /** Command-line options. */
     record Options(int rows, int syms, List<String> encodings, List<Integer> consumers, int batch, int window, int runs, int threads,
-                   Path dir) {
+                   Path dir, boolean keepDecoded) {
         static Options parse(final String[] args) {
             int rows = 10_000_000;
             int syms = 1000;
@@ -72,6 +77,7 @@ public final class ReplayBenchmark {
             int runs = 3;
             int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
             Path dir = null;
+            boolean keepDecoded = false;
             for (int i = 0; i < args.length; i++) {
                 final String a = args[i];
                 if ("-h".equals(a) || "--help".equals(a)) {
@@ -91,6 +97,11 @@ public final class ReplayBenchmark {
                     case "--runs" -> runs = Integer.parseInt(v);
                     case "--threads" -> threads = Integer.parseInt(v);
                     case "--dir" -> dir = Path.of(v);
+                    case "--decoded-cache" -> keepDecoded = switch (v) {
+                        case "keep" -> true;
+                        case "clear" -> false;
+                        default -> throw new IllegalArgumentException("--decoded-cache is clear or keep, not " + v + "\n" + usage());
+                    };
                     default -> throw new IllegalArgumentException("unknown option " + a + "\n" + usage());
                 }
             }
@@ -100,13 +111,13 @@ public final class ReplayBenchmark {
             if (rows < 1000 || syms < 1 || runs < 1 || consumers.isEmpty() || encodings.isEmpty()) {
                 throw new IllegalArgumentException("need rows >= 1000, syms >= 1, runs >= 1, consumers and encodings\n" + usage());
             }
-            return new Options(rows, syms, encodings, consumers, batch, window, runs, threads, dir);
+            return new Options(rows, syms, encodings, consumers, batch, window, runs, threads, dir, keepDecoded);
         }
 
         static String usage() {
             return "usage: ReplayBenchmark [--rows N (10000000)] [--syms N (1000)] [--encodings plain,auto/zstd:3,parquet/zstd]"
                 + " [--consumers 1,10] [--batch rows/frame (8192)] [--window rows (65536)] [--runs N (3)]"
-                + " [--threads replay server threads (cores)] [--dir HDB root (temp)]";
+                + " [--threads replay server threads (cores)] [--dir HDB root (temp)] [--decoded-cache clear|keep (clear)]";
         }
     }
 
@@ -192,7 +203,7 @@ public final class ReplayBenchmark {
                     for (int e = 0; e < o.encodings().size(); e++) {
                         for (int c = 0; c < o.consumers().size(); c++) {
                             final int n = o.consumers().get(c);
-                            cold[e][c] = warmUp(server.port(), FIRST.plusDays(e), n, o.rows(), o.encodings().get(e));
+                            cold[e][c] = warmUp(o, server.port(), FIRST.plusDays(e), n, o.encodings().get(e));
                         }
                     }
                     for (int e = 0; e < o.encodings().size(); e++) {
@@ -204,11 +215,16 @@ public final class ReplayBenchmark {
                                 // shared stream, more for each consumer that fell behind its ring and read on its own
                                 final long encoded0 = metrics.counter("tick.hdb.replay.encoded.rows").get();
                                 final long detached0 = metrics.counter("tick.hdb.replay.detached").get();
-                                final ReadThroughputMeasure.Result res = measure(server.port(), FIRST.plusDays(e), n, o.rows());
+                                final long compiled0 = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+                                final long hits0 = DecodedBlockCache.shared().hits();
+                                final ReadThroughputMeasure.Result res = measure(o, server.port(), FIRST.plusDays(e), n);
                                 System.err.printf(Locale.ROOT, "%s x%d run %d: %,.0f rows/s, encoded %.2f x the day's rows,"
-                                    + " %d detached%s%n", o.encodings().get(e), n, r + 1, res.rowsPerSecond(),
+                                    + " %d detached, %.2f s compiling in %.2f s, %d decoded blocks copied from the cache%s%n",
+                                    o.encodings().get(e), n, r + 1, res.rowsPerSecond(),
                                     (metrics.counter("tick.hdb.replay.encoded.rows").get() - encoded0) / (double) o.rows(),
                                     metrics.counter("tick.hdb.replay.detached").get() - detached0,
+                                    (ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - compiled0) / 1e3, res.seconds(),
+                                    DecodedBlockCache.shared().hits() - hits0,
                                     res.problem() == null ? "" : " (" + res.problem() + ")");
                                 runs.add(res);
                             }
@@ -234,13 +250,13 @@ public final class ReplayBenchmark {
      * Replays until one replay spent under {@value #WARM_COMPILE_SHARE} of its time compiling (the JIT's total compilation time,
      * all compiler threads), at most {@value #WARM_UP_MAX} times; returns the first (cold) replay's rows/s.
      */
-    private static double warmUp(final int port, final LocalDate date, final int consumers, final int rows, final String encoding)
+    private static double warmUp(final Options o, final int port, final LocalDate date, final int consumers, final String encoding)
         throws InterruptedException {
         final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         double cold = 0;
         for (int i = 1; i <= WARM_UP_MAX; i++) {
             final long compiled0 = jit.getTotalCompilationTime();
-            final ReadThroughputMeasure.Result warm = measure(port, date, consumers, rows);
+            final ReadThroughputMeasure.Result warm = measure(o, port, date, consumers);
             final double compileSeconds = (jit.getTotalCompilationTime() - compiled0) / 1e3;
             cold = i == 1 ? warm.rowsPerSecond() : cold;
             System.err.printf(Locale.ROOT, "warm-up %s x%d replay %d: %,.0f rows/s, %.2f s compiling in %.2f s%n", encoding, consumers, i,
@@ -252,8 +268,16 @@ public final class ReplayBenchmark {
         return cold;
     }
 
-    private static ReadThroughputMeasure.Result measure(final int port, final LocalDate date, final int consumers, final int rows)
+    /**
+     * One replay of {@code date} to {@code consumers}; unless {@code --decoded-cache keep}, the process's decoded-block cache is
+     * emptied first, so that a compressed day is decoded by this replay, not copied from the blocks an earlier one left there.
+     */
+    private static ReadThroughputMeasure.Result measure(final Options o, final int port, final LocalDate date, final int consumers)
         throws InterruptedException {
+        if (!o.keepDecoded()) {
+            ColumnFile.clearDecodedCache();
+        }
+        final int rows = o.rows();
         final ControlFrames.Replay r = ControlFrames.Replay.of(List.of("trade"), (int) date.toEpochDay(), (int) date.toEpochDay());
         final List<ControlFrames.Replay> requests = new ArrayList<>();
         final long[] expected = new long[consumers];
@@ -269,6 +293,9 @@ public final class ReplayBenchmark {
         sb.append(String.format(Locale.ROOT, "jtick replay read throughput: %,d rows x %d syms, one stream, %d cores, %d replay threads,"
                 + " batch %d rows, window %d rows; median of %d runs%n", o.rows(), o.syms(), Runtime.getRuntime().availableProcessors(),
             o.threads(), o.batch(), o.window(), o.runs()));
+        sb.append(o.keepDecoded() ? "decoded-block cache kept between replays: repeated replays of a compressed day copy the blocks"
+            + " an earlier one decoded\n" : "decoded-block cache emptied before every replay: each one decodes the compressed days it"
+            + " reads (--decoded-cache keep: repeats served from it)\n");
         sb.append(String.format(Locale.ROOT, "%-12s %5s %14s %14s %9s %7s %10s %10s %11s %14s %8s %7s %6s %s%n", "encoding", "cons",
             "rows/s total", "rows/s each", "MB/s", "B/row", "srv cpu%", "cons cpu%", "cpu ns/row", "loopback rows/s", "of limit",
             "order", "once", "target"));
