@@ -217,13 +217,16 @@ public final class ReplayBenchmark {
                                 final long detached0 = metrics.counter("tick.hdb.replay.detached").get();
                                 final long compiled0 = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
                                 final long hits0 = DecodedBlockCache.shared().hits();
+                                final long gc0 = gcMillis();
                                 final ReadThroughputMeasure.Result res = measure(o, server.port(), FIRST.plusDays(e), n);
                                 System.err.printf(Locale.ROOT, "%s x%d run %d: %,.0f rows/s, encoded %.2f x the day's rows,"
-                                    + " %d detached, %.2f s compiling in %.2f s, %d decoded blocks copied from the cache%s%n",
+                                    + " %d detached, %.2f s compiling and %d ms in GC pauses in %.2f s, %d decoded blocks copied from the"
+                                    + " cache%s%n",
                                     o.encodings().get(e), n, r + 1, res.rowsPerSecond(),
                                     (metrics.counter("tick.hdb.replay.encoded.rows").get() - encoded0) / (double) o.rows(),
                                     metrics.counter("tick.hdb.replay.detached").get() - detached0,
-                                    (ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - compiled0) / 1e3, res.seconds(),
+                                    (ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - compiled0) / 1e3,
+                                    gcMillis() - gc0, res.seconds(),
                                     DecodedBlockCache.shared().hits() - hits0,
                                     res.problem() == null ? "" : " (" + res.problem() + ")");
                                 runs.add(res);
@@ -266,6 +269,15 @@ public final class ReplayBenchmark {
             }
         }
         return cold;
+    }
+
+    /** Milliseconds the collectors have spent so far (G1: its pauses; the concurrent cycles' threads are not in it). */
+    private static long gcMillis() {
+        long ms = 0;
+        for (final java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            ms += Math.max(0, gc.getCollectionTime());
+        }
+        return ms;
     }
 
     /**
