@@ -202,13 +202,14 @@ final class FeedConnector {
             return;
         }
         final Channel ch = f.channel();
-        if (publisher.closing()) {
-            ch.close();
-            return;
-        }
         synchronized (publisher) {
             ready = false;
             channel = ch;
+        }
+        if (publisher.closing()) {
+            // set first, checked after (both volatile): a close() that read the old channel is seen here
+            ch.close();
+            return;
         }
         ch.closeFuture().addListener(cf -> onDisconnected(ch));
         ch.writeAndFlush(ControlFrames.clientHello(ch.alloc(), ControlFrames.ROLE_FEED, settings.name(),

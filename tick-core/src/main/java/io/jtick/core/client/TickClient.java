@@ -234,8 +234,14 @@ public final class TickClient implements AutoCloseable {
                 }
                 return;
             }
-            channel = f.channel();
             final Channel ch = f.channel();
+            channel = ch;
+            if (closed) {
+                // close() ran while this connect was in flight and may have read the channel before it was set:
+                // set first, checked after (both volatile), so either close() or this closes it
+                ch.close();
+                return;
+            }
             ch.closeFuture().addListener(cf -> {
                 final boolean wasSubscribed = subscribed;
                 subscribed = false;
