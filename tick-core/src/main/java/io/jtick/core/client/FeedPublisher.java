@@ -55,9 +55,9 @@ import java.util.function.LongConsumer;
  * version), so the publisher stops: it does not reconnect and {@code send} returns false
  * ({@link #failure}).
  *
- * <p>{@link #close(Duration)} (and {@link #close()}, which waits up to {@link Settings#blockTimeout}) first waits
- * for the tickerplant to acknowledge what was sent while the connection is up, as Kafka's producer waits
- * for its in-flight sends: sending then closing loses nothing while the tickerplant is there.
+ * <p>{@link #close(Duration)} (and {@link #close()}, which waits up to {@link Settings#blockTimeout}, at least 1 s)
+ * first waits for the tickerplant to acknowledge what was sent while the connection is up, as Kafka's
+ * producer waits for its in-flight sends: sending then closing loses nothing while the tickerplant is there.
  *
  * <p>With {@link Settings#numbered} false it is a protocol 1 feed: no numbers, no buffer, no resend;
  * {@code send} returns false when not connected or when the socket is over its high-water mark, and
@@ -189,6 +189,9 @@ public final class FeedPublisher implements AutoCloseable {
                         long bufferedUpdates, long bufferedBytes, long resentUpdates, long refusedFull, long errors, String lastError,
                         String failure, String tp, long tpChanges, String lastTpChange) {
     }
+
+    /** The least {@link #close()} waits for acknowledgements (a FAIL feed's block timeout is often zero). */
+    public static final Duration CLOSE_WAIT_MIN = Duration.ofSeconds(1);
 
     private final Settings settings;
     private final ResendBuffer buffer;
@@ -400,48 +403,61 @@ public final class FeedPublisher implements AutoCloseable {
         return ch != null && ch.isActive() && connector.ready();
     }
 
-    /** {@link #close(Duration)} waiting up to {@link Settings#blockTimeout} (1 s by default). */
+    /** {@link #close(Duration)} waiting up to {@link Settings#blockTimeout}, and at least {@link #CLOSE_WAIT_MIN}. */
     @Override
     public void close() {
-        close(settings.blockTimeout());
+        close(settings.blockTimeout().compareTo(CLOSE_WAIT_MIN) < 0 ? CLOSE_WAIT_MIN : settings.blockTimeout());
     }
 
     /**
      * Closes; a numbered feed first waits, up to {@code wait}, until the tickerplant has acknowledged
      * (journalled) every update sent, as long as the connection stays up: {@code send} then close loses
-     * nothing while the tickerplant is there. Without the wait the socket closes while the tickerplant
-     * may still be reading the last updates, and what it had not journalled is dropped with the buffer.
-     * What is still unacknowledged (the wait ended, the connection was down) is dropped and logged. The
-     * tickerplant acknowledges every {@code feedAckUpdates} updates or after {@code feedAckInterval}, so
-     * the wait for the last updates' acknowledgement is up to that interval (100 ms by default).
+     * nothing while the tickerplant is there. Closing at once would also lose updates already sent: a
+     * socket closed while FEED_ACKs are still unread in it is reset, not ended, and the tickerplant's
+     * kernel then drops what the tickerplant had not read yet. The tickerplant acknowledges every
+     * {@code feedAckUpdates} updates or, for the last ones, once {@code feedAckInterval} has passed (it
+     * looks every 50 ms), so the wait for them is up to about 150 ms with the defaults.
+     *
+     * <p>No wait when the connection is down (a reconnect is not waited for), when the publisher failed, for
+     * protocol 1, when called on the connection's own event loop (which is what would deliver the
+     * acknowledgements), or on an interrupted thread (the interrupt is kept). What is still unacknowledged then
+     * is dropped and logged. Closing the connection and a private event loop takes up to a few seconds more.
      *
      * @return true when nothing sent was left unacknowledged (always, protocol 1, which keeps nothing)
      */
     public boolean close(final Duration wait) {
-        final boolean drained = drain(wait.toNanos());
-        final long unacknowledged;
-        closed = true;
-        synchronized (this) {
-            notifyAll();
-        }
-        connector.close();
-        synchronized (this) {
-            unacknowledged = buffer.updates();
-            buffer.clear();
+        boolean drained = false;
+        long unacknowledged = 0;
+        try {
+            drained = drain(wait);
+        } finally {
+            closed = true;
+            synchronized (this) {
+                notifyAll();
+            }
+            connector.close();
+            synchronized (this) {
+                if (settings.numbered() && buffer.updates() > 0) {
+                    // numbers, not updates(): that counts whole sends, the acknowledged part of the oldest included
+                    unacknowledged = Math.max(0, buffer.lastNumber() - buffer.acked());
+                }
+                buffer.clear();
+            }
         }
         if (!drained && unacknowledged > 0) {
-            LOG.warn("feed closed with updates the tickerplant has not acknowledged; they are dropped [feed={}, unacknowledged={}, "
-                + "waitedUpToMillis={}]", settings.name(), unacknowledged, wait.toMillis());
+            LOG.warn("feed closed with updates the tickerplant has not acknowledged; they are dropped [feed={}, unacknowledged={}]",
+                settings.name(), unacknowledged);
         }
         return drained || unacknowledged == 0;
     }
 
-    /** Numbered: waits until every update sent is acknowledged, the connection is down, or {@code waitNanos} pass. */
-    private boolean drain(final long waitNanos) {
-        if (!settings.numbered()) {
-            return true;
+    /** Numbered: waits until every update sent is acknowledged, the connection is down, or {@code wait} passes (see {@link #close}). */
+    private boolean drain(final Duration wait) {
+        final Channel ch = connector.channel();
+        if (!settings.numbered() || ch != null && ch.eventLoop().inEventLoop()) {
+            return false;
         }
-        final long deadline = System.nanoTime() + waitNanos;
+        final long deadline = System.nanoTime() + saturatedNanos(wait);
         synchronized (this) {
             while (!buffer.allAcknowledged()) {
                 final long left = deadline - System.nanoTime();
@@ -458,6 +474,13 @@ public final class FeedPublisher implements AutoCloseable {
             }
             return true;
         }
+    }
+
+    private static long saturatedNanos(final Duration d) {
+        if (d == null || d.isNegative()) {
+            return 0;
+        }
+        return d.compareTo(Duration.ofNanos(Long.MAX_VALUE / 2)) > 0 ? Long.MAX_VALUE / 2 : d.toNanos();
     }
 
     // ---------------------------------------------------------------- event loop (from the connector)

@@ -151,10 +151,13 @@ class FeedPublisherTest {
                  .withBuffer(1 << 20, FeedPublisher.WhenFull.BLOCK, Duration.ofSeconds(1)), null)) {
             connect(feed, tp, 0);
             assertThat(feed.send(trades(feed, 1, 3))).isTrue();
-            final CompletableFuture<Boolean> closed = CompletableFuture.supplyAsync(() -> feed.close(Duration.ofSeconds(30)));
+            final CompletableFuture<Boolean> closed = new CompletableFuture<>();
+            final Thread closing = new Thread(() -> closed.complete(feed.close(Duration.ofSeconds(30))), "closing");
+            closing.start();
             for (int k = 1; k <= 3; k++) {
                 assertThat(readUpdate(tp)[0]).isEqualTo(k);
             }
+            await("close waiting for acknowledgements", WAIT, () -> closing.getState() == Thread.State.TIMED_WAITING);
             tp.write(ControlFrames.feedAck(PooledByteBufAllocator.DEFAULT, 2));
             await("the first two acknowledged", WAIT, () -> feed.stats().acked() == 2);
             assertThat(closed).as("still waiting for the third").isNotDone();
@@ -162,6 +165,7 @@ class FeedPublisherTest {
             assertThat(closed.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("closed with nothing left unacknowledged").isTrue();
             assertThat(feed.isClosed()).isTrue();
             assertThat(tp.clientClosed()).as("the socket closed after the last acknowledgement").isTrue();
+            closing.join(WAIT.toMillis());
         }
         try (FakeTickerplant tp = new FakeTickerplant();
              FeedPublisher feed = new FeedPublisher(settings(tp.port(), "feed-close-2")

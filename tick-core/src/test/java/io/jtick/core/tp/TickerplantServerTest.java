@@ -551,20 +551,25 @@ class TickerplantServerTest {
         assertThat(ErrorCode.fromCode(ErrorCode.BAD_SUBSCRIPTION.code())).isEqualTo(ErrorCode.BAD_SUBSCRIPTION);
     }
 
+    /**
+     * A feed that closes right after sending while FEED_ACKs are on their way to it: the socket is closed with
+     * unread data in it, so the kernel resets the connection instead of ending it, and the tickerplant's kernel
+     * drops what the tickerplant had not read yet. Without close's wait for acknowledgements this lost updates
+     * in 6 of 10 runs of 20 such feeds (up to 113 of 4,000).
+     */
     @Test
     void shouldJournalEveryUpdateANumberedFeedSentWhenItClosesRightAfterSending() throws Exception {
-        final TickerplantServer tp = startTp(settings(), NanoClock.SYSTEM, new TickMetrics());
-        final int feeds = 20;
-        final int updates = 50;
+        final TickerplantServer tp = startTp(settings().withFeedAcks(1, Duration.ofMillis(100)), NanoClock.SYSTEM, new TickMetrics());
+        final int feeds = 40;
+        final int updates = 200;
         for (int k = 0; k < feeds; k++) {
-            final String name = "quick-" + k;
-            try (FeedPublisher f = new FeedPublisher("127.0.0.1", tp.port(), name, null).connect(5000)) {
-                for (int id = 1; id <= updates; id++) {
-                    send(f, id, "IBM", "AAPL", "MSFT");
-                }
+            final FeedPublisher f = track(new FeedPublisher("127.0.0.1", tp.port(), "quick-" + k, null)).connect(5000);
+            for (int id = 1; id <= updates; id++) {
+                send(f, id, "IBM", "AAPL", "MSFT");
             }
+            assertThat(f.close(WAIT)).as("closed with every update acknowledged").isTrue();
         }
-        await("every feed's updates journalled", WAIT, () -> tp.status().sequence() >= (long) feeds * updates);
         assertThat(tp.status().numberedFeeds()).hasSize(feeds).allSatisfy(s -> assertThat(s.journalled()).as(s.name()).isEqualTo(updates));
+        assertThat(tp.status().sequence()).isEqualTo((long) feeds * updates);
     }
 }
