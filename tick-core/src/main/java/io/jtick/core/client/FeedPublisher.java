@@ -412,11 +412,11 @@ public final class FeedPublisher implements AutoCloseable {
     /**
      * Closes; a numbered feed first waits, up to {@code wait}, until the tickerplant has acknowledged
      * (journalled) every update sent, as long as the connection stays up: {@code send} then close loses
-     * nothing while the tickerplant is there. Closing at once would also lose updates already sent: a
-     * socket closed while FEED_ACKs are still unread in it is reset, not ended, and the tickerplant's
-     * kernel then drops what the tickerplant had not read yet. The tickerplant acknowledges every
-     * {@code feedAckUpdates} updates or, for the last ones, once {@code feedAckInterval} has passed (it
-     * looks every 50 ms), so the wait for them is up to about 150 ms with the defaults.
+     * nothing while the tickerplant is there. Closing at once could also lose updates already written to
+     * the socket: closed with FEED_ACKs still unread in it, the socket is reset rather than ended, and the
+     * reset discards what this side's kernel had not transmitted yet (the last writes). The tickerplant
+     * acknowledges every {@code feedAckUpdates} updates or, for the last ones, once {@code feedAckInterval}
+     * has passed (it looks every 50 ms), so the wait for them is up to about 150 ms with the defaults.
      *
      * <p>No wait when the connection is down (a reconnect is not waited for), when the publisher failed, for
      * protocol 1, when called on the connection's own event loop (which is what would deliver the

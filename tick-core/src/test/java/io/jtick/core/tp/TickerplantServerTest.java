@@ -553,9 +553,9 @@ class TickerplantServerTest {
 
     /**
      * A feed that closes right after sending while FEED_ACKs are on their way to it: the socket is closed with
-     * unread data in it, so the kernel resets the connection instead of ending it, and the tickerplant's kernel
-     * drops what the tickerplant had not read yet. Without close's wait for acknowledgements this lost updates
-     * in 6 of 10 runs of 20 such feeds (up to 113 of 4,000).
+     * unread data in it, so the kernel resets the connection instead of ending it, and the reset discards what
+     * the feed's kernel had not transmitted yet. Without close's wait for acknowledgements this lost updates in
+     * 6 of 10 runs of 20 such feeds (up to 113 of 4,000).
      */
     @Test
     void shouldJournalEveryUpdateANumberedFeedSentWhenItClosesRightAfterSending() throws Exception {
