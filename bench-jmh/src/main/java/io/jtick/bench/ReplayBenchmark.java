@@ -18,6 +18,7 @@ import io.jtick.core.wire.ControlFrames;
 
 import java.io.IOException;
 import java.lang.management.CompilationMXBean;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -274,7 +275,7 @@ public final class ReplayBenchmark {
     /** Milliseconds the collectors have spent so far (G1: its pauses; the concurrent cycles' threads are not in it). */
     private static long gcMillis() {
         long ms = 0;
-        for (final java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             ms += Math.max(0, gc.getCollectionTime());
         }
         return ms;

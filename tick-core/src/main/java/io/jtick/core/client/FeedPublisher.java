@@ -351,19 +351,32 @@ public final class FeedPublisher implements AutoCloseable {
         return this;
     }
 
-    /** Numbered: waits until every update sent so far is acknowledged (journalled by the tickerplant); false on timeout. */
+    /**
+     * Numbered: waits until every update sent so far is acknowledged (journalled by the tickerplant), across
+     * reconnects; false on timeout, close, failure or interrupt (the interrupt is kept).
+     */
     public boolean awaitAcknowledged(final long timeoutNanos) {
-        final long deadline = System.nanoTime() + timeoutNanos;
-        while (true) {
-            synchronized (this) {
-                if (buffer.allAcknowledged()) {
-                    return true;
+        return awaitAcknowledged(timeoutNanos, false);
+    }
+
+    /** {@link #awaitAcknowledged(long)}; with {@code whileConnected}, false as soon as the connection is down too. */
+    private boolean awaitAcknowledged(final long timeoutNanos, final boolean whileConnected) {
+        final long start = System.nanoTime();
+        synchronized (this) {
+            while (!buffer.allAcknowledged()) {
+                final long left = timeoutNanos - (System.nanoTime() - start);
+                if (left <= 0 || isClosed() || whileConnected && !isConnectedLocked()) {
+                    return false;
+                }
+                try {
+                    // FEED_ACK notifies; a dropped connection or a reconnect does not, so the wait is sliced
+                    wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 10)));
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
                 }
             }
-            if (isClosed() || System.nanoTime() > deadline) {
-                return false;
-            }
-            LockSupport.parkNanos(1_000_000);
+            return true;
         }
     }
 
@@ -451,36 +464,14 @@ public final class FeedPublisher implements AutoCloseable {
         return drained || unacknowledged == 0;
     }
 
-    /** Numbered: waits until every update sent is acknowledged, the connection is down, or {@code wait} passes (see {@link #close}). */
+    /** Numbered: waits as {@link #close(Duration)} says; true when every update sent is acknowledged. */
     private boolean drain(final Duration wait) {
         final Channel ch = connector.channel();
         if (!settings.numbered() || ch != null && ch.eventLoop().inEventLoop()) {
             return false;
         }
-        final long deadline = System.nanoTime() + saturatedNanos(wait);
-        synchronized (this) {
-            while (!buffer.allAcknowledged()) {
-                final long left = deadline - System.nanoTime();
-                if (left <= 0 || closed || failure != null || !isConnectedLocked()) {
-                    return false;
-                }
-                try {
-                    // FEED_ACK notifies; a dropped connection does not, so the wait is sliced
-                    wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 10)));
-                } catch (final InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            }
-            return true;
-        }
-    }
-
-    private static long saturatedNanos(final Duration d) {
-        if (d == null || d.isNegative()) {
-            return 0;
-        }
-        return d.compareTo(Duration.ofNanos(Long.MAX_VALUE / 2)) > 0 ? Long.MAX_VALUE / 2 : d.toNanos();
+        // TimeUnit.convert saturates where Duration.toNanos throws (a Duration of centuries)
+        return awaitAcknowledged(TimeUnit.NANOSECONDS.convert(wait), true);
     }
 
     // ---------------------------------------------------------------- event loop (from the connector)
