@@ -63,6 +63,16 @@ public interface Journal extends AutoCloseable {
         return ChronicleJournal.open(root, date, previousLastSequence, clock, minFreeBytes);
     }
 
+    /**
+     * Loads the journal's runtime now. Chronicle starts its resource-releasing thread and registers a JVM shutdown hook
+     * when the process makes its first mapped file; made after the JVM's shutdown has begun, that fails, and every later
+     * journal of the process fails with it. A process that may open its first journal late, on a thread its shutdown does
+     * not wait for (feed-sim's profiling runs), calls this first, on one it does.
+     */
+    static void loadRuntime() {
+        ChronicleJournal.loadRuntime();
+    }
+
     /** Last sequence journalled on the latest day before {@code date} that has entries, or 0; reads read-only. */
     static long lastSequenceBefore(final Path root, final LocalDate date) {
         final Optional<LocalDate> prev = days(root).filter(d -> d.isBefore(date)).max(LocalDate::compareTo);

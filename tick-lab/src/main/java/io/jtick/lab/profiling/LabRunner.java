@@ -81,26 +81,44 @@ final class LabRunner {
      * journal append ~200 µs against ~17 µs after a 100 ms wait). kdb+ has no JIT; the paper ran
      * each test 1-2 minutes.
      */
-    void warmJit(final long millis) {
+    void warmJit(final long millis, final BooleanSupplier stop) {
         if (millis <= 0) {
             return;
         }
-        burst(LabParams.of(1, 1, 1).withSubscribers(2), new RunSettings(1, 100, 1, Pace.MAX, 1, 0, millis / 3));
-        burst(LabParams.of(100, 1, 1).withSubscribers(2).withMode(PublishMode.TIMER_PUBLISH, 1),
-            new RunSettings(100, 10, 1, Pace.MAX, 1, 0, millis / 3));
-        burst(LabParams.of(1, 10, 1).withSubscribers(2).withMode(PublishMode.TIMER_LOG_PUBLISH, 1),
-            new RunSettings(1, 100, 1, Pace.MAX, 1, 0, millis / 3));
+        final boolean warm = burst(LabParams.of(1, 1, 1).withSubscribers(2), new RunSettings(1, 100, 1, Pace.MAX, 1, 0, millis / 3), stop)
+            && burst(LabParams.of(100, 1, 1).withSubscribers(2).withMode(PublishMode.TIMER_PUBLISH, 1),
+                new RunSettings(100, 10, 1, Pace.MAX, 1, 0, millis / 3), stop)
+            && burst(LabParams.of(1, 10, 1).withSubscribers(2).withMode(PublishMode.TIMER_LOG_PUBLISH, 1),
+                new RunSettings(1, 100, 1, Pace.MAX, 1, 0, millis / 3), stop);
+        if (!warm && !stop.getAsBoolean()) {
+            LOG.warn("JIT warm-up cut short after a lab failed (figures of the first entries may include interpreted code)");
+        }
     }
 
-    private void burst(final LabParams p, final RunSettings feed) {
+    /** One warm-up lab; false when it failed or the run was asked to stop (the feed is then stopped at once). */
+    private boolean burst(final LabParams p, final RunSettings feed, final BooleanSupplier stop) {
+        if (stop.getAsBoolean()) {
+            return false;
+        }
         try (Lab lab = new Lab(p, workDir, clock, seed, 1024)) {
             lab.start();
             lab.startFeed(feed);
-            lab.awaitFeedEnd(feed.maxDurationMillis() + 10_000);
+            final long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(feed.maxDurationMillis() + 10_000);
+            while (!lab.awaitFeedEnd(POLL_MILLIS)) {
+                if (stop.getAsBoolean() || System.nanoTime() - end > 0) {
+                    lab.stopFeed();
+                    return false;
+                }
+            }
             // let the backlog drain so the lab closes with no write pending (and the drain path warms up too)
             drain(lab, lab.feedStatus().rowsSent(), 10_000);
+            return true;
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         } catch (final Exception e) {
             LOG.warn("JIT warm-up lab failed (figures of the first entries may include interpreted code): {}", e.toString());
+            return false;
         }
     }
 

@@ -10,6 +10,7 @@ import io.jtick.lab.run.LabParams;
 import io.jtick.lab.run.RowResult;
 import io.jtick.lab.run.RunReport;
 import io.jtick.lab.run.RunSpec;
+import io.jtick.core.journal.Journal;
 import io.jtick.core.wire.Transport;
 import io.jtick.core.time.NanoClock;
 import org.slf4j.Logger;
@@ -91,6 +92,9 @@ public final class ProfilingRun {
         this.settings = settings;
         this.onChange = onChange == null ? r -> { } : onChange;
         this.createdAt = Instant.now().toString();
+        // made on the thread that asks for the run, which a graceful shutdown waits for: a run started just before the
+        // shutdown would otherwise make the process's first journal while it is under way, and fail
+        Journal.loadRuntime();
     }
 
     public String id() {
@@ -128,7 +132,7 @@ public final class ProfilingRun {
             runner.onMeasuring(onMeasuring);
             if (!script && replay == null) {
                 phase = "jit warm-up";
-                runner.warmJit(settings.jitWarmupMillis());
+                runner.warmJit(settings.jitWarmupMillis(), () -> stopRequested);
             }
             phase = "idle";
             final List<LabParams> matrix = spec.matrix();

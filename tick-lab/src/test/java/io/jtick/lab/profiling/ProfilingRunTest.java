@@ -127,6 +127,26 @@ class ProfilingRunTest {
         assertNoLabLeft();
     }
 
+    @Test
+    void shouldStopDuringTheJitWarmUpWithoutMeasuringOrWarmingFurther() throws Exception {
+        // a minute of warm-up, 20 s a lab: before, a stop was seen only once all three labs had run
+        final ProfilingRun run = run(spec("rows-per-update", 1, Map.of("r", 10, "u", 1, "t", 1), Map.of("r", 100)),
+            new CopyOnWriteArrayList<>(), 60_000);
+        final Thread t = new Thread(run::run, "test-run");
+        t.start();
+        await("a warm-up lab's tickerplant running", Duration.ofSeconds(30),
+            () -> "jit warm-up".equals(run.snapshot().progress().currentPhase()) && Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(th -> th.isAlive() && th.getName().startsWith("tickerplant")));
+        run.stop();
+        assertThat(run.awaitEnd(20, TimeUnit.SECONDS)).as("the run ends without finishing its warm-up").isTrue();
+        t.join();
+        final RunReport report = run.snapshot();
+        assertThat(report.status()).isEqualTo(RunReport.STOPPED);
+        assertThat(report.reason()).contains("after 0 of 2 entries");
+        assertThat(report.rows()).isEmpty();
+        assertNoLabLeft();
+    }
+
     private void assertNoLabLeft() throws Exception {
         await("lab threads gone", Duration.ofSeconds(10), () -> Thread.getAllStackTraces().keySet().stream()
             .noneMatch(th -> th.isAlive() && (th.getName().startsWith("lab-") || th.getName().startsWith("tickerplant"))));
