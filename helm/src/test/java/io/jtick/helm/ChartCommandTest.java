@@ -15,10 +15,10 @@ class ChartCommandTest {
         assertThat(defaults).contains("kind: StatefulSet", "name: rel-jtick-tp", "image: jtick/tp-service:0.1.0-SNAPSHOT",
             "name: TICK_RDB_HDB_TRANSFER", "kind: PodDisruptionBudget");
         assertThat(defaults).doesNotContain("kind: NetworkPolicy", "kind: ServiceMonitor");
-        assertThat(defaults).as("the RDB's heap in huge pages, its container only")
+        assertThat(defaults).doesNotContain("JAVA_TOOL_OPTIONS");
+        assertThat(ChartCommand.template(new String[] {"template", "rel", CHART, "--set", "rdb.jvmFlags=-XX:+UseTransparentHugePages"}))
+            .as("the RDB's own flags, its container only")
             .containsOnlyOnce("name: JAVA_TOOL_OPTIONS\n              value: \"-XX:+UseTransparentHugePages\"");
-        assertThat(ChartCommand.template(new String[] {"template", "rel", CHART, "--set", "rdb.jvmFlags="}))
-            .doesNotContain("JAVA_TOOL_OPTIONS");
         final String set = ChartCommand.template(new String[] {"template", "rel", CHART, "--namespace", "ticks", "--set",
             "networkPolicy.enabled=true,image.registry=registry.example:5000/"});
         assertThat(set).contains("kind: NetworkPolicy", "image: registry.example:5000/jtick/hdb-service:0.1.0-SNAPSHOT");
