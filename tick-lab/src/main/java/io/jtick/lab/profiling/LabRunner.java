@@ -85,11 +85,13 @@ final class LabRunner {
         if (millis <= 0) {
             return;
         }
-        final boolean warm = burst(LabParams.of(1, 1, 1).withSubscribers(2), new RunSettings(1, 100, 1, Pace.MAX, 1, 0, millis / 3), stop)
+        // at least 1 ms a lab: a feed's maxDurationMillis of 0 means no limit
+        final long each = Math.max(1, millis / 3);
+        final boolean warm = burst(LabParams.of(1, 1, 1).withSubscribers(2), new RunSettings(1, 100, 1, Pace.MAX, 1, 0, each), stop)
             && burst(LabParams.of(100, 1, 1).withSubscribers(2).withMode(PublishMode.TIMER_PUBLISH, 1),
-                new RunSettings(100, 10, 1, Pace.MAX, 1, 0, millis / 3), stop)
+                new RunSettings(100, 10, 1, Pace.MAX, 1, 0, each), stop)
             && burst(LabParams.of(1, 10, 1).withSubscribers(2).withMode(PublishMode.TIMER_LOG_PUBLISH, 1),
-                new RunSettings(1, 100, 1, Pace.MAX, 1, 0, millis / 3), stop);
+                new RunSettings(1, 100, 1, Pace.MAX, 1, 0, each), stop);
         if (!warm && !stop.getAsBoolean()) {
             LOG.warn("JIT warm-up cut short after a lab failed (figures of the first entries may include interpreted code)");
         }
@@ -105,14 +107,19 @@ final class LabRunner {
             lab.startFeed(feed);
             final long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(feed.maxDurationMillis() + 10_000);
             while (!lab.awaitFeedEnd(POLL_MILLIS)) {
-                if (stop.getAsBoolean() || System.nanoTime() - end > 0) {
+                if (stop.getAsBoolean()) {
+                    lab.stopFeed();
+                    return false;
+                }
+                if (System.nanoTime() - end > 0) {
+                    LOG.warn("JIT warm-up lab's feed still running 10 s past its duration; stopped [params={}]", p.asMap());
                     lab.stopFeed();
                     return false;
                 }
             }
             // let the backlog drain so the lab closes with no write pending (and the drain path warms up too)
-            drain(lab, lab.feedStatus().rowsSent(), 10_000);
-            return true;
+            drain(lab, lab.feedStatus().rowsSent(), 10_000, stop);
+            return !stop.getAsBoolean();
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -203,7 +210,7 @@ final class LabRunner {
             }
             phase.accept("draining");
             final FeedStatus f = lab.stopFeed();
-            final boolean delivered = drain(lab, f.rowsSent(), DRAIN_MILLIS + 2L * p.timerMillis());
+            final boolean delivered = drain(lab, f.rowsSent(), DRAIN_MILLIS + 2L * p.timerMillis(), () -> false);
             final String error = delivered ? null : "not every subscriber received every row within the drain time [rowsSent="
                 + f.rowsSent() + ", rowsJournalled=" + lab.tpRows() + ", fewestReceived=" + minRows(lab) + "]";
             return m.row(index, p, lab, f, RunReport.DONE, error, true);
@@ -231,9 +238,10 @@ final class LabRunner {
         }
     }
 
-    private static boolean drain(final Lab lab, final long rowsSent, final long timeoutMillis) {
+    /** Waits until the TP and every subscriber hold {@code rowsSent} rows; false at the timeout or once {@code stop} says so. */
+    private static boolean drain(final Lab lab, final long rowsSent, final long timeoutMillis, final BooleanSupplier stop) {
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (System.nanoTime() < deadline) {
+        while (System.nanoTime() < deadline && !stop.getAsBoolean()) {
             if (lab.tpRows() >= rowsSent && minRows(lab) >= rowsSent) {
                 return true;
             }

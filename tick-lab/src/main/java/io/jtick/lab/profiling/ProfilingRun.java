@@ -92,8 +92,8 @@ public final class ProfilingRun {
         this.settings = settings;
         this.onChange = onChange == null ? r -> { } : onChange;
         this.createdAt = Instant.now().toString();
-        // made on the thread that asks for the run, which a graceful shutdown waits for: a run started just before the
-        // shutdown would otherwise make the process's first journal while it is under way, and fail
+        // on the thread that asks for the run, before the run's own thread starts: a run asked for just before the JVM's
+        // shutdown began would otherwise make the process's first journal during the shutdown, and fail
         Journal.loadRuntime();
     }
 
