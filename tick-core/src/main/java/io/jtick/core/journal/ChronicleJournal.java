@@ -5,7 +5,6 @@ import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.MessageType;
 import io.netty.buffer.ByteBuf;
 import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.core.io.BackgroundResourceReleaser;
 import net.openhft.chronicle.core.time.TimeProvider;
 import net.openhft.chronicle.queue.ChronicleQueue;
 import net.openhft.chronicle.queue.ExcerptAppender;
@@ -19,7 +18,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.File;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.FileStore;
@@ -102,14 +100,6 @@ final class ChronicleJournal implements Journal {
             LOG.warn("cannot watch the journal volume's free space [dir={}]: {}", dir, e.toString());
         }
         this.store = fs;
-    }
-
-    static void loadRuntime() {
-        try {
-            MethodHandles.lookup().ensureInitialized(BackgroundResourceReleaser.class);
-        } catch (final IllegalAccessException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     static ChronicleJournal open(final Path root, final LocalDate date, final long previousLastSequence, final NanoClock clock,

@@ -66,11 +66,11 @@ public interface Journal extends AutoCloseable {
     /**
      * Loads the journal's runtime now. Chronicle starts its resource-releasing thread and registers a JVM shutdown hook
      * when the process makes its first mapped file; made after the JVM's shutdown has begun, that fails, and every later
-     * journal of the process fails with it. A process that may open its first journal late, on a thread its shutdown does
-     * not wait for (feed-sim's profiling runs), calls this first, on one it does.
+     * journal of the process fails with it. A process that may open its first journal late, on a thread of its own
+     * (feed-sim's profiling runs), calls this first, where the work is asked for, before that thread starts.
      */
     static void loadRuntime() {
-        ChronicleJournal.loadRuntime();
+        ChronicleRuntime.load();
     }
 
     /** Last sequence journalled on the latest day before {@code date} that has entries, or 0; reads read-only. */
