@@ -27,6 +27,8 @@ import java.util.concurrent.Future;
 final class DirectColumnOutput implements AutoCloseable {
     /** Most bytes of each of the two staging buffers (less for a smaller file, never less than a block and two alignments). */
     static final int BUFFER_BYTES = 4 << 20;
+    /** Most bytes of one write to the device (a multiple of every block size). */
+    static final int WRITE_BYTES = 4 << 20;
 
     private final Path path;
     private final FileChannel channel;
@@ -218,10 +220,23 @@ final class DirectColumnOutput implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes {@code src} at {@code at} in writes of at most {@link #WRITE_BYTES}: a whole column's buffer (80 MB and more)
+     * in one write went to this machine's disk slower than in pieces ({@code dd oflag=direct}: 1.2-1.3 GB/s with 64 MiB
+     * writes, 1.5-1.6 with 4 MiB).
+     */
     private void writeFully(final ByteBuffer src, final long at) throws IOException {
+        final int end = src.limit();
         long p = at;
-        while (src.hasRemaining()) {
-            p += channel.write(src, p);
+        try {
+            while (src.position() < end) {
+                src.limit(Math.min(end, src.position() + WRITE_BYTES));
+                while (src.hasRemaining()) {
+                    p += channel.write(src, p);
+                }
+            }
+        } finally {
+            src.limit(end);
         }
     }
 

@@ -66,7 +66,8 @@ final class ColumnWriter {
         final ColumnEncoding encoding = wanted.isAuto() ? EncodingChooser.choose(wanted, table, c, order.rows(), blockRows) : wanted;
         final Path file = dir.resolve(def.name());
         final boolean scatter = encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered();
-        final ByteBuffer lent = align > 0 && scatter && (long) rows * type.width() <= WHOLE_COLUMN_BYTES
+        final boolean whole = (scatter || encoding.isPlain() && c == TableSchema.SYM) && (long) rows * type.width() <= WHOLE_COLUMN_BYTES;
+        final ByteBuffer lent = align > 0 && whole
             ? pool.lend(ColumnFileWriter.wholeBufferBytes(type, rows, rows / blockRows + order.ranges().count() + 2, align), align)
             : null;
         if (lent != null) {
@@ -93,6 +94,38 @@ final class ColumnWriter {
             final long stored = w.finish();
             return new TableMeta.ColumnMeta(def.name(), type, encoding.toString(), (long) rows * type.width(), stored);
         }
+    }
+
+    /**
+     * Bytes of the largest whole-column buffer ({@link #write} with direct I/O) a column of {@code table} can take, before
+     * the table is sorted ({@code syms}: at least its distinct syms); 0 when no column is written whole for certain (an
+     * {@code auto} encoding is chosen later). For {@link WriterPool#preallocate}.
+     */
+    int wholeBufferBytes(final TableSegment table, final int syms, final int align) {
+        final int rows = table.rowCount();
+        int most = 0;
+        for (int c = 0; c < table.schema().columnCount(); c++) {
+            final ColumnDef def = table.schema().column(c);
+            final ColumnType type = def.type();
+            final ColumnEncoding wanted = policy.encoding(table.schema().name(), def).forType(type);
+            if (wanted.isPlain() && (long) rows * type.width() <= WHOLE_COLUMN_BYTES) {
+                final int blockRows = BlockCuts.blockBytes(wanted, blockBytes) / type.width();
+                most = Math.max(most, ColumnFileWriter.wholeBufferBytes(type, rows, rows / blockRows + syms + 2, align));
+            }
+        }
+        return most;
+    }
+
+    /** True when some column of {@code table} other than sym is plain and small enough to be scattered whole ({@link #write}). */
+    boolean scattersWhole(final TableSegment table) {
+        for (int c = 0; c < table.schema().columnCount(); c++) {
+            final ColumnDef def = table.schema().column(c);
+            if (c != TableSchema.SYM && policy.encoding(table.schema().name(), def).forType(def.type()).isPlain()
+                && (long) table.rowCount() * def.type().width() <= WHOLE_COLUMN_BYTES) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -208,15 +208,22 @@ public final class PartitionWriter {
         final long start = System.nanoTime();
         Files.createDirectory(dir);
         final TableSchema schema = table.schema();
+        if (align > 0) {
+            pool.preallocate(columns.wholeBufferBytes(table, Math.max(0, table.symIdLimit()), align), align, schema.columnCount());
+        }
         final SortOrder order = SortOrder.of(table);
         final List<Integer> work = new ArrayList<>();
         for (int c = 0; c < schema.columnCount(); c++) {
             work.add(c);
         }
-        work.sort(Comparator.comparingInt((Integer c) -> -schema.type(c).width()));
+        // the sym column first (no sort positions needed: the device gets its first file early), then widest first
+        work.sort(Comparator.comparingInt((Integer c) -> c == TableSchema.SYM ? Integer.MIN_VALUE : -schema.type(c).width()));
         final List<Future<TableMeta.ColumnMeta>> futures = new ArrayList<>();
         for (final int c : work) {
             futures.add(pool.submit(() -> writeColumn(dir, table, order, c, pool, align)));
+        }
+        if (align > 0 && pool.parallel() && !order.identity() && !order.reordered() && columns.scattersWhole(table)) {
+            order.stages().prepareTargets(PlainColumnScatter.WHOLE_STAGE_ROWS);
         }
         return new PendingTable(dir, date, table, order, work, futures, pool, start);
     }

@@ -4,6 +4,7 @@ import io.jtick.core.hdb.format.ColumnFileWriter;
 import io.jtick.core.hdb.format.Crc32cCombine;
 import io.jtick.core.hdb.format.SymRanges;
 import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.TableSegment;
 import org.agrona.BufferUtil;
@@ -137,6 +138,7 @@ final class PlainColumnScatter {
      * {@code r × width}, e.g. {@link ColumnFileWriter#wholeValues()}): the segment's rows read a stage at a time, in arrival
      * order, each value stored at its row of the partition ({@link ScatterStages#targets}, shared by the table's columns);
      * then each block checksummed and summarized in file order. No copy between the table and the buffer the device reads.
+     * The sym column is filled from the sym ranges instead (each sym's rank over its rows; any row order).
      */
     static PlainBlocks scatterWhole(final ByteBuffer values, final TableSegment table, final int c, final SortOrder order,
                                     final int blockBytes) {
@@ -153,16 +155,20 @@ final class PlainColumnScatter {
         if ((long) n * width > dst.capacity()) {
             throw new IllegalArgumentException("column larger than its buffer [rows=" + n + ", capacity=" + dst.capacity() + "]");
         }
-        final ScatterStages stages = order.stages();
-        final int step = Math.max(1, table.chunkRows());
-        final ColumnChunk chunk = new ColumnChunk();
-        for (int a = 0; a < n; a += stageRows) {
-            final ScatterStages.Stage plan = stages.targets(a, stageRows);
-            final int k = plan.rows();
-            for (int i = 0; i < k; i += step) {
-                final int m = Math.min(step, k - i);
-                table.read(c, a + i, m, chunk);
-                scatter(type, chunk, plan.position(), n, i, m, dst);
+        if (c == TableSchema.SYM) {
+            fillSymCodes(order.ranges(), dst);
+        } else {
+            final ScatterStages stages = order.stages();
+            final int step = Math.max(1, table.chunkRows());
+            final ColumnChunk chunk = new ColumnChunk();
+            for (int a = 0; a < n; a += stageRows) {
+                final ScatterStages.Stage plan = stages.targets(a, stageRows);
+                final int k = plan.rows();
+                for (int i = 0; i < k; i += step) {
+                    final int m = Math.min(step, k - i);
+                    table.read(c, a + i, m, chunk);
+                    scatter(type, chunk, plan.position(), n, i, m, dst);
+                }
             }
         }
         final Blocks blocks = Blocks.of(order.ranges(), n, blockBytes / width);
@@ -182,6 +188,15 @@ final class PlainColumnScatter {
             ColumnFileWriter.summarize(type, piece, rows, summaries, 4 * b);
         }
         return new PlainBlocks(blocks.sizes(), crcs, summaries, blocks.count());
+    }
+
+    /** The sym column in partition order: each sym's rank over its range of rows (little-endian {@code int}s). */
+    private static void fillSymCodes(final SymRanges ranges, final UnsafeBuffer dst) {
+        for (int r = 0; r < ranges.count(); r++) {
+            for (int row = ranges.from(r), end = ranges.to(r); row < end; row++) {
+                dst.putInt(row << 2, r, ByteOrder.LITTLE_ENDIAN);
+            }
+        }
     }
 
     /** The file's blocks: where each starts, in rows (cut as {@link BlockCuts#blockEnd} cuts them). */

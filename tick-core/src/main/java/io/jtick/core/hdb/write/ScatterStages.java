@@ -5,11 +5,13 @@ import io.jtick.core.schema.TableSchema;
 import io.jtick.core.table.ColumnChunk;
 import io.jtick.core.table.TableSegment;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Where each row of a stage of a table goes, for {@link PlainColumnScatter}: the stage's rows
@@ -22,8 +24,11 @@ import java.util.Map;
  * stages): a table of up to that many rows works out each of its stages once, where keeping four
  * stages made every column after the first two of a 10M-row table work its stages out again.
  *
- * <p>Threads: the writer threads of a table share one (through its {@link SortOrder}); a stage is
- * worked out under the lock, once, and read-only afterwards.
+ * <p>Threads: the writer threads of a table share one (through its {@link SortOrder}), and the
+ * thread that sorted the table works its target stages out ahead of them ({@link #prepareTargets});
+ * a stage is worked out once, by the first thread to ask, outside the lock (a thread asking for it
+ * meanwhile waits for it; other stages are looked up and worked out in the meantime), and is
+ * read-only afterwards.
  */
 final class ScatterStages {
     /** Fewest stages kept, whatever their size. */
@@ -41,7 +46,8 @@ final class ScatterStages {
     private final TableSegment table;
     private final int[] rankOfId;
     private final SymRanges ranges;
-    private final ArrayDeque<Stage> kept = new ArrayDeque<>();
+    /** Stages worked out or being worked out, oldest first. */
+    private final LinkedHashMap<Key, CompletableFuture<Stage>> kept = new LinkedHashMap<>();
     private long keptRows;
     /** Stage size → each stage's rows of each rank before it (index k: the stage from row k × size), as far as worked out. */
     private final Map<Integer, List<int[]>> before = new HashMap<>();
@@ -62,19 +68,61 @@ final class ScatterStages {
         return stage(first, stageRows, true);
     }
 
-    private synchronized Stage stage(final int first, final int stageRows, final boolean targets) {
-        for (final Stage s : kept) {
-            if (s.first() == first && s.stageRows() == stageRows && s.targets() == targets) {
-                return s;
+    /**
+     * Works out the target stages of {@code stageRows} rows from the first row on, in order, as far as
+     * {@value #KEPT_ROWS} rows (the caller's thread, while the writer threads start on the table's
+     * columns: each stage is then ready, or being worked out, when a writer asks for it).
+     */
+    void prepareTargets(final int stageRows) {
+        final int n = table.rowCount();
+        for (long a = 0; a < n && a < KEPT_ROWS; a += stageRows) {
+            stage((int) a, stageRows, true);
+        }
+    }
+
+    /**
+     * The stage, worked out once: the first thread to ask works it out outside the lock, and a thread
+     * asking for it meanwhile waits for that one (other stages are looked up and worked out meanwhile).
+     */
+    private Stage stage(final int first, final int stageRows, final boolean targets) {
+        final Key key = new Key(first, Math.min(stageRows, table.rowCount() - first), stageRows, targets);
+        final CompletableFuture<Stage> mine = new CompletableFuture<>();
+        final CompletableFuture<Stage> known;
+        synchronized (this) {
+            known = kept.get(key);
+            if (known == null) {
+                for (final var it = kept.keySet().iterator(); it.hasNext() && kept.size() >= KEPT && keptRows + key.rows() > KEPT_ROWS;) {
+                    keptRows -= it.next().rows();
+                    it.remove();
+                }
+                kept.put(key, mine);
+                keptRows += key.rows();
             }
         }
-        final Stage s = build(first, stageRows, targets);
-        while (!kept.isEmpty() && kept.size() >= KEPT && keptRows + s.rows() > KEPT_ROWS) {
-            keptRows -= kept.pollFirst().rows();
+        if (known != null) {
+            try {
+                return known.join();
+            } catch (final CompletionException e) {
+                throw e.getCause() instanceof RuntimeException re ? re : e;
+            }
         }
-        kept.addLast(s);
-        keptRows += s.rows();
-        return s;
+        try {
+            final Stage s = build(first, stageRows, targets);
+            mine.complete(s);
+            return s;
+        } catch (final RuntimeException | Error e) {
+            synchronized (this) {
+                if (kept.remove(key, mine)) {
+                    keptRows -= key.rows();
+                }
+            }
+            mine.completeExceptionally(e);
+            throw e;
+        }
+    }
+
+    /** A stage's identity: its first row, its rows, the stage size asked for and its kind. */
+    private record Key(int first, int rows, int stageRows, boolean targets) {
     }
 
     private Stage build(final int first, final int stageRows, final boolean targets) {
@@ -113,10 +161,12 @@ final class ScatterStages {
 
     /** Rows of each rank in rows {@code [0, first)}: from the stages already worked out, or counted when they were not. */
     private int[] rowsBefore(final int first, final int stageRows) {
-        final List<int[]> known = before.get(stageRows);
         final int index = first / stageRows;
-        if (first % stageRows == 0 && known != null && index < known.size()) {
-            return known.get(index);
+        synchronized (before) {
+            final List<int[]> known = before.get(stageRows);
+            if (first % stageRows == 0 && known != null && index < known.size()) {
+                return known.get(index);
+            }
         }
         final int[] prior = new int[ranges.count()];
         final int step = Math.max(1, table.chunkRows());
@@ -138,6 +188,12 @@ final class ScatterStages {
         if (first % stageRows != 0) {
             return;
         }
+        synchronized (before) {
+            rememberLocked(first, stageRows, count);
+        }
+    }
+
+    private void rememberLocked(final int first, final int stageRows, final int[] count) {
         final List<int[]> known = before.computeIfAbsent(stageRows, s -> {
             final List<int[]> l = new ArrayList<>();
             l.add(new int[count.length]);

@@ -49,6 +49,8 @@ final class WriterPool implements AutoCloseable {
     /** Whole-column buffers ({@link #lend}): aligned slice → its allocation, free ones and lent ones. */
     private final Map<ByteBuffer, ByteBuffer> buffers = new IdentityHashMap<>();
     private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
+    /** Buffers being allocated outside the lock ({@link #lend}, {@link #preallocate}), counted against the bound. */
+    private int allocating;
     /** Files being finished on an I/O thread ({@link #finishBehind}), which their force waits for. */
     private final Map<Path, Future<?>> behind = new ConcurrentHashMap<>();
     private final ExecutorService writers;
@@ -74,6 +76,11 @@ final class WriterPool implements AutoCloseable {
         return writers.submit(column::write);
     }
 
+    /** True when columns are written on writer threads (not on the submitting thread). */
+    boolean parallel() {
+        return writers != null;
+    }
+
     /** The threads that write direct-I/O files' full buffers (as many as writer threads). */
     synchronized Executor io() {
         if (io == null) {
@@ -91,37 +98,103 @@ final class WriterPool implements AutoCloseable {
      * for one to come back. Null when the JVM's direct memory ({@code -XX:MaxDirectMemorySize})
      * cannot hold one and none is out to wait for: the column is then written another way.
      */
-    synchronized ByteBuffer lend(final int bytes, final int align) throws IOException {
+    ByteBuffer lend(final int bytes, final int align) throws IOException {
         while (true) {
-            for (final Iterator<ByteBuffer> it = free.iterator(); it.hasNext();) {
-                final ByteBuffer b = it.next();
-                if (b.capacity() >= bytes && BufferUtil.address(b) % align == 0) {
-                    it.remove();
+            synchronized (this) {
+                final ByteBuffer b = takeFree(bytes, align);
+                if (b != null) {
                     return b;
                 }
-            }
-            if (!free.isEmpty() && buffers.size() > threads) {
-                BufferUtil.free(buffers.remove(free.pollFirst())); // too small: make room for a larger one
-            }
-            if (buffers.size() <= threads) {
-                try {
-                    // the aligned slice ends at a whole number of alignments: round up so that it holds bytes
-                    final ByteBuffer allocated = ByteBuffer.allocateDirect((bytes + align - 1) / align * align + align);
-                    final ByteBuffer aligned = allocated.alignedSlice(align);
-                    buffers.put(aligned, allocated);
-                    return aligned;
-                } catch (final OutOfMemoryError e) {
-                    if (buffers.size() == free.size()) {
-                        return null;
-                    }
+                if (!free.isEmpty() && buffers.size() + allocating > threads) {
+                    BufferUtil.free(buffers.remove(free.pollFirst())); // too small: make room for a larger one
                 }
+                if (buffers.size() + allocating > threads) {
+                    awaitChange();
+                    continue;
+                }
+                allocating++;
             }
-            try {
-                wait();
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while waiting for a column buffer");
+            final ByteBuffer aligned = allocate(bytes, align);
+            if (aligned != null) {
+                return aligned;
             }
+            synchronized (this) {
+                if (buffers.size() == free.size()) {
+                    return null;
+                }
+                awaitChange();
+            }
+        }
+    }
+
+    /**
+     * Allocates up to {@code count} buffers of {@code bytes} on the writer threads, queued before the
+     * columns submitted after this call: the writer threads allocate (zero and fault in) them while
+     * the caller sorts the table. Nothing when the pool has no writer threads or already holds
+     * buffers, or {@code bytes} is 0.
+     */
+    void preallocate(final int bytes, final int align, final int count) {
+        if (writers == null || bytes <= 0) {
+            return;
+        }
+        final int n;
+        synchronized (this) {
+            n = buffers.isEmpty() && allocating == 0 ? Math.min(count, threads) : 0;
+            allocating += n;
+        }
+        for (int i = 0; i < n; i++) {
+            writers.execute(() -> {
+                final ByteBuffer b = allocate(bytes, align);
+                if (b != null) {
+                    giveBack(b);
+                }
+            });
+        }
+    }
+
+    /** A free buffer of at least {@code bytes} on {@code align}, taken; null when none. Holds the lock. */
+    private ByteBuffer takeFree(final int bytes, final int align) {
+        for (final Iterator<ByteBuffer> it = free.iterator(); it.hasNext();) {
+            final ByteBuffer b = it.next();
+            if (b.capacity() >= bytes && BufferUtil.address(b) % align == 0) {
+                it.remove();
+                return b;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Allocates one buffer for a slot counted in {@link #allocating}, outside the lock (zeroing and faulting in a
+     * column's buffer takes tens of milliseconds, during which the other writer threads may take free buffers);
+     * null when direct memory cannot hold it.
+     */
+    private ByteBuffer allocate(final int bytes, final int align) {
+        ByteBuffer allocated = null;
+        try {
+            // the aligned slice ends at a whole number of alignments: round up so that it holds bytes
+            allocated = ByteBuffer.allocateDirect((bytes + align - 1) / align * align + align);
+        } catch (final OutOfMemoryError e) {
+            allocated = null;
+        }
+        synchronized (this) {
+            allocating--;
+            notifyAll();
+            if (allocated == null) {
+                return null;
+            }
+            final ByteBuffer aligned = allocated.alignedSlice(align);
+            buffers.put(aligned, allocated);
+            return aligned;
+        }
+    }
+
+    private void awaitChange() throws InterruptedIOException {
+        try {
+            wait();
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for a column buffer");
         }
     }
 

@@ -202,6 +202,60 @@ class DirectIoWriteTest {
         }
     }
 
+    @Test
+    void shouldKeepTheBoundWhenBuffersArePreallocatedWhileColumnsAreLent() throws Exception {
+        try (WriterPool pool = new WriterPool(2)) {
+            pool.preallocate(8192, 4096, 5); // asks for five: the writer threads allocate two, the bound's third is left
+            final ByteBuffer a = pool.lend(8192, 4096);
+            final ByteBuffer b = pool.lend(8192, 4096);
+            final ByteBuffer c = pool.lend(8192, 4096);
+            assertThat(List.of(a, b, c)).allSatisfy(x -> assertThat(x.capacity()).isGreaterThanOrEqualTo(8192));
+            assertThat(a).isNotSameAs(b).isNotSameAs(c);
+            assertThat(b).isNotSameAs(c);
+            final CompletableFuture<ByteBuffer> fourth = new CompletableFuture<>();
+            final Thread waiting = new Thread(() -> {
+                try {
+                    fourth.complete(pool.lend(8192, 4096));
+                } catch (final IOException e) {
+                    fourth.completeExceptionally(e);
+                }
+            }, "lend-test");
+            waiting.start();
+            while (waiting.isAlive() && waiting.getState() != Thread.State.WAITING) {
+                Thread.onSpinWait();
+            }
+            pool.preallocate(8192, 4096, 2);
+            assertThat(fourth).as("three out, none allocated past them").isNotDone();
+            pool.giveBack(c);
+            assertThat(fourth.get(1, TimeUnit.MINUTES)).isSameAs(c);
+            waiting.join();
+        }
+    }
+
+    @Test
+    void shouldWriteColumnsLargerThanOneDeviceWriteTheSameDirectAndBuffered() throws IOException {
+        alignment();
+        // 600,001 trades: the 8-byte columns (4.8 MB whole) take two writes of at most 4 MiB and a tail
+        final MemorySegment trade = SyntheticDay.segment("trade", DAY, 600_001, 53, 4);
+        final EncodingPolicy policy = EncodingPolicy.uniform(ColumnEncoding.parse("none"));
+        final Path buffered = Files.createDirectories(dir.resolve("large-buffered"));
+        final Path direct = Files.createDirectories(dir.resolve("large-direct"));
+        new PartitionWriter(buffered, policy, PartitionWriter.DEFAULT_BLOCK_BYTES, 2, PartitionWriter.WriteHook.NONE, DirectIo.OFF)
+            .write(DAY, List.of(trade));
+        new PartitionWriter(direct, policy, PartitionWriter.DEFAULT_BLOCK_BYTES, 2, PartitionWriter.WriteHook.NONE, DirectIo.ON)
+            .write(DAY, List.of(trade));
+        final List<Path> files = files(buffered);
+        assertThat(files).isEqualTo(files(direct));
+        assertThat(Files.size(direct.resolve("2026-11-20/trade/time"))).isGreaterThan(4L << 20); // DirectColumnOutput.WRITE_BYTES
+        for (final Path f : files) {
+            assertThat(Files.mismatch(buffered.resolve(f), direct.resolve(f))).as("%s", f).isEqualTo(-1L);
+        }
+        try (PartitionTable t = PartitionTable.open(direct.resolve("2026-11-20/trade"))) {
+            t.verify();
+            assertThat(t.rowCount()).isEqualTo(600_001);
+        }
+    }
+
     /** Writes {@code rows} random values buffered and direct; asserts equal bytes and values read back; returns 1. */
     private int sameBytes(final ColumnType type, final ColumnEncoding encoding, final int blockRows, final int rows, final int align,
                           final ExecutorService io) throws IOException {

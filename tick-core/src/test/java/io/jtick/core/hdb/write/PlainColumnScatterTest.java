@@ -21,7 +21,14 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,7 +51,11 @@ class PlainColumnScatterTest {
             final ColumnChunk chunk = new ColumnChunk();
             for (int at = 0, k; at < n; at += k) {
                 k = BlockCuts.blockEnd(order.ranges(), at, n, blockRows) - at;
-                BlockFill.copyRows(table, c, order.rows(), at, k, chunk, block);
+                if (c == TableSchema.SYM) {
+                    order.fillSymCodes(at, k, block);
+                } else {
+                    BlockFill.copyRows(table, c, order.rows(), at, k, chunk, block);
+                }
                 w.writeBlock(k);
             }
             w.finish();
@@ -90,9 +101,7 @@ class PlainColumnScatterTest {
             SyntheticDay.segment("trade", DAY, 12_000, 97, 6)}) {
             final SortOrder order = SortOrder.of(table);
             for (int c = 0; c < table.schema().columnCount(); c++) {
-                if (c == TableSchema.SYM) {
-                    continue;
-                }
+                // the sym column too: filled from the sym ranges, as the block writer fills it
                 final Path expected = dir.resolve(table.schema().name() + "-gathered-" + c);
                 gather(expected, table, c, order);
                 final ColumnType type = table.schema().type(c);
@@ -145,6 +154,55 @@ class PlainColumnScatterTest {
                 }
             }
             assertThat(target).as("the row at each partition row").isEqualTo(rows);
+        }
+    }
+
+    @Test
+    void shouldPlaceEveryRowWhenThreadsAskForTheSameStagesAtOnce() throws Exception {
+        final MemorySegment table = SyntheticDay.segment("quote", DAY, 200_000, 89, 9);
+        final int[] rows = SortOrder.of(table).rows();
+        final int stageRows = 7_000;
+        final ExecutorService threads = Executors.newFixedThreadPool(3);
+        try {
+            for (int round = 0; round < 5; round++) {
+                ask(table, rows, stageRows, round, threads);
+            }
+        } finally {
+            threads.shutdown();
+            assertThat(threads.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
+        }
+    }
+
+    /** Three threads ask for every target stage of a fresh {@link ScatterStages} at once, one of them preparing them first. */
+    private static void ask(final MemorySegment table, final int[] rows, final int stageRows, final int round,
+                            final ExecutorService threads) throws Exception {
+        final ScatterStages shared = SortOrder.of(table).stages();
+        final int[][] targets = new int[3][table.rowCount()];
+        final CyclicBarrier start = new CyclicBarrier(3);
+        final List<CompletableFuture<Void>> askers = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            final int[] target = targets[t];
+            final boolean prepares = t == 0;
+            askers.add(CompletableFuture.runAsync(() -> {
+                try {
+                    start.await();
+                } catch (final Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                if (prepares) {
+                    shared.prepareTargets(stageRows); // as the sorting thread does, while writers ask
+                }
+                for (int a = 0; a < table.rowCount(); a += stageRows) {
+                    final ScatterStages.Stage s = shared.targets(a, stageRows);
+                    for (int i = 0; i < s.rows(); i++) {
+                        target[s.position()[i]] = a + i;
+                    }
+                }
+            }, threads));
+        }
+        CompletableFuture.allOf(askers.toArray(CompletableFuture[]::new)).get(1, TimeUnit.MINUTES);
+        for (final int[] target : targets) {
+            assertThat(target).as("round %d: the row at each partition row", round).isEqualTo(rows);
         }
     }
 
