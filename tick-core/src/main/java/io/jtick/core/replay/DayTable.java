@@ -5,20 +5,13 @@ import io.jtick.core.hdb.format.SymRanges;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import org.agrona.BufferUtil;
-import org.agrona.IoUtil;
 import org.agrona.UnsafeApi;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,7 +20,6 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -37,17 +29,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * ({@link #enter}): row r of column c at {@code address(c) + r × width}, so a window is gathered
  * straight from there. Plain columns are read in place from the partition's memory map (their
  * blocks checksummed on entry). A compressed column is decoded once, on entry, into a scratch file
- * of the column's raw values at the partition's row numbers: a sparse file (only the selected
- * ranges are written, so only the blocks holding them are decoded; written through its channel from
- * a buffer per decoding thread, not through the map, whose page faults cost more), memory-mapped,
- * its name unlinked at once, so the page cache holds it and nothing is left on disk after
- * {@link #leave} or a crash.
+ * of the column's raw values at the partition's row numbers ({@link ScratchPool}: a sparse file,
+ * memory-mapped, its name unlinked at once, so the page cache holds it and nothing is left on disk
+ * after a crash; kept a while after {@link #leave} for the next date): only the selected ranges are
+ * written, so only the blocks holding them are decoded; written through its channel from a buffer
+ * per decoding thread, not through the map, whose page faults cost more.
  * The decoding is cut into pieces (a column's rows, a million at a time) that the entering thread
  * and the server's decoder threads take in turn, so a date decodes on every core. Readers of every
  * consumer of the stream share it.
  */
 final class DayTable {
-    private static final AtomicLong SCRATCH_IDS = new AtomicLong();
     /** Rows of one column one decoding piece covers. */
     private static final int PIECE_ROWS = 1 << 20;
     /** Decoder threads that may help the entering thread with one date. */
@@ -67,7 +58,9 @@ final class DayTable {
     private final boolean[] compressed;
     /** Per column, where its raw values lie while a reader is inside this date (see the class comment), else null. */
     private volatile long[] addresses;
-    private MappedByteBuffer[] maps;
+    /** Per compressed column, its decoded values while a reader is inside this date (from {@link #pool}), else null. */
+    private ScratchPool.Scratch[] scratch;
+    private ScratchPool pool;
     private int users;
 
     private DayTable(final int tableIndex, final StoredTable partition, final int[] codes, final int[] lo, final int[] hi) {
@@ -150,13 +143,12 @@ final class DayTable {
      * A reader starts reading this date: the first one checksums the plain columns' selected rows and
      * decodes the compressed columns' into scratch, on this thread and on {@code decoders} (null: here only).
      */
-    synchronized void enter(final Path scratchDir, final Executor decoders) {
+    synchronized void enter(final ScratchPool scratchPool, final Executor decoders) {
         if (users++ > 0 || rows == 0) {
             return;
         }
         final long[] at = new long[compressed.length];
-        final MappedByteBuffer[] mapped = new MappedByteBuffer[compressed.length];
-        final FileChannel[] files = new FileChannel[compressed.length];
+        final ScratchPool.Scratch[] scratch = new ScratchPool.Scratch[compressed.length];
         try {
             for (int c = 0; c < compressed.length; c++) {
                 if (c == TableSchema.SYM) {
@@ -167,86 +159,55 @@ final class DayTable {
                         at[c] = partition.address(c, lo[k], hi[k]);
                     }
                 } else {
-                    Files.createDirectories(scratchDir);
-                    files[c] = scratch(scratchDir, c);
-                    mapped[c] = files[c].map(FileChannel.MapMode.READ_WRITE, 0, (long) partition.rowCount() * schema.type(c).width());
-                    at[c] = new UnsafeBuffer(mapped[c]).addressOffset();
+                    scratch[c] = scratchPool.acquire(date() + "-" + schema.name() + "-" + schema.column(c).name(),
+                        (long) partition.rowCount() * schema.type(c).width());
+                    at[c] = scratch[c].address;
                 }
             }
-            decode(files, decoders);
-            closeAll(files);
+            decode(scratch, decoders);
         } catch (final IOException | RuntimeException e) {
-            closeAll(files);
             users--;
-            for (final MappedByteBuffer m : mapped) {
-                if (m != null) {
-                    IoUtil.unmap(m);
+            for (final ScratchPool.Scratch s : scratch) {
+                if (s != null) {
+                    scratchPool.release(s);
                 }
             }
             if (e instanceof IOException io) {
-                throw new UncheckedIOException("cannot decode to the replay scratch [dir=" + scratchDir + ", table="
-                    + schema.name() + ", date=" + date() + "]: " + io.getMessage(), io);
+                throw new UncheckedIOException("cannot decode to the replay scratch [table=" + schema.name() + ", date=" + date()
+                    + "]: " + io.getMessage(), io);
             }
             throw (RuntimeException) e;
         }
-        maps = mapped;
+        this.pool = scratchPool;
+        this.scratch = scratch;
         addresses = at;
     }
 
-    /** A reader is done with this date: the last one drops the decoded columns. */
+    /** A reader is done with this date: the last one gives the decoded columns' scratch back. */
     synchronized void leave() {
         if (users == 0 || --users > 0) {
             return;
         }
         addresses = null;
-        if (maps != null) {
-            for (final MappedByteBuffer m : maps) {
-                if (m != null) {
-                    IoUtil.unmap(m);
+        if (scratch != null) {
+            for (final ScratchPool.Scratch s : scratch) {
+                if (s != null) {
+                    pool.release(s);
                 }
             }
-            maps = null;
+            scratch = null;
         }
     }
 
     /** Bytes of decoded scratch this date holds now. */
     synchronized long scratchBytes() {
         long n = 0;
-        if (maps != null) {
-            for (final MappedByteBuffer m : maps) {
-                n += m == null ? 0 : m.capacity();
+        if (scratch != null) {
+            for (final ScratchPool.Scratch s : scratch) {
+                n += s == null ? 0 : s.bytes;
             }
         }
         return n;
-    }
-
-    private static void closeAll(final FileChannel[] files) {
-        for (final FileChannel f : files) {
-            if (f != null) {
-                try {
-                    f.close();
-                } catch (final IOException e) {
-                    // the name is unlinked already: closing frees nothing more than the descriptor
-                }
-            }
-        }
-    }
-
-    /** A sparse scratch file for a compressed column's raw values at the partition's row numbers, open, its name unlinked. */
-    private FileChannel scratch(final Path dir, final int column) throws IOException {
-        final long bytes = (long) partition.rowCount() * schema.type(column).width();
-        if (bytes > Integer.MAX_VALUE) {
-            throw new IOException("column too large to decode for replay (limit 2 GiB) [table=" + partition.directory() + ", column="
-                + schema.column(column).name() + ", bytes=" + bytes + "]");
-        }
-        final Path file = dir.resolve("scratch-" + SCRATCH_IDS.incrementAndGet() + "-" + date() + "-" + schema.name() + "-"
-            + schema.column(column).name());
-        try {
-            return FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                StandardOpenOption.SPARSE);
-        } finally {
-            Files.deleteIfExists(file);
-        }
     }
 
     /**
@@ -255,7 +216,7 @@ final class DayTable {
      * one thread at a time then decodes two at once), by this thread and as many decoder threads as
      * there are pieces left; returns when every piece is written, throwing the first failure.
      */
-    private void decode(final FileChannel[] files, final Executor decoders) {
+    private void decode(final ScratchPool.Scratch[] scratch, final Executor decoders) {
         final List<long[]> pieces = new ArrayList<>();
         for (int k = 0; k < codes.length;) {
             // adjacent syms' row ranges form one run of rows
@@ -275,7 +236,7 @@ final class DayTable {
         if (pieces.isEmpty()) {
             return;
         }
-        final Pieces work = new Pieces(pieces, files);
+        final Pieces work = new Pieces(pieces, scratch);
         if (decoders != null) {
             for (int h = 1; h < pieces.size() && h <= DECODE_HELPERS; h++) {
                 try {
@@ -292,14 +253,14 @@ final class DayTable {
     /** The pieces of one date's decoding, taken in turn by whichever threads run {@link #run}. */
     private final class Pieces {
         private final List<long[]> pieces;
-        private final FileChannel[] files;
+        private final ScratchPool.Scratch[] scratch;
         private final AtomicInteger next = new AtomicInteger();
         private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
         private int finished;
 
-        Pieces(final List<long[]> pieces, final FileChannel[] files) {
+        Pieces(final List<long[]> pieces, final ScratchPool.Scratch[] scratch) {
             this.pieces = pieces;
-            this.files = files;
+            this.scratch = scratch;
         }
 
         /**
@@ -344,7 +305,7 @@ final class DayTable {
             long position = (long) from * width;
             try {
                 while (buf.hasRemaining()) {
-                    position += files[column].write(buf, position);
+                    position += scratch[column].file.write(buf, position);
                 }
             } catch (final IOException e) {
                 throw new UncheckedIOException("cannot write the replay scratch [table=" + schema.name() + ", date=" + date()

@@ -57,8 +57,9 @@ final class ReplayCounters {
         return a == null ? 0 : a.get();
     }
 
-    void gauges(final LongSupplier active, final LongSupplier streams) {
+    void gauges(final LongSupplier active, final LongSupplier streams, final LongSupplier scratchKept) {
         metrics.gauge("tick.hdb.replay.active", active);
         metrics.gauge("tick.hdb.replay.streams", streams);
+        metrics.gauge("tick.hdb.replay.scratch.kept.bytes", scratchKept);
     }
 }

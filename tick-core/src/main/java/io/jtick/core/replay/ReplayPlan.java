@@ -44,13 +44,15 @@ final class ReplayPlan {
     final ReplaySettings settings;
     /** Where a date's compressed columns are decoded besides the reader entering it (null: that reader alone). */
     final Executor decoders;
+    /** Where a date's compressed columns are decoded to. */
+    final ScratchPool scratch;
     final String key;
     private final List<StoredTable> pinned;
     private int refs = 1;
 
     private ReplayPlan(final ControlFrames.Replay request, final List<TableSchema> schemas, final LocalDate[] dates,
                        final DayTable[][] days, final int rowsPerUpdate, final ReplaySettings settings, final Executor decoders,
-                       final String key, final List<StoredTable> pinned) {
+                       final ScratchPool scratch, final String key, final List<StoredTable> pinned) {
         this.request = request;
         this.schemas = List.copyOf(schemas);
         this.dates = dates;
@@ -67,19 +69,21 @@ final class ReplayPlan {
         this.speed = request.speed();
         this.settings = settings;
         this.decoders = decoders;
+        this.scratch = scratch;
         this.key = key;
         this.pinned = pinned;
     }
 
     /**
-     * Checks {@code r} and binds it to what {@code hdb} holds now; {@code decoders} help decode its compressed dates.
+     * Checks {@code r} and binds it to what {@code hdb} holds now; {@code decoders} help decode its compressed dates into
+     * {@code scratch}.
      *
      * @throws ReplayException naming the first problem: unknown-table, or bad-replay for a bad range,
      *                         window, zone, pace, speed or rows per update, no partitions in range, or a table
      *                         whose schema differs between the dates of the range
      */
     static ReplayPlan open(final HistoricalDatabase hdb, final ControlFrames.Replay r, final ReplaySettings settings,
-                           final Executor decoders) {
+                           final Executor decoders, final ScratchPool scratch) {
         if (r.tables().isEmpty() || r.tables().size() > 64) {
             throw bad("a replay names 1..64 tables [tables=" + r.tables().size() + "]");
         }
@@ -162,7 +166,7 @@ final class ReplayPlan {
                 }
             }
             final String key = keyOf(r, settings);
-            return new ReplayPlan(r, schemas, dates, days, perUpdate, settings, decoders, key, pinned);
+            return new ReplayPlan(r, schemas, dates, days, perUpdate, settings, decoders, scratch, key, pinned);
         } catch (final RuntimeException e) {
             pinned.forEach(StoredTable::release);
             throw e;

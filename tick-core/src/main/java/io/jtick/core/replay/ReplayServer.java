@@ -58,6 +58,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ReplayServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplayServer.class);
     private static final int RECENT = 20;
+    /** Seconds between unmapping the scratch files kept past {@link ScratchPool#KEEP_NANOS}. */
+    private static final long SCRATCH_TRIM_SECONDS = 5;
 
     private final HistoricalDatabase hdb;
     private final ReplaySettings settings;
@@ -71,6 +73,8 @@ public final class ReplayServer implements AutoCloseable {
     private ExecutorService readers;
     /** Threads that help a reader decode a date's compressed columns ({@code hdb-replay-decoder-*}). */
     private ExecutorService decoders;
+    /** Where dates' compressed columns are decoded to, kept a while between dates ({@link ScratchPool}). */
+    private final ScratchPool scratch;
     private Channel serverChannel;
     private ChannelGroup connections;
     private AccessSettings access = AccessSettings.DEFAULT;
@@ -83,7 +87,8 @@ public final class ReplayServer implements AutoCloseable {
         this.metrics = metrics;
         this.counters = new ReplayCounters(metrics);
         this.front = TlsListener.of(TlsSettings.OFF, "replay", metrics);
-        counters.gauges(active::size, streams::size);
+        this.scratch = new ScratchPool(this.settings.scratchDir());
+        counters.gauges(active::size, streams::size, scratch::keptBytes);
     }
 
     /**
@@ -115,6 +120,7 @@ public final class ReplayServer implements AutoCloseable {
             }
         }
         group = Transport.newGroup(settings.threads(), "hdb-replay");
+        group.next().scheduleAtFixedRate(scratch::trim, SCRATCH_TRIM_SECONDS, SCRATCH_TRIM_SECONDS, TimeUnit.SECONDS);
         final AtomicLong readerIds = new AtomicLong();
         readers = Executors.newFixedThreadPool(settings.threads(), r -> {
             final Thread t = new Thread(r, "hdb-replay-reader-" + readerIds.incrementAndGet());
@@ -188,7 +194,7 @@ public final class ReplayServer implements AutoCloseable {
                 }
             }
         }
-        final ReplayPlan plan = ReplayPlan.open(hdb, request, settings, decoders);
+        final ReplayPlan plan = ReplayPlan.open(hdb, request, settings, decoders, scratch);
         synchronized (joinable) {
             final ReplayStream current = joinable.get(plan.key);
             if (current != null) {
@@ -309,5 +315,16 @@ public final class ReplayServer implements AutoCloseable {
         if (group != null) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
         }
+        scratch.close();
+    }
+
+    /** Bytes of decoded scratch kept mapped for the next replay's dates ({@link ScratchPool}). */
+    public long scratchKeptBytes() {
+        return scratch.keptBytes();
+    }
+
+    /** Scratch files a date was given from those kept, since the start. */
+    public long scratchReused() {
+        return scratch.reused();
     }
 }

@@ -173,7 +173,7 @@ final class WindowLoader {
             if (dt == null) {
                 continue;
             }
-            dt.enter(plan.settings.scratchDir(), plan.decoders);
+            dt.enter(plan.scratch, plan.decoders);
             for (int k = 0; k < dt.codes.length; k++) {
                 runTable[runs] = t;
                 runSym[runs] = dt.codes[k];

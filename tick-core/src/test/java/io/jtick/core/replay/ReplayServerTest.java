@@ -103,6 +103,38 @@ class ReplayServerTest {
     }
 
     @Test
+    void shouldReplayCompressedDatesRightFromScratchAnEarlierDateLeft() throws Exception {
+        // two zstd days of different values: each replay's scratch comes from the one before, holding that day's values
+        // outside the rows the new one decodes (other syms, other date)
+        final MemorySegment a = SyntheticDay.segment("trade", LZ4, 20_000, 40, 21);
+        final MemorySegment b = SyntheticDay.segment("trade", ZSTD, 20_000, 40, 22);
+        final EncodingPolicy zstd = EncodingPolicy.uniform(ColumnEncoding.parse("auto/zstd:3"));
+        new PartitionWriter(root, zstd).write(LZ4, List.of(a));
+        new PartitionWriter(root, zstd).write(ZSTD, List.of(b));
+        start(small());
+        final List<String> some = List.of("S0002", "S0019", "S0033");
+        final long all = 0;
+        final long end = LocalTime.of(23, 59).toNanoOfDay();
+        for (final var step : List.of(List.of(LZ4, a, List.of()), List.of(ZSTD, b, some), List.of(LZ4, a, List.of("S0005")),
+            List.of(ZSTD, b, List.of()), List.of(LZ4, a, some))) {
+            final LocalDate date = (LocalDate) step.get(0);
+            final MemorySegment source = (MemorySegment) step.get(1);
+            @SuppressWarnings("unchecked") final List<String> syms = (List<String>) step.get(2);
+            final ControlFrames.Replay r = syms.isEmpty() ? request(List.of("trade"), date, date)
+                : request(List.of("trade"), date, date).withSyms(syms);
+            final ReplayRows.Consumer c = ReplayRows.replay(server.port(), r);
+            final List<String> expected = ReplayRows.expected(List.of(source),
+                syms.isEmpty() ? null : List.of(keep(source, date, syms, all, 2 * end)));
+            assertThat(expected).as("%s %s", date, syms).isNotEmpty();
+            assertThat(c.errors).isEmpty();
+            assertThat(c.rows).as("%s %s", date, syms).containsExactlyElementsOf(expected);
+            TestSupport.await("replay ended", Duration.ofSeconds(10), () -> server.activeCount() == 0);
+        }
+        assertThat(server.scratchReused()).as("later dates decoded into scratch files kept from earlier ones").isGreaterThanOrEqualTo(4);
+        assertThat(server.scratchKeptBytes()).as("the last date's columns, kept for the next").isPositive();
+    }
+
+    @Test
     void shouldMergeTablesByTimeWithEqualTimesInRequestOrder() throws Exception {
         final MemorySegment trade = SyntheticDay.segment("trade", PLAIN, 6_000, 12, 7);
         final MemorySegment quote = SyntheticDay.segment("quote", PLAIN, 9_000, 12, 7);
