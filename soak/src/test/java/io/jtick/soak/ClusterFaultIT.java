@@ -71,7 +71,8 @@ class ClusterFaultIT {
             awaitRdbRowsAbove(s, Soak.rdbRows(s) + 500_000);
             final ClusterFaults.Fault frozenLeader = report(faults.pauseLeader(Duration.ofSeconds(5)));
             assertThat(frozenLeader.newLeader()).isNotEqualTo(frozenLeader.node());
-            assertThat(frozenLeader.steppedDown()).as("the leader frozen past the election timeout follows the new leader").isTrue();
+            assertThat(frozenLeader.steppedDown())
+                .as("the leader frozen past the election timeout steps down and follows the leader the others agree on").isTrue();
             awaitRdbRowsAbove(s, Soak.rdbRows(s) + 500_000);
 
             final Map<String, Object> stopped = Soak.stopAndSettle(s);
