@@ -182,17 +182,7 @@ class DirectIoWriteTest {
             assertThat(List.of(a, b, c)).allSatisfy(x -> assertThat(BufferUtil.address(x) % 4096).isZero());
             assertThat(c.capacity()).isGreaterThanOrEqualTo(100_000);
             final CompletableFuture<ByteBuffer> fourth = new CompletableFuture<>();
-            final Thread waiting = new Thread(() -> {
-                try {
-                    fourth.complete(pool.lend(4096, 4096));
-                } catch (final IOException e) {
-                    fourth.completeExceptionally(e);
-                }
-            }, "lend-test");
-            waiting.start();
-            while (waiting.isAlive() && waiting.getState() != Thread.State.WAITING) {
-                Thread.onSpinWait();
-            }
+            final Thread waiting = lendWaiting(pool, 4096, fourth);
             assertThat(fourth).as("three lent to two writer threads: the fourth waits").isNotDone();
             pool.giveBack(b);
             assertThat(fourth.get()).as("the one given back, reused").isSameAs(b);
@@ -213,17 +203,7 @@ class DirectIoWriteTest {
             assertThat(a).isNotSameAs(b).isNotSameAs(c);
             assertThat(b).isNotSameAs(c);
             final CompletableFuture<ByteBuffer> fourth = new CompletableFuture<>();
-            final Thread waiting = new Thread(() -> {
-                try {
-                    fourth.complete(pool.lend(8192, 4096));
-                } catch (final IOException e) {
-                    fourth.completeExceptionally(e);
-                }
-            }, "lend-test");
-            waiting.start();
-            while (waiting.isAlive() && waiting.getState() != Thread.State.WAITING) {
-                Thread.onSpinWait();
-            }
+            final Thread waiting = lendWaiting(pool, 8192, fourth);
             pool.preallocate(8192, 4096, 2);
             assertThat(fourth).as("three out, none allocated past them").isNotDone();
             pool.giveBack(c);
@@ -254,6 +234,22 @@ class DirectIoWriteTest {
             t.verify();
             assertThat(t.rowCount()).isEqualTo(600_001);
         }
+    }
+
+    /** A thread that asks {@code pool} for a buffer of {@code bytes} into {@code lent}; returned once it waits (or has ended). */
+    private static Thread lendWaiting(final WriterPool pool, final int bytes, final CompletableFuture<ByteBuffer> lent) {
+        final Thread waiting = new Thread(() -> {
+            try {
+                lent.complete(pool.lend(bytes, 4096));
+            } catch (final IOException e) {
+                lent.completeExceptionally(e);
+            }
+        }, "lend-test");
+        waiting.start();
+        while (waiting.isAlive() && waiting.getState() != Thread.State.WAITING) {
+            Thread.onSpinWait();
+        }
+        return waiting;
     }
 
     /** Writes {@code rows} random values buffered and direct; asserts equal bytes and values read back; returns 1. */
