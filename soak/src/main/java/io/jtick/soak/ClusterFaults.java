@@ -26,7 +26,7 @@ public final class ClusterFaults {
      *
      * @param kind        {@code kill-leader}, {@code kill-follower}, {@code pause-follower} or {@code pause-leader}
      * @param node        the member id it was done to
-     * @param newLeader   the member that leads afterwards
+     * @param newLeader   the member elected first after the fault (a frozen leader's return may start another election)
      * @param elected     until the running nodes agree on a new leader
      * @param acking      until the feed's acknowledged number advances past where it was at that election
      * @param rdbLive     until the RDB's trade rows advance past where they were at that election

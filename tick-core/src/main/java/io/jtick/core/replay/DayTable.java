@@ -165,7 +165,7 @@ final class DayTable {
                 }
             }
             decode(scratch, decoders);
-        } catch (final IOException | RuntimeException e) {
+        } catch (final IOException | RuntimeException | Error e) {
             users--;
             for (final ScratchPool.Scratch s : scratch) {
                 if (s != null) {
@@ -175,6 +175,9 @@ final class DayTable {
             if (e instanceof IOException io) {
                 throw new UncheckedIOException("cannot decode to the replay scratch [table=" + schema.name() + ", date=" + date()
                     + "]: " + io.getMessage(), io);
+            }
+            if (e instanceof Error err) {
+                throw err;
             }
             throw (RuntimeException) e;
         }
@@ -255,7 +258,8 @@ final class DayTable {
         private final List<long[]> pieces;
         private final ScratchPool.Scratch[] scratch;
         private final AtomicInteger next = new AtomicInteger();
-        private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        /** The first piece's failure: an exception or an error (out of direct memory), so that every piece still ends. */
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private int finished;
 
         Pieces(final List<long[]> pieces, final ScratchPool.Scratch[] scratch) {
@@ -281,7 +285,7 @@ final class DayTable {
                             }
                             write(c, (int) p[1], (int) p[2], buf);
                         }
-                    } catch (final RuntimeException e) {
+                    } catch (final RuntimeException | Error e) {
                         failure.compareAndSet(null, e);
                     } finally {
                         synchronized (this) {
@@ -328,9 +332,12 @@ final class DayTable {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-            final RuntimeException e = failure.get();
+            final Throwable e = failure.get();
+            if (e instanceof Error err) {
+                throw err;
+            }
             if (e != null) {
-                throw e;
+                throw (RuntimeException) e;
             }
         }
     }

@@ -41,6 +41,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -120,7 +121,6 @@ public final class ReplayServer implements AutoCloseable {
             }
         }
         group = Transport.newGroup(settings.threads(), "hdb-replay");
-        group.next().scheduleAtFixedRate(scratch::trim, SCRATCH_TRIM_SECONDS, SCRATCH_TRIM_SECONDS, TimeUnit.SECONDS);
         final AtomicLong readerIds = new AtomicLong();
         readers = Executors.newFixedThreadPool(settings.threads(), r -> {
             final Thread t = new Thread(r, "hdb-replay-reader-" + readerIds.incrementAndGet());
@@ -133,6 +133,18 @@ public final class ReplayServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        // unmapping a large file is slow: on a decoder thread, not on the event loop that serves the consumers (and only
+        // when something is kept, so that an HDB that never replays starts no decoder thread for it)
+        final ExecutorService trimmer = decoders;
+        group.next().scheduleAtFixedRate(() -> {
+            try {
+                if (scratch.keptBytes() > 0) {
+                    trimmer.execute(this::trimScratch);
+                }
+            } catch (final RejectedExecutionException e) {
+                // stopping
+            }
+        }, SCRATCH_TRIM_SECONDS, SCRATCH_TRIM_SECONDS, TimeUnit.SECONDS);
         connections = new DefaultChannelGroup("hdb-replay", GlobalEventExecutor.INSTANCE);
         final ServerBootstrap b = new ServerBootstrap()
             .group(group)
@@ -316,6 +328,14 @@ public final class ReplayServer implements AutoCloseable {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
         }
         scratch.close();
+    }
+
+    private void trimScratch() {
+        try {
+            scratch.trim();
+        } catch (final RuntimeException e) {
+            LOG.warn("replay scratch trim failed: {}", e.toString());
+        }
     }
 
     /** Bytes of decoded scratch kept mapped for the next replay's dates ({@link ScratchPool}). */

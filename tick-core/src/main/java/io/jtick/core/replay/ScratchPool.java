@@ -25,8 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * file holds an earlier date's values outside the rows the new date writes; a reader reads only the
  * rows of its date's selected ranges, which its decoding wrote.
  *
- * <p>What is kept is bounded by use: a file is kept only while the files in use and kept together stay
- * within the most that were in use at once (the current high-water mark), and files unused for
+ * <p>What is kept is bounded by use: the files in use and kept together stay within the most that were
+ * in use at once (the high-water mark; kept files are unmapped, oldest first, before a new file would
+ * pass it, and a released file past it is not kept), and files unused for
  * {@link #KEEP_NANOS} are unmapped by {@link #trim}, which the server calls every few seconds; an idle
  * server holds nothing after that. Thread-safe.
  */
@@ -84,6 +85,7 @@ final class ScratchPool implements AutoCloseable {
         if (bytes > Integer.MAX_VALUE) {
             throw new IOException("column too large to decode for replay (limit 2 GiB) [file=" + name + ", bytes=" + bytes + "]");
         }
+        freeKeptBeyond(bytes);
         Files.createDirectories(dir);
         final Path path = dir.resolve("scratch-" + IDS.incrementAndGet() + "-" + name);
         final FileChannel file = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE,
@@ -100,6 +102,23 @@ final class ScratchPool implements AutoCloseable {
             file.close();
             throw e;
         }
+    }
+
+    /**
+     * Before a new file of {@code bytes} is made: unmaps kept files, oldest first, until those kept and those in use, the
+     * new one with them, are within the most that were in use at once (the new one counted in).
+     */
+    private void freeKeptBeyond(final long bytes) {
+        final List<Scratch> old = new ArrayList<>();
+        synchronized (this) {
+            final long bound = Math.max(highWater, inUseBytes + bytes);
+            while (!kept.isEmpty() && inUseBytes + keptBytes + bytes > bound) {
+                final Scratch s = kept.remove(0);
+                keptBytes -= s.bytes;
+                old.add(s);
+            }
+        }
+        old.forEach(ScratchPool::free);
     }
 
     /** A date is done with {@code s}: kept for the next one (within the bound, see the class comment), or unmapped and closed. */

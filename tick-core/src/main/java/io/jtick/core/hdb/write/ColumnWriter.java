@@ -21,12 +21,13 @@ import java.util.concurrent.Executor;
  * {@link BlockCuts}; a plain column whose syms' rows are in arrival order is scattered by
  * {@link PlainColumnScatter}, any other column written block by block ({@link BlockFill}, the sym
  * column from the sym ranks). With direct I/O such a plain column is scattered straight into the
- * whole file built in direct memory and written behind by an I/O thread; any other column goes
- * block by block. Stateless: the writer threads of a write share one.
+ * whole file built in direct memory and written behind by an I/O thread, and a plain sym column is
+ * filled whole the same way from the sym ranks; any other column goes block by block. Stateless:
+ * the writer threads of a write share one.
  */
 final class ColumnWriter {
     /**
-     * Largest plain column scattered in arrival order with direct I/O: its whole file is built in
+     * Largest plain column scattered in arrival order (or sym column filled) with direct I/O: its whole file is built in
      * one aligned buffer of direct memory (lent by the {@link WriterPool}, at most one more than
      * the writer threads, reused column after column) and written once complete (when direct
      * memory cannot hold it, the column is gathered as below). Past it, the column is gathered

@@ -196,8 +196,10 @@ public final class PartitionWriter {
     }
 
     /**
-     * Starts one table's directory: sorts the table on the calling thread, then hands its columns
-     * to the writer threads of {@code pool} (widest first) and returns; {@link PendingTable#finish}
+     * Starts one table's directory: sorts the table on the calling thread (with direct I/O, while the
+     * writer threads allocate the column buffers), then hands its columns to the writer threads of
+     * {@code pool} (the sym column first, then widest first), works out the scatter stages ahead of
+     * them ({@link ScatterStages#prepareTargets}) and returns; {@link PendingTable#finish}
      * waits for them and writes the sym ranges and the meta. Started one table ahead, the next table
      * is sorted while this one's columns are written, and the writer threads go from one table's
      * columns to the next without waiting. Each file goes to the pool's sync thread as it is
@@ -208,7 +210,9 @@ public final class PartitionWriter {
         final long start = System.nanoTime();
         Files.createDirectory(dir);
         final TableSchema schema = table.schema();
-        if (align > 0) {
+        if (align > 0 && table.timeSorted()) {
+            // a time-sorted table is not reordered, so its plain columns will be scattered whole (unless it is already in
+            // partition order, which the sort below tells): the writer threads allocate their buffers meanwhile
             pool.preallocate(columns.wholeBufferBytes(table, Math.max(0, table.symIdLimit()), align), align, schema.columnCount());
         }
         final SortOrder order = SortOrder.of(table);

@@ -103,6 +103,9 @@ final class ScatterStages {
             try {
                 return known.join();
             } catch (final CompletionException e) {
+                if (e.getCause() instanceof Error err) {
+                    throw err;
+                }
                 throw e.getCause() instanceof RuntimeException re ? re : e;
             }
         }

@@ -23,6 +23,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -130,8 +131,8 @@ final class WriterPool implements AutoCloseable {
     /**
      * Allocates up to {@code count} buffers of {@code bytes} on the writer threads, queued before the
      * columns submitted after this call: the writer threads allocate (zero and fault in) them while
-     * the caller sorts the table. Nothing when the pool has no writer threads or already holds
-     * buffers, or {@code bytes} is 0.
+     * the caller sorts the table. Nothing when the pool has no writer threads, already holds
+     * buffers or is allocating one, or {@code bytes} is 0.
      */
     void preallocate(final int bytes, final int align, final int count) {
         if (writers == null || bytes <= 0) {
@@ -143,12 +144,20 @@ final class WriterPool implements AutoCloseable {
             allocating += n;
         }
         for (int i = 0; i < n; i++) {
-            writers.execute(() -> {
-                final ByteBuffer b = allocate(bytes, align);
-                if (b != null) {
-                    giveBack(b);
+            try {
+                writers.execute(() -> {
+                    final ByteBuffer b = allocate(bytes, align);
+                    if (b != null) {
+                        giveBack(b);
+                    }
+                });
+            } catch (final RejectedExecutionException e) {
+                synchronized (this) { // closed meanwhile: give back the slots not queued
+                    allocating -= n - i;
+                    notifyAll();
                 }
-            });
+                return;
+            }
         }
     }
 
