@@ -67,7 +67,7 @@ final class ColumnWriter {
         final ColumnEncoding encoding = wanted.isAuto() ? EncodingChooser.choose(wanted, table, c, order.rows(), blockRows) : wanted;
         final Path file = dir.resolve(def.name());
         final boolean scatter = encoding.isPlain() && c != TableSchema.SYM && !order.identity() && !order.reordered();
-        final boolean whole = (scatter || encoding.isPlain() && c == TableSchema.SYM) && (long) rows * type.width() <= WHOLE_COLUMN_BYTES;
+        final boolean whole = (scatter || encoding.isPlain() && c == TableSchema.SYM) && fitsWhole(type, rows);
         final ByteBuffer lent = align > 0 && whole
             ? pool.lend(ColumnFileWriter.wholeBufferBytes(type, rows, rows / blockRows + order.ranges().count() + 2, align), align)
             : null;
@@ -109,7 +109,7 @@ final class ColumnWriter {
             final ColumnDef def = table.schema().column(c);
             final ColumnType type = def.type();
             final ColumnEncoding wanted = policy.encoding(table.schema().name(), def).forType(type);
-            if (wanted.isPlain() && (long) rows * type.width() <= WHOLE_COLUMN_BYTES) {
+            if (wanted.isPlain() && fitsWhole(type, rows)) {
                 final int blockRows = BlockCuts.blockBytes(wanted, blockBytes) / type.width();
                 most = Math.max(most, ColumnFileWriter.wholeBufferBytes(type, rows, rows / blockRows + syms + 2, align));
             }
@@ -117,12 +117,17 @@ final class ColumnWriter {
         return most;
     }
 
+    /** True when a plain column of {@code rows} rows of {@code type} is small enough to be built whole ({@link #WHOLE_COLUMN_BYTES}). */
+    private static boolean fitsWhole(final ColumnType type, final long rows) {
+        return rows * type.width() <= WHOLE_COLUMN_BYTES;
+    }
+
     /** True when some column of {@code table} other than sym is plain and small enough to be scattered whole ({@link #write}). */
     boolean scattersWhole(final TableSegment table) {
         for (int c = 0; c < table.schema().columnCount(); c++) {
             final ColumnDef def = table.schema().column(c);
             if (c != TableSchema.SYM && policy.encoding(table.schema().name(), def).forType(def.type()).isPlain()
-                && (long) table.rowCount() * def.type().width() <= WHOLE_COLUMN_BYTES) {
+                && fitsWhole(def.type(), table.rowCount())) {
                 return true;
             }
         }

@@ -156,7 +156,7 @@ final class PlainColumnScatter {
             throw new IllegalArgumentException("column larger than its buffer [rows=" + n + ", capacity=" + dst.capacity() + "]");
         }
         if (c == TableSchema.SYM) {
-            fillSymCodes(order.ranges(), dst);
+            order.fillSymCodes(0, n, dst);
         } else {
             final ScatterStages stages = order.stages();
             final int step = Math.max(1, table.chunkRows());
@@ -188,15 +188,6 @@ final class PlainColumnScatter {
             ColumnFileWriter.summarize(type, piece, rows, summaries, 4 * b);
         }
         return new PlainBlocks(blocks.sizes(), crcs, summaries, blocks.count());
-    }
-
-    /** The sym column in partition order: each sym's rank over its range of rows (little-endian {@code int}s). */
-    private static void fillSymCodes(final SymRanges ranges, final UnsafeBuffer dst) {
-        for (int r = 0; r < ranges.count(); r++) {
-            for (int row = ranges.from(r), end = ranges.to(r); row < end; row++) {
-                dst.putInt(row << 2, r, ByteOrder.LITTLE_ENDIAN);
-            }
-        }
     }
 
     /** The file's blocks: where each starts, in rows (cut as {@link BlockCuts#blockEnd} cuts them). */
