@@ -147,6 +147,12 @@ final class RealtimeSegment implements TableSegment {
         }
     }
 
+    /** Batches end where a column chunk ends, so each read wraps one chunk in place instead of copying across two. */
+    @Override
+    public int batchEnd(final int from, final int to) {
+        return (int) Math.min(to, ((long) (from >>> ColumnStore.SHIFT) + 1) << ColumnStore.SHIFT);
+    }
+
     @Override
     public void read(final int column, final int from, final int length, final ColumnChunk chunk) {
         if (from < 0 || length < 0 || from > rows - length) {

@@ -81,4 +81,15 @@ class RealtimeSegmentTest {
         assertThatThrownBy(() -> s.read(TableSchema.TIME, 4, 3, new ColumnChunk())).isInstanceOf(IndexOutOfBoundsException.class)
             .hasMessageContaining("rows=6");
     }
+
+    @Test
+    void shouldEndBatchesWhereAColumnChunkEndsSoThatEachRangeReadIsInPlace() {
+        final TableSegment s = segment(new RealtimeTable(TRADE, new SymbolCatalog(), 64));
+        final int chunk = ColumnStore.CHUNK_ROWS;
+        assertThat(s.batchEnd(2, 6)).isEqualTo(6);
+        assertThat(s.batchEnd(chunk - 10, 3 * chunk)).as("to the end of the first chunk").isEqualTo(chunk);
+        assertThat(s.batchEnd(chunk, 3 * chunk)).isEqualTo(2 * chunk);
+        assertThat(s.batchEnd(2 * chunk + 1, 2 * chunk + 5)).isEqualTo(2 * chunk + 5);
+        assertThat(s.batchEnd(Integer.MAX_VALUE - 3, Integer.MAX_VALUE)).as("no overflow in the last chunk").isEqualTo(Integer.MAX_VALUE);
+    }
 }

@@ -55,7 +55,7 @@ final class GroupedScan {
     ResultStats run(final List<BoundSegment> bounds, final int capacity, final ResultSink sink) {
         final Groups groups;
         if (countsOnly(bounds)) {
-            groups = new Groups(plan, capacity, execution.dict, execution.limits.maxRows());
+            groups = new Groups(plan, capacity, new SymDict.LocalMap(execution.dict), execution.limits.maxRows());
             for (final BoundSegment bound : bounds) {
                 countFromIndex(bound, groups);
             }
@@ -112,15 +112,17 @@ final class GroupedScan {
         final int threads = plan.hasAsof() || total < PARALLEL_MIN_ROWS ? 1
             : (int) Math.min(execution.parallelism, total / (PARALLEL_MIN_ROWS / 2));
         if (threads <= 1) {
-            return scanSlice(bounds, capacity, 0, total);
+            return scanSlice(bounds, 0, total, new Batch(plan, capacity), new SymDict.LocalMap(execution.dict));
         }
         final int slices = threads * SLICES_PER_THREAD;
         final long per = (total + slices - 1) / slices;
         final Groups[] done = new Groups[slices];
         final AtomicInteger next = new AtomicInteger();
         final Runnable work = () -> {
+            final Batch b = new Batch(plan, capacity);
+            final SymDict.LocalMap syms = new SymDict.LocalMap(execution.dict);
             for (int k = next.getAndIncrement(); k < slices; k = next.getAndIncrement()) {
-                done[k] = scanSlice(bounds, capacity, k * per, per);
+                done[k] = scanSlice(bounds, k * per, per, b, syms);
             }
         };
         final List<CompletableFuture<Void>> others = new ArrayList<>();
@@ -160,10 +162,13 @@ final class GroupedScan {
         return first;
     }
 
-    /** Rows {@code [skip, skip + take)} of all segments' candidates, in visiting order, into a new group state. */
-    private Groups scanSlice(final List<BoundSegment> bounds, final int capacity, final long skip, final long take) {
-        final Batch b = new Batch(plan, capacity);
-        final Groups groups = new Groups(plan, capacity, execution.dict, execution.limits.maxRows());
+    /**
+     * Rows {@code [skip, skip + take)} of all segments' candidates, in visiting order, into a new group state;
+     * the batch and {@code syms} are the scanning thread's, kept across its slices.
+     */
+    private Groups scanSlice(final List<BoundSegment> bounds, final long skip, final long take, final Batch b,
+                             final SymDict.LocalMap syms) {
+        final Groups groups = new Groups(plan, b.capacity, syms, execution.limits.maxRows());
         long scanned = 0;
         long pos = 0;
         for (final BoundSegment bound : bounds) {

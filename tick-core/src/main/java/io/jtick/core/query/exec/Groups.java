@@ -34,11 +34,14 @@ final class Groups {
     private final int[] gid;
     private final long[][] keyVals;
     private int[] localToGroup = new int[0];
+    /** Keyed by sym alone: query-wide sym id → group (-1: none yet), instead of the hash table. */
+    private int[] symToGroup = new int[0];
     private TableSegment bound;
 
-    Groups(final Plan plan, final int capacity, final SymDict dict, final long maxGroups) {
+    /** {@code localSyms}: the scanning thread's map, kept across the slices it scans (one lookup per sym and segment). */
+    Groups(final Plan plan, final int capacity, final SymDict.LocalMap localSyms, final long maxGroups) {
         this.maxGroups = maxGroups;
-        this.localSyms = new SymDict.LocalMap(dict);
+        this.localSyms = localSyms;
         this.k = plan.keys().size();
         keyEvs = new Ev[k];
         keySymSlot = new int[k];
@@ -104,18 +107,38 @@ final class Groups {
             b.load(TableSchema.SYM);
             final int[] s = b.s[TableSchema.SYM];
             final int o = b.off[TableSchema.SYM];
-            int[] map = localToGroup;
-            for (int i = 0; i < count; i++) {
-                final int local = s[o + (sel == null ? i : sel[i])];
-                if (local >= map.length) {
-                    map = growLocal(local);
+            if (localToGroup.length < bound.symIdLimit()) {
+                growLocal(bound.symIdLimit() - 1);
+            }
+            // local ids are below symIdLimit(); a sym not yet seen maps to -1, so one pass without a
+            // branch, then a second over the rows only when the first met a new sym
+            final int[] map = localToGroup;
+            int seen = 0;
+            if (sel == null) {
+                for (int i = 0; i < count; i++) {
+                    final int g = map[s[o + i]];
+                    gid[i] = g;
+                    seen |= g;
                 }
-                int g = map[local];
-                if (g < 0) {
-                    g = groupOfSym(localSyms.global(local));
-                    map[local] = g;
+            } else {
+                for (int i = 0; i < count; i++) {
+                    final int g = map[s[o + sel[i]]];
+                    gid[i] = g;
+                    seen |= g;
                 }
-                gid[i] = g;
+            }
+            if (seen < 0) {
+                for (int i = 0; i < count; i++) {
+                    if (gid[i] < 0) {
+                        final int local = s[o + (sel == null ? i : sel[i])];
+                        int g = map[local];
+                        if (g < 0) {
+                            g = groupOfSym(localSyms.global(local));
+                            map[local] = g;
+                        }
+                        gid[i] = g;
+                    }
+                }
             }
             runs = runs(count);
         } else {
@@ -223,12 +246,28 @@ final class Groups {
     /** The group of a global sym id in the bound segment (its date fills any date keys). */
     private int groupOfSym(final long global) {
         if (k == 1) {
-            return groupOf1(global);
+            return groupOfSymKey((int) global);
         }
         for (int j = 0; j < k; j++) {
             symTuple[j] = j == symAt ? global : bound.epochDay();
         }
         return groupOf(symTuple);
+    }
+
+    /** The group of a query-wide sym id when the sym is the only key: an array, no hashing. */
+    private int groupOfSymKey(final int global) {
+        if (global >= symToGroup.length) {
+            final int old = symToGroup.length;
+            symToGroup = Arrays.copyOf(symToGroup, Math.max(global + 1, Math.max(64, old << 1)));
+            Arrays.fill(symToGroup, old, symToGroup.length, -1);
+        }
+        int g = symToGroup[global];
+        if (g < 0) {
+            one[0] = global;
+            g = newGroup(one, 0);
+            symToGroup[global] = g;
+        }
+        return g;
     }
 
     private int groupOf1(final long v) {
@@ -303,7 +342,7 @@ final class Groups {
         final long[] key = new long[k];
         for (int g = 0; g < other.size; g++) {
             System.arraycopy(other.keys, g * k, key, 0, k);
-            map[g] = k == 0 ? 0 : groupOf(key);
+            map[g] = k == 0 ? 0 : symOnly && k == 1 ? groupOfSymKey((int) key[0]) : groupOf(key);
         }
         for (int i = 0; i < accs.length; i++) {
             accs[i].merge(other.accs[i], map, other.size);

@@ -27,7 +27,7 @@ final class SymDict {
     }
 
     /**
-     * Per segment (and per thread): local sym id → query-wide id, filled on first sight.
+     * Per thread, for the segment last bound: local sym id → query-wide id, filled on first sight.
      */
     static final class LocalMap {
         private final SymDict dict;

@@ -51,7 +51,7 @@ final class ExecRig {
     }
 
     static Groups groups(final Plan plan, final SymDict dict, final TableSegment... segments) {
-        final Groups groups = new Groups(plan, CAPACITY, dict, 1_000);
+        final Groups groups = new Groups(plan, CAPACITY, new SymDict.LocalMap(dict), 1_000);
         for (final TableSegment seg : segments) {
             feed(groups, plan, seg);
         }

@@ -92,7 +92,7 @@ class GroupsTest {
         final MemorySegment s = seg(1, r(1, "A", 1, 1, 'N'), r(2, "B", 1, 2, 'N'), r(3, "A", 1, 4, 'N'));
         final Plan p = plan("{\"table\":\"t\",\"select\":{\"q\":{\"sum\":\"qty\"}},\"by\":\"sym\"}", T);
         final SymDict dict = new SymDict();
-        final Groups groups = new Groups(p, ExecRig.CAPACITY, dict, 10);
+        final Groups groups = new Groups(p, ExecRig.CAPACITY, new SymDict.LocalMap(dict), 10);
         final Batch b = new Batch(p, ExecRig.CAPACITY);
         b.bind(s, ExecRig.columns(p, s), null);
         groups.bind(s);
@@ -107,11 +107,41 @@ class GroupsTest {
     }
 
     @Test
+    void shouldMeetNewSymsInTheMiddleOfFilteredBatchesAndMergeSlicesThatShareOneThreadsSymMap() {
+        final MemorySegment s = seg(1, r(1, "A", 1, 1, 'N'), r(2, "B", 1, 2, 'N'), r(3, "A", 1, 4, 'N'), r(4, "C", 1, 8, 'N'),
+            r(5, "B", 1, 16, 'N'), r(6, "D", 1, 32, 'N'), r(7, "C", 1, 64, 'N'));
+        final Plan p = plan("{\"table\":\"t\",\"select\":{\"q\":{\"sum\":\"qty\"},\"n\":{\"count\":\"*\"}},\"by\":\"sym\"}", T);
+        final SymDict dict = new SymDict();
+        dict.id("D"); // another segment met D first: query-wide ids are not the local ones
+        final SymDict.LocalMap syms = new SymDict.LocalMap(dict);
+        final Batch b = new Batch(p, ExecRig.CAPACITY);
+        b.bind(s, ExecRig.columns(p, s), null);
+        // two slices of one thread, as a split scan makes them: rows 0-3, then rows 4-6
+        final Groups first = new Groups(p, ExecRig.CAPACITY, syms, 10);
+        first.bind(s);
+        b.setRange(0, 4, -1);
+        b.sel = new int[] {1, 2, 3}; // row 0 filtered out: B, then A, then C, each new in the middle of the batch
+        b.count = 3;
+        first.add(b);
+        final Groups second = new Groups(p, ExecRig.CAPACITY, syms, 10);
+        second.bind(s);
+        b.setRange(4, 3, -1);
+        second.add(b);
+        assertThat(ExecRig.rows(p, second, dict)).as("a slice's groups start empty").containsExactly(list("B", 16L, 1L),
+            list("D", 32L, 1L), list("C", 64L, 1L));
+
+        first.merge(second);
+
+        assertThat(ExecRig.rows(p, first, dict)).containsExactly(list("B", 18L, 2L), list("A", 4L, 1L), list("C", 72L, 2L),
+            list("D", 32L, 1L));
+    }
+
+    @Test
     void shouldCountFromTheIndexAlone() {
         final MemorySegment s = seg(1, r(1, "A", 1, 1, 'N'), r(2, "B", 1, 2, 'N'));
         final Plan p = plan("{\"table\":\"t\",\"select\":{\"n\":{\"count\":\"*\"},\"m\":{\"count\":\"*\"}},\"by\":\"sym\"}", T);
         final SymDict dict = new SymDict();
-        final Groups groups = new Groups(p, ExecRig.CAPACITY, dict, 10);
+        final Groups groups = new Groups(p, ExecRig.CAPACITY, new SymDict.LocalMap(dict), 10);
         groups.bind(s);
 
         groups.addCount(s.symId("B"), 7);
@@ -141,7 +171,7 @@ class GroupsTest {
     void shouldRefuseMoreGroupsThanTheRowLimit() {
         final MemorySegment s = seg(1, r(1, "A", 1, 1, 'N'), r(2, "B", 1, 2, 'N'), r(3, "C", 1, 4, 'N'));
         final Plan p = plan("{\"table\":\"t\",\"select\":{\"n\":{\"count\":\"*\"}},\"by\":\"sym\"}", T);
-        final Groups groups = new Groups(p, ExecRig.CAPACITY, new SymDict(), 2);
+        final Groups groups = new Groups(p, ExecRig.CAPACITY, new SymDict.LocalMap(new SymDict()), 2);
         groups.bind(s);
 
         assertThatThrownBy(() -> groups.add(ExecRig.batch(p, s)))
