@@ -38,7 +38,9 @@ import java.util.concurrent.TimeUnit;
  * over a quarter of a million rows per table, so that the grouped scans take the same split path
  * as a large day) held in tables of the service's own kind: the RDB's in-memory tables
  * ({@link Kind#RDB}), or that day written as HDB partitions in each encoding the HDB serves and
- * read back through the HDB's mapped files ({@link Kind#HDB}). The JIT then compiles the kernels
+ * read back through the HDB's mapped files ({@link Kind#HDB}; encoded partitions are opened afresh
+ * each round, so their blocks decode every round as for a user's first query, instead of once and then
+ * coming from the decoded-block cache). The JIT then compiles the kernels
  * against the same segment and column classes a user's query meets, so a user's first query runs
  * compiled code without the warm-up's profile steering the compiler to other classes (a warm-up
  * over other table kinds slowed later queries: bench-jmh README, "First queries").
@@ -148,6 +150,7 @@ public final class QueryWarmUp {
     private void run() {
         final long start = System.nanoTime();
         Path dir = null;
+        final List<Path> roots = new ArrayList<>();
         final List<HistoricalDatabase> hdbs = new ArrayList<>();
         try {
             final List<RealtimeTable> tables = WarmUpDay.tables(ROWS, SYMS);
@@ -161,24 +164,21 @@ public final class QueryWarmUp {
                     segments.add(t.segment(WarmUpDay.EPOCH_DAY));
                 }
                 for (final ColumnEncoding e : encodings) {
-                    final Path root = Files.createDirectory(dir.resolve("hdb-" + sources.size()));
+                    final Path root = Files.createDirectory(dir.resolve("hdb-" + roots.size()));
                     new PartitionWriter(root, e.isPlain() ? EncodingPolicy.PLAIN : EncodingPolicy.uniform(e))
                         .write(LocalDate.ofEpochDay(WarmUpDay.EPOCH_DAY), segments);
-                    final HistoricalDatabase hdb = new HistoricalDatabase(root, new TickMetrics());
-                    hdbs.add(hdb);
-                    hdb.reload();
-                    sources.add(new PartitionSource(hdb));
+                    roots.add(root);
+                }
+                for (final Path root : roots) {
+                    hdbs.add(null);
+                    sources.add(open(root, hdbs, hdbs.size() - 1));
                 }
             }
             final QueryEngine engine = new QueryEngine(new TickMetrics(), QueryLimits.DEFAULT, parallelism);
             final String[] queries = queries();
             final List<PreparedQuery[]> prepared = new ArrayList<>();
             for (final QuerySource s : sources) {
-                final PreparedQuery[] p = new PreparedQuery[queries.length];
-                for (int q = 0; q < queries.length; q++) {
-                    p[q] = engine.prepare(queries[q], s);
-                }
-                prepared.add(p);
+                prepared.add(prepare(engine, queries, s));
             }
             final long deadline = start + budget.toNanos();
             final ChecksumSink sink = new ChecksumSink();
@@ -186,6 +186,15 @@ public final class QueryWarmUp {
             final boolean watch = jit != null && jit.isCompilationTimeMonitoringSupported();
             while (System.nanoTime() - deadline < 0 && (rounds < maxRounds || watch)) {
                 final long compiled = watch ? jit.getTotalCompilationTime() : 0;
+                for (int i = 0; i < roots.size() && rounds > 0; i++) {
+                    if (!encodings.get(i).isPlain()) {
+                        // encoded partitions opened afresh: their blocks decode again, as for a user's first query,
+                        // instead of coming from the decoded-block cache the first round filled (the decoders would
+                        // stay uncompiled)
+                        sources.set(i, open(roots.get(i), hdbs, i));
+                        prepared.set(i, prepare(engine, queries, sources.get(i)));
+                    }
+                }
                 for (int s = 0; s < sources.size(); s++) {
                     for (final PreparedQuery p : prepared.get(s)) {
                         engine.execute(p, sources.get(s), sink);
@@ -208,7 +217,9 @@ public final class QueryWarmUp {
             LOG.warn("query warm-up stopped early, first queries will compile as they run [kind={}, rounds={}]", kind, rounds, e);
         } finally {
             for (final HistoricalDatabase h : hdbs) {
-                h.close();
+                if (h != null) {
+                    h.close();
+                }
             }
             if (dir != null) {
                 try {
@@ -221,6 +232,26 @@ public final class QueryWarmUp {
             LOG.info("query warm-up done [kind={}, rounds={}, ms={}, settled={}]", kind, rounds, nanos / 1_000_000, settled);
             done.countDown();
         }
+    }
+
+    /** Opens a root's partitions as a new HDB in {@code hdbs[i]}, closing the one there (its decoded blocks leave the cache). */
+    private static QuerySource open(final Path root, final List<HistoricalDatabase> hdbs, final int i) throws IOException {
+        if (hdbs.get(i) != null) {
+            hdbs.get(i).close();
+            hdbs.set(i, null);
+        }
+        final HistoricalDatabase hdb = new HistoricalDatabase(root, new TickMetrics());
+        hdbs.set(i, hdb);
+        hdb.reload();
+        return new PartitionSource(hdb);
+    }
+
+    private static PreparedQuery[] prepare(final QueryEngine engine, final String[] queries, final QuerySource source) {
+        final PreparedQuery[] p = new PreparedQuery[queries.length];
+        for (int q = 0; q < queries.length; q++) {
+            p[q] = engine.prepare(queries[q], source);
+        }
+        return p;
     }
 
     /** The generated day's tables as the RDB serves them: one fresh segment per table and query. */

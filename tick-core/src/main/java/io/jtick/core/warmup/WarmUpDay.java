@@ -17,7 +17,10 @@ import java.util.SplittableRandom;
  * schemas) of {@code rows} rows each over {@code syms} symbols, arrival-ordered through a 6.5-hour
  * session, put into {@link RealtimeTable}s through the RDB's own insert path (update frames of
  * {@value #FRAME_ROWS} rows, each with its own sym dictionary, as a tickerplant sends them). The same
- * tables are what the HDB warm-up writes as a partition. Values are seeded, so every start queries
+ * tables are what the HDB warm-up writes as a partition. Values look like a real feed's, so that the
+ * HDB's {@code auto} encodings pick for them the transforms they pick for real days (and the warm-up
+ * compiles those decoders): times on whole microseconds, prices a random walk per sym in cents,
+ * quotes a cent or more either side of their own walk. Values are seeded, so every start queries
  * the same day.
  */
 final class WarmUpDay {
@@ -54,7 +57,14 @@ final class WarmUpDay {
         final int[] code = new int[syms];
         final int[] stamp = new int[syms];
         final SplittableRandom r = new SplittableRandom(42);
-        final long step = SESSION / rows;
+        final long stepMicros = SESSION / 1000 / rows;
+        final long jitter = Math.max(1, stepMicros / 2 - 1);
+        final long[] tradeCents = new long[syms];
+        final long[] midCents = new long[syms];
+        for (int s = 0; s < syms; s++) {
+            tradeCents[s] = 1_000 + r.nextInt(49_000);
+            midCents[s] = tradeCents[s];
+        }
         int frame = 0;
         for (int from = 0; from < rows; from += FRAME_ROWS) {
             final int n = Math.min(FRAME_ROWS, rows - from);
@@ -67,7 +77,9 @@ final class WarmUpDay {
                     stamp[s] = frame;
                     code[s] = enc.addSym(names[s]);
                 }
-                enc.timestamp(0, i, OPEN + (from + i) * step).sym(i, code[s]).float64(2, i, 100 + r.nextInt(10_000) / 100.0)
+                tradeCents[s] = Math.max(100, tradeCents[s] + r.nextInt(5) - 2);
+                final long slot = OPEN + (from + i) * stepMicros * 1000;
+                enc.timestamp(0, i, slot + r.nextLong(jitter) * 1000).sym(i, code[s]).float64(2, i, tradeCents[s] / 100.0)
                     .int64(3, i, 100L * r.nextInt(1, 20)).int8(4, i, 'A' + r.nextInt(4));
             }
             enc.finish();
@@ -81,8 +93,11 @@ final class WarmUpDay {
                     stamp[s] = frame;
                     code[s] = enc.addSym(names[s]);
                 }
-                final double px = 100 + r.nextInt(10_000) / 100.0;
-                enc.timestamp(0, i, OPEN + (from + i) * step + 1).sym(i, code[s]).float64(2, i, px - 0.01).float64(3, i, px + 0.01)
+                midCents[s] = Math.max(100, midCents[s] + r.nextInt(5) - 2);
+                final int half = 1 + r.nextInt(3);
+                final long slot = OPEN + (from + i) * stepMicros * 1000;
+                enc.timestamp(0, i, slot + (stepMicros / 2 + r.nextLong(jitter)) * 1000).sym(i, code[s])
+                    .float64(2, i, (midCents[s] - half) / 100.0).float64(3, i, (midCents[s] + half) / 100.0)
                     .int64(4, i, 100L * r.nextInt(1, 10)).int64(5, i, 100L * r.nextInt(1, 10));
             }
             enc.finish();

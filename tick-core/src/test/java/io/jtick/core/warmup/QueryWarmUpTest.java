@@ -1,15 +1,25 @@
 package io.jtick.core.warmup;
 
 import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.format.ColumnFile;
+import io.jtick.core.hdb.format.DecodedBlockCache;
+import io.jtick.core.hdb.format.Transform;
+import io.jtick.core.hdb.write.EncodingPolicy;
+import io.jtick.core.hdb.write.PartitionWriter;
+import io.jtick.core.schema.ColumnType;
+import io.jtick.core.table.TableSegment;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.testing.LeakCheck;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -41,6 +51,43 @@ class QueryWarmUpTest {
         assertThat(w.failure()).isNull();
         assertThat(w.rounds()).isEqualTo(1);
         assertThat(warmUpDirs()).isEqualTo(before);
+    }
+
+    @Test
+    void shouldDecodeTheEncodedPartitionsAgainInEveryRoundInsteadOfReadingThemFromTheCache() throws InterruptedException {
+        final long one = decodedBlockMisses(1);
+        final long three = decodedBlockMisses(3);
+        assertThat(one).isPositive();
+        assertThat(three).as("rounds 2 and 3 miss the cache as round 1 did (partitions opened afresh), not hit it")
+            .isGreaterThanOrEqualTo(2 * one);
+    }
+
+    @Test
+    void shouldWriteItsDayWithTheTransformsARealDayGets(@TempDir final Path root) throws IOException {
+        final List<TableSegment> segments = new ArrayList<>();
+        for (final RealtimeTable t : WarmUpDay.tables(50_000, 50)) {
+            segments.add(t.segment(WarmUpDay.EPOCH_DAY));
+        }
+        new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("auto/lz4")))
+            .write(LocalDate.ofEpochDay(WarmUpDay.EPOCH_DAY), segments);
+        final Path day = root.resolve(LocalDate.ofEpochDay(WarmUpDay.EPOCH_DAY).toString());
+        // prices in cents and whole-microsecond times: scaled, delta, shuffled, as the HDB stores a recorded day's
+        for (final String column : List.of("trade/price", "trade/time", "quote/bid", "quote/ask", "quote/time")) {
+            final ColumnType type = column.endsWith("time") ? ColumnType.TIMESTAMP : ColumnType.FLOAT64;
+            try (ColumnFile f = ColumnFile.open(day.resolve(column), type, 50_000)) {
+                assertThat(f.encoding().transform()).as(column).isEqualTo(Transform.parse("scale-delta+shuffle"));
+            }
+        }
+    }
+
+    /** Cache misses of an HDB warm-up of {@code rounds} rounds over an {@code auto/lz4} partition. */
+    private static long decodedBlockMisses(final int rounds) throws InterruptedException {
+        final long before = DecodedBlockCache.shared().misses();
+        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.HDB, WAIT, rounds, false, List.of(ColumnEncoding.parse("auto/lz4")), 1);
+        assertThat(w.await(WAIT)).isTrue();
+        assertThat(w.failure()).isNull();
+        assertThat(w.rounds()).isEqualTo(rounds);
+        return DecodedBlockCache.shared().misses() - before;
     }
 
     @Test

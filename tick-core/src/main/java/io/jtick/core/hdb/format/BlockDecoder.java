@@ -126,11 +126,9 @@ final class BlockDecoder {
                             prev += min + gcd * x[j];
                             x[j] = prev;
                         }
-                    } else if (gcd == 1) {
-                        for (int j = 0; j < m; j++) {
-                            x[j] += min;
-                        }
                     } else {
+                        // one loop for every divisor (1 too): a branch on the data's divisor was met only by
+                        // some days, so compiled code trained on others threw itself away on the first block with it
                         for (int j = 0; j < m; j++) {
                             x[j] = min + gcd * x[j];
                         }
