@@ -111,9 +111,7 @@ final class AsOfJoin {
 
     private SymRows rows(final int leftSym) {
         if (leftSym >= leftToRight.length) {
-            final int old = leftToRight.length;
-            leftToRight = Arrays.copyOf(leftToRight, Math.max(leftSym + 1, Math.max(64, old << 1)));
-            Arrays.fill(leftToRight, old, leftToRight.length, -2);
+            leftToRight = SymDict.grown(leftToRight, leftSym, -2);
         }
         int rid = leftToRight[leftSym];
         if (rid == -2) {

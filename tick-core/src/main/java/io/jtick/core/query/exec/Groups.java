@@ -226,9 +226,7 @@ final class Groups {
     }
 
     private int[] growLocal(final int local) {
-        final int old = localToGroup.length;
-        localToGroup = Arrays.copyOf(localToGroup, Math.max(local + 1, Math.max(64, old << 1)));
-        Arrays.fill(localToGroup, old, localToGroup.length, -1);
+        localToGroup = SymDict.grown(localToGroup, local, -1);
         return localToGroup;
     }
 
@@ -257,9 +255,7 @@ final class Groups {
     /** The group of a query-wide sym id when the sym is the only key: an array, no hashing. */
     private int groupOfSymKey(final int global) {
         if (global >= symToGroup.length) {
-            final int old = symToGroup.length;
-            symToGroup = Arrays.copyOf(symToGroup, Math.max(global + 1, Math.max(64, old << 1)));
-            Arrays.fill(symToGroup, old, symToGroup.length, -1);
+            symToGroup = SymDict.grown(symToGroup, global, -1);
         }
         int g = symToGroup[global];
         if (g < 0) {

@@ -2,6 +2,7 @@ package io.jtick.core.query.exec;
 
 import io.jtick.core.table.TableSegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,14 @@ final class SymDict {
         return names.get(id);
     }
 
+    /** A sym id map (an int per id) grown to hold {@code id}, at least doubled, the new slots {@code empty}. */
+    static int[] grown(final int[] map, final int id, final int empty) {
+        final int old = map.length;
+        final int[] m = Arrays.copyOf(map, Math.max(id + 1, Math.max(64, old << 1)));
+        Arrays.fill(m, old, m.length, empty);
+        return m;
+    }
+
     /**
      * Per thread, for the segment last bound: local sym id → query-wide id, filled on first sight.
      */
@@ -41,15 +50,13 @@ final class SymDict {
         void bind(final TableSegment segment) {
             if (segment != seg) {
                 seg = segment;
-                java.util.Arrays.fill(map, -1);
+                Arrays.fill(map, -1);
             }
         }
 
         int global(final int local) {
             if (local >= map.length) {
-                final int old = map.length;
-                map = java.util.Arrays.copyOf(map, Math.max(local + 1, Math.max(64, old << 1)));
-                java.util.Arrays.fill(map, old, map.length, -1);
+                map = grown(map, local, -1);
             }
             int g = map[local];
             if (g < 0) {

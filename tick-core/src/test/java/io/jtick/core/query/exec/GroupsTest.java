@@ -109,14 +109,15 @@ class GroupsTest {
     @Test
     void shouldMeetNewSymsInTheMiddleOfFilteredBatchesAndMergeSlicesThatShareOneThreadsSymMap() {
         final MemorySegment s = seg(1, r(1, "A", 1, 1, 'N'), r(2, "B", 1, 2, 'N'), r(3, "A", 1, 4, 'N'), r(4, "C", 1, 8, 'N'),
-            r(5, "B", 1, 16, 'N'), r(6, "D", 1, 32, 'N'), r(7, "C", 1, 64, 'N'));
+            r(5, "B", 1, 16, 'N'), r(6, "D", 1, 32, 'N'), r(7, "C", 1, 64, 'N'), r(8, "B", 1, 128, 'N'));
+        final MemorySegment other = seg(2, r(9, "D", 1, 256, 'N'), r(10, "A", 1, 512, 'N')); // other local ids: D 0, A 1
         final Plan p = plan("{\"table\":\"t\",\"select\":{\"q\":{\"sum\":\"qty\"},\"n\":{\"count\":\"*\"}},\"by\":\"sym\"}", T);
         final SymDict dict = new SymDict();
         dict.id("D"); // another segment met D first: query-wide ids are not the local ones
         final SymDict.LocalMap syms = new SymDict.LocalMap(dict);
         final Batch b = new Batch(p, ExecRig.CAPACITY);
         b.bind(s, ExecRig.columns(p, s), null);
-        // two slices of one thread, as a split scan makes them: rows 0-3, then rows 4-6
+        // three slices of one thread, as a split scan makes them: rows 0-3, rows 4-7, then the other segment
         final Groups first = new Groups(p, ExecRig.CAPACITY, syms, 10);
         first.bind(s);
         b.setRange(0, 4, -1);
@@ -125,15 +126,25 @@ class GroupsTest {
         first.add(b);
         final Groups second = new Groups(p, ExecRig.CAPACITY, syms, 10);
         second.bind(s);
-        b.setRange(4, 3, -1);
+        b.setRange(4, 2, -1); // B, D: new to this slice
         second.add(b);
-        assertThat(ExecRig.rows(p, second, dict)).as("a slice's groups start empty").containsExactly(list("B", 16L, 1L),
+        b.setRange(6, 2, -1); // C new, then B known: the second pass fixes the new row and leaves the known one
+        second.add(b);
+        assertThat(ExecRig.rows(p, second, dict)).as("a slice's groups start empty").containsExactly(list("B", 144L, 2L),
             list("D", 32L, 1L), list("C", 64L, 1L));
+        final Groups third = new Groups(p, ExecRig.CAPACITY, syms, 10);
+        third.bind(other);
+        b.bind(other, ExecRig.columns(p, other), null);
+        b.setRange(0, 2, -1);
+        third.add(b);
+        assertThat(ExecRig.rows(p, third, dict)).as("the thread's sym map follows the segment").containsExactly(list("D", 256L, 1L),
+            list("A", 512L, 1L));
 
         first.merge(second);
+        first.merge(third);
 
-        assertThat(ExecRig.rows(p, first, dict)).containsExactly(list("B", 18L, 2L), list("A", 4L, 1L), list("C", 72L, 2L),
-            list("D", 32L, 1L));
+        assertThat(ExecRig.rows(p, first, dict)).containsExactly(list("B", 146L, 3L), list("A", 516L, 2L), list("C", 72L, 2L),
+            list("D", 288L, 2L));
     }
 
     @Test
