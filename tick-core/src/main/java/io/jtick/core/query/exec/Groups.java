@@ -128,16 +128,17 @@ final class Groups {
                 }
             }
             if (seen < 0) {
+                // every row again, not only those the first pass left at -1: a test of gid[i] here would take one way
+                // only until a batch mixes known and new syms (the compiled code then threw itself away on a user's
+                // first query); this branch takes both ways in any batch with more rows than new syms
                 for (int i = 0; i < count; i++) {
-                    if (gid[i] < 0) {
-                        final int local = s[o + (sel == null ? i : sel[i])];
-                        int g = map[local];
-                        if (g < 0) {
-                            g = groupOfSym(localSyms.global(local));
-                            map[local] = g;
-                        }
-                        gid[i] = g;
+                    final int local = s[o + (sel == null ? i : sel[i])];
+                    int g = map[local];
+                    if (g < 0) {
+                        g = groupOfSym(localSyms.global(local));
+                        map[local] = g;
                     }
+                    gid[i] = g;
                 }
             }
             runs = runs(count);
