@@ -71,6 +71,7 @@ final class HdbLifecycle implements SmartLifecycle {
         this.coldStore = properties.objectStore().enabled() ? new S3ColdStore(properties.objectStore().settings(properties.root()),
             metrics) : null;
         hdb.coldStore(coldStore);
+        hdb.preloadDays(properties.preloadDays());
         if (properties.decodedBlockCache() != null) {
             DecodedBlockCache.shared().capacityBytes(properties.decodedBlockCache().toBytes());
         }

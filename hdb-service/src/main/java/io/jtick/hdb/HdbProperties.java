@@ -35,6 +35,9 @@ import java.util.Map;
  * @param decodedBlockCache bytes of decoded values the process keeps of encoded (lz4/snappy/zstd) blocks for point and
  *                   window reads, and of Parquet pages ({@code DecodedBlockCache}); 0 = none; unset = a quarter of the heap,
  *                   at least 64MB
+ * @param preloadDays after each reload, the tables it opened for this many newest dates are read once in the background
+ *                   (every block checksummed, the mapped pages touched), so the first query of the day pays for neither;
+ *                   0 = off
  * @param replayPort the replay port: consumers ask it for historical replays in the native wire format (0 = any free port)
  * @param replay     how replays run ({@code tick.hdb.replay.*})
  * @param imports    the bulk import of recorded files ({@code tick.hdb.import.*}, {@code POST /api/import})
@@ -62,6 +65,7 @@ public record HdbProperties(
     @DefaultValue Gateway gateway,
     @DefaultValue("64GB") DataSize importMaxBytes,
     DataSize decodedBlockCache,
+    @DefaultValue("1") int preloadDays,
     @DefaultValue("5012") int replayPort,
     @DefaultValue Replay replay,
     @Name("import") @DefaultValue Imports imports,
@@ -81,6 +85,7 @@ public record HdbProperties(
         PropertyChecks.present("tick.hdb.tiers", tiers);
         PropertyChecks.present("tick.hdb.block-bytes", blockBytes);
         PropertyChecks.present("tick.hdb.import-max-bytes", importMaxBytes);
+        PropertyChecks.range("tick.hdb.preload-days", preloadDays, 0, Integer.MAX_VALUE);
         PropertyChecks.range("tick.hdb.replay-port", replayPort, 0, 65535);
         PropertyChecks.range("tick.hdb.pg-port", pgPort, -1, 65535);
         PropertyChecks.present("tick.hdb.pg-host", pgHost);

@@ -316,7 +316,9 @@ public final class JtickQuerySystem implements QuerySystem {
             final EncodingPolicy policy = encoding.isPlain() ? EncodingPolicy.PLAIN : EncodingPolicy.uniform(encoding);
             new PartitionWriter(root, policy).write(LocalDate.ofEpochDay(day), List.of(rdb.table("trade"), rdb.table("quote")));
             hdb = new HistoricalDatabase(root, new TickMetrics());
+            hdb.preloadDays(1);
             hdb.reload();
+            awaitPreload(hdb);
             return new PartitionSource(hdb);
         } catch (final IOException | RuntimeException e) {
             try {
@@ -325,6 +327,18 @@ public final class JtickQuerySystem implements QuerySystem {
                 e.addSuppressed(suppressed);
             }
             throw e;
+        }
+    }
+
+    /** As hdb-service preloads the newest day after a reload ({@code tick.hdb.preload-days}); the first query waits for it. */
+    private static void awaitPreload(final HistoricalDatabase hdb) {
+        try {
+            if (!hdb.awaitPreload(java.time.Duration.ofMinutes(1))) {
+                throw new IllegalStateException("HDB preload still running after a minute");
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 

@@ -548,6 +548,38 @@ public final class ColumnFile implements AutoCloseable {
         }
     }
 
+    /**
+     * Checksums every stored block not yet checksummed in this process, without decoding: the
+     * bytes of a mapped file are then in this process's page tables and its blocks marked verified,
+     * so a first read pays for neither ({@link io.jtick.core.hdb.read.HistoricalDatabase}'s preload of the
+     * newest days). A file past 2 GiB (read positionally, checksummed at each read) is left alone.
+     *
+     * @return bytes checksummed
+     * @throws CorruptPartitionException on the first block whose checksum is wrong
+     */
+    public long preload() throws CorruptPartitionException {
+        if (mapped == null) {
+            return 0;
+        }
+        long bytes = 0;
+        for (int b = 0; b < blockCount; b++) {
+            try {
+                if (plain != null) {
+                    verifyMapped(b);
+                } else {
+                    encoded.checksum(b);
+                }
+            } catch (final UncheckedIOException e) {
+                if (e.getCause() instanceof CorruptPartitionException c) {
+                    throw c;
+                }
+                throw e;
+            }
+            bytes += blockLengths[b];
+        }
+        return bytes;
+    }
+
     private void verifyMapped(final int block) {
         if (verified[block] != 0) {
             return;

@@ -398,6 +398,16 @@ final class EncodedBlocks {
         return counted(searches, block, SEARCHES_TO_CACHE) ? cached(block) : null;
     }
 
+    /** Checksums {@code block}'s stored bytes once (a version 3 block is then marked verified), for {@link ColumnFile#preload}. */
+    void checksum(final int block) {
+        checkOpen();
+        try {
+            stored(block, SCRATCH.get());
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /**
      * The address of {@code block}'s stored bytes (in the map, or read into this thread's buffer
      * past 2 GiB), checksummed: a mapped version 3 block the first time it is read, any other on every read.

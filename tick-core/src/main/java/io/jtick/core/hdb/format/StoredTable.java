@@ -51,6 +51,15 @@ public interface StoredTable extends TableSegment {
     /** Checks every stored byte against its checksum; throws naming the file at fault. */
     void verify() throws IOException;
 
+    /**
+     * Reads every stored byte once ahead of queries, checksumming it, so that the first query does not
+     * pay for first touches and checksums; returns the bytes read. By default nothing (a format read
+     * through its own caches).
+     */
+    default long preload() throws IOException {
+        return 0;
+    }
+
     /** True when a column is read in place (memory-mapped plain values), false when it is decoded. */
     boolean mapped(int column);
 

@@ -6,6 +6,7 @@ import io.jtick.core.hdb.format.TableFormats;
 import io.jtick.core.hdb.store.PartitionStore;
 import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.schema.TableSchema;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,19 +22,35 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * The loaded HDB: every table of every date partition under a root, opened and checked. Reads
  * run concurrently with {@link #reload()} and with tier swaps ({@link #replace}): a reader takes
  * the current immutable map, retains the tables it reads and releases them when done.
+ *
+ * <p>With {@link #preloadDays} set, the tables a reload opens for the newest days are read once on a
+ * background thread ({@link StoredTable#preload}: every block checksummed, the mapped pages touched),
+ * so that the first query of the day pays for neither.
  */
 public final class HistoricalDatabase implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HistoricalDatabase.class);
 
     private final Path root;
     private final AtomicLong corruptReads;
+    private final AtomicLong preloadedBytes;
+    private int preloadDays;
+    private ExecutorService preloader;
+    private volatile Future<?> lastPreload;
     private volatile NavigableMap<LocalDate, Map<String, Loaded>> partitions = Collections.emptyNavigableMap();
     private volatile ColdStore cold;
     private boolean recovered;
@@ -60,11 +78,39 @@ public final class HistoricalDatabase implements AutoCloseable {
     public HistoricalDatabase(final Path root, final TickMetrics metrics) {
         this.root = Objects.requireNonNull(root, "root");
         this.corruptReads = metrics.counter("tick.hdb.corrupt.reads");
+        this.preloadedBytes = metrics.counter("tick.hdb.preload.bytes");
         metrics.gauge("tick.hdb.partitions", () -> partitions.size());
     }
 
     public Path root() {
         return root;
+    }
+
+    /**
+     * From the next reload on, the tables it opens for the newest {@code days} dates are preloaded in
+     * the background ({@link StoredTable#preload}); 0 (the default) turns it off.
+     */
+    public synchronized void preloadDays(final int days) {
+        if (days < 0) {
+            throw new IllegalArgumentException("preload days must be >= 0 [days=" + days + "]");
+        }
+        this.preloadDays = days;
+    }
+
+    /** Waits until the preloads started so far have finished; false when {@code timeout} passed first. */
+    public boolean awaitPreload(final Duration timeout) throws InterruptedException {
+        final Future<?> f = lastPreload;
+        if (f == null) {
+            return true;
+        }
+        try {
+            f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (final TimeoutException e) {
+            return false;
+        } catch (final ExecutionException | java.util.concurrent.CancellationException e) {
+            return true;
+        }
+        return true;
     }
 
     /** Lists and reads the cold tier's partitions beside the root's from the next reload on (null: none). */
@@ -139,7 +185,61 @@ public final class HistoricalDatabase implements AutoCloseable {
                 }
             }
         }
+        preloadNewest(next, openedNow);
         return new ReloadReport(next.size(), tables, List.copyOf(opened), List.copyOf(dropped), recovery);
+    }
+
+    /** Hands the tables just opened for the newest {@link #preloadDays} dates, retained, to the preload thread. */
+    private void preloadNewest(final NavigableMap<LocalDate, Map<String, Loaded>> next, final List<StoredTable> openedNow) {
+        if (preloadDays == 0 || openedNow.isEmpty()) {
+            return;
+        }
+        final Set<LocalDate> newest = next.descendingKeySet().stream().limit(preloadDays).collect(Collectors.toSet());
+        final List<StoredTable> tables = new ArrayList<>();
+        for (final StoredTable t : openedNow) {
+            if (newest.contains(t.date()) && t.retain()) {
+                tables.add(t);
+            }
+        }
+        if (tables.isEmpty()) {
+            return;
+        }
+        if (preloader == null) {
+            preloader = Executors.newSingleThreadExecutor(new DefaultThreadFactory("jtick-hdb-preload", true));
+        }
+        try {
+            lastPreload = preloader.submit(() -> preload(tables));
+        } catch (final java.util.concurrent.RejectedExecutionException e) {
+            tables.forEach(StoredTable::release);
+        }
+    }
+
+    /** Reads each table once ({@link StoredTable#preload}), stopping early when this database closes; releases them. */
+    private void preload(final List<StoredTable> tables) {
+        final long t0 = System.nanoTime();
+        long bytes = 0;
+        int done = 0;
+        try {
+            for (final StoredTable t : tables) {
+                if (Thread.currentThread().isInterrupted()) {
+                    break;
+                }
+                try {
+                    bytes += t.preload();
+                    done++;
+                } catch (final CorruptPartitionException e) {
+                    corruptReads.incrementAndGet();
+                    LOG.error("preload met a corrupt block: {}", e.getMessage());
+                } catch (final IOException | RuntimeException e) {
+                    LOG.warn("cannot preload a table [date={}, table={}]: {}", t.date(), t.name(), e.getMessage());
+                }
+            }
+        } finally {
+            tables.forEach(StoredTable::release);
+        }
+        preloadedBytes.addAndGet(bytes);
+        LOG.info("HDB preloaded [tables={}, of={}, bytes={}, millis={}]", done, tables.size(), bytes,
+            (System.nanoTime() - t0) / 1_000_000);
     }
 
     /**
@@ -340,6 +440,10 @@ public final class HistoricalDatabase implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        if (preloader != null) {
+            preloader.shutdownNow();
+            preloader = null;
+        }
         for (final Map<String, Loaded> byTable : partitions.values()) {
             for (final Loaded l : byTable.values()) {
                 l.table().close();

@@ -1,5 +1,7 @@
 package io.jtick.core.hdb.read;
 
+import io.jtick.core.hdb.format.ColumnEncoding;
+import io.jtick.core.hdb.format.ColumnFile;
 import io.jtick.core.hdb.format.CorruptPartitionException;
 import io.jtick.core.hdb.store.PartitionStore;
 import io.jtick.core.hdb.write.EncodingPolicy;
@@ -24,8 +26,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -142,5 +146,83 @@ class HistoricalDatabaseTest {
             .isInstanceOf(UncheckedIOException.class).cause().isInstanceOf(CorruptPartitionException.class)
             .hasMessageContaining("file=" + price).hasMessageContaining("block=0");
         assertThat(metrics.counters().get("tick.hdb.corrupt.reads").get()).isEqualTo(1);
+    }
+
+    private MemorySegment write(final LocalDate date, final int rows, final long seed, final EncodingPolicy policy) throws IOException {
+        final MemorySegment trade = SyntheticDay.segment("trade", date, rows, 20, seed);
+        new PartitionWriter(root, policy, 4096, 2, PartitionWriter.WriteHook.NONE).write(date, List.of(trade));
+        return trade;
+    }
+
+    /** Bytes of values stored in a table directory's column files (what a preload reads). */
+    private static long storedBytes(final Path table) throws IOException {
+        long n = 0;
+        try (Stream<Path> files = java.nio.file.Files.list(table)) {
+            for (final Path f : files.filter(f -> !f.getFileName().toString().startsWith(".")).toList()) {
+                if (io.jtick.core.schema.TableSchema.trade(0).indexOf(f.getFileName().toString()) < 0) {
+                    continue;
+                }
+                try (ColumnFile cf = ColumnFile.open(f, null, -1)) {
+                    n += cf.storedBytes();
+                }
+            }
+        }
+        return n;
+    }
+
+    private void awaitPreload() throws InterruptedException {
+        assertThat(hdb.awaitPreload(Duration.ofSeconds(30))).as("preload finished").isTrue();
+    }
+
+    @Test
+    void shouldPreloadOnlyTheNewestDaysTablesEachReloadOpens() throws Exception {
+        write(D1, 3_000, 1);
+        write(D2, 4_000, 2, EncodingPolicy.uniform(ColumnEncoding.parse("auto/lz4")));
+        hdb = new HistoricalDatabase(root, metrics);
+        hdb.preloadDays(1);
+        hdb.reload();
+        awaitPreload();
+        final long d2 = storedBytes(root.resolve("2026-09-02/trade"));
+        assertThat(d2).isPositive();
+        assertThat(metrics.counters().get("tick.hdb.preload.bytes").get()).isEqualTo(d2);
+
+        hdb.reload();
+        awaitPreload();
+        assertThat(metrics.counters().get("tick.hdb.preload.bytes").get()).as("nothing new opened").isEqualTo(d2);
+
+        final LocalDate d3 = D2.plusDays(1);
+        write(d3, 2_000, 3);
+        hdb.reload();
+        awaitPreload();
+        assertThat(metrics.counters().get("tick.hdb.preload.bytes").get())
+            .isEqualTo(d2 + storedBytes(root.resolve("2026-09-03/trade")));
+        assertThat(new QueryEngine(metrics, QueryLimits.DEFAULT, 1).query("{\"table\":\"trade\"}", new PartitionSource(hdb))
+            .rowCount()).isEqualTo(9_000);
+    }
+
+    @Test
+    void shouldCountCorruptBlockFoundByPreloadAndKeepTheDayListed() throws Exception {
+        write(D1, 5_000, 1);
+        write(D2, 5_000, 2);
+        for (final String day : List.of("2026-09-01", "2026-09-02")) {
+            try (FileChannel ch = FileChannel.open(root.resolve(day + "/trade/price"), StandardOpenOption.WRITE)) {
+                ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}), 64 + 8 * 3);
+            }
+        }
+        hdb = new HistoricalDatabase(root, metrics);
+        hdb.preloadDays(1);
+        hdb.reload();
+        awaitPreload();
+        assertThat(metrics.counters().get("tick.hdb.corrupt.reads").get()).as("only the newest day is preloaded").isEqualTo(1);
+        assertThat(hdb.dates()).containsExactly(D1, D2);
+        assertThatThrownBy(() -> new QueryEngine(metrics, QueryLimits.DEFAULT, 1).query(
+            "{\"table\":\"trade\",\"select\":[\"price\"],\"dates\":\"2026-09-02\"}", new PartitionSource(hdb)))
+            .isInstanceOf(UncheckedIOException.class).cause().isInstanceOf(CorruptPartitionException.class);
+    }
+
+    @Test
+    void shouldRejectNegativePreloadDays() {
+        hdb = new HistoricalDatabase(root, metrics);
+        assertThatThrownBy(() -> hdb.preloadDays(-1)).isInstanceOf(IllegalArgumentException.class);
     }
 }
