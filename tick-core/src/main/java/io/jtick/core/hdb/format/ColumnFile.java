@@ -549,23 +549,30 @@ public final class ColumnFile implements AutoCloseable {
     }
 
     /**
-     * Checksums every stored block not yet checksummed in this process, without decoding: the
-     * bytes of a mapped file are then in this process's page tables and its blocks marked verified,
-     * so a first read pays for neither ({@link io.jtick.core.hdb.read.HistoricalDatabase}'s preload of the
-     * newest days). A file past 2 GiB (read positionally, checksummed at each read) is left alone.
+     * Reads every stored block once ahead of queries ({@link io.jtick.core.hdb.read.HistoricalDatabase}'s
+     * preload of the newest days): each block is checksummed, so a mapped file's bytes are in this
+     * process's page tables and its blocks marked verified, and a first read pays for neither. An
+     * encoded column that the shared {@link DecodedBlockCache} keeps whole ({@link DecodedBlockCache#keepsWhole})
+     * is decoded into it when the cache has room for all of it beside what it holds, as a repeated query
+     * would leave it; else it is only checksummed. A file past 2 GiB (read positionally, checksummed at
+     * each read) is left alone.
      *
-     * @return bytes checksummed
-     * @throws CorruptPartitionException on the first block whose checksum is wrong
+     * @return stored bytes read
+     * @throws CorruptPartitionException on the first block whose checksum is wrong or that does not decode
      */
     public long preload() throws CorruptPartitionException {
         if (mapped == null) {
             return 0;
         }
+        final DecodedBlockCache cache = DecodedBlockCache.shared();
+        final boolean decode = plain == null && encoded.cachedWhole() && cache.capacityBytes() - cache.bytes() >= rawBytes();
         long bytes = 0;
         for (int b = 0; b < blockCount; b++) {
             try {
                 if (plain != null) {
                     verifyMapped(b);
+                } else if (decode) {
+                    encoded.cached(b);
                 } else {
                     encoded.checksum(b);
                 }

@@ -187,7 +187,7 @@ public final class PartitionTable implements StoredTable {
         }
     }
 
-    /** Checksums every column's stored blocks once, without decoding ({@link ColumnFile#preload}). */
+    /** Reads every column's stored blocks once ({@link ColumnFile#preload}). */
     @Override
     public long preload() throws CorruptPartitionException {
         long bytes = 0;

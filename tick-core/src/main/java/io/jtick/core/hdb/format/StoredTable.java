@@ -53,8 +53,9 @@ public interface StoredTable extends TableSegment {
 
     /**
      * Reads every stored byte once ahead of queries, checksumming it, so that the first query does not
-     * pay for first touches and checksums; returns the bytes read. By default nothing (a format read
-     * through its own caches).
+     * pay for first touches and checksums (and, where a format keeps decoded values in a shared cache
+     * with room for them, decoding); returns the bytes read. By default nothing (a format read through
+     * its own caches).
      */
     default long preload() throws IOException {
         return 0;

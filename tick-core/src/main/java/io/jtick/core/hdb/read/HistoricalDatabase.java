@@ -39,8 +39,9 @@ import java.util.stream.Collectors;
  * the current immutable map, retains the tables it reads and releases them when done.
  *
  * <p>With {@link #preloadDays} set, the tables a reload opens for the newest days are read once on a
- * background thread ({@link StoredTable#preload}: every block checksummed, the mapped pages touched),
- * so that the first query of the day pays for neither.
+ * background thread ({@link StoredTable#preload}: every block checksummed, the mapped pages touched,
+ * encoded columns decoded into the shared cache while it has room for them), so that the first query of
+ * the day pays for none of it.
  */
 public final class HistoricalDatabase implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HistoricalDatabase.class);

@@ -3,6 +3,7 @@ package io.jtick.core.hdb.read;
 import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.hdb.format.ColumnFile;
 import io.jtick.core.hdb.format.CorruptPartitionException;
+import io.jtick.core.hdb.format.DecodedBlockCache;
 import io.jtick.core.hdb.store.PartitionStore;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.write.PartitionWriter;
@@ -178,6 +179,7 @@ class HistoricalDatabaseTest {
     void shouldPreloadOnlyTheNewestDaysTablesEachReloadOpens() throws Exception {
         write(D1, 3_000, 1);
         write(D2, 4_000, 2, EncodingPolicy.uniform(ColumnEncoding.parse("auto/lz4")));
+        DecodedBlockCache.shared().clear();
         hdb = new HistoricalDatabase(root, metrics);
         hdb.preloadDays(1);
         hdb.reload();
@@ -185,6 +187,14 @@ class HistoricalDatabaseTest {
         final long d2 = storedBytes(root.resolve("2026-09-02/trade"));
         assertThat(d2).isPositive();
         assertThat(metrics.counters().get("tick.hdb.preload.bytes").get()).isEqualTo(d2);
+
+        final long misses = DecodedBlockCache.shared().misses();
+        final long hits = DecodedBlockCache.shared().hits();
+        final QueryEngine engine = new QueryEngine(metrics, QueryLimits.DEFAULT, 1);
+        assertThat(engine.query("{\"table\":\"trade\",\"dates\":\"2026-09-02\",\"where\":{\"sym\":\"S0003\"},"
+            + "\"select\":[\"time\",\"price\",\"size\"]}", new PartitionSource(hdb)).rowCount()).isPositive();
+        assertThat(DecodedBlockCache.shared().misses()).as("the lz4 day's columns were decoded into the cache").isEqualTo(misses);
+        assertThat(DecodedBlockCache.shared().hits()).isGreaterThan(hits);
 
         hdb.reload();
         awaitPreload();
