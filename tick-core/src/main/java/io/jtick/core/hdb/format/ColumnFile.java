@@ -554,8 +554,9 @@ public final class ColumnFile implements AutoCloseable {
      * process's page tables and its blocks marked verified, and a first read pays for neither. An
      * encoded column that the shared {@link DecodedBlockCache} keeps whole ({@link DecodedBlockCache#keepsWhole})
      * is decoded into it when the cache has room for all of it beside what it holds, as a repeated query
-     * would leave it; else it is only checksummed. A file past 2 GiB (read positionally, checksummed at
-     * each read) is left alone.
+     * would leave it; else it is only checksummed (a version 2 encoded file, which has no sub-blocks, is
+     * checksummed again at each read: for it this only touches the pages). A file past 2 GiB (read
+     * positionally, checksummed at each read) is left alone.
      *
      * @return stored bytes read
      * @throws CorruptPartitionException on the first block whose checksum is wrong or that does not decode

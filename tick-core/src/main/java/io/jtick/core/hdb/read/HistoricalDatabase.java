@@ -30,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
@@ -51,6 +52,8 @@ public final class HistoricalDatabase implements AutoCloseable {
     private final AtomicLong preloadedBytes;
     private int preloadDays;
     private ExecutorService preloader;
+    /** Set by {@link #close}: the preloads of that executor release their tables without reading them. */
+    private AtomicBoolean preloadStopped;
     private volatile Future<?> lastPreload;
     private volatile NavigableMap<LocalDate, Map<String, Loaded>> partitions = Collections.emptyNavigableMap();
     private volatile ColdStore cold;
@@ -108,7 +111,7 @@ public final class HistoricalDatabase implements AutoCloseable {
             f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (final TimeoutException e) {
             return false;
-        } catch (final ExecutionException | java.util.concurrent.CancellationException e) {
+        } catch (final ExecutionException e) {
             return true;
         }
         return true;
@@ -205,24 +208,33 @@ public final class HistoricalDatabase implements AutoCloseable {
         if (tables.isEmpty()) {
             return;
         }
-        if (preloader == null) {
-            preloader = Executors.newSingleThreadExecutor(new DefaultThreadFactory("jtick-hdb-preload", true));
-        }
         try {
-            lastPreload = preloader.submit(() -> preload(tables));
-        } catch (final java.util.concurrent.RejectedExecutionException e) {
+            final ExecutorService executor = preloadExecutor();
+            final AtomicBoolean stopped = preloadStopped;
+            lastPreload = executor.submit(() -> preload(tables, stopped));
+        } catch (final RuntimeException e) {
             tables.forEach(StoredTable::release);
+            LOG.warn("cannot start the preload of the newest days: {}", e.toString());
         }
     }
 
+    /** The preload thread, started at the first preload (package-private: a test holds it busy to queue preloads). */
+    synchronized ExecutorService preloadExecutor() {
+        if (preloader == null) {
+            preloader = Executors.newSingleThreadExecutor(new DefaultThreadFactory("jtick-hdb-preload", true));
+            preloadStopped = new AtomicBoolean();
+        }
+        return preloader;
+    }
+
     /** Reads each table once ({@link StoredTable#preload}), stopping early when this database closes; releases them. */
-    private void preload(final List<StoredTable> tables) {
+    private void preload(final List<StoredTable> tables, final AtomicBoolean stopped) {
         final long t0 = System.nanoTime();
         long bytes = 0;
         int done = 0;
         try {
             for (final StoredTable t : tables) {
-                if (Thread.currentThread().isInterrupted()) {
+                if (stopped.get()) {
                     break;
                 }
                 try {
@@ -442,7 +454,9 @@ public final class HistoricalDatabase implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (preloader != null) {
-            preloader.shutdownNow();
+            // queued preloads still run, only to release their tables; a running one stops after its table
+            preloadStopped.set(true);
+            preloader.shutdown();
             preloader = null;
         }
         for (final Map<String, Loaded> byTable : partitions.values()) {

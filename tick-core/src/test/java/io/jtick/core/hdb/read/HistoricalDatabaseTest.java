@@ -231,6 +231,32 @@ class HistoricalDatabaseTest {
     }
 
     @Test
+    void shouldReleaseEveryPreloadedTableWhenClosedWithPreloadsQueued() throws Exception {
+        hdb = new HistoricalDatabase(root, metrics);
+        hdb.preloadDays(1);
+        final java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        hdb.preloadExecutor().execute(() -> {
+            busy.countDown();
+            try {
+                go.await();
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        busy.await();
+        for (int d = 0; d < 3; d++) {
+            write(D1.plusDays(d), 2_000, d);
+            hdb.reload();
+        }
+        hdb.close();
+        go.countDown();
+        // the three queued preloads run only to release their tables (LeakCheck: no file left open)
+        awaitPreload();
+        assertThat(metrics.counters().get("tick.hdb.preload.bytes").get()).isZero();
+    }
+
+    @Test
     void shouldRejectNegativePreloadDays() {
         hdb = new HistoricalDatabase(root, metrics);
         assertThatThrownBy(() -> hdb.preloadDays(-1)).isInstanceOf(IllegalArgumentException.class);
