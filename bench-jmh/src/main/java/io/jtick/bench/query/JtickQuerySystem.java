@@ -51,6 +51,8 @@ import java.util.Set;
 public final class JtickQuerySystem implements QuerySystem {
     private static final int FRAME_ROWS = 10_000;
     private static QueryWarmUp warmUp;
+    /** As rdb-service's {@code rdb-sym-index}: one thread per process sorts (and counts) each chunk the load fills. */
+    private static final io.jtick.core.rdb.SymIndexAgent INDEX_AGENT = new io.jtick.core.rdb.SymIndexAgent("bench-rdb-sym-index");
 
     /** Where the data lives: the system names the benchmark knows. */
     public enum Layout {
@@ -223,7 +225,7 @@ public final class JtickQuerySystem implements QuerySystem {
 
     private static RealtimeDatabase rdb(final TickData d, final int day) {
         final RealtimeDatabase rdb = new RealtimeDatabase(new TickMetrics(), io.jtick.core.rdb.EndOfDayHandler.NONE, List.of(),
-            Math.max(1024, Integer.highestOneBit(Math.max(d.trades, d.quotes)) << 1), Set.of());
+            Math.max(1024, Integer.highestOneBit(Math.max(d.trades, d.quotes)) << 1), Set.of(), Long.MAX_VALUE, INDEX_AGENT);
         final Map<String, TableSchema> schemas = new LinkedHashMap<>();
         schemas.put("trade", TableSchema.trade(0));
         schemas.put("quote", TableSchema.quote(0));

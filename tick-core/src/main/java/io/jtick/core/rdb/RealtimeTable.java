@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * catalog ids through a {@link SymDictionaryCache}; nothing is allocated per row or per update
  * unless a chunk or a new symbol is added. The sym index is kept off the insert path: a table given
  * a {@link SymIndexAgent} hands it each chunk the writer fills, which the agent's thread sorts into the
- * index at once; the first query that asks a segment for one sym's rows indexes whatever rows published
+ * index at once (and adds to the rows per sym that {@code count by sym} reads, {@link SymCounts});
+ * the first query that asks a segment for one sym's rows indexes whatever rows published
  * since are not indexed yet (without an agent, all of them), a whole chunk at a time by a counting
  * sort ({@link SymIndex#catchUp}), so inserts never pay for it and queries always see every row.
  * A table without the index answers the same question by scanning its sym column. Growth never
@@ -195,12 +196,19 @@ public final class RealtimeTable {
         }
         try {
             final int n = published & ~ColumnStore.MASK;
-            index.catchUp(chunks[TableSchema.SYM], n, symbols.size());
+            final Object[] sym = chunks[TableSchema.SYM];
+            index.catchUp(sym, n, symbols.size());
+            counts.extend(sym, n >>> ColumnStore.SHIFT);
         } finally {
             if (pool != null) {
                 unpin();
             }
         }
+    }
+
+    /** Any thread (tests): rows the totals of {@code count by sym} cover now ({@link SymCounts}). */
+    int countedRows() {
+        return counts.countedChunks() << ColumnStore.SHIFT;
     }
 
     /** Any thread (tests): rows the sym index covers now, 0 without the index. */

@@ -7,8 +7,9 @@ import java.util.Arrays;
  * column: running totals over the table's first whole column chunks ({@link ColumnStore#CHUNK_ROWS}
  * rows each), which never change once full, kept between queries; a query adds the rows of its
  * snapshot past the last counted chunk (at most the part-filled last chunk when queries come
- * often) by a scan of the sym column. Built lazily by the queries that ask, apart from the insert
- * path and the sym index; a table without the index counts the same way.
+ * often) by a scan of the sym column. Kept off the insert path: extended by the sym index's
+ * follower ({@link SymIndexAgent}) as it sorts each filled chunk, and by the queries that ask for
+ * what it has not covered (a table without the index or its follower: everything, at the first query).
  *
  * <p>Threads: {@link #count} extends the totals under this object's lock, one thread at a time, and
  * publishes an immutable {@link Totals} through a volatile once its array is written. A query whose
@@ -68,8 +69,16 @@ final class SymCounts {
         scan(symChunks, from, rows, out);
     }
 
-    /** Totals over at least {@code full} chunks: the newest, extended under the lock when they fall short. */
-    private synchronized Totals extend(final Object[] symChunks, final int full) {
+    /** Chunks the newest totals cover. */
+    int countedChunks() {
+        return totals.chunks;
+    }
+
+    /**
+     * Totals over at least {@code full} chunks (whole, published chunks of {@code symChunks}): the newest,
+     * extended under the lock when they fall short. The queries' {@link #count} and the follower call it.
+     */
+    synchronized Totals extend(final Object[] symChunks, final int full) {
         final Totals now = totals;
         if (now.chunks >= full) {
             return now;

@@ -107,12 +107,25 @@ class SymIndexCatchUpTest {
             insert(table, ROWS);
             final int whole = ROWS & ~ColumnStore.MASK;
             final long deadline = System.nanoTime() + 30_000_000_000L;
-            while (table.indexedRows() < whole && System.nanoTime() < deadline) {
+            while ((table.indexedRows() < whole || table.countedRows() < whole) && System.nanoTime() < deadline) {
                 java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
             }
-            // no query has run: the agent indexed every whole chunk and nothing of the partly filled last one
+            // no query has run: the agent indexed and counted every whole chunk and nothing of the partly filled last one
             assertThat(table.indexedRows()).isEqualTo(whole);
+            assertThat(table.countedRows()).isEqualTo(whole);
             final TableSegment s = table.segment(0);
+            final long[] counted = new long[s.symIdLimit()];
+            assertThat(s.symCounts(counted)).isTrue();
+            final long[] expected = new long[s.symIdLimit()];
+            final ColumnChunk c = new ColumnChunk();
+            for (int from = 0; from < ROWS; from += TableSegment.DEFAULT_CHUNK_ROWS) {
+                final int len = Math.min(TableSegment.DEFAULT_CHUNK_ROWS, ROWS - from);
+                s.read(TableSchema.SYM, from, len, c);
+                for (int i = 0; i < len; i++) {
+                    expected[c.ints()[c.offset() + i]]++;
+                }
+            }
+            assertThat(counted).containsExactly(expected);
             for (int sym = 0; sym < s.symIdLimit(); sym += 7) {
                 assertThat(indexed(s, sym)).as("sym %d", sym).containsExactly(scanned(s, sym));
             }

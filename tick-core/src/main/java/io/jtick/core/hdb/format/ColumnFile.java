@@ -549,7 +549,7 @@ public final class ColumnFile implements AutoCloseable {
     }
 
     /**
-     * Reads every stored block once ahead of queries ({@link io.jtick.core.hdb.read.HistoricalDatabase}'s
+     * Reads every stored block once ahead of queries (the HDB's
      * preload of the newest days): each block is checksummed, so a mapped file's bytes are in this
      * process's page tables and its blocks marked verified, and a first read pays for neither. An
      * encoded column that the shared {@link DecodedBlockCache} keeps whole ({@link DecodedBlockCache#keepsWhole})
