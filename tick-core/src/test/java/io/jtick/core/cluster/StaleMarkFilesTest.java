@@ -45,6 +45,8 @@ class StaleMarkFilesTest {
     void shouldRefuseToStartOverTheMarkFileOfAProcessStillRunningTheMember() throws Exception {
         final File cluster = new File(dir, "cluster");
         final ClusterMarkFile running = create(cluster, ClusterMarkFile.SERVICE_FILENAME_PREFIX + "0.dat");
+        // alive before the check starts (the heartbeat thread may not have run yet when it looks)
+        running.updateActivityTimestamp(CLOCK.time());
         final AtomicBoolean stop = new AtomicBoolean();
         final Thread heartbeat = new Thread(() -> {
             while (!stop.get()) {
