@@ -171,7 +171,7 @@ public final class QueryWarmUp {
                 }
                 for (final Path root : roots) {
                     hdbs.add(null);
-                    sources.add(open(root, hdbs, hdbs.size() - 1));
+                    sources.add(open(root, hdbs, hdbs.size() - 1, false));
                 }
             }
             final QueryEngine engine = new QueryEngine(new TickMetrics(), QueryLimits.DEFAULT, parallelism);
@@ -190,8 +190,9 @@ public final class QueryWarmUp {
                     if (!encodings.get(i).isPlain()) {
                         // encoded partitions opened afresh: their blocks decode again, as for a user's first query,
                         // instead of coming from the decoded-block cache the first round filled (the decoders would
-                        // stay uncompiled)
-                        sources.set(i, open(roots.get(i), hdbs, i));
+                        // stay uncompiled); every other round preloaded as hdb-service preloads its newest day, so the
+                        // queries also read blocks the preload put in the cache, as a user's first query does then
+                        sources.set(i, open(roots.get(i), hdbs, i, rounds % 2 == 1));
                         prepared.set(i, prepare(engine, queries, sources.get(i)));
                     }
                 }
@@ -234,15 +235,21 @@ public final class QueryWarmUp {
         }
     }
 
-    /** Opens a root's partitions as a new HDB in {@code hdbs[i]}, closing the one there (its decoded blocks leave the cache). */
-    private static QuerySource open(final Path root, final List<HistoricalDatabase> hdbs, final int i) throws IOException {
+    /**
+     * Opens a root's partitions as a new HDB in {@code hdbs[i]}, closing the one there (its decoded blocks leave the cache);
+     * {@code preload}: read ahead as hdb-service's newest day is ({@link HistoricalDatabase#preloadDays}), waited for.
+     */
+    private static QuerySource open(final Path root, final List<HistoricalDatabase> hdbs, final int i, final boolean preload)
+        throws IOException, InterruptedException {
         if (hdbs.get(i) != null) {
             hdbs.get(i).close();
             hdbs.set(i, null);
         }
         final HistoricalDatabase hdb = new HistoricalDatabase(root, new TickMetrics());
         hdbs.set(i, hdb);
+        hdb.preloadDays(preload ? 1 : 0);
         hdb.reload();
+        hdb.awaitPreload(Duration.ofSeconds(10));
         return new PartitionSource(hdb);
     }
 

@@ -251,7 +251,8 @@ public final class HistoricalDatabase implements AutoCloseable {
             tables.forEach(StoredTable::release);
         }
         preloadedBytes.addAndGet(bytes);
-        LOG.info("HDB preloaded [tables={}, of={}, bytes={}, millis={}]", done, tables.size(), bytes,
+        // debug: the query warm-up preloads its own partitions every other round; tick_hdb_preload_bytes_total counts the service's
+        LOG.debug("HDB preloaded [tables={}, of={}, bytes={}, millis={}]", done, tables.size(), bytes,
             (System.nanoTime() - t0) / 1_000_000);
     }
 
