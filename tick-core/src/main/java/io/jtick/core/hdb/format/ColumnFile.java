@@ -7,14 +7,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.zip.CRC32C;
 
 import static io.jtick.core.hdb.format.ColumnFileDescriptor.HEADER_LENGTH;
 
@@ -53,7 +51,6 @@ public final class ColumnFile implements AutoCloseable {
     private final long fileBytes;
     private final long[] blockOffsets;
     private final int[] blockLengths;
-    private final int[] blockCrcs;
     /** First row of each block, plus rowCount at the end. */
     private final int[] blockFirstRow;
     /**
@@ -68,11 +65,12 @@ public final class ColumnFile implements AutoCloseable {
     /** The values region (header + blocks) mapped read-only; null for empty files and encoded files over 2 GiB. */
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer plain;
-    private final byte[] verified;
     /** Unsafe offset of element 0 in this column's typed array ({@link ColumnType#newArray}). */
     private final long valuesBase;
     /** The encoded blocks' decoding and where their values go; unused by a plain file. */
     private final EncodedBlocks encoded;
+    /** The blocks' checksums: a plain file's checked at first touch, every block by {@link #verify} and {@link #preload}. */
+    private final BlockChecks checks;
     private volatile boolean closed;
 
     private ColumnFile(final Path path, final ColumnFileHeader h, final FileChannel channel, final MappedByteBuffer mapped) {
@@ -89,15 +87,14 @@ public final class ColumnFile implements AutoCloseable {
         this.fileBytes = h.fileBytes;
         this.blockOffsets = h.offsets;
         this.blockLengths = h.lengths;
-        this.blockCrcs = h.crcs;
         this.blockFirstRow = h.firstRows;
         this.header = h;
         this.channel = channel;
         this.mapped = mapped;
         this.plain = mapped == null || !encoding.isPlain() ? null : new UnsafeBuffer(mapped);
-        this.verified = plain == null ? null : new byte[blockCount];
         this.valuesBase = UnsafeApi.arrayBaseOffset(type.newArray(0).getClass());
         this.encoded = new EncodedBlocks(id, path, h, channel, mapped, valuesBase);
+        this.checks = new BlockChecks(path, h, mapped, plain != null, encoded, valuesBase);
     }
 
     /**
@@ -220,7 +217,7 @@ public final class ColumnFile implements AutoCloseable {
         }
         checkOpen();
         for (int b = toRow > fromRow ? blockOf(fromRow) : 1, last = toRow > fromRow ? blockOf(toRow - 1) : 0; b <= last; b++) {
-            verifyMapped(b);
+            checks.plain(b);
         }
         return plain.addressOffset() + HEADER_LENGTH;
     }
@@ -240,7 +237,7 @@ public final class ColumnFile implements AutoCloseable {
             final int rows = rowsIn(block);
             final int n = Math.min(end - row, rows - inBlock);
             if (plain != null) {
-                verifyMapped(block);
+                checks.plain(block);
                 UnsafeApi.copyMemory(null, plain.addressOffset() + HEADER_LENGTH + (long) row * width, dst, at, (long) n * width);
             } else {
                 encoded.copy(block, inBlock, rows, n, dst, at, holder);
@@ -291,7 +288,7 @@ public final class ColumnFile implements AutoCloseable {
             final Object src;
             final long srcBase;
             if (plain != null) {
-                verifyMapped(block);
+                checks.plain(block);
                 src = null;
                 srcBase = plain.addressOffset() + HEADER_LENGTH;
             } else {
@@ -381,7 +378,7 @@ public final class ColumnFile implements AutoCloseable {
         final int lastBlock = blockOf(to - 1);
         final boolean few = lastBlock - firstBlock < 4;
         for (int b = firstBlock; few && b <= lastBlock; b++) {
-            verifyMapped(b);
+            checks.plain(b);
         }
         final long base = plain.addressOffset() + HEADER_LENGTH;
         if (few) {
@@ -389,7 +386,7 @@ public final class ColumnFile implements AutoCloseable {
         }
         while (lo < hi) {
             final int mid = (lo + hi) >>> 1;
-            verifyMapped(blockOf(mid));
+            checks.plain(blockOf(mid));
             if (UnsafeApi.getLong(null, base + ((long) mid << 3)) < t) {
                 lo = mid + 1;
             } else {
@@ -507,7 +504,7 @@ public final class ColumnFile implements AutoCloseable {
     private int plainIndex(final int row) {
         checkOpen();
         checkRow(row);
-        verifyMapped(blockOf(row));
+        checks.plain(blockOf(row));
         return HEADER_LENGTH + row * width;
     }
 
@@ -534,73 +531,25 @@ public final class ColumnFile implements AutoCloseable {
 
     /** Checks every block's checksum (and that encoded blocks decode); throws on the first bad one. */
     public void verify() throws CorruptPartitionException {
-        final Object scratchValues = plain != null ? null : type.newArray(blockRows);
-        for (int b = 0; b < blockCount; b++) {
-            try {
-                if (plain != null) {
-                    verifyMapped(b);
-                } else {
-                    encoded.decodeInto(b, scratchValues, valuesBase);
-                }
-            } catch (final UncheckedIOException e) {
-                throw (CorruptPartitionException) e.getCause();
-            }
-        }
+        checkOpen();
+        checks.verifyAll();
     }
 
     /**
-     * Reads every stored block once ahead of queries (the HDB's
-     * preload of the newest days): each block is checksummed, so a mapped file's bytes are in this
-     * process's page tables and its blocks marked verified, and a first read pays for neither. An
-     * encoded column that the shared {@link DecodedBlockCache} keeps whole ({@link DecodedBlockCache#keepsWhole})
-     * is decoded into it when the cache has room for all of it beside what it holds, as a repeated query
-     * would leave it; else it is only checksummed (a version 2 encoded file, which has no sub-blocks, is
-     * checksummed again at each read: for it this only touches the pages). A file past 2 GiB (read
-     * positionally, checksummed at each read) is left alone.
+     * Reads every stored block once ahead of queries (the HDB's preload of the newest days): each block
+     * is checksummed, so a mapped file's bytes are in this process's page tables and its blocks marked
+     * verified, and a first read pays for neither. An encoded column that the shared {@link DecodedBlockCache}
+     * keeps whole ({@link DecodedBlockCache#keepsWhole}) is decoded into it when the cache has room for all
+     * of it beside what it holds, as a repeated query would leave it; else it is only checksummed (a
+     * version 2 encoded file, which has no sub-blocks, is checksummed again at each read: for it this only
+     * touches the pages). A file past 2 GiB (read positionally, checksummed at each read) is left alone.
      *
      * @return stored bytes read
      * @throws CorruptPartitionException on the first block whose checksum is wrong or that does not decode
      */
     public long preload() throws CorruptPartitionException {
-        if (mapped == null) {
-            return 0;
-        }
-        final DecodedBlockCache cache = DecodedBlockCache.shared();
-        final boolean decode = plain == null && encoded.cachedWhole() && cache.capacityBytes() - cache.bytes() >= rawBytes();
-        long bytes = 0;
-        for (int b = 0; b < blockCount; b++) {
-            try {
-                if (plain != null) {
-                    verifyMapped(b);
-                } else if (decode) {
-                    encoded.cached(b);
-                } else {
-                    encoded.checksum(b);
-                }
-            } catch (final UncheckedIOException e) {
-                if (e.getCause() instanceof CorruptPartitionException c) {
-                    throw c;
-                }
-                throw e;
-            }
-            bytes += blockLengths[b];
-        }
-        return bytes;
-    }
-
-    private void verifyMapped(final int block) {
-        if (verified[block] != 0) {
-            return;
-        }
         checkOpen();
-        final ByteBuffer slice = mapped.duplicate();
-        slice.limit((int) (blockOffsets[block] + blockLengths[block])).position((int) blockOffsets[block]);
-        final CRC32C crc = new CRC32C();
-        crc.update(slice);
-        if ((int) crc.getValue() != blockCrcs[block]) {
-            throw new UncheckedIOException(new CorruptPartitionException(path, block, "block checksum mismatch"));
-        }
-        verified[block] = 1;
+        return checks.preload();
     }
 
     private void checkOpen() {
