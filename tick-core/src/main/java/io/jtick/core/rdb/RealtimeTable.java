@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * catalog ids through a {@link SymDictionaryCache}; nothing is allocated per row or per update
  * unless a chunk or a new symbol is added. The sym index is kept off the insert path: a table given
  * a {@link SymIndexAgent} hands it each chunk the writer fills, which the agent's thread sorts into the
- * index at once (and adds to the rows per sym that {@code count by sym} reads, {@link SymCounts});
+ * index at once (and, in growing steps, to the rows per sym that {@code count by sym} reads, {@link SymCounts});
  * the first query that asks a segment for one sym's rows indexes whatever rows published
  * since are not indexed yet (without an agent, all of them), a whole chunk at a time by a counting
  * sort ({@link SymIndex#catchUp}), so inserts never pay for it and queries always see every row.

@@ -8,7 +8,7 @@ import java.util.Arrays;
  * rows each), which never change once full, kept between queries; a query adds the rows of its
  * snapshot past the last counted chunk (at most the part-filled last chunk when queries come
  * often) by a scan of the sym column. Kept off the insert path: extended by the sym index's
- * follower ({@link SymIndexAgent}) as it sorts each filled chunk, and by the queries that ask for
+ * follower ({@link SymIndexAgent}) in growing steps as it sorts the filled chunks, and by the queries that ask for
  * what it has not covered (a table without the index or its follower: everything, at the first query).
  *
  * <p>Threads: {@link #count} extends the totals under this object's lock, one thread at a time, and

@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * given to it into their {@link SymIndex} as soon as the writer has filled it (the chunk's 128 KB of
  * sym ids still in a cache), so that a one-sym query finds the index built and catches up at most
  * the rows of the last, partly filled chunk, and the inserting thread pays nothing for the index.
- * It also adds each such chunk to the table's rows per sym ({@link SymCounts}), so that the first
- * {@code count by sym} of the day counts only the last chunk, not every row.
+ * It also adds the filled chunks to the table's rows per sym ({@link SymCounts}), in growing steps,
+ * so that the first {@code count by sym} of the day counts at most about an eighth of the rows.
  * The writer hands a table over once per chunk it fills ({@link #offer}, at most one pending hand-over
  * per table); the agent indexes every whole chunk published by then ({@link RealtimeTable#indexWholeChunks})
  * under the index's lock, the one a query's catch-up takes, so each chunk is sorted once, by whichever
