@@ -50,7 +50,8 @@ import java.util.Set;
  */
 public final class JtickQuerySystem implements QuerySystem {
     private static final int FRAME_ROWS = 10_000;
-    private static QueryWarmUp warmUp;
+    /** One warm-up per kind, as each service runs its own: rdb-service the RDB's, hdb-service the HDB's. */
+    private static final Map<QueryWarmUp.Kind, QueryWarmUp> WARM_UPS = new EnumMap<>(QueryWarmUp.Kind.class);
     /** As rdb-service's {@code rdb-sym-index}: one thread per process sorts (and counts) each chunk the load fills. */
     private static final io.jtick.core.rdb.SymIndexAgent INDEX_AGENT = new io.jtick.core.rdb.SymIndexAgent("bench-rdb-sym-index");
 
@@ -101,19 +102,18 @@ public final class JtickQuerySystem implements QuerySystem {
     /**
      * As rdb-service and hdb-service do as they start ({@code tick.query.warm-up}, on by default):
      * the engine's warm-up over tables of this layout's kind (the RDB's, or HDB partitions in the
-     * service's default encodings), started once per JVM before the data loads, on its own thread;
-     * {@code -Djtick.bench.warm-up=false} turns it off. The first query waits for it (a user who
-     * asks once the service is up): the time it took beyond the load is printed as
-     * {@code warm-up ms} (start-up cost) and {@code wait ms}.
+     * service's default encodings), started once per kind and JVM before the data loads, on its own
+     * thread, so that each system starts as its service would even when the RDB and the HDBs share
+     * one JVM (QueryCheck); {@code -Djtick.bench.warm-up=false} turns it off. The first query waits
+     * for it (a user who asks once the service is up): the time it took beyond the load is printed
+     * as {@code warm-up ms} (start-up cost) and {@code wait ms}.
      */
     private static synchronized QueryWarmUp warmUpOnce(final Layout layout) {
-        if (warmUp == null) {
-            final boolean on = Boolean.parseBoolean(System.getProperty("jtick.bench.warm-up", "true"));
-            warmUp = !on ? QueryWarmUp.off() : QueryWarmUp.start(layout == Layout.RDB || layout == Layout.PARTED ? QueryWarmUp.Kind.RDB
-                : QueryWarmUp.Kind.HDB, QueryWarmUp.DEFAULT_BUDGET, QueryWarmUp.DEFAULT_ROUNDS, true,
-                List.of(ColumnEncoding.PLAIN, ColumnEncoding.parse("auto/lz4")), Runtime.getRuntime().availableProcessors());
-        }
-        return warmUp;
+        final QueryWarmUp.Kind kind = layout == Layout.RDB || layout == Layout.PARTED ? QueryWarmUp.Kind.RDB : QueryWarmUp.Kind.HDB;
+        return WARM_UPS.computeIfAbsent(kind, k -> Boolean.parseBoolean(System.getProperty("jtick.bench.warm-up", "true"))
+            ? QueryWarmUp.start(k, QueryWarmUp.DEFAULT_BUDGET, QueryWarmUp.DEFAULT_ROUNDS, true,
+                List.of(ColumnEncoding.PLAIN, ColumnEncoding.parse("auto/lz4")), Runtime.getRuntime().availableProcessors())
+            : QueryWarmUp.off());
     }
 
     private static void awaitWarmUp(final QueryWarmUp w) {

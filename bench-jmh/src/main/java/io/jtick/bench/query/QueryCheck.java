@@ -11,8 +11,10 @@ import java.util.List;
  * as {@link QuerySystem#open}: jtick, jtick-parted, jtick-hdb, jtick-hdb-lz4, jtick-hdb-parquet, duckdb, duckdb-parquet, questdb.
  *
  * <p>Two tables: "first ms", each question's first run on each system, timed right after that
- * system loaded and before anything else ran on it (a user's first queries; in a JVM that has not
- * run a query yet only for the first jtick system named: run one system per JVM for cold figures),
+ * system loaded and before anything else ran on it (a user's first queries once the service is up:
+ * each jtick kind, the RDB's and the HDBs', waits for its own start-up warm-up, as rdb-service and
+ * hdb-service do; the jtick systems after the first of their kind find code the first one compiled:
+ * run one system per JVM, as {@code FirstQueryBench} does, for cold figures),
  * and "median ms", the median of {@code repeats} runs after the answers were compared.
  */
 public final class QueryCheck {
