@@ -288,12 +288,18 @@ public final class QueryWarmUp {
 
     /** The shapes: the questions QueryCheck times, then a filter with every aggregate. */
     static String[] queries() {
-        final String one = WarmUpDay.sym(7);
+        final String one = WarmUpDay.sym(WarmUpDay.ONE);
         return new String[] {
             "{\"table\":\"trade\",\"select\":{\"n\":{\"count\":\"*\"}},\"by\":\"sym\"}",
             "{\"table\":\"trade\",\"select\":{\"vwap\":{\"wavg\":[\"size\",\"price\"]},\"n\":{\"count\":\"*\"}},\"by\":\"sym\"}",
             "{\"table\":\"trade\",\"where\":{\"sym\":\"" + one + "\"},\"select\":[\"time\",\"sym\",\"price\",\"size\",\"cond\"]}",
             "{\"table\":\"trade\",\"where\":{\"sym\":\"" + one + "\"},"
+                + "\"select\":{\"open\":{\"first\":\"price\"},\"high\":{\"max\":\"price\"},\"low\":{\"min\":\"price\"},"
+                + "\"close\":{\"last\":\"price\"},\"volume\":{\"sum\":\"size\"}},"
+                + "\"by\":{\"minute\":{\"xbar\":[\"1m\",\"time\"]}}}",
+            // a thin sym's bars too: runs of one or two rows (the one sym's are runs of many), so both paths of the
+            // grouped kernels are compiled
+            "{\"table\":\"trade\",\"where\":{\"sym\":\"" + WarmUpDay.sym(WarmUpDay.ONE + 1) + "\"},"
                 + "\"select\":{\"open\":{\"first\":\"price\"},\"high\":{\"max\":\"price\"},\"low\":{\"min\":\"price\"},"
                 + "\"close\":{\"last\":\"price\"},\"volume\":{\"sum\":\"size\"}},"
                 + "\"by\":{\"minute\":{\"xbar\":[\"1m\",\"time\"]}}}",

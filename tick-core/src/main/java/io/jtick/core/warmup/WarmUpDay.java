@@ -34,7 +34,19 @@ final class WarmUpDay {
     private WarmUpDay() {
     }
 
-    /** The symbol the one-sym questions ask for. */
+    /**
+     * The sym id the one-sym questions ask for: one row in {@value #ONE_SHARE} of each table is its
+     * own, so its rows span several of an HDB's blocks and its one-minute bars are runs of many rows,
+     * as a large day's syms are (where every other sym's rows fit in one block and its bars are runs
+     * of one or two rows). The day's first trade and its last two are its own, and its last two quotes
+     * are other syms', so its as-of join meets a trade before its first quote and two after its last. Code
+     * compiled without those paths was thrown away at a user's first queries of a large day.
+     */
+    static final int ONE = 7;
+    /** One row in this many is sym {@link #ONE}'s. */
+    static final int ONE_SHARE = 32;
+
+    /** The symbol of sym id {@code i}. */
     static String sym(final int i) {
         return "W" + i;
     }
@@ -72,7 +84,8 @@ final class WarmUpDay {
             buf.clear();
             enc.wrap(buf, tradeSchema, n, maxDictBytes);
             for (int i = 0; i < n; i++) {
-                final int s = r.nextInt(syms);
+                final int drawn = draw(r, syms);
+                final int s = (from + i == 0 || from + i >= rows - 2) && ONE < syms ? ONE : drawn;
                 if (stamp[s] != frame) {
                     stamp[s] = frame;
                     code[s] = enc.addSym(names[s]);
@@ -88,7 +101,8 @@ final class WarmUpDay {
             buf.clear();
             enc.wrap(buf, quoteSchema, n, maxDictBytes);
             for (int i = 0; i < n; i++) {
-                final int s = r.nextInt(syms);
+                final int drawn = draw(r, syms);
+                final int s = from + i >= rows - 2 && drawn == ONE ? (ONE + 1) % syms : drawn;
                 if (stamp[s] != frame) {
                     stamp[s] = frame;
                     code[s] = enc.addSym(names[s]);
@@ -104,5 +118,10 @@ final class WarmUpDay {
             quote.append(quoteSchema, dec.wrap(buf, 0));
         }
         return List.of(trade, quote);
+    }
+
+    /** A row's sym: {@link #ONE} once in {@value #ONE_SHARE}, else any. */
+    private static int draw(final SplittableRandom r, final int syms) {
+        return ONE < syms && r.nextInt(ONE_SHARE) == 0 ? ONE : r.nextInt(syms);
     }
 }

@@ -7,6 +7,9 @@ import io.jtick.core.hdb.format.Transform;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.schema.ColumnType;
+import io.jtick.core.schema.TableSchema;
+import io.jtick.core.table.ColumnChunk;
+import io.jtick.core.table.RowSink;
 import io.jtick.core.table.TableSegment;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.testing.LeakCheck;
@@ -65,7 +68,7 @@ class QueryWarmUpTest {
     @Test
     void shouldWriteItsDayWithTheTransformsARealDayGets(@TempDir final Path root) throws IOException {
         final List<TableSegment> segments = new ArrayList<>();
-        for (final RealtimeTable t : WarmUpDay.tables(50_000, 50)) {
+        for (final RealtimeTable t : WarmUpDay.tables(QueryWarmUp.ROWS, QueryWarmUp.SYMS)) {
             segments.add(t.segment(WarmUpDay.EPOCH_DAY));
         }
         new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse("auto/lz4")))
@@ -74,7 +77,7 @@ class QueryWarmUpTest {
         // prices in cents and whole-microsecond times: scaled, delta, shuffled, as the HDB stores a recorded day's
         for (final String column : List.of("trade/price", "trade/time", "quote/bid", "quote/ask", "quote/time")) {
             final ColumnType type = column.endsWith("time") ? ColumnType.TIMESTAMP : ColumnType.FLOAT64;
-            try (ColumnFile f = ColumnFile.open(day.resolve(column), type, 50_000)) {
+            try (ColumnFile f = ColumnFile.open(day.resolve(column), type, QueryWarmUp.ROWS)) {
                 assertThat(f.encoding().transform()).as(column).isEqualTo(Transform.parse("scale-delta+shuffle"));
             }
         }
@@ -126,6 +129,53 @@ class QueryWarmUpTest {
         final List<RealtimeTable> tables = WarmUpDay.tables(25_000, 50);
         assertThat(tables).extracting(RealtimeTable::name).containsExactly("trade", "quote");
         assertThat(tables).allSatisfy(t -> assertThat(t.rowCount()).isEqualTo(25_000));
+    }
+
+    @Test
+    void shouldGiveTheOneSymATradeBeforeItsFirstQuoteAndTwoAfterItsLast() {
+        final List<RealtimeTable> tables = WarmUpDay.tables(QueryWarmUp.ROWS, QueryWarmUp.SYMS);
+        final TableSegment trade = tables.get(0).segment(WarmUpDay.EPOCH_DAY);
+        final TableSegment quote = tables.get(1).segment(WarmUpDay.EPOCH_DAY);
+        final List<Integer> trades = rowsOf(trade, WarmUpDay.ONE);
+        final List<Integer> quotes = rowsOf(quote, WarmUpDay.ONE);
+        assertThat(time(trade, trades.get(0))).as("first trade before the first quote").isLessThan(time(quote, quotes.get(0)));
+        assertThat(time(trade, trades.get(trades.size() - 2))).as("last two trades after the last quote")
+            .isGreaterThan(time(quote, quotes.get(quotes.size() - 1)));
+    }
+
+    @Test
+    void shouldGiveTheOneSymBarsOfManyRowsAndAThinSymBarsOfFew() {
+        final TableSegment trade = WarmUpDay.tables(QueryWarmUp.ROWS, QueryWarmUp.SYMS).get(0).segment(WarmUpDay.EPOCH_DAY);
+        final int minutes = 390;
+        // the grouped kernels fold a batch as runs when its runs average 4 rows or more
+        assertThat(rowsOf(trade, WarmUpDay.ONE).size()).isGreaterThan(4 * minutes);
+        assertThat(rowsOf(trade, WarmUpDay.ONE + 1).size()).isLessThan(4 * minutes);
+    }
+
+    private static List<Integer> rowsOf(final TableSegment segment, final int sym) {
+        final List<Integer> rows = new ArrayList<>();
+        segment.symRows(segment.symId(WarmUpDay.sym(sym)), new RowSink() {
+            @Override
+            public void range(final int from, final int to) {
+                for (int r = from; r < to; r++) {
+                    rows.add(r);
+                }
+            }
+
+            @Override
+            public void rows(final int[] rs, final int from, final int to) {
+                for (int i = from; i < to; i++) {
+                    rows.add(rs[i]);
+                }
+            }
+        });
+        return rows;
+    }
+
+    private static long time(final TableSegment segment, final int row) {
+        final ColumnChunk chunk = new ColumnChunk();
+        segment.read(TableSchema.TIME, row, 1, chunk);
+        return chunk.longs()[chunk.offset()];
     }
 
     private static List<Path> warmUpDirs() throws IOException {
