@@ -35,12 +35,13 @@ final class WarmUpDay {
     }
 
     /**
-     * The sym id the one-sym questions ask for: one row in {@value #ONE_SHARE} of each table is its
-     * own, so its rows span several of an HDB's blocks and its one-minute bars are runs of many rows,
-     * as a large day's syms are (where every other sym's rows fit in one block and its bars are runs
-     * of one or two rows). The day's first trade and its last two are its own, and its last two quotes
-     * are other syms', so its as-of join meets a trade before its first quote and two after its last. Code
-     * compiled without those paths was thrown away at a user's first queries of a large day.
+     * The sym id the one-sym questions ask for, a busy one: one row in {@value #ONE_SHARE} is drawn as
+     * its own (with its share of the other draws, about 1 in 30), so its rows span several blocks of
+     * an encoded HDB column and its one-minute bars are runs of many rows, as a large day's syms are,
+     * where every other sym's rows fit in one block and its bars are runs of a few rows at most. The
+     * day's first trade and its last two are its own, and the day's last two quotes are other syms',
+     * so its as-of join meets a trade before its first quote and two after its last. Code compiled
+     * without those paths was thrown away at a user's first queries of a large day.
      */
     static final int ONE = 7;
     /** One row in this many is sym {@link #ONE}'s. */

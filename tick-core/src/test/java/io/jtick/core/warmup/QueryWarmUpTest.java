@@ -7,10 +7,8 @@ import io.jtick.core.hdb.format.Transform;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.schema.ColumnType;
-import io.jtick.core.schema.TableSchema;
-import io.jtick.core.table.ColumnChunk;
-import io.jtick.core.table.RowSink;
 import io.jtick.core.table.TableSegment;
+import io.jtick.core.testing.Cells;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.testing.LeakCheck;
 import org.junit.jupiter.api.Test;
@@ -136,11 +134,17 @@ class QueryWarmUpTest {
         final List<RealtimeTable> tables = WarmUpDay.tables(QueryWarmUp.ROWS, QueryWarmUp.SYMS);
         final TableSegment trade = tables.get(0).segment(WarmUpDay.EPOCH_DAY);
         final TableSegment quote = tables.get(1).segment(WarmUpDay.EPOCH_DAY);
-        final List<Integer> trades = rowsOf(trade, WarmUpDay.ONE);
-        final List<Integer> quotes = rowsOf(quote, WarmUpDay.ONE);
-        assertThat(time(trade, trades.get(0))).as("first trade before the first quote").isLessThan(time(quote, quotes.get(0)));
-        assertThat(time(trade, trades.get(trades.size() - 2))).as("last two trades after the last quote")
-            .isGreaterThan(time(quote, quotes.get(quotes.size() - 1)));
+        final String one = WarmUpDay.sym(WarmUpDay.ONE);
+        final List<Integer> trades = Cells.symRows(trade, one);
+        final List<Integer> quotes = Cells.symRows(quote, one);
+        final int rows = QueryWarmUp.ROWS;
+        assertThat(trades.get(0)).as("the day's first trade").isZero();
+        assertThat(trades.subList(trades.size() - 2, trades.size())).as("the day's last two trades").containsExactly(rows - 2, rows - 1);
+        assertThat(quotes.get(quotes.size() - 1)).as("not the day's last two quotes").isLessThan(rows - 2);
+        assertThat(Cells.time(trade, trades.get(0))).as("first trade before the first quote")
+            .isLessThan(Cells.time(quote, quotes.get(0)));
+        assertThat(Cells.time(trade, trades.get(trades.size() - 2))).as("last two trades after the last quote")
+            .isGreaterThan(Cells.time(quote, quotes.get(quotes.size() - 1)));
     }
 
     @Test
@@ -148,34 +152,8 @@ class QueryWarmUpTest {
         final TableSegment trade = WarmUpDay.tables(QueryWarmUp.ROWS, QueryWarmUp.SYMS).get(0).segment(WarmUpDay.EPOCH_DAY);
         final int minutes = 390;
         // the grouped kernels fold a batch as runs when its runs average 4 rows or more
-        assertThat(rowsOf(trade, WarmUpDay.ONE).size()).isGreaterThan(4 * minutes);
-        assertThat(rowsOf(trade, WarmUpDay.ONE + 1).size()).isLessThan(4 * minutes);
-    }
-
-    private static List<Integer> rowsOf(final TableSegment segment, final int sym) {
-        final List<Integer> rows = new ArrayList<>();
-        segment.symRows(segment.symId(WarmUpDay.sym(sym)), new RowSink() {
-            @Override
-            public void range(final int from, final int to) {
-                for (int r = from; r < to; r++) {
-                    rows.add(r);
-                }
-            }
-
-            @Override
-            public void rows(final int[] rs, final int from, final int to) {
-                for (int i = from; i < to; i++) {
-                    rows.add(rs[i]);
-                }
-            }
-        });
-        return rows;
-    }
-
-    private static long time(final TableSegment segment, final int row) {
-        final ColumnChunk chunk = new ColumnChunk();
-        segment.read(TableSchema.TIME, row, 1, chunk);
-        return chunk.longs()[chunk.offset()];
+        assertThat(Cells.symRows(trade, WarmUpDay.sym(WarmUpDay.ONE))).hasSizeGreaterThan(4 * minutes);
+        assertThat(Cells.symRows(trade, WarmUpDay.sym(WarmUpDay.ONE + 1))).hasSizeLessThan(4 * minutes);
     }
 
     private static List<Path> warmUpDirs() throws IOException {
