@@ -47,7 +47,7 @@ public record QueryProperties(
      * off; the time it took is the gauge {@code tick.query.warmup.ms} (0 until it is done).
      */
     public QueryWarmUp startWarmUp(final QueryWarmUp.Kind kind, final TickMetrics metrics) {
-        final QueryWarmUp w = warmUp ? QueryWarmUp.start(kind, warmUpTime, QueryWarmUp.DEFAULT_ROUNDS, true,
+        final QueryWarmUp w = warmUp ? QueryWarmUp.start(kind, warmUpTime, QueryWarmUp.defaultRounds(kind), true,
             warmUpEncodings.stream().map(ColumnEncoding::parse).toList(), Runtime.getRuntime().availableProcessors()) : QueryWarmUp.off();
         metrics.gauge("tick.query.warmup.ms", () -> w.nanos() / 1_000_000);
         return w;

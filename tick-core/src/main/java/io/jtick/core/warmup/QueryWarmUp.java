@@ -58,12 +58,24 @@ public final class QueryWarmUp {
     /** Rows per table: above the engine's threshold for splitting a grouped scan over threads. */
     static final int ROWS = 300_000;
     static final int SYMS = 500;
-    /** Rounds before the warm-up watches the JIT settle: enough to make C2 compile every shape. */
-    public static final int DEFAULT_ROUNDS = 12;
+    /** HDB rounds before the warm-up watches the JIT settle: enough to make C2 compile every shape. */
+    static final int HDB_ROUNDS = 12;
+    /**
+     * RDB rounds before it watches: a round there takes a few milliseconds once compiled, and the
+     * methods called once per batch (ten or twenty batches per query of the warm-up's day, hundreds
+     * per query of a 10M-row day) need thousands of calls before C2 compiles them: after 12 rounds C2
+     * still compiled some during a user's first queries, on one of the two cores the query ran on.
+     */
+    static final int RDB_ROUNDS = 150;
     /** Pause after a round in which the JIT's queue may drain before the warm-up checks it compiled nothing. */
     static final Duration SETTLE_PAUSE = Duration.ofMillis(100);
     /** Time allowed when no other limit is given. */
     public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(20);
+
+    /** Rounds before the warm-up of {@code kind} watches the JIT settle ({@link #start}'s {@code maxRounds}). */
+    public static int defaultRounds(final Kind kind) {
+        return kind == Kind.RDB ? RDB_ROUNDS : HDB_ROUNDS;
+    }
 
     /** Which tables the warm-up queries: those of an RDB, or an HDB's partitions. */
     public enum Kind { RDB, HDB }
