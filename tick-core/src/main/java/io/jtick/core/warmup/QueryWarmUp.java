@@ -309,7 +309,7 @@ public final class QueryWarmUp {
                 + "\"select\":{\"open\":{\"first\":\"price\"},\"high\":{\"max\":\"price\"},\"low\":{\"min\":\"price\"},"
                 + "\"close\":{\"last\":\"price\"},\"volume\":{\"sum\":\"size\"}},"
                 + "\"by\":{\"minute\":{\"xbar\":[\"1m\",\"time\"]}}}",
-            // a thin sym's bars too: runs of one or two rows (the one sym's are runs of many), so both paths of the
+            // a thin sym's bars too: runs of a row or a few (the busy sym's are runs of many), so both paths of the
             // grouped kernels are compiled
             "{\"table\":\"trade\",\"where\":{\"sym\":\"" + WarmUpDay.sym(WarmUpDay.ONE + 1) + "\"},"
                 + "\"select\":{\"open\":{\"first\":\"price\"},\"high\":{\"max\":\"price\"},\"low\":{\"min\":\"price\"},"
