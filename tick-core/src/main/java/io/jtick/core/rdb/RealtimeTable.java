@@ -198,13 +198,7 @@ public final class RealtimeTable {
             final int n = published & ~ColumnStore.MASK;
             final Object[] sym = chunks[TableSchema.SYM];
             index.catchUp(sym, n, symbols.size());
-            // in growing steps: each step copies the totals (an int per sym id), so O(log chunks) copies a day,
-            // and a first count scans at most about an eighth of the rows past them
-            final int full = n >>> ColumnStore.SHIFT;
-            final int counted = counts.countedChunks();
-            if (full - counted >= Math.max(1, counted >>> 3)) {
-                counts.extend(sym, full);
-            }
+            counts.follow(sym, n >>> ColumnStore.SHIFT);
         } finally {
             if (pool != null) {
                 unpin();

@@ -75,10 +75,23 @@ final class SymCounts {
     }
 
     /**
-     * Totals over at least {@code full} chunks (whole, published chunks of {@code symChunks}): the newest,
-     * extended under the lock when they fall short. The queries' {@link #count} and the follower call it.
+     * The follower's extension to {@code full} chunks, in growing steps: only once the chunks not
+     * yet counted reach an eighth of those counted. Each step copies the totals (an int per sym id),
+     * so a day makes O(log chunks) copies, and a first count scans at most about an eighth of the rows
+     * past them.
      */
-    synchronized Totals extend(final Object[] symChunks, final int full) {
+    void follow(final Object[] symChunks, final int full) {
+        final int counted = totals.chunks;
+        if (full - counted >= Math.max(1, counted >>> 3)) {
+            extend(symChunks, full);
+        }
+    }
+
+    /**
+     * Totals over at least {@code full} chunks (whole, published chunks of {@code symChunks}): the newest,
+     * extended under the lock when they fall short. The queries' {@link #count} and the follower's {@link #follow} call it.
+     */
+    private synchronized Totals extend(final Object[] symChunks, final int full) {
         final Totals now = totals;
         if (now.chunks >= full) {
             return now;

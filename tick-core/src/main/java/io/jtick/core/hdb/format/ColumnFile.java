@@ -50,7 +50,6 @@ public final class ColumnFile implements AutoCloseable {
     private final long storedBytes;
     private final long fileBytes;
     private final long[] blockOffsets;
-    private final int[] blockLengths;
     /** First row of each block, plus rowCount at the end. */
     private final int[] blockFirstRow;
     /**
@@ -86,7 +85,6 @@ public final class ColumnFile implements AutoCloseable {
         this.storedBytes = h.storedBytes;
         this.fileBytes = h.fileBytes;
         this.blockOffsets = h.offsets;
-        this.blockLengths = h.lengths;
         this.blockFirstRow = h.firstRows;
         this.header = h;
         this.channel = channel;
