@@ -141,7 +141,8 @@ LATENCIES = ["tick_tp_log", "tick_tp_pub", "tick_tp_upd", "tick_tp_flush", "tick
              "tick_rdb_eod_write", "tick_query", "tick_tp_cluster_commit"]
 KNOWN = {f"{n}{s}" for n in LATENCIES for s in ("_seconds_bucket", "_seconds_count", "_seconds_sum")}
 KNOWN |= {"tick_tp_rows_total", "tick_tp_updates_total", "tick_tp_bytes_total", "tick_tp_errors_total",
-          "tick_tp_subscribers_disconnected_total", "tick_rdb_rows_total", "tick_rdb_updates_total",
+          "tick_tp_subscribers_disconnected_total", "tick_tp_subscriber_journal_switches_total", "tick_rdb_rows_total",
+          "tick_rdb_updates_total",
           "tick_feed_rows_total", "tick_tp_sequence", "tick_tp_journal_sequence", "tick_tp_subscribers",
           "tick_tp_subscriber_backlog_bytes", "tick_rdb_last_sequence", "tick_query_rows_total", "tick_query_scanned_total",
           "tick_query_errors_total", "tick_query_rejected_total", "tick_hdb_partitions"}

@@ -179,7 +179,7 @@ public final class RdbMemoryBenchmark {
                     while (row < checkpoint) {
                         if (row >= nextCheck) {
                             // keep the RDB within MAX_AHEAD rows of the feed: an unpaced feed would pass the TP's
-                            // slow-subscriber limit and the RDB would be dropped and catch up from the journal
+                            // slow-subscriber limit and the RDB would be served from the journal
                             final long sent = row;
                             waitFor(() -> tableRows(get(http, status)) >= sent - MAX_AHEAD, 600_000,
                                 "the RDB fell more than " + MAX_AHEAD + " rows behind for 10 min", p);

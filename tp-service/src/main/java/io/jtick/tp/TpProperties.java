@@ -8,6 +8,7 @@ import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.cluster.ClusterSettings;
 import io.jtick.core.tp.JournalSync;
 import io.jtick.core.tp.PublishMode;
+import io.jtick.core.tp.SlowSubscribers;
 import io.jtick.core.tp.TickerplantSettings;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -36,6 +37,7 @@ public record TpProperties(
     @DefaultValue("UTC") ZoneId zone,
     @DefaultValue("16MB") DataSize maxFrameLength,
     @DefaultValue("64MB") DataSize maxSubscriberBacklog,
+    @DefaultValue("journal") String slowSubscriber,
     @DefaultValue("true") boolean broadcast,
     String upstreamHost,
     @DefaultValue("5010") int upstreamPort,
@@ -66,6 +68,7 @@ public record TpProperties(
         PropertyChecks.present("tick.tp.zone", zone);
         PropertyChecks.present("tick.tp.max-frame-length", maxFrameLength);
         PropertyChecks.present("tick.tp.max-subscriber-backlog", maxSubscriberBacklog);
+        PropertyChecks.present("tick.tp.slow-subscriber", slowSubscriber);
         PropertyChecks.present("tick.tp.heartbeat", heartbeat);
         PropertyChecks.present("tick.tp.feed-ack-interval", feedAckInterval);
         PropertyChecks.present("tick.tp.journal-min-free-space", journalMinFreeSpace);
@@ -124,7 +127,8 @@ public record TpProperties(
         final TickerplantSettings s = new TickerplantSettings(host, port, journalDir, PublishMode.parse(mode), timer, eodTime, zone,
             (int) maxFrameLength.toBytes(), maxSubscriberBacklog.toBytes(), broadcast, upstreamHost, upstreamPort, heartbeat, name,
             subscriberBacklogAlert == null ? Math.max(1, maxSubscriberBacklog.toBytes() / 4) : subscriberBacklogAlert.toBytes(),
-            feedAckUpdates, feedAckInterval, journalMinFreeSpace.toBytes(), JournalSync.parse(journal.sync()), List.of());
+            feedAckUpdates, feedAckInterval, journalMinFreeSpace.toBytes(), JournalSync.parse(journal.sync()), List.of(),
+            SlowSubscribers.parse(slowSubscriber));
         return (upstreamAddresses == null || upstreamAddresses.isBlank() ? s
             : s.withUpstream(TickerplantAddresses.parse("tick.tp.upstream-addresses", upstreamAddresses))).validate();
     }

@@ -26,6 +26,10 @@ final class Subscriber {
     boolean closing;
     /** Its backlog passed the alert level and has not come back under half of it since. */
     boolean alert;
+    /** Its backlog passed the limit in the publish under way: it is to be served from the journal once that ends. */
+    boolean toJournal;
+    /** Served from the journal ({@code catchUp}) since its backlog passed the limit; live again when that ends. */
+    boolean fromJournal;
     /** END_OF_DAY waits for this catching-up subscriber to finish the day that ended ({@code catchUp} reads that day). */
     boolean endOfDayPending;
     int endOfDayEpochDay;
@@ -117,6 +121,6 @@ final class Subscriber {
     }
 
     String state() {
-        return closing ? "closing" : live ? "live" : "catching-up";
+        return closing ? "closing" : live ? "live" : fromJournal ? "from-journal" : "catching-up";
     }
 }

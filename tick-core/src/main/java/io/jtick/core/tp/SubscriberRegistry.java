@@ -12,9 +12,7 @@ import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.socket.DuplexChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,25 +26,24 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 
 /**
  * kdb-tick's {@code u.q}: who subscribed to what ({@code .u.w}), {@code .u.sub}, {@code .u.pub} with
  * its sym selection ({@code .u.sel}), {@code .u.del}, the end-of-day message, plus what kdb leaves to
  * the OS: flushing, the slow-subscriber policy and journal catch-up. Tickerplant thread only.
  *
- * <p>Slow subscribers, two levels: past {@code subscriberBacklogAlert} unsent bytes a subscriber is
- * flagged, counted and logged once (the episode ends when its backlog is back under half the level);
- * past {@code maxSubscriberBacklog} it is disconnected: its unsent backlog is dropped (all but the
- * frame already partly on the wire), ERROR slow-subscriber is written next, and the connection closes
- * once that is sent (or after {@link #ERROR_GRACE_MILLIS}), so a subscriber that reads again finds the
- * error right after the data it had been sent. Journal catch-up goes at the socket's pace in every
+ * <p>Slow subscribers: {@link BacklogPolicy} (an alert level, and a limit past which a subscriber is
+ * disconnected or served from the journal). One served from the journal takes no more live updates once
+ * the publish it passed the limit in has ended ({@link #published}): what is queued for it drains, then it
+ * reads the journal after the last update queued, as a catch-up, and is live again, with no CATCH_UP_DONE,
+ * when it has read up to {@code i}. Journal catch-up goes at the socket's pace in every
  * case, the end of day included: a subscriber still catching up when the day ends goes on reading that
  * day's journal (read-only) and gets END_OF_DAY when it has it all, then the new day.
  *
  * <p>State: {@code subscribers} (each with its tables, sym filter, journal reader while catching up,
- * its slow-subscriber alert flag, an END_OF_DAY it is owed once it has read the ended day, and the run
- * of adjacent live frames not yet written, written as one slice before the flush or anything else);
+ * its slow-subscriber alert flag, whether it passed the limit in this publish, an END_OF_DAY it is owed
+ * once it has read the ended day, and the run of adjacent live frames not yet written, written as one
+ * slice before the flush or anything else); {@code toJournal}, how many passed the limit since {@link #published};
  * {@code filters}, one shared {@link SymFilter} per distinct sym list over the symbol ids in {@code syms};
  * {@code dirty[0..dirtyCount)}, the subscribers written since the last flush;
  * {@code filterScratch}/{@code filteredScratch}, the filtered copies built during one publish;
@@ -58,14 +55,13 @@ import java.util.concurrent.TimeUnit;
 final class SubscriberRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(SubscriberRegistry.class);
     private static final int CATCH_UP_BYTES_PER_TURN = 4 << 20;
-    /** How long a slow subscriber's connection stays open for its ERROR frame to leave. */
-    static final long ERROR_GRACE_MILLIS = 10_000;
 
     private final TickerplantSettings settings;
     private final SchemaRegistry schemas;
     private final ByteBufAllocator alloc;
     private final UpdateRewriter rewriter;
     private final TickerplantCounters counters;
+    private final BacklogPolicy policy;
     private final SymbolTable syms;
     private final UpdateDecoder decoder = new UpdateDecoder();
 
@@ -79,6 +75,7 @@ final class SubscriberRegistry {
     private final KdbUpdateWriter kdbWriter = new KdbUpdateWriter();
     private long dayStart;
     private long nextId;
+    private int toJournal;
     private Runnable catchUpScheduler = () -> { };
 
     SubscriberRegistry(final TickerplantSettings settings, final SchemaRegistry schemas, final ByteBufAllocator alloc,
@@ -89,6 +86,7 @@ final class SubscriberRegistry {
         this.syms = syms;
         this.rewriter = new UpdateRewriter(syms);
         this.counters = counters;
+        this.policy = new BacklogPolicy(settings, counters, alloc);
     }
 
     void catchUpScheduler(final Runnable scheduler) {
@@ -316,31 +314,41 @@ final class SubscriberRegistry {
             }
             dirty[dirtyCount++] = s;
         }
-        final long backlog = s.backlogBytes();
-        if (backlog > settings.subscriberBacklogAlert()) {
-            slow(s, backlog);
+        if (policy.written(s) && !s.toJournal) {
+            s.toJournal = true;
+            toJournal++;
         }
     }
 
-    /** The backlog passed the alert level: flag and count it once per episode; past the limit, disconnect. */
-    private void slow(final Subscriber s, final long backlog) {
-        if (!s.alert) {
-            s.alert = true;
-            counters.subscriberAlert();
-            LOG.warn("slow subscriber [id={}, name={}, backlogBytes={}, alert={}, limit={}]", s.id, s.name, backlog,
-                settings.subscriberBacklogAlert(), settings.maxSubscriberBacklog());
+    /**
+     * Every update up to sequence {@code i} has been published: a live subscriber that passed the backlog
+     * limit since the last call takes no more live updates, and reads {@code journal} after {@code i} once
+     * what is queued for it has drained (its socket writable again: {@link #onWritable}).
+     */
+    void published(final long i, final Journal journal) {
+        if (toJournal == 0) {
+            return;
         }
-        if (backlog > settings.maxSubscriberBacklog()) {
-            disconnectSlow(s, "subscriber fell behind: backlog over the limit [limit=" + settings.maxSubscriberBacklog() + "]");
+        toJournal = 0;
+        for (int k = 0; k < subscribers.size(); k++) {
+            final Subscriber s = subscribers.get(k);
+            if (!s.toJournal) {
+                continue;
+            }
+            s.toJournal = false;
+            if (s.closing || !s.live) {
+                continue;
+            }
+            s.writePending();
+            s.live = false;
+            s.fromJournal = true;
+            s.lastSequence = i;
+            s.catchUp = journal.readerAfter(i);
+            counters.subscriberToJournal();
+            LOG.warn("slow subscriber served from the journal [id={}, name={}, backlogBytes={}, limit={}, after={}]", s.id, s.name,
+                s.backlogBytes(), settings.maxSubscriberBacklog(), i);
         }
-    }
-
-    /** Ends a subscriber's alert episode once its backlog is under half the alert level. */
-    private void clearAlert(final Subscriber s) {
-        if (s.alert && s.backlogBytes() <= settings.subscriberBacklogAlert() / 2) {
-            s.alert = false;
-            LOG.info("subscriber caught up [id={}, name={}, backlogBytes={}]", s.id, s.name, s.backlogBytes());
-        }
+        catchUpScheduler.run();
     }
 
     /** Flushes every subscriber written since the last flush (end of a feed read batch, or timer tick). */
@@ -360,46 +368,12 @@ final class SubscriberRegistry {
         counters.flush.record(System.nanoTime() - t0);
     }
 
-    /**
-     * Disconnects a subscriber as slow: drops its unsent backlog but the frame partly on the wire,
-     * then ERROR slow-subscriber, closing once that has been written (or after the grace period).
-     */
-    private void disconnectSlow(final Subscriber s, final String reason) {
-        if (s.closing) {
-            return;
-        }
-        s.closing = true;
-        counters.subscriberSlow();
-        counters.error(ErrorCode.SLOW_SUBSCRIBER);
-        final long backlog = s.backlogBytes();
-        final long dropped = OutboundBacklog.dropAllButCurrent(s.channel) + s.dropPending();
-        LOG.warn("disconnecting slow subscriber [id={}, name={}, backlogBytes={}, droppedBytes={}, limit={}]: {}", s.id, s.name, backlog,
-            dropped, settings.maxSubscriberBacklog(), reason);
-        s.closeCatchUp();
-        final Channel ch = s.channel;
-        // half-close once the error is written: the socket stays this process's until the peer has read everything
-        // (a fully closed socket left with unsent data is an orphan the kernel may give up on), then closes on its
-        // side, or the grace period ends
-        // a kdb+ client has no error message to read: it sees the end of the stream after the message on the wire
-        final ByteBuf last = s.kdb ? Unpooled.EMPTY_BUFFER : ControlFrames.error(alloc, ErrorCode.SLOW_SUBSCRIBER, reason);
-        ch.writeAndFlush(last).addListener(f -> {
-            if (ch instanceof DuplexChannel d && f.isSuccess()) {
-                d.shutdownOutput();
-            } else {
-                ch.close();
-            }
-        });
-        ch.eventLoop().schedule(() -> {
-            ch.close();
-        }, ERROR_GRACE_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
     /** Continues catch-ups of {@code channel} that were waiting for its socket to drain; ends an alert episode that is over. */
     void onWritable(final Channel channel, final long i, final Journal journal) {
         for (int k = 0; k < subscribers.size(); k++) {
             final Subscriber s = subscribers.get(k);
             if (s.channel == channel) {
-                clearAlert(s);
+                policy.clearAlert(s);
                 if (s.catchUp != null) {
                     catchUp(s, i, journal);
                 }
@@ -446,6 +420,13 @@ final class SubscriberRegistry {
                 s.catchUp = null;
                 s.live = true;
                 s.lastSequence = i;
+                if (s.fromJournal) {
+                    // served from the journal while slow: back to live updates, nothing to announce
+                    s.fromJournal = false;
+                    s.channel.flush();
+                    LOG.info("subscriber live again after the journal [id={}, name={}, sequence={}]", s.id, s.name, i);
+                    return;
+                }
                 s.channel.writeAndFlush(ControlFrames.catchUpDone(alloc, i));
                 return;
             }
@@ -469,10 +450,7 @@ final class SubscriberRegistry {
             s.lastSequence = seq;
             s.channel.write(out, s.channel.voidPromise());
             s.updatesSent++;
-            final long backlog = s.backlogBytes();
-            if (backlog > settings.subscriberBacklogAlert()) {
-                slow(s, backlog);
-            }
+            policy.written(s);
         }
     }
 
@@ -496,7 +474,7 @@ final class SubscriberRegistry {
         writePending();
         for (int k = 0; k < subscribers.size(); k++) {
             final Subscriber s = subscribers.get(k);
-            clearAlert(s);
+            policy.clearAlert(s);
             if (s.live && !s.closing && !s.kdb && s.channel.isWritable()) {
                 s.channel.writeAndFlush(ControlFrames.heartbeat(alloc, epochNanos), s.channel.voidPromise());
             }
@@ -517,7 +495,7 @@ final class SubscriberRegistry {
                 continue;
             }
             if (s.endOfDayPending) {
-                disconnectSlow(s, "subscriber more than a day behind at end of day [day=" + ended + ", lastSequence=" + s.lastSequence
+                policy.disconnect(s, "subscriber more than a day behind at end of day [day=" + ended + ", lastSequence=" + s.lastSequence
                     + "]");
                 continue;
             }

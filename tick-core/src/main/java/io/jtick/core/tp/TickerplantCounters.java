@@ -43,6 +43,7 @@ final class TickerplantCounters {
     private final AtomicLong feedDuplicates;
     private final AtomicLong feedGaps;
     private final AtomicLong subscriberAlerts;
+    private final AtomicLong subscribersToJournal;
     private final AtomicLong feeds = new AtomicLong();
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong journalled = new AtomicLong();
@@ -77,6 +78,7 @@ final class TickerplantCounters {
         feedDuplicates = metrics.counter("tick.tp.feed.duplicates");
         feedGaps = metrics.counter("tick.tp.feed.gaps");
         subscriberAlerts = metrics.counter("tick.tp.subscriber.alerts");
+        subscribersToJournal = metrics.counter("tick.tp.subscriber.journal.switches");
         metrics.gauge("tick.tp.sequence", published::get);
         metrics.gauge("tick.tp.journal.sequence", journalled::get);
         metrics.gauge("tick.tp.subscribers", subscribers::get);
@@ -166,6 +168,11 @@ final class TickerplantCounters {
 
     long subscriberAlerts() {
         return subscriberAlerts.get();
+    }
+
+    /** A live subscriber passed the backlog limit and is now served from the journal (policy {@link SlowSubscribers#JOURNAL}). */
+    void subscriberToJournal() {
+        add(subscribersToJournal, 1);
     }
 
     void connectionOpened() {

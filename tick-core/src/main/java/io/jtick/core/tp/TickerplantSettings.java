@@ -18,7 +18,8 @@ import java.util.Objects;
  * @param upstreamHost          non-null makes this a chained TP fed by the TP at upstreamHost:upstreamPort
  * @param upstreamAddresses     a chained TP's upstream tickerplants when there are several (a TP cluster's members; the first
  *                              is upstreamHost:upstreamPort): its subscription moves to the next when one is lost; empty: the one
- * @param maxSubscriberBacklog  unsent bytes after which a subscriber is disconnected as slow
+ * @param maxSubscriberBacklog  unsent bytes after which a subscriber is slow: served from the journal or disconnected
+ *                              ({@code slowSubscribers})
  * @param subscriberBacklogAlert unsent bytes after which a subscriber is reported slow (counted, logged once per
  *                              episode); at most {@code maxSubscriberBacklog}
  * @param feedAckUpdates        a numbered feed is acknowledged after this many journalled updates...
@@ -27,13 +28,15 @@ import java.util.Objects;
  *                              space than this, before a write into a full memory-mapped file can fail; 0 = no check
  * @param journalSync           what a FEED_ACK promises: {@link JournalSync#NONE} journalled (page cache), or
  *                              {@link JournalSync#BATCH} on disk (the journal forced first, once per batch of work)
+ * @param slowSubscribers       what becomes of a subscriber past {@code maxSubscriberBacklog} (kdb+ subscribers are
+ *                              always disconnected)
  */
 public record TickerplantSettings(String host, int port, Path journalDir, PublishMode mode, Duration timer,
                                   LocalTime eodTime, ZoneId zone, int maxFrameLength, long maxSubscriberBacklog,
                                   boolean broadcast, String upstreamHost, int upstreamPort, Duration heartbeat,
                                   String name, long subscriberBacklogAlert, int feedAckUpdates, Duration feedAckInterval,
                                   long journalMinFreeBytes, JournalSync journalSync,
-                                  List<Address> upstreamAddresses) {
+                                  List<Address> upstreamAddresses, SlowSubscribers slowSubscribers) {
 
     public TickerplantSettings {
         upstreamAddresses = upstreamAddresses == null ? List.of() : List.copyOf(upstreamAddresses);
@@ -42,7 +45,8 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
     public static TickerplantSettings defaults(final Path journalDir) {
         return new TickerplantSettings("127.0.0.1", 5010, journalDir, PublishMode.ZERO_LATENCY, Duration.ofMillis(100),
             LocalTime.MIDNIGHT, ZoneId.of("UTC"), FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, 64L << 20, true, null, 5010,
-            Duration.ofSeconds(1), "tp", 16L << 20, 1000, Duration.ofMillis(100), 64L << 20, JournalSync.NONE, List.of());
+            Duration.ofSeconds(1), "tp", 16L << 20, 1000, Duration.ofMillis(100), 64L << 20, JournalSync.NONE, List.of(),
+            SlowSubscribers.JOURNAL);
     }
 
     /** Why a chained TP refuses timer log+publish. */
@@ -95,6 +99,9 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
         if (journalSync == null) {
             throw new IllegalArgumentException("journalSync must be none or batch [journalSync=null]");
         }
+        if (slowSubscribers == null) {
+            throw new IllegalArgumentException("slowSubscribers must be journal or disconnect [slowSubscribers=null]");
+        }
         if (journalMinFreeBytes < 0) {
             throw new IllegalArgumentException("journalMinFreeBytes must not be negative [journalMinFreeBytes=" + journalMinFreeBytes
                 + "]");
@@ -109,19 +116,19 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
     public TickerplantSettings withPort(final int p) {
         return new TickerplantSettings(host, p, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes, journalSync, upstreamAddresses);
+            journalMinFreeBytes, journalSync, upstreamAddresses, slowSubscribers);
     }
 
     public TickerplantSettings withMode(final PublishMode m, final Duration t) {
         return new TickerplantSettings(host, port, journalDir, m, t, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes, journalSync, upstreamAddresses);
+            journalMinFreeBytes, journalSync, upstreamAddresses, slowSubscribers);
     }
 
     public TickerplantSettings withEndOfDay(final LocalTime t, final ZoneId z) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, t, z, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes, journalSync, upstreamAddresses);
+            journalMinFreeBytes, journalSync, upstreamAddresses, slowSubscribers);
     }
 
     /** The disconnect level; the alert level becomes a quarter of it (at least one byte) unless it is already lower. */
@@ -133,25 +140,25 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
     public TickerplantSettings withBacklog(final long alert, final long maxBacklog) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, alert, feedAckUpdates, feedAckInterval, journalMinFreeBytes,
-            journalSync, upstreamAddresses);
+            journalSync, upstreamAddresses, slowSubscribers);
     }
 
     public TickerplantSettings withBroadcast(final boolean b) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             b, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes, journalSync, upstreamAddresses);
+            journalMinFreeBytes, journalSync, upstreamAddresses, slowSubscribers);
     }
 
     public TickerplantSettings withMaxFrameLength(final int n) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, n, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes, journalSync, upstreamAddresses);
+            journalMinFreeBytes, journalSync, upstreamAddresses, slowSubscribers);
     }
 
     public TickerplantSettings withUpstream(final String h, final int p) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, h, p, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval, journalMinFreeBytes,
-            journalSync, List.of());
+            journalSync, List.of(), slowSubscribers);
     }
 
     /** A chained TP fed by the first of {@code upstream} that serves it (the members of a TP cluster, say): see {@link #upstream()}. */
@@ -159,7 +166,7 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
         final Address first = upstream.isEmpty() ? null : upstream.get(0);
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, first == null ? null : first.host(), first == null ? upstreamPort : first.port(), heartbeat, name,
-            subscriberBacklogAlert, feedAckUpdates, feedAckInterval, journalMinFreeBytes, journalSync, upstream);
+            subscriberBacklogAlert, feedAckUpdates, feedAckInterval, journalMinFreeBytes, journalSync, upstream, slowSubscribers);
     }
 
     /**
@@ -177,19 +184,26 @@ public record TickerplantSettings(String host, int port, Path journalDir, Publis
     public TickerplantSettings withFeedAcks(final int updates, final Duration interval) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, updates, interval, journalMinFreeBytes,
-            journalSync, upstreamAddresses);
+            journalSync, upstreamAddresses, slowSubscribers);
     }
 
     /** What a FEED_ACK promises: journalled ({@link JournalSync#NONE}) or on disk ({@link JournalSync#BATCH}). */
     public TickerplantSettings withJournalSync(final JournalSync sync) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
-            journalMinFreeBytes, sync, upstreamAddresses);
+            journalMinFreeBytes, sync, upstreamAddresses, slowSubscribers);
     }
 
     public TickerplantSettings withJournalMinFree(final long bytes) {
         return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
             broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval, bytes,
-            journalSync, upstreamAddresses);
+            journalSync, upstreamAddresses, slowSubscribers);
+    }
+
+    /** What becomes of a subscriber past {@code maxSubscriberBacklog}: served from the journal, or disconnected. */
+    public TickerplantSettings withSlowSubscribers(final SlowSubscribers policy) {
+        return new TickerplantSettings(host, port, journalDir, mode, timer, eodTime, zone, maxFrameLength, maxSubscriberBacklog,
+            broadcast, upstreamHost, upstreamPort, heartbeat, name, subscriberBacklogAlert, feedAckUpdates, feedAckInterval,
+            journalMinFreeBytes, journalSync, upstreamAddresses, policy);
     }
 }

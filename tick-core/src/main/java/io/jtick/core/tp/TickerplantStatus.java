@@ -22,6 +22,8 @@ public record TickerplantStatus(String name, String mode, long timerMillis, Stri
     /**
      * One subscriber: what it asked for, whether it is live, how far behind its socket is.
      *
+     * @param state {@code live}, {@code catching-up} (replaying the journal it asked for), {@code from-journal} (past the backlog limit,
+     *              reading the journal until it is live again: {@code tick.tp.slow-subscriber=journal}) or {@code closing}
      * @param alert its backlog is over the alert level ({@code tick.tp.subscriber-backlog-alert}) in this episode
      */
     public record SubscriberStatus(long id, String name, String remote, List<String> tables, List<String> syms, String state,

@@ -4,6 +4,7 @@ import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.MessageType;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.embedded.EmbeddedChannel;
 
 import java.util.ArrayList;
@@ -25,43 +26,58 @@ record Frames(List<Frame> frames) {
     /** Everything written and flushed to {@code ch} since the last call. */
     static Frames drain(final EmbeddedChannel ch) {
         final List<Frame> out = new ArrayList<>();
-        final UpdateDecoder d = new UpdateDecoder();
         for (Object o = ch.readOutbound(); o != null; o = ch.readOutbound()) {
-            final ByteBuf b = (ByteBuf) o;
-            try {
-                final int type = ControlFrames.type(b, b.readerIndex());
-                switch (type) {
-                    case MessageType.UPDATE -> {
-                        d.wrap(b, b.readerIndex());
-                        final List<String> rows = new ArrayList<>();
-                        for (int r = 0; r < d.rowCount(); r++) {
-                            rows.add(d.symString(d.symCode(r)) + "/" + d.int64(3, r));
-                        }
-                        final List<String> dictionary = new ArrayList<>();
-                        for (int c = 0; c < d.symCount(); c++) {
-                            dictionary.add(d.symString(c));
-                        }
-                        out.add(new Frame("update", d.sequence(), d.updateCount(), d.tpTime(), rows, dictionary, null, 0));
-                    }
-                    case MessageType.ERROR -> {
-                        final ControlFrames.Error e = ControlFrames.readError(b);
-                        out.add(new Frame("error", 0, 0, 0, List.of(), List.of(), e.code().tag() + ": " + e.message(), 0));
-                    }
-                    case MessageType.END_OF_DAY -> {
-                        final ControlFrames.EndOfDay e = ControlFrames.readEndOfDay(b);
-                        out.add(new Frame("end-of-day", e.sequence(), 0, 0, List.of(), List.of(), null, e.epochDay()));
-                    }
-                    case MessageType.CATCH_UP_DONE -> out.add(new Frame("catch-up-done", ControlFrames.readSequence(b), 0, 0, List.of(),
-                        List.of(), null, 0));
-                    case MessageType.SUBSCRIBED -> out.add(new Frame("subscribed", ControlFrames.readSubscribed(b).sequence(), 0, 0,
-                        List.of(), List.of(), null, 0));
-                    default -> out.add(new Frame(MessageType.name(type), 0, 0, 0, List.of(), List.of(), null, 0));
-                }
-            } finally {
-                b.release();
-            }
+            out.add(decode((ByteBuf) o));
         }
         return new Frames(out);
+    }
+
+    /** Everything that waits in a stalled subscriber's outbound buffer, taken out of it as if the peer had read it. */
+    static Frames take(final StalledChannel ch) {
+        final List<Frame> out = new ArrayList<>();
+        final ChannelOutboundBuffer buf = ch.unsafe().outboundBuffer();
+        while (buf.current() != null) {
+            out.add(decode(((ByteBuf) buf.current()).retain()));
+            buf.remove();
+        }
+        return new Frames(out);
+    }
+
+    /** Decodes (and releases) one frame. */
+    private static Frame decode(final ByteBuf b) {
+        final UpdateDecoder d = new UpdateDecoder();
+        try {
+            final int type = ControlFrames.type(b, b.readerIndex());
+            return switch (type) {
+                case MessageType.UPDATE -> {
+                    d.wrap(b, b.readerIndex());
+                    final List<String> rows = new ArrayList<>();
+                    for (int r = 0; r < d.rowCount(); r++) {
+                        rows.add(d.symString(d.symCode(r)) + "/" + d.int64(3, r));
+                    }
+                    final List<String> dictionary = new ArrayList<>();
+                    for (int c = 0; c < d.symCount(); c++) {
+                        dictionary.add(d.symString(c));
+                    }
+                    yield new Frame("update", d.sequence(), d.updateCount(), d.tpTime(), rows, dictionary, null, 0);
+                }
+                case MessageType.ERROR -> {
+                    final ControlFrames.Error e = ControlFrames.readError(b);
+                    yield new Frame("error", 0, 0, 0, List.of(), List.of(), e.code().tag() + ": " + e.message(), 0);
+                }
+                case MessageType.END_OF_DAY -> {
+                    final ControlFrames.EndOfDay e = ControlFrames.readEndOfDay(b);
+                    yield new Frame("end-of-day", e.sequence(), 0, 0, List.of(), List.of(), null, e.epochDay());
+                }
+                case MessageType.CATCH_UP_DONE -> new Frame("catch-up-done", ControlFrames.readSequence(b), 0, 0, List.of(), List.of(),
+                    null, 0);
+                case MessageType.SUBSCRIBED -> new Frame("subscribed", ControlFrames.readSubscribed(b).sequence(), 0, 0, List.of(),
+                    List.of(), null, 0);
+                default -> new Frame(MessageType.name(type), 0, 0, 0, List.of(), List.of(), null, 0);
+            };
+        } finally {
+            b.release();
+        }
     }
 
     List<Frame> updates() {

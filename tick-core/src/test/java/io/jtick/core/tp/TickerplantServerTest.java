@@ -314,8 +314,8 @@ class TickerplantServerTest {
     @Test
     void shouldDisconnectASubscriberThatStopsReadingWithoutSlowingOthers() throws Exception {
         final TickMetrics metrics = new TickMetrics();
-        final TickerplantServer tp = startTp(settings().withMaxFrameLength(64 * 1024).withBacklog(256 * 1024), NanoClock.SYSTEM,
-            metrics);
+        final TickerplantServer tp = startTp(settings().withMaxFrameLength(64 * 1024).withBacklog(256 * 1024)
+            .withSlowSubscribers(SlowSubscribers.DISCONNECT), NanoClock.SYSTEM, metrics);
         final Collector healthy = new Collector();
         final TickClient client = subscribe(tp.port(), healthy, List.of());
         try (Socket stuck = new Socket()) {
@@ -364,12 +364,17 @@ class TickerplantServerTest {
 
     /** Every frame until the end of the stream, as type names (errors with their message); updates must run 1, 2, 3... */
     private static List<String> readToTheEnd(final Socket socket) throws IOException {
+        return readFrames(socket, Long.MAX_VALUE);
+    }
+
+    /** Frames until the end of the stream or update {@code last}, as type names (errors with their message); updates must run 1, 2, 3... */
+    private static List<String> readFrames(final Socket socket, final long last) throws IOException {
         socket.setSoTimeout(10_000);
         final DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
         final List<String> frames = new ArrayList<>();
         long lastSequence = 0;
         final byte[] len = new byte[4];
-        while (in.read(len, 0, 1) >= 0) {
+        while (lastSequence < last && in.read(len, 0, 1) >= 0) {
             in.readFully(len, 1, 3);
             final int length = Unpooled.wrappedBuffer(len).getIntLE(0);
             final byte[] frame = new byte[length];
@@ -390,6 +395,61 @@ class TickerplantServerTest {
             }
         }
         return frames;
+    }
+
+    @Test
+    void shouldServeASubscriberThatStopsReadingFromTheJournalWithoutDisconnectingIt() throws Exception {
+        final TickMetrics metrics = new TickMetrics();
+        // the limit above the TP's 4 MiB high-water mark, as its 64 MB default is
+        final TickerplantServer tp = startTp(settings().withMaxFrameLength(64 * 1024).withBacklog(8L << 20), NanoClock.SYSTEM, metrics);
+        final Collector healthy = new Collector();
+        final TickClient client = subscribe(tp.port(), healthy, List.of());
+        try (Socket stuck = new Socket()) {
+            stuck.setReceiveBufferSize(128 * 1024);
+            stuck.connect(new java.net.InetSocketAddress("127.0.0.1", tp.port()));
+            final ByteBuf sub = ControlFrames.subscribe(PooledByteBufAllocator.DEFAULT, -1, List.of(), List.of());
+            final byte[] bytes = new byte[sub.readableBytes()];
+            sub.readBytes(bytes);
+            sub.release();
+            stuck.getOutputStream().write(bytes);
+            stuck.getOutputStream().flush();
+            await("two subscribers", WAIT, () -> client.isSubscribed() && tp.status().subscribers().size() == 2);
+            final FeedPublisher f = feed(tp.port());
+            final String[] syms = new String[100];
+            java.util.Arrays.fill(syms, "X");
+            final int total = 6000; // ~3 KiB each, 18 MB: past the 8 MiB limit and what the kernel's socket buffers hold
+            for (int id = 1; id <= total; id++) {
+                send(f, id, syms);
+                if (id % 20 == 0) {
+                    final int sent = id * 100;
+                    await("healthy subscriber has update " + id, WAIT, () -> healthy.rows.size() == sent);
+                }
+            }
+            await("stuck subscriber served from the journal", WAIT,
+                () -> metrics.counter("tick.tp.subscriber.journal.switches").get() == 1);
+            assertThat(tp.status().subscribers()).extracting(TickerplantStatus.SubscriberStatus::state)
+                .containsExactlyInAnyOrder("live", "from-journal");
+
+            // it reads again: everything in order, then it is live again and takes the next update live
+            final java.util.concurrent.CompletableFuture<List<String>> read = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return readFrames(stuck, total + 1);
+                } catch (final IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            await("both live", WAIT, () -> tp.status().subscribers().stream().allMatch(s -> s.state().equals("live")));
+            send(f, total + 1, "Y");
+            final List<String> frames = read.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(frames.get(0)).isEqualTo("subscribed");
+            final List<String> rest = frames.subList(1, frames.size()).stream().filter(t -> !t.equals("heartbeat")).toList();
+            assertThat(rest).as("every update once, in order (readFrames checks), and no error").hasSize(total + 1).containsOnly("update");
+            assertThat(metrics.counter("tick.tp.subscribers.disconnected|reason=slow").get()).isZero();
+            assertThat(metrics.counter("tick.tp.errors|code=slow-subscriber").get()).isZero();
+            await("healthy subscriber has every row", WAIT, () -> healthy.rows.size() == total * 100 + 1);
+            check(healthy);
+            assertThat(tp.status().subscribers()).hasSize(2);
+        }
     }
 
     @Test

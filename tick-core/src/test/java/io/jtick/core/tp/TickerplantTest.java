@@ -446,16 +446,7 @@ class TickerplantTest {
 
     /** Takes (and releases) what waits in a stalled channel's outbound buffer: "type" or "update seq", in order. */
     private static List<String> take(final StalledChannel ch) {
-        final List<String> out = new ArrayList<>();
-        final io.netty.channel.ChannelOutboundBuffer buf = ch.unsafe().outboundBuffer();
-        while (buf.current() != null) {
-            final ByteBuf b = (ByteBuf) buf.current();
-            final int type = ControlFrames.type(b, b.readerIndex());
-            out.add(type == io.jtick.core.wire.MessageType.UPDATE
-                ? "update " + b.getLongLE(b.readerIndex() + FrameDescriptor.SEQUENCE_OFFSET) : io.jtick.core.wire.MessageType.name(type));
-            buf.remove();
-        }
-        return out;
+        return Frames.take(ch).frames().stream().map(f -> f.type().equals("update") ? "update " + f.sequence() : f.type()).toList();
     }
 
     @Test
@@ -498,7 +489,7 @@ class TickerplantTest {
 
     @Test
     void shouldDisconnectASubscriberWhoseBacklogPassesTheLimitWithoutHoldingUpOthers() throws Exception {
-        start(settings().withMaxFrameLength(16 * 1024).withBacklog(16 * 1024, 32 * 1024));
+        start(settings().withMaxFrameLength(16 * 1024).withBacklog(16 * 1024, 32 * 1024).withSlowSubscribers(SlowSubscribers.DISCONNECT));
         final StalledChannel stalled = new StalledChannel();
         stalled.freezeTime();
         subscribe(stalled, -1, List.of(), List.of());
@@ -527,7 +518,7 @@ class TickerplantTest {
         });
         assertThat(queued).containsExactly("subscribed", "error");
         assertThat(stalled.isOpen()).as("open while the error may still leave").isTrue();
-        stalled.advanceTimeBy(SubscriberRegistry.ERROR_GRACE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        stalled.advanceTimeBy(BacklogPolicy.ERROR_GRACE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
         stalled.runScheduledPendingTasks();
         assertThat(stalled.isOpen()).as("closed after the grace period").isFalse();
         tp.onDisconnect(stalled); // what the connection layer does on the loop's next turn (Netty fires channelInactive later)
@@ -539,6 +530,102 @@ class TickerplantTest {
         final Frames out = Frames.drain(healthy);
         assertThat(out.sequences()).hasSize(sent);
         assertThat(out.rows()).hasSize((sent - 1) * 100 + 1);
+    }
+
+    @ParameterizedTest
+    @EnumSource(PublishMode.class)
+    void shouldServeASubscriberPastTheLimitFromTheJournalThenLiveAgainWithNoRowLostOrTwice(final PublishMode mode) {
+        // the limit is above the socket's high-water mark (64 KiB on an embedded channel), as the default 64 MB is above the TP's 4 MiB
+        start(settings().withMode(mode, Duration.ofSeconds(1)).withMaxFrameLength(16 * 1024).withBacklog(64 * 1024, 128 * 1024));
+        final StalledChannel slow = new StalledChannel();
+        subscribe(slow, -1, List.of(), List.of());
+        final EmbeddedChannel healthy = subscribe(-1, List.of());
+        Frames.drain(healthy);
+        final String[] syms = new String[100];
+        java.util.Arrays.fill(syms, "X");
+        final List<String> expected = new ArrayList<>();
+        final java.util.function.IntConsumer send = id -> {
+            assertThat(update(null, id, syms)).isEqualTo(ErrorCode.NONE);
+            if (mode == PublishMode.ZERO_LATENCY) {
+                tp.flush();
+            } else {
+                tp.onTimer();
+            }
+            for (int r = 0; r < syms.length; r++) {
+                expected.add("X/" + (id * 1000L + r));
+            }
+        };
+        int sent = 0;
+        while (tp.status(null).subscribers().get(0).state().equals("live") && sent < 200) {
+            send.accept(++sent);
+        }
+        assertThat(tp.status(null).subscribers().get(0).state()).isEqualTo("from-journal");
+        assertThat(sent).as("after about 128 KiB of ~3 KiB updates").isBetween(30, 60);
+        final long queued = tp.status(null).subscribers().get(0).backlogBytes();
+        for (int k = 0; k < 80; k++) {
+            send.accept(++sent);
+        }
+        assertThat(tp.status(null).subscribers().get(0).backlogBytes()).as("no live update queued for it past the limit").isEqualTo(queued);
+        assertThat(counter("tick.tp.subscriber.journal.switches")).isEqualTo(1);
+        assertThat(counter("tick.tp.subscribers.disconnected|reason=slow")).isZero();
+        assertThat(counter("tick.tp.errors|code=slow-subscriber")).isZero();
+
+        // it reads again: what was queued, then the journal at its socket's pace while updates go on arriving, then live updates
+        final List<Frames.Frame> seen = new ArrayList<>(Frames.take(slow).frames());
+        int turns = 0;
+        while (!tp.status(null).subscribers().get(0).state().equals("live") && turns++ < 1000) {
+            tp.onWritable(slow);
+            tp.catchUpTurn();
+            seen.addAll(Frames.take(slow).frames());
+            send.accept(++sent);
+        }
+        assertThat(tp.status(null).subscribers().get(0).state()).isEqualTo("live");
+        assertThat(turns).as("in several turns, at the socket's pace").isGreaterThan(2);
+        send.accept(++sent);
+        seen.addAll(Frames.take(slow).frames());
+        final Frames all = new Frames(seen);
+        assertThat(all.types().get(0)).isEqualTo("subscribed");
+        assertThat(all.types()).as("nothing but updates after SUBSCRIBED: no error, no CATCH_UP_DONE").containsOnly("subscribed", "update");
+        assertThat(all.rows()).as("every row once, in order").isEqualTo(expected);
+        assertThat(Frames.drain(healthy).rows()).isEqualTo(expected);
+        assertThat(counter("tick.tp.subscriber.journal.switches")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldEndTheDayForASubscriberServedFromTheJournalWhenItHasReadTheDay() {
+        now.set(nanos(DAY, LocalTime.of(16, 0)));
+        start(settings().withMaxFrameLength(16 * 1024).withBacklog(64 * 1024, 128 * 1024));
+        final StalledChannel slow = new StalledChannel();
+        subscribe(slow, -1, List.of(), List.of());
+        final String[] syms = new String[100];
+        java.util.Arrays.fill(syms, "X");
+        int sent = 0;
+        while (tp.status(null).subscribers().get(0).state().equals("live") && sent < 200) {
+            update(null, ++sent, syms);
+            tp.flush();
+        }
+        for (int k = 0; k < 40; k++) {
+            update(null, ++sent, syms);
+            tp.flush();
+        }
+        assertThat(tp.status(null).subscribers().get(0).state()).isEqualTo("from-journal");
+        tp.onEndOfDay();
+        update(null, ++sent, "Y"); // the new day's first update
+        tp.flush();
+        final List<String> seen = new ArrayList<>(take(slow));
+        int turns = 0;
+        while (!tp.status(null).subscribers().get(0).state().equals("live") && turns++ < 1000) {
+            tp.onWritable(slow);
+            tp.catchUpTurn();
+            seen.addAll(take(slow));
+        }
+        final List<String> expected = new ArrayList<>(List.of("subscribed"));
+        for (long seq = 1; seq < sent; seq++) {
+            expected.add("update " + seq);
+        }
+        expected.add("end-of-day");
+        expected.add("update " + sent);
+        assertThat(seen).as("the whole ended day, its end, then the new day, and no CATCH_UP_DONE").isEqualTo(expected);
     }
 
     @Test

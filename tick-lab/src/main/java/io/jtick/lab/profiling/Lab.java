@@ -14,6 +14,7 @@ import io.jtick.core.rdb.EndOfDayHandler;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.tp.SlowSubscribers;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantSettings;
 import io.jtick.core.time.NanoClock;
@@ -93,7 +94,9 @@ final class Lab implements AutoCloseable {
         journalDir = Files.createTempDirectory(workDir, "lab-");
         final SchemaRegistry schemas = SchemaRegistry.builtIn(params.ex());
         final TickerplantSettings settings = TickerplantSettings.defaults(journalDir.resolve("journal")).withPort(0)
-            .withMode(params.publishMode(), Duration.ofMillis(params.timerMillis())).withBroadcast(params.broadcast());
+            .withMode(params.publishMode(), Duration.ofMillis(params.timerMillis())).withBroadcast(params.broadcast())
+            // a subscriber past the backlog limit ends the entry as saturated (the paper's "more than this machine captures")
+            .withSlowSubscribers(SlowSubscribers.DISCONNECT);
         server = new TickerplantServer(settings, schemas, clock, tpMetrics).start();
         tpThread = server.call(t -> Thread.currentThread().getId());
         tpTid = server.call(t -> SchedStat.currentTid());
