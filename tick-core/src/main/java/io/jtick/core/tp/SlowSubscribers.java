@@ -9,7 +9,9 @@ public enum SlowSubscribers {
      * It stays connected and is served from the journal: no more live updates are queued for it, the
      * backlog already queued drains, then it reads the journal from the update after the last one queued,
      * at its socket's pace, and goes back to live updates once it has read up to the TP's last published
-     * update. The TP's memory for it stays bounded by the limit; it loses nothing and reconnects never.
+     * update. What the TP holds for it stays bounded by the limit (in the timer modes plus the rest of the tick it passed
+     * the limit in); it loses nothing and is not disconnected, unless it is still reading an earlier day when another day
+     * ends ({@link SubscriberRegistry}).
      */
     JOURNAL("journal"),
     /**

@@ -339,7 +339,9 @@ final class SubscriberRegistry {
             if (s.closing || !s.live) {
                 continue;
             }
+            // what is queued goes to the socket now: its reading of the journal waits for that to drain, whatever comes next
             s.writePending();
+            s.channel.flush();
             s.live = false;
             s.fromJournal = true;
             s.lastSequence = i;

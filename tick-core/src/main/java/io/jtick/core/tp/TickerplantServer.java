@@ -210,6 +210,16 @@ public final class TickerplantServer implements AutoCloseable {
      * (the native and the kdb+ one), each connection counted and closed with the TP, its pipeline from
      * {@code install}.
      */
+    /**
+     * The connections' write-buffer water marks: 1 MiB low, 4 MiB high, lower where the subscriber backlog limit is small (at most
+     * half of it, the low mark a quarter of the high), so that a subscriber past the limit is never writable and one served from
+     * the journal starts reading it, and turns live, well under the limit.
+     */
+    static WriteBufferWaterMark waterMark(final long maxSubscriberBacklog) {
+        final int high = (int) Math.min(4 << 20, maxSubscriberBacklog / 2);
+        return new WriteBufferWaterMark(Math.min(1 << 20, high / 4), high);
+    }
+
     private Channel listen(final String what, final int port, final Consumer<ChannelPipeline> install) throws IOException {
         final ServerBootstrap b = new ServerBootstrap()
             .group(group)
@@ -219,7 +229,7 @@ public final class TickerplantServer implements AutoCloseable {
             .childOption(ChannelOption.SO_RCVBUF, 1 << 20)
             .childOption(ChannelOption.SO_SNDBUF, 1 << 20)
             .childOption(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(256 * 1024))
-            .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 4 << 20))
+            .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark(settings.maxSubscriberBacklog()))
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(final SocketChannel ch) {

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -397,11 +399,12 @@ class TickerplantServerTest {
         return frames;
     }
 
-    @Test
-    void shouldServeASubscriberThatStopsReadingFromTheJournalWithoutDisconnectingIt() throws Exception {
+    @ParameterizedTest
+    @ValueSource(longs = {256 << 10, 8 << 20})
+    void shouldServeASubscriberThatStopsReadingFromTheJournalWithoutDisconnectingIt(final long limit) throws Exception {
         final TickMetrics metrics = new TickMetrics();
-        // the limit above the TP's 4 MiB high-water mark, as its 64 MB default is
-        final TickerplantServer tp = startTp(settings().withMaxFrameLength(64 * 1024).withBacklog(8L << 20), NanoClock.SYSTEM, metrics);
+        // 8 MiB: above the sockets' 4 MiB high-water mark, as the 64 MB default is; 256 KB: the water marks follow the limit down
+        final TickerplantServer tp = startTp(settings().withMaxFrameLength(64 * 1024).withBacklog(limit), NanoClock.SYSTEM, metrics);
         final Collector healthy = new Collector();
         final TickClient client = subscribe(tp.port(), healthy, List.of());
         try (Socket stuck = new Socket()) {
@@ -417,7 +420,7 @@ class TickerplantServerTest {
             final FeedPublisher f = feed(tp.port());
             final String[] syms = new String[100];
             java.util.Arrays.fill(syms, "X");
-            final int total = 6000; // ~3 KiB each, 18 MB: past the 8 MiB limit and what the kernel's socket buffers hold
+            final int total = 6000; // ~3 KiB each, 18 MB: past the limit and what the kernel's socket buffers hold
             for (int id = 1; id <= total; id++) {
                 send(f, id, syms);
                 if (id % 20 == 0) {
@@ -446,6 +449,8 @@ class TickerplantServerTest {
             assertThat(rest).as("every update once, in order (readFrames checks), and no error").hasSize(total + 1).containsOnly("update");
             assertThat(metrics.counter("tick.tp.subscribers.disconnected|reason=slow").get()).isZero();
             assertThat(metrics.counter("tick.tp.errors|code=slow-subscriber").get()).isZero();
+            assertThat(metrics.counter("tick.tp.subscriber.journal.switches").get()).as("served from the journal once, then live")
+                .isEqualTo(1);
             await("healthy subscriber has every row", WAIT, () -> healthy.rows.size() == total * 100 + 1);
             check(healthy);
             assertThat(tp.status().subscribers()).hasSize(2);
