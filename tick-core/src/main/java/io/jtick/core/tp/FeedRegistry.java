@@ -178,12 +178,41 @@ final class FeedRegistry {
 
     /**
      * Start-up: rebuilds every feed's journalled numbers from the feed trailers of {@code date}'s
-     * journal and of the last day before it that has one.
+     * journal and of the last day before it that has one. A feed whose numbers there start above 1
+     * has the numbers below them journalled on older days when an older day's journal holds the feed
+     * (those days are read, newest first, until one does): so a feed that comes back after a restart
+     * goes on after its last number, and is not told to send numbers the journal holds again, whose
+     * updates would be dropped as resends. Without an older day the gap stays a hole to resend (a
+     * first tick of a new feed cut by a crash in timer log+publish).
      */
     void scan(final Path journalDir, final LocalDate date) {
-        Journal.days(journalDir).filter(d -> d.isBefore(date)).max(LocalDate::compareTo)
-            .ifPresent(previous -> Journal.scanFeeds(journalDir, previous, this::scanned));
+        final List<LocalDate> older = Journal.days(journalDir).filter(d -> d.isBefore(date))
+            .sorted(java.util.Comparator.reverseOrder()).toList();
+        if (!older.isEmpty()) {
+            Journal.scanFeeds(journalDir, older.get(0), this::scanned);
+        }
         Journal.scanFeeds(journalDir, date, this::scanned);
+        final java.util.Set<String> below = new java.util.HashSet<>();
+        for (final Feed f : feeds.values()) {
+            if (f.journalled == 0 && f.ranges > 0) {
+                below.add(f.name);
+            }
+        }
+        for (int k = 1; k < older.size() && !below.isEmpty(); k++) {
+            final java.util.Set<String> found = new java.util.HashSet<>();
+            Journal.scanFeeds(journalDir, older.get(k), (name, first, last) -> {
+                if (below.contains(name)) {
+                    found.add(name);
+                }
+            });
+            for (final String name : found) {
+                final Feed f = feeds.get(name);
+                f.add(1, f.aboveLo[0] - 1);
+                below.remove(name);
+                LOG.info("numbered feed's earlier numbers are in an older journal [feed={}, day={}, journalled={}]", name,
+                    older.get(k), f.journalled);
+            }
+        }
         scanDone();
     }
 

@@ -884,6 +884,34 @@ class TickerplantTest {
     }
 
     @Test
+    void shouldGoOnAfterAFeedsLastNumberWhenItsEarlierNumbersAreOnDaysTheRestartDoesNotRead() {
+        // three days: 1-2, 3-4, 5-6; a restart reads the last two, and the numbers below 3 are on the first
+        now.set(nanos(DAY, LocalTime.of(16, 0)));
+        start(settings());
+        NumberedFeed feed = new NumberedFeed().hello(tp, "md-5");
+        long n = 0;
+        for (int day = 0; day < 3; day++) {
+            assertThat(numbered(feed, ++n, n, "A")).isEqualTo(ErrorCode.NONE);
+            assertThat(numbered(feed, ++n, n, "A")).isEqualTo(ErrorCode.NONE);
+            if (day < 2) {
+                tp.onEndOfDay();
+            }
+        }
+        final LocalDate last = tp.date();
+        tp.close();
+        now.set(nanos(last, LocalTime.of(16, 0)));
+        start(settings());
+        final EmbeddedChannel sub = subscribe(-1, List.of());
+        feed = new NumberedFeed().hello(tp, "md-5");
+        assertThat(feed.acks).as("HELLO answers its last number, not the gap below the days read").containsExactly(6L);
+        assertThat(numbered(feed, 7, 7, "B")).isEqualTo(ErrorCode.NONE);
+        assertThat(Frames.drain(sub).rows()).as("its next update is journalled and published, not dropped as a resend")
+            .containsExactly("B/7000");
+        assertThat(counter("tick.tp.feed.duplicates")).isZero();
+        assertThat(feedTrailers(last)).containsExactly("md-5:5", "md-5:6", "md-5:7");
+    }
+
+    @Test
     void shouldRefuseTimerLogPublishOnAChainedTickerplant() {
         assertThatThrownBy(() -> settings().withUpstream("127.0.0.1", 5010)
             .withMode(PublishMode.TIMER_LOG_PUBLISH, Duration.ofMillis(100)).validate())
