@@ -320,15 +320,7 @@ class TickerplantServerTest {
             .withSlowSubscribers(SlowSubscribers.DISCONNECT), NanoClock.SYSTEM, metrics);
         final Collector healthy = new Collector();
         final TickClient client = subscribe(tp.port(), healthy, List.of());
-        try (Socket stuck = new Socket()) {
-            stuck.setReceiveBufferSize(128 * 1024); // before connecting, so the window scale fits it
-            stuck.connect(new java.net.InetSocketAddress("127.0.0.1", tp.port()));
-            final ByteBuf sub = ControlFrames.subscribe(PooledByteBufAllocator.DEFAULT, -1, List.of(), List.of());
-            final byte[] bytes = new byte[sub.readableBytes()];
-            sub.readBytes(bytes);
-            sub.release();
-            stuck.getOutputStream().write(bytes);
-            stuck.getOutputStream().flush();
+        try (Socket stuck = stuckSubscriber(tp.port())) {
             await("two subscribers", WAIT, () -> client.isSubscribed() && tp.status().subscribers().size() == 2);
             // the stuck subscriber reads again as soon as it is disconnected (within the TP's grace period for its error frame)
             final java.util.concurrent.CompletableFuture<List<String>> read = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
@@ -362,6 +354,20 @@ class TickerplantServerTest {
             check(healthy);
             await("stuck subscriber gone", WAIT, () -> tp.status().subscribers().size() == 1);
         }
+    }
+
+    /** A raw subscriber of everything, live, that reads nothing until told (a small receive window, so its backlog stays in the TP). */
+    private static Socket stuckSubscriber(final int port) throws IOException {
+        final Socket stuck = new Socket();
+        stuck.setReceiveBufferSize(128 * 1024); // before connecting, so the window scale fits it
+        stuck.connect(new java.net.InetSocketAddress("127.0.0.1", port));
+        final ByteBuf sub = ControlFrames.subscribe(PooledByteBufAllocator.DEFAULT, -1, List.of(), List.of());
+        final byte[] bytes = new byte[sub.readableBytes()];
+        sub.readBytes(bytes);
+        sub.release();
+        stuck.getOutputStream().write(bytes);
+        stuck.getOutputStream().flush();
+        return stuck;
     }
 
     /** Every frame until the end of the stream, as type names (errors with their message); updates must run 1, 2, 3... */
@@ -407,15 +413,7 @@ class TickerplantServerTest {
         final TickerplantServer tp = startTp(settings().withMaxFrameLength(64 * 1024).withBacklog(limit), NanoClock.SYSTEM, metrics);
         final Collector healthy = new Collector();
         final TickClient client = subscribe(tp.port(), healthy, List.of());
-        try (Socket stuck = new Socket()) {
-            stuck.setReceiveBufferSize(128 * 1024);
-            stuck.connect(new java.net.InetSocketAddress("127.0.0.1", tp.port()));
-            final ByteBuf sub = ControlFrames.subscribe(PooledByteBufAllocator.DEFAULT, -1, List.of(), List.of());
-            final byte[] bytes = new byte[sub.readableBytes()];
-            sub.readBytes(bytes);
-            sub.release();
-            stuck.getOutputStream().write(bytes);
-            stuck.getOutputStream().flush();
+        try (Socket stuck = stuckSubscriber(tp.port())) {
             await("two subscribers", WAIT, () -> client.isSubscribed() && tp.status().subscribers().size() == 2);
             final FeedPublisher f = feed(tp.port());
             final String[] syms = new String[100];
