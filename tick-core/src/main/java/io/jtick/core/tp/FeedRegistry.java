@@ -11,9 +11,12 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The numbered feeds (protocol 2; what kdb+ leaves to each feed handler's own log): per feed name,
@@ -187,19 +190,19 @@ final class FeedRegistry {
      */
     void scan(final Path journalDir, final LocalDate date) {
         final List<LocalDate> older = Journal.days(journalDir).filter(d -> d.isBefore(date))
-            .sorted(java.util.Comparator.reverseOrder()).toList();
+            .sorted(Comparator.reverseOrder()).toList();
         if (!older.isEmpty()) {
             Journal.scanFeeds(journalDir, older.get(0), this::scanned);
         }
         Journal.scanFeeds(journalDir, date, this::scanned);
-        final java.util.Set<String> below = new java.util.HashSet<>();
+        final Set<String> below = new HashSet<>();
         for (final Feed f : feeds.values()) {
             if (f.journalled == 0 && f.ranges > 0) {
                 below.add(f.name);
             }
         }
         for (int k = 1; k < older.size() && !below.isEmpty(); k++) {
-            final java.util.Set<String> found = new java.util.HashSet<>();
+            final Set<String> found = new HashSet<>();
             Journal.scanFeeds(journalDir, older.get(k), (name, first, last) -> {
                 if (below.contains(name)) {
                     found.add(name);

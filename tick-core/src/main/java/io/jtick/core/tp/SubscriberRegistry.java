@@ -43,7 +43,7 @@ import java.util.TreeSet;
  * <p>State: {@code subscribers} (each with its tables, sym filter, journal reader while catching up,
  * its slow-subscriber alert flag, whether it passed the limit in this publish, an END_OF_DAY it is owed
  * once it has read the ended day, and the run of adjacent live frames not yet written, written as one
- * slice before the flush or anything else); {@code toJournal}, how many passed the limit since {@link #published};
+ * slice before the flush or anything else); {@code toJournal}, whether one passed the limit since {@link #published};
  * {@code filters}, one shared {@link SymFilter} per distinct sym list over the symbol ids in {@code syms};
  * {@code dirty[0..dirtyCount)}, the subscribers written since the last flush;
  * {@code filterScratch}/{@code filteredScratch}, the filtered copies built during one publish;
@@ -75,7 +75,7 @@ final class SubscriberRegistry {
     private final KdbUpdateWriter kdbWriter = new KdbUpdateWriter();
     private long dayStart;
     private long nextId;
-    private int toJournal;
+    private boolean toJournal;
     private Runnable catchUpScheduler = () -> { };
 
     SubscriberRegistry(final TickerplantSettings settings, final SchemaRegistry schemas, final ByteBufAllocator alloc,
@@ -314,9 +314,9 @@ final class SubscriberRegistry {
             }
             dirty[dirtyCount++] = s;
         }
-        if (policy.written(s) && !s.toJournal) {
+        if (policy.written(s)) {
             s.toJournal = true;
-            toJournal++;
+            toJournal = true;
         }
     }
 
@@ -326,10 +326,10 @@ final class SubscriberRegistry {
      * what is queued for it has drained (its socket writable again: {@link #onWritable}).
      */
     void published(final long i, final Journal journal) {
-        if (toJournal == 0) {
+        if (!toJournal) {
             return;
         }
-        toJournal = 0;
+        toJournal = false;
         for (int k = 0; k < subscribers.size(); k++) {
             final Subscriber s = subscribers.get(k);
             if (!s.toJournal) {

@@ -46,19 +46,25 @@ import static io.jtick.core.wire.FrameDescriptor.SEQUENCE_OFFSET;
  * mode, the checks an update passes first and its time stamp: {@link UpdateGate}) or reused scratch
  * (validator, the one-feed journal trailer).
  *
- * <p>{@link #onUpdate} ({@code .u.upd}) validates an update, journals the feed's bytes (sequence and TP time stamped in place) and
- * publishes one retained slice of them to every subscriber that takes all syms of its table (serialize once); subscribers with a sym list
- * get a filtered copy built once per distinct list. In the timer modes {@link #onTimer} ({@code .z.ts}) publishes each table's batch merged
- * into one update, in timer log+publish journalling it first as one entry. In every mode nothing is published that was not journalled: an
- * update the journal refuses is refused to whoever sent it ({@link UpdateSource}), and the sequence number it would have had goes to the
- * next update that is journalled, so no number is issued twice. An update from a numbered feed carries the feed's own number: one the
- * journal already holds (a resend after a reconnect) is dropped and counted, never published twice; the others are journalled with the
- * feed's name and number, and {@link #acknowledgeFeeds} (and every {@code feedAckUpdates} updates) tells the feed how far the journal holds
- * it ({@link #onFeedHello} answers where to resend from). {@link #onSubscribe} ({@code .u.sub}) may replay the journal up to {@code i} on
- * this thread before the subscriber turns live, so no update slips between: no gap, no duplicate; one that falls behind past the backlog
- * limit may be served from the journal the same way (SubscriberRegistry#published). {@link #onEndOfDay} ({@code .u.end}) tells the
- * subscribers and rolls the journal. Acknowledgements due go out at the end of each batch of work ({@link #flush}, {@link #onTimer}, {@link
- * #acknowledgeFeeds}, end of day), after the subscribers' flush; with {@link JournalSync#BATCH} (on disk) after one force (group commit).
+ * <p>{@link #onUpdate} ({@code .u.upd}) validates an update, journals the feed's bytes (sequence and
+ * TP time stamped in place) and publishes one retained slice of them to every subscriber that takes
+ * all syms of its table (serialize once); subscribers with a sym list get a filtered copy built
+ * once per distinct list. In the timer modes {@link #onTimer} ({@code .z.ts}) publishes each
+ * table's batch merged into one update, in timer log+publish journalling it first as one entry.
+ * In every mode nothing is published that was not journalled: an update the journal refuses is
+ * refused to whoever sent it ({@link UpdateSource}), and the sequence number it would have had goes
+ * to the next update that is journalled, so no number is issued twice.
+ * An update from a numbered feed carries the feed's own number: one the journal already holds (a
+ * resend after a reconnect) is dropped and counted, never published twice; the others are journalled
+ * with the feed's name and number, and {@link #acknowledgeFeeds} (and every {@code feedAckUpdates}
+ * updates) tells the feed how far the journal holds it ({@link #onFeedHello} answers where to resend from).
+ * {@link #onSubscribe} ({@code .u.sub}) may replay the journal up to {@code i} on this thread before
+ * the subscriber turns live, so no update slips between: no gap, no duplicate; a live subscriber that
+ * falls behind past the backlog limit is served from the journal the same way
+ * ({@link SubscriberRegistry#published}). {@link #onEndOfDay} ({@code .u.end}) tells the subscribers
+ * and rolls the journal.
+ * Acknowledgements due go out at the end of each batch of work ({@link #flush}, {@link #onTimer}, {@link #acknowledgeFeeds},
+ * end of day), after the subscribers' flush; with {@link JournalSync#BATCH} (on disk) after one force (group commit).
  */
 public final class Tickerplant implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Tickerplant.class);
@@ -489,10 +495,11 @@ public final class Tickerplant implements AutoCloseable {
     }
 
     /**
-     * Touches journal pages ahead of the next entry (server housekeeping, every 50 ms) in zero-latency mode, where each update is
-     * journalled as it arrives; a timer log+publish tick does it itself when it is done, for the next tick's entry. Not in timer publish:
-     * there it made the tick (which writes no journal) 2x slower in Table 4, 133-137 against 60-66 µs, for a cause not found. Measured on
-     * Table 1 (r=100, t=10 ms), two runs each: tplog 10.5-15.7 against 41.6-44.1 µs.
+     * Touches journal pages ahead of the next entry (server housekeeping, every 50 ms) in zero-latency
+     * mode, where each update is journalled as it arrives; a timer log+publish tick does it itself
+     * when it is done, for the next tick's entry. Not in timer publish: there it made the tick (which
+     * writes no journal) 2x slower in Table 4, 133-137 against 60-66 µs, for a cause not found.
+     * Measured on Table 1 (r=100, t=10 ms), two runs each: tplog 10.5-15.7 against 41.6-44.1 µs.
      */
     public void pretouchJournal() {
         if (mode == PublishMode.ZERO_LATENCY) {
