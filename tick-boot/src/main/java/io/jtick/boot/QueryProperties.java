@@ -48,7 +48,8 @@ public record QueryProperties(
      */
     public QueryWarmUp startWarmUp(final QueryWarmUp.Kind kind, final TickMetrics metrics) {
         final QueryWarmUp w = warmUp ? QueryWarmUp.start(kind, warmUpTime, QueryWarmUp.defaultRounds(kind), true,
-            warmUpEncodings.stream().map(ColumnEncoding::parse).toList(), Runtime.getRuntime().availableProcessors()) : QueryWarmUp.off();
+            warmUpEncodings.stream().map(ColumnEncoding::parse).toList(), Runtime.getRuntime().availableProcessors(), true)
+            : QueryWarmUp.off();
         metrics.gauge("tick.query.warmup.ms", () -> w.nanos() / 1_000_000);
         return w;
     }

@@ -112,7 +112,7 @@ public final class JtickQuerySystem implements QuerySystem {
         final QueryWarmUp.Kind kind = layout == Layout.RDB || layout == Layout.PARTED ? QueryWarmUp.Kind.RDB : QueryWarmUp.Kind.HDB;
         return WARM_UPS.computeIfAbsent(kind, k -> Boolean.parseBoolean(System.getProperty("jtick.bench.warm-up", "true"))
             ? QueryWarmUp.start(k, QueryWarmUp.DEFAULT_BUDGET, QueryWarmUp.defaultRounds(k), true,
-                List.of(ColumnEncoding.PLAIN, ColumnEncoding.parse("auto/lz4")), Runtime.getRuntime().availableProcessors())
+                List.of(ColumnEncoding.PLAIN, ColumnEncoding.parse("auto/lz4")), Runtime.getRuntime().availableProcessors(), false)
             : QueryWarmUp.off());
     }
 

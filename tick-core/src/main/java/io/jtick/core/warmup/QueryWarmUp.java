@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,6 +54,13 @@ import java.util.concurrent.TimeUnit;
  * progress is finished), then drops its tables and deletes its partitions. It never fails the
  * process: an error is logged and reported by {@link #failure}. The time it took, the start-up cost
  * a service pays, is {@link #nanos}; queries that arrive meanwhile run, sharing the CPU with it.
+ *
+ * <p>With {@code returnHeap} (the services) it then runs one full collection ({@link System#gc}), so
+ * that the heap the warm-up's tables and results took goes back to the OS at once (the services run
+ * with a low {@code -XX:MaxHeapFreeRatio}): an idle service holds no more after its warm-up than
+ * before it. Without it the warm-up's garbage, promoted to the old generation, stayed committed until
+ * enough other allocation brought mixed collections; an idle HDB kept ~45 MB more for good
+ * (docs/operations.md "Memory"). The collection's pause is logged with the heap before and after.
  */
 public final class QueryWarmUp {
     private static final Logger LOG = LoggerFactory.getLogger(QueryWarmUp.class);
@@ -86,6 +95,7 @@ public final class QueryWarmUp {
     private final boolean settle;
     private final List<ColumnEncoding> encodings;
     private final int parallelism;
+    private final boolean returnHeap;
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile long nanos;
     private volatile int rounds;
@@ -93,7 +103,7 @@ public final class QueryWarmUp {
     private volatile Throwable failure;
 
     private QueryWarmUp(final Kind kind, final Duration budget, final int maxRounds, final boolean settle,
-                        final List<ColumnEncoding> encodings, final int parallelism) {
+                        final List<ColumnEncoding> encodings, final int parallelism, final boolean returnHeap) {
         if (budget.isNegative() || maxRounds < 0 || parallelism < 1 || kind == Kind.HDB && encodings.isEmpty()) {
             throw new IllegalArgumentException("bad warm-up settings [kind=" + kind + ", budget=" + budget + ", rounds=" + maxRounds
                 + ", encodings=" + encodings + ", parallelism=" + parallelism + "]");
@@ -104,6 +114,19 @@ public final class QueryWarmUp {
         this.settle = settle;
         this.encodings = List.copyOf(encodings);
         this.parallelism = parallelism;
+        this.returnHeap = returnHeap;
+    }
+
+    /** One full collection, logged with its pause and the committed heap before and after. */
+    private void returnHeap() {
+        final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        final long before = memory.getHeapMemoryUsage().getCommitted();
+        final long t0 = System.nanoTime();
+        System.gc();
+        final long ms = (System.nanoTime() - t0) / 1_000_000;
+        final MemoryUsage after = memory.getHeapMemoryUsage();
+        LOG.info("query warm-up's heap returned [kind={}, gcMs={}, committedMb={}->{}, usedMb={}]", kind, ms, before >> 20,
+            after.getCommitted() >> 20, after.getUsed() >> 20);
     }
 
     /**
@@ -113,10 +136,11 @@ public final class QueryWarmUp {
      * @param settle after those rounds, go on until a round leaves the JIT nothing to compile (or the budget is spent)
      * @param encodings for {@link Kind#HDB}, the encodings whose partitions it reads (plain, {@code auto/lz4} ...); ignored for the RDB
      * @param parallelism the service engine's threads per query, so the same split path runs
+     * @param returnHeap when done, run a full collection so that the heap the warm-up took goes back to the OS
      */
     public static QueryWarmUp start(final Kind kind, final Duration budget, final int maxRounds, final boolean settle,
-                                    final List<ColumnEncoding> encodings, final int parallelism) {
-        final QueryWarmUp w = new QueryWarmUp(kind, budget, maxRounds, settle, encodings, parallelism);
+                                    final List<ColumnEncoding> encodings, final int parallelism, final boolean returnHeap) {
+        final QueryWarmUp w = new QueryWarmUp(kind, budget, maxRounds, settle, encodings, parallelism, returnHeap);
         final Thread t = new Thread(w::run, "jtick-query-warm-up");
         t.setDaemon(true);
         t.start();
@@ -125,7 +149,7 @@ public final class QueryWarmUp {
 
     /** A warm-up turned off: already done, nothing run. */
     public static QueryWarmUp off() {
-        final QueryWarmUp w = new QueryWarmUp(Kind.RDB, Duration.ZERO, 0, false, List.of(), 1);
+        final QueryWarmUp w = new QueryWarmUp(Kind.RDB, Duration.ZERO, 0, false, List.of(), 1, false);
         w.done.countDown();
         return w;
     }
@@ -243,6 +267,9 @@ public final class QueryWarmUp {
             }
             nanos = System.nanoTime() - start;
             LOG.info("query warm-up done [kind={}, rounds={}, ms={}, settled={}]", kind, rounds, nanos / 1_000_000, settled);
+            if (returnHeap) {
+                returnHeap();
+            }
             done.countDown();
         }
     }

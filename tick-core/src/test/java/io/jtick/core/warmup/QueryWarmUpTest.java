@@ -16,6 +16,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +28,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The engine's slice threads are made once per process (as in QueryEngineTest); the warm-up's own thread must be gone. */
 @ExtendWith(LeakCheck.class)
@@ -35,7 +38,7 @@ class QueryWarmUpTest {
 
     @Test
     void shouldRunEveryShapeOverRdbTables() throws InterruptedException {
-        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.RDB, WAIT, 1, false, List.of(), 2);
+        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.RDB, WAIT, 1, false, List.of(), 2, false);
         assertThat(w.await(WAIT)).isTrue();
         assertThat(w.failure()).isNull();
         assertThat(w.rounds()).isEqualTo(1);
@@ -47,7 +50,7 @@ class QueryWarmUpTest {
     void shouldRunOverHdbPartitionsOfEachEncodingAndDeleteThem() throws InterruptedException, IOException {
         final List<Path> before = warmUpDirs();
         final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.HDB, WAIT, 1, false, List.of(ColumnEncoding.PLAIN,
-            ColumnEncoding.parse("auto/lz4")), 2);
+            ColumnEncoding.parse("auto/lz4")), 2, false);
         assertThat(w.await(WAIT)).isTrue();
         assertThat(w.failure()).isNull();
         assertThat(w.rounds()).isEqualTo(1);
@@ -84,7 +87,8 @@ class QueryWarmUpTest {
     /** Cache misses of an HDB warm-up of {@code rounds} rounds over an {@code auto/lz4} partition. */
     private static long decodedBlockMisses(final int rounds) throws InterruptedException {
         final long before = DecodedBlockCache.shared().misses();
-        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.HDB, WAIT, rounds, false, List.of(ColumnEncoding.parse("auto/lz4")), 1);
+        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.HDB, WAIT, rounds, false,
+            List.of(ColumnEncoding.parse("auto/lz4")), 1, false);
         assertThat(w.await(WAIT)).isTrue();
         assertThat(w.failure()).isNull();
         assertThat(w.rounds()).isEqualTo(rounds);
@@ -93,7 +97,7 @@ class QueryWarmUpTest {
 
     @Test
     void shouldGoOnPastItsRoundsUntilTheJitHasNothingLeftToCompile() throws InterruptedException {
-        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.RDB, WAIT, 1, true, List.of(), 2);
+        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.RDB, WAIT, 1, true, List.of(), 2, false);
         assertThat(w.await(WAIT.multipliedBy(2))).isTrue();
         assertThat(w.failure()).isNull();
         assertThat(w.settled()).isTrue();
@@ -101,8 +105,20 @@ class QueryWarmUpTest {
     }
 
     @Test
+    void shouldRunOneFullCollectionWhenDoneWhenAskedToReturnItsHeap() throws InterruptedException {
+        final GarbageCollectorMXBean full = ManagementFactory.getGarbageCollectorMXBeans().stream()
+            .filter(b -> b.getName().equals("G1 Old Generation")).findFirst().orElse(null);
+        assumeTrue(full != null, "the full collections are counted apart from the young ones only under G1 here");
+        final long before = full.getCollectionCount();
+        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.RDB, WAIT, 1, false, List.of(), 1, true);
+        assertThat(w.await(WAIT)).isTrue();
+        assertThat(w.failure()).isNull();
+        assertThat(full.getCollectionCount()).isGreaterThan(before);
+    }
+
+    @Test
     void shouldStopWhenItsTimeIsSpent() throws InterruptedException {
-        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.RDB, Duration.ZERO, 100, true, List.of(), 1);
+        final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.RDB, Duration.ZERO, 100, true, List.of(), 1, false);
         assertThat(w.await(WAIT)).isTrue();
         assertThat(w.failure()).isNull();
         assertThat(w.rounds()).isZero();
@@ -118,7 +134,7 @@ class QueryWarmUpTest {
 
     @Test
     void shouldRefuseAnHdbWarmUpWithoutEncodings() {
-        assertThatThrownBy(() -> QueryWarmUp.start(QueryWarmUp.Kind.HDB, WAIT, 1, false, List.of(), 1))
+        assertThatThrownBy(() -> QueryWarmUp.start(QueryWarmUp.Kind.HDB, WAIT, 1, false, List.of(), 1, false))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kind=HDB");
     }
 
