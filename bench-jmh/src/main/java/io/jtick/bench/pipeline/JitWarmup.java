@@ -13,7 +13,10 @@ import java.util.function.Function;
  * (the same r and rate: the paced path compiles code the fast one does not, FEED_ACK per update
  * among it), until the compiler threads took at most {@link #SETTLED_PERCENT} % of the process's CPU
  * over a whole round, or {@code --jit-rounds} rounds. A fixed row count left the JIT at 8.6-15 µs of
- * CPU per update (a quarter to two fifths of the process's) in the first timed repeat. Each round's
+ * CPU per update (a quarter to two fifths of the process's) in the first timed repeat. A round sends as
+ * many rows as the timed throughput phase unless told otherwise: in rounds of 1M rows a subscriber never
+ * fell far enough behind to be served from the journal, so the C2 code of the publish path was thrown
+ * away and compiled again in the first timed repeat, when it first did (bench-jmh/README.md). Each round's
  * figures are printed as it ends ({@code warm-up round k: ...}): the first round's rows/s are the
  * first-run figures of a JVM that has compiled nothing.
  */

@@ -83,7 +83,7 @@ public final class PipelineBenchmark {
             int batchBytes = 64 * 1024;
             boolean insert = true;
             int repeat = 1;
-            long jitWarmupRows = 1_000_000;
+            long jitWarmupRows = -1;
             int jitRounds = 10;
             Path dir = null;
             int spinMicros = DEFAULT_SPIN_MICROS;
@@ -147,6 +147,9 @@ public final class PipelineBenchmark {
                         break;
                     case "--jit-warmup":
                         jitWarmupRows = Long.parseLong(v);
+                        if (jitWarmupRows < 0) {
+                            throw new IllegalArgumentException("--jit-warmup rows >= 0 [jit-warmup=" + v + "]");
+                        }
                         break;
                     case "--jit-rounds":
                         jitRounds = Integer.parseInt(v);
@@ -162,7 +165,8 @@ public final class PipelineBenchmark {
                 }
             }
             return new Options(systems, subscribers, rows, r, rate, warmup, latencyRate, latencySeconds, latencyWarmupSeconds,
-                latencyR, ex, syms, batchBytes, insert, repeat, jitWarmupRows, jitRounds, dir, spinMicros).validate();
+                latencyR, ex, syms, batchBytes, insert, repeat, jitWarmupRows < 0 ? rows : jitWarmupRows, jitRounds, dir, spinMicros)
+                .validate();
         }
 
         Options validate() {
@@ -208,7 +212,7 @@ public final class PipelineBenchmark {
                 + " [--r rows/update (100)] [--warmup rows (rows/5, max 2M)] [--latency-rate updates/s (10000; 0 = no latency"
                 + " phase)] [--latency-seconds S (20)] [--latency-warmup-seconds S (5)] [--latency-r rows/update (1)]"
                 + " [--rate updates/s: only one paced run of --rows rows] [--sink rdb|check (rdb)] [--repeat N (1)]"
-                + " [--jit-warmup rows (1000000; 0 = none): untimed rounds of every system first, each this many rows as fast"
+                + " [--jit-warmup rows (--rows; 0 = none): untimed rounds of every system first, each this many rows as fast"
                 + " as possible and, with a latency phase, one paced second, until the compilers took under "
                 + JitWarmup.SETTLED_PERCENT + "% of the CPU of a round]"
                 + " [--jit-rounds N (10): at most this many of those rounds]"

@@ -128,6 +128,18 @@ class PipelineBenchmarkTest {
             .hasMessageContaining("multiples of r");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> PipelineBenchmark.Options.parse(new String[] {"--jit-rounds", "0"}))
             .hasMessageContaining("jit-rounds >= 1");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PipelineBenchmark.Options.parse(new String[] {"--jit-warmup", "-1"}))
+            .hasMessageContaining("--jit-warmup rows >= 0");
+    }
+
+    @Test
+    void shouldWarmUpWithAsManyRowsAsTheTimedRunUnlessToldOtherwise() {
+        assertThat(PipelineBenchmark.Options.parse(new String[] {"--rows", "5000", "--r", "10"}).jitWarmupRows())
+            .as("a round as long as the timed phase, so a subscriber falls behind in the warm-up as it will when timed").isEqualTo(5000);
+        assertThat(PipelineBenchmark.Options.parse(new String[] {}).jitWarmupRows()).isEqualTo(10_000_000);
+        assertThat(PipelineBenchmark.Options.parse(new String[] {"--rows", "5000", "--r", "10", "--jit-warmup", "1000"}).jitWarmupRows())
+            .isEqualTo(1000);
+        assertThat(PipelineBenchmark.Options.parse(new String[] {"--jit-warmup", "0"}).jitWarmupRows()).isZero();
     }
 
     @Test
