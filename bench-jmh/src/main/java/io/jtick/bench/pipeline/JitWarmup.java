@@ -16,7 +16,12 @@ import java.util.function.Function;
  * CPU per update (a quarter to two fifths of the process's) in the first timed repeat. A round sends as
  * many rows as the timed throughput phase unless told otherwise: in rounds of 1M rows a subscriber never
  * fell far enough behind to be served from the journal, so the C2 code of the publish path was thrown
- * away and compiled again in the first timed repeat, when it first did (bench-jmh/README.md). Each round's
+ * away and compiled again in the first timed repeat, when it first did (bench-jmh/README.md). Each run
+ * of a round is shaped as a timed run: uncounted rows, the latencies reset, then counted rows. Without
+ * the reset in the rounds, the timed run's reset was the first to flip the systems' HdrHistogram
+ * recorders, whose {@code recordValue} then took a branch C2 had never seen: every compiled method that
+ * inlines it (the tickerplant's update, the journal's append, the RDB's receive) was thrown away in the
+ * first timed repeat. Each round's
  * figures are printed as it ends ({@code warm-up round k: ...}): the first round's rows/s are the
  * first-run figures of a JVM that has compiled nothing.
  */
@@ -34,13 +39,7 @@ final class JitWarmup {
     static List<PipelineBenchmark.RunResult> run(final PipelineBenchmark.Options o, final Function<String, PipelineSystem> create,
                                                  final Consumer<PipelineBenchmark.RunResult> each) throws Exception {
         final List<PipelineBenchmark.RunResult> failed = new ArrayList<>();
-        final long rows = Math.max(o.r(), o.jitWarmupRows() / o.r() * o.r());
-        final List<Phase> phases = new ArrayList<>();
-        phases.add(new Phase("jit-warmup", rows, o.r(), 0, 0, o.batchBytes()));
-        if (o.latencyRate() > 0 && o.rate() == 0) {
-            phases.add(new Phase("jit-warmup-paced", (long) o.latencyRate() * o.latencyR(), o.latencyR(), o.latencyRate(), 0,
-                o.batchBytes()));
-        }
+        final List<Phase> phases = phases(o);
         for (int round = 1; round <= o.jitRounds(); round++) {
             final CpuTimes start = CpuTimes.now(CpuTimes.Processes.NONE);
             long updates = 0;
@@ -48,7 +47,7 @@ final class JitWarmup {
             for (final String name : o.systems()) {
                 for (final Phase phase : phases) {
                     final PipelineBenchmark.RunResult res = PipelineBenchmark.runOne(create.apply(name), 1, phase, o, 0);
-                    updates += phase.rows() / phase.r();
+                    updates += phase.totalRows() / phase.r();
                     if (!res.ok()) {
                         each.accept(res);
                         failed.add(res);
@@ -69,6 +68,22 @@ final class JitWarmup {
             }
         }
         return failed;
+    }
+
+    /**
+     * A round's runs, each shaped as a timed run is: rows that are not counted, then the latencies and the
+     * systems' own histograms reset, then counted rows, so that the reset's code paths are compiled here too.
+     */
+    static List<Phase> phases(final PipelineBenchmark.Options o) {
+        final long rows = Math.max(o.r(), o.jitWarmupRows() / o.r() * o.r());
+        final long uncounted = Math.min(rows / 5, 2_000_000L) / o.r() * o.r();
+        final List<Phase> phases = new ArrayList<>();
+        phases.add(new Phase("jit-warmup", Math.max(o.r(), rows - uncounted), o.r(), 0, uncounted, o.batchBytes()));
+        if (o.latencyRate() > 0 && o.rate() == 0) {
+            final long half = Math.max(1, o.latencyRate() / 2) * (long) o.latencyR();
+            phases.add(new Phase("jit-warmup-paced", half, o.latencyR(), o.latencyRate(), half, o.batchBytes()));
+        }
+        return phases;
     }
 
     /** Whether the compilers' {@code jit} CPU is at most {@link #SETTLED_PERCENT} % of the process's {@code process}. */

@@ -113,6 +113,19 @@ class PipelineBenchmarkTest {
     }
 
     @Test
+    void shouldShapeEachWarmUpRunAsATimedOneWithUncountedRowsBeforeTheReset() {
+        final List<Phase> phases = JitWarmup.phases(PipelineBenchmark.Options.parse(new String[] {"--rows", "5000", "--r", "10",
+            "--latency-rate", "2000", "--latency-r", "2"}));
+
+        assertThat(phases).extracting(Phase::name).containsExactly("jit-warmup", "jit-warmup-paced");
+        assertThat(phases.get(0).totalRows()).as("as many rows as the timed phase").isEqualTo(5000);
+        assertThat(phases.get(0).warmupRows()).as("a fifth uncounted, as the timed phase's default").isEqualTo(1000);
+        assertThat(phases.get(1).rate()).isEqualTo(2000);
+        assertThat(phases.get(1).totalRows()).as("one paced second, half of it before the reset").isEqualTo(4000);
+        assertThat(phases.get(1).warmupRows()).isEqualTo(2000);
+    }
+
+    @Test
     void shouldCallCompilationSettledWhenTheCompilersTookAtMostAFewPercentOfTheCpu() {
         assertThat(JitWarmup.settled(0, 20)).isTrue();
         assertThat(JitWarmup.settled(1, 20)).isTrue();
