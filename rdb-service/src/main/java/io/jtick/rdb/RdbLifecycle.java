@@ -7,9 +7,12 @@ import io.jtick.core.time.NanoClock;
 import io.jtick.core.tls.TlsClient;
 import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.LeaderHint.Address;
+import io.jtick.core.wire.Transport;
+import io.netty.channel.EventLoopGroup;
 import org.springframework.context.SmartLifecycle;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Starts and stops the subscription that feeds the {@link RealtimeDatabase}. Each (re)subscribe
@@ -21,6 +24,8 @@ final class RdbLifecycle implements SmartLifecycle {
     private final String token;
     private final TlsClient tls;
     private volatile TickClient client;
+    /** The subscription's event loop, made here so that it spins as {@code tick.rdb.idle-spin} says. */
+    private EventLoopGroup group;
 
     private final List<Address> tickerplants;
 
@@ -40,7 +45,8 @@ final class RdbLifecycle implements SmartLifecycle {
         }
         final TickClient.Settings settings = new TickClient.Settings(tickerplants, properties.name(),
             properties.tables(), properties.syms(), properties.reconnectDelay(), FrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, token);
-        final TickClient c = new TickClient(settings, rdb, rdb::lastSequence, null, NanoClock.SYSTEM).tls(tls);
+        group = Transport.newGroup(1, "tick-client-" + properties.name(), properties.idleSpin().toNanos());
+        final TickClient c = new TickClient(settings, rdb, rdb::lastSequence, group, NanoClock.SYSTEM).tls(tls);
         c.start();
         client = c;
     }
@@ -51,6 +57,8 @@ final class RdbLifecycle implements SmartLifecycle {
         client = null;
         if (c != null) {
             c.close();
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+            group = null;
         }
     }
 

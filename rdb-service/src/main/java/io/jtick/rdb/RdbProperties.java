@@ -33,6 +33,8 @@ import java.util.List;
  * @param chunkPoolSize  heap kept across end of day for the next day's column chunks at most (none set: every full chunk of the
  *                       day, as kdb+'s allocator keeps what it took; 0: none, the garbage collector returns the day's heap)
  * @param reconnectDelay wait between reconnect attempts
+ * @param idleSpin       how long the subscription's event loop polls for the next update after each batch of work before
+ *                       it blocks (epoll only; the tickerplant's {@code tick.tp.idle-spin}); 0 blocks at once
  * @param journalRoot    the TP's journal directory ({@code tick.tp.journal-dir}) for {@code POST /api/eod/replay}; empty = no replay
  * @param hdb            end-of-day write-down
  * @param pgPort         the PostgreSQL wire protocol port over today's tables (8812, QuestDB's); -1 = off, 0 = any free port
@@ -53,6 +55,7 @@ public record RdbProperties(
     @DefaultValue({}) List<String> unindexedTables,
     DataSize chunkPoolSize,
     @DefaultValue("500ms") Duration reconnectDelay,
+    @DefaultValue("0ms") Duration idleSpin,
     String journalRoot,
     @DefaultValue Hdb hdb,
     @DefaultValue("8812") int pgPort,
@@ -70,6 +73,8 @@ public record RdbProperties(
         PropertyChecks.present("tick.rdb.syms", syms);
         PropertyChecks.present("tick.rdb.unindexed-tables", unindexedTables);
         PropertyChecks.present("tick.rdb.reconnect-delay", reconnectDelay);
+        PropertyChecks.present("tick.rdb.idle-spin", idleSpin);
+        PropertyChecks.atLeast("tick.rdb.idle-spin", idleSpin.toNanos(), 0);
         PropertyChecks.range("tick.rdb.pg-port", pgPort, -1, 65535);
         PropertyChecks.text("tick.rdb.pg-host", pgHost);
         PropertyChecks.range("tick.rdb.kdb-port", kdbPort, -1, 65535);

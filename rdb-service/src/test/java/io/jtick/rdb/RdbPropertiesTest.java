@@ -41,5 +41,8 @@ class RdbPropertiesTest {
         assertThatThrownBy(() -> bind(Map.of("tick.rdb.name", " ")))
             .hasRootCauseMessage("empty [key=tick.rdb.name, value= ]");
         assertThat(bind(Map.of("tick.rdb.hdb.direct-io", "OFF")).hdb().directIo()).isEqualTo("OFF");
+        assertThatThrownBy(() -> bind(Map.of("tick.rdb.idle-spin", "-1ms")))
+            .hasRootCauseMessage("too small [key=tick.rdb.idle-spin, value=-1000000, min=0]");
+        assertThat(bind(Map.of()).idleSpin()).as("blocks at once by default").isZero();
     }
 }
