@@ -7,8 +7,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.netty4.NettyAllocatorMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.util.Collections;
@@ -26,7 +29,9 @@ import java.util.function.LongSupplier;
  * ({@link LatencyHistogramCollector}: {@code tick_tp_log_seconds_bucket/_count/_sum}) registered in
  * the {@link PrometheusRegistry} behind the Micrometer Prometheus registry, since Micrometer cannot
  * build buckets from a histogram it did not record. Names may carry tags after a '|':
- * {@code tick.tp.errors|code=malformed-frame}, {@code tick.query|service=hdb}.
+ * {@code tick.tp.errors|code=malformed-frame}, {@code tick.query|service=hdb}. It also exports what
+ * Netty's shared allocator holds ({@code netty_allocator_memory_used{memory_type="direct"}}, bytes): the
+ * direct memory of every socket buffer, kept for reuse after the connections that used it are gone.
  */
 public final class TickMetricsBinder implements MeterBinder {
     private final TickMetrics metrics;
@@ -54,6 +59,8 @@ public final class TickMetricsBinder implements MeterBinder {
             Gauge.builder(nameAndTags[0], g.getValue(), s -> s.getAsLong())
                 .tags(tags(nameAndTags[1]))
                 .register(registry);
+        }        if (ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider allocator) {
+            new NettyAllocatorMetrics(allocator).bindTo(registry);
         }
     }
 

@@ -18,6 +18,22 @@ class TickMetricsBinderTest {
     private static final Pattern BUCKET = Pattern.compile("^tick_tp_log_seconds_bucket\\{le=\"([^\"]+)\"} (\\S+)$", Pattern.MULTILINE);
 
     @Test
+    void shouldExportTheDirectMemoryNettysSharedAllocatorHolds() {
+        final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new TickMetricsBinder(new TickMetrics()).bindTo(registry);
+        final io.netty.buffer.ByteBuf held = io.netty.buffer.ByteBufAllocator.DEFAULT.directBuffer(1 << 20);
+        try {
+            held.writeZero(1 << 20);
+            final Matcher m = Pattern.compile("^netty_allocator_memory_used\\{[^}]*memory_type=\"direct\"[^}]*} (\\S+)$",
+                Pattern.MULTILINE).matcher(registry.scrape());
+            assertThat(m.find()).as("the allocator's direct memory is exported").isTrue();
+            assertThat(Double.parseDouble(m.group(1))).as("at least the buffer held here").isGreaterThanOrEqualTo(1 << 20);
+        } finally {
+            held.release();
+        }
+    }
+
+    @Test
     void shouldExportLatenciesAsCumulativeHistogramsThatSurviveAReset() {
         final TickMetrics metrics = new TickMetrics();
         final LatencyStats log = metrics.latency("tick.tp.log", "TP journal write per update");
