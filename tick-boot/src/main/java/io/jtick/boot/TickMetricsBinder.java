@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.util.Collections;
@@ -30,8 +31,8 @@ import java.util.function.LongSupplier;
  * the {@link PrometheusRegistry} behind the Micrometer Prometheus registry, since Micrometer cannot
  * build buckets from a histogram it did not record. Names may carry tags after a '|':
  * {@code tick.tp.errors|code=malformed-frame}, {@code tick.query|service=hdb}. It also exports what
- * Netty's shared allocator holds ({@code netty_allocator_memory_used{memory_type="direct"}}, bytes): the
- * direct memory of every socket buffer, kept for reuse after the connections that used it are gone.
+ * Netty's shared allocators hold ({@code netty_allocator_memory_used{allocator_type, memory_type="direct"}}, bytes):
+ * the direct memory of every socket buffer, kept for reuse after the connections that used it are gone.
  */
 public final class TickMetricsBinder implements MeterBinder {
     private final TickMetrics metrics;
@@ -59,8 +60,12 @@ public final class TickMetricsBinder implements MeterBinder {
             Gauge.builder(nameAndTags[0], g.getValue(), s -> s.getAsLong())
                 .tags(tags(nameAndTags[1]))
                 .register(registry);
-        }        if (ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider allocator) {
+        }        // the channels' allocator (adaptive by default) and the pooled one jtick's own code asks for by name
+        if (ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider allocator) {
             new NettyAllocatorMetrics(allocator).bindTo(registry);
+        }
+        if (ByteBufAllocator.DEFAULT != PooledByteBufAllocator.DEFAULT) {
+            new NettyAllocatorMetrics(PooledByteBufAllocator.DEFAULT).bindTo(registry);
         }
     }
 

@@ -18,18 +18,23 @@ class TickMetricsBinderTest {
     private static final Pattern BUCKET = Pattern.compile("^tick_tp_log_seconds_bucket\\{le=\"([^\"]+)\"} (\\S+)$", Pattern.MULTILINE);
 
     @Test
-    void shouldExportTheDirectMemoryNettysSharedAllocatorHolds() {
+    void shouldExportTheDirectMemoryNettysSharedAllocatorsHold() {
         final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new TickMetricsBinder(new TickMetrics()).bindTo(registry);
-        final io.netty.buffer.ByteBuf held = io.netty.buffer.ByteBufAllocator.DEFAULT.directBuffer(1 << 20);
+        final io.netty.buffer.ByteBuf channels = io.netty.buffer.ByteBufAllocator.DEFAULT.directBuffer(1 << 20);
+        final io.netty.buffer.ByteBuf pooled = io.netty.buffer.PooledByteBufAllocator.DEFAULT.directBuffer(1 << 20);
         try {
-            held.writeZero(1 << 20);
-            final Matcher m = Pattern.compile("^netty_allocator_memory_used\\{[^}]*memory_type=\"direct\"[^}]*} (\\S+)$",
-                Pattern.MULTILINE).matcher(registry.scrape());
-            assertThat(m.find()).as("the allocator's direct memory is exported").isTrue();
-            assertThat(Double.parseDouble(m.group(1))).as("at least the buffer held here").isGreaterThanOrEqualTo(1 << 20);
+            final String scrape = registry.scrape();
+            final String channelsType = io.netty.buffer.ByteBufAllocator.DEFAULT.getClass().getSimpleName();
+            for (final String type : List.of(channelsType, "PooledByteBufAllocator")) {
+                final Matcher m = Pattern.compile("^netty_allocator_memory_used\\{allocator_type=\"" + type
+                    + "\"[^}]*memory_type=\"direct\"[^}]*} (\\S+)$", Pattern.MULTILINE).matcher(scrape);
+                assertThat(m.find()).as("%s's direct memory is exported", type).isTrue();
+                assertThat(Double.parseDouble(m.group(1))).as("at least the buffer held here").isGreaterThanOrEqualTo(1 << 20);
+            }
         } finally {
-            held.release();
+            channels.release();
+            pooled.release();
         }
     }
 
