@@ -5,6 +5,7 @@ import io.jtick.core.metrics.TickMetrics;
 import io.jtick.core.rdb.RealtimeDatabase;
 import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.schema.TableSchema;
+import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.tls.TlsClient;
@@ -12,6 +13,7 @@ import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.tp.TickerplantSettings;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -27,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The subscription that feeds the RDB, on a real tickerplant, with {@code tick.rdb.idle-spin} set: its own event loop
  * (polling as {@code Transport}, tested in TransportTest, makes it) delivers every row, and stop ends the loop.
  */
+@ExtendWith(LeakCheck.class)
 class RdbLifecycleTest {
     private static final SchemaRegistry SCHEMAS = SchemaRegistry.builtIn(0);
     private static final TableSchema TRADE = SCHEMAS.get("trade");

@@ -60,7 +60,8 @@ public final class TickMetricsBinder implements MeterBinder {
             Gauge.builder(nameAndTags[0], g.getValue(), s -> s.getAsLong())
                 .tags(tags(nameAndTags[1]))
                 .register(registry);
-        }        // the channels' allocator (adaptive by default) and the pooled one jtick's own code asks for by name
+        }
+        // the channels' allocator (adaptive by default) and the pooled one jtick's own code asks for by name
         if (ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider allocator) {
             new NettyAllocatorMetrics(allocator).bindTo(registry);
         }

@@ -21,9 +21,8 @@ import java.util.function.Function;
  * the reset in the rounds, the timed run's reset was the first to flip the systems' HdrHistogram
  * recorders, whose {@code recordValue} then took a branch C2 had never seen: every compiled method that
  * inlines it (the tickerplant's update, the journal's append, the RDB's receive) was thrown away in the
- * first timed repeat. Each round's
- * figures are printed as it ends ({@code warm-up round k: ...}): the first round's rows/s are the
- * first-run figures of a JVM that has compiled nothing.
+ * first timed repeat. Each round's figures are printed as it ends ({@code warm-up round k: ...}): the
+ * first round's rows/s are the first-run figures of a JVM that has compiled nothing.
  */
 final class JitWarmup {
     /** The compilers' share of the process's CPU over a round under which compilation counts as done. */
