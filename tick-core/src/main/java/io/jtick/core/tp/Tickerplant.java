@@ -17,7 +17,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.List;
 
 import static io.jtick.core.wire.FrameDescriptor.ROW_COUNT_OFFSET;
@@ -581,12 +580,8 @@ public final class Tickerplant implements AutoCloseable {
 
     /** A snapshot; call on the tickerplant thread. */
     public TickerplantStatus status(final TickerplantStatus.Upstream upstream) {
-        final List<TickerplantStatus.TableStatus> tables = new ArrayList<>();
-        for (int t = 0; t < schemas.size(); t++) {
-            tables.add(new TickerplantStatus.TableStatus(schemas.get(t).name(), counters.tableRows(t), counters.tableUpdates(t)));
-        }
         return new TickerplantStatus(settings.name(), mode.id(), timerNanos / 1_000_000, journal.date().toString(), i,
-            journal.sequence(), journal.dir().toString(), settings.broadcast(), tables, u.statuses(i), counters.feeds(),
+            journal.sequence(), journal.dir().toString(), settings.broadcast(), counters.tables(schemas), u.statuses(i), counters.feeds(),
             feeds.statuses(), counters.errorsByTag(), counters.disconnected(), u.alerts(), upstream, journal.nextEndOfDay());
     }
 

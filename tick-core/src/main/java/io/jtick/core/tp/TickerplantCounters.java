@@ -2,9 +2,12 @@ package io.jtick.core.tp;
 
 import io.jtick.core.metrics.LatencyStats;
 import io.jtick.core.metrics.TickMetrics;
+import io.jtick.core.schema.SchemaRegistry;
 import io.jtick.core.wire.ErrorCode;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -183,12 +186,13 @@ final class TickerplantCounters {
         add(feeds, connected ? 1 : -1);
     }
 
-    long tableRows(final int t) {
-        return tableRows[t];
-    }
-
-    long tableUpdates(final int t) {
-        return tableUpdates[t];
+    /** Rows and updates per table, in the schemas' order (table id {@code t} is {@code schemas.get(t)}). */
+    List<TickerplantStatus.TableStatus> tables(final SchemaRegistry schemas) {
+        final List<TickerplantStatus.TableStatus> out = new ArrayList<>(schemas.size());
+        for (int t = 0; t < schemas.size(); t++) {
+            out.add(new TickerplantStatus.TableStatus(schemas.get(t).name(), tableRows[t], tableUpdates[t]));
+        }
+        return out;
     }
 
     int feeds() {
