@@ -22,8 +22,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
-import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,7 +53,7 @@ import java.util.concurrent.TimeUnit;
  * process: an error is logged and reported by {@link #failure}. The time it took, the start-up cost
  * a service pays, is {@link #nanos}; queries that arrive meanwhile run, sharing the CPU with it.
  *
- * <p>With {@code returnHeap} (the services) it then runs one full collection ({@link System#gc}), so
+ * <p>With {@code returnHeap} (the services) it then runs one full collection ({@link HeapReturn}), so
  * that the heap the warm-up's tables and results took goes back to the OS at once (the services run
  * with a low {@code -XX:MaxHeapFreeRatio}): an idle service holds no more after its warm-up than
  * before it. Without it the warm-up's garbage, promoted to the old generation, stayed committed until
@@ -115,18 +113,6 @@ public final class QueryWarmUp {
         this.encodings = List.copyOf(encodings);
         this.parallelism = parallelism;
         this.returnHeap = returnHeap;
-    }
-
-    /** One full collection, logged with its pause and the committed heap before and after. */
-    private void returnHeap() {
-        final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        final long before = memory.getHeapMemoryUsage().getCommitted();
-        final long t0 = System.nanoTime();
-        System.gc();
-        final long ms = (System.nanoTime() - t0) / 1_000_000;
-        final MemoryUsage after = memory.getHeapMemoryUsage();
-        LOG.info("query warm-up's heap returned [kind={}, gcMs={}, committedMb={}->{}, usedMb={}]", kind, ms, before >> 20,
-            after.getCommitted() >> 20, after.getUsed() >> 20);
     }
 
     /**
@@ -268,7 +254,7 @@ public final class QueryWarmUp {
             nanos = System.nanoTime() - start;
             LOG.info("query warm-up done [kind={}, rounds={}, ms={}, settled={}]", kind, rounds, nanos / 1_000_000, settled);
             if (returnHeap) {
-                returnHeap();
+                HeapReturn.afterJob("the " + kind + " query warm-up", LOG);
             }
             done.countDown();
         }
