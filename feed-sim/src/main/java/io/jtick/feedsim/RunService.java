@@ -2,6 +2,7 @@ package io.jtick.feedsim;
 
 import io.jtick.boot.ApiErrors.ApiException;
 import io.jtick.core.feed.FeedSupervisor;
+import io.jtick.core.warmup.HeapReturn;
 import io.jtick.lab.report.PaperFigures;
 import io.jtick.lab.profiling.ProfilingRun;
 import io.jtick.lab.run.RunReport;
@@ -23,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * one runs (409), runs it on its own thread, keeps every run's report (loaded from the
  * {@link RunStore} at start, stored again as it progresses) and stops a run on request. If this
  * process's own feed is running when a run starts it is stopped first (it would share the CPU
- * with the lab), and the run's notes say so.
+ * with the lab), and the run's notes say so. When a run ends, one full collection hands the heap its
+ * labs took back to the OS ({@link HeapReturn}).
  */
 class RunService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RunService.class);
@@ -63,7 +65,15 @@ class RunService implements AutoCloseable {
         }
         current = run;
         runs.put(id, run.snapshot());
-        final Thread t = new Thread(run::run, "profiling-run");
+        final Thread t = new Thread(() -> {
+            try {
+                run.run();
+            } finally {
+                // the run's tickerplants, subscribers and tables are garbage now; nothing else of this process is
+                // latency-sensitive (its own feed was stopped for the run), so their heap goes back at once
+                HeapReturn.afterJob("profiling run " + id, LOG);
+            }
+        }, "profiling-run");
         t.setDaemon(true);
         t.start();
         LOG.info("profiling run started [id={}, experiment={}, entries={}, durationSeconds={}]", id, spec.experiment(),
