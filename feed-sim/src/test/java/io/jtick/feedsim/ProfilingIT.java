@@ -12,7 +12,6 @@ import tools.jackson.databind.json.JsonMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,8 +24,8 @@ import java.util.List;
 import java.util.Map;
 
 import static io.jtick.core.testing.TestSupport.await;
+import static io.jtick.core.testing.TestSupport.g1FullCollections;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The profiling control plane end to end: the real feed-sim app on a random port runs a short
@@ -194,9 +193,7 @@ class ProfilingIT {
     /** A run's labs fill the heap; when the run ends one full collection hands it back (the process is idle again). */
     @Test
     void shouldRunOneFullCollectionWhenARunEnds() throws Exception {
-        final GarbageCollectorMXBean full = ManagementFactory.getGarbageCollectorMXBeans().stream()
-            .filter(b -> b.getName().equals("G1 Old Generation")).findFirst().orElse(null);
-        assumeTrue(full != null, "the full collections are counted apart from the young ones only under G1 here");
+        final GarbageCollectorMXBean full = g1FullCollections();
         final long before = full.getCollectionCount();
         final String id = start("{\"experiment\":\"throughput\",\"matrix\":[{\"r\":1000}]}");
         assertThat(awaitEnd(id).get("status")).isEqualTo("done");

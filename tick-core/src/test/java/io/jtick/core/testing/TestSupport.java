@@ -5,11 +5,15 @@ import io.jtick.core.wire.UpdateEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Frame builders and condition waits shared by core tests (no sleeps: wait for a condition with a deadline). */
 public final class TestSupport {
@@ -31,6 +35,17 @@ public final class TestSupport {
                 throw new AssertionError(e);
             }
         }
+    }
+
+    /**
+     * G1's full collections ({@code System.gc()} among them), counted apart from the young ones; the test
+     * is skipped where the collector is not G1.
+     */
+    public static GarbageCollectorMXBean g1FullCollections() {
+        final GarbageCollectorMXBean full = ManagementFactory.getGarbageCollectorMXBeans().stream()
+            .filter(b -> b.getName().equals("G1 Old Generation")).findFirst().orElse(null);
+        assumeTrue(full != null, "the full collections are counted apart from the young ones only under G1 here");
+        return full;
     }
 
     /**

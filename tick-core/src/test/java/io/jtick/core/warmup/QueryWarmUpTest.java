@@ -11,13 +11,13 @@ import io.jtick.core.table.TableSegment;
 import io.jtick.core.testing.Cells;
 import io.jtick.core.rdb.RealtimeTable;
 import io.jtick.core.testing.LeakCheck;
+import io.jtick.core.testing.TestSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +28,6 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The engine's slice threads are made once per process (as in QueryEngineTest); the warm-up's own thread must be gone. */
 @ExtendWith(LeakCheck.class)
@@ -106,9 +105,7 @@ class QueryWarmUpTest {
 
     @Test
     void shouldRunOneFullCollectionWhenDoneWhenAskedToReturnItsHeap() throws InterruptedException {
-        final GarbageCollectorMXBean full = ManagementFactory.getGarbageCollectorMXBeans().stream()
-            .filter(b -> b.getName().equals("G1 Old Generation")).findFirst().orElse(null);
-        assumeTrue(full != null, "the full collections are counted apart from the young ones only under G1 here");
+        final GarbageCollectorMXBean full = TestSupport.g1FullCollections();
         final long before = full.getCollectionCount();
         final QueryWarmUp w = QueryWarmUp.start(QueryWarmUp.Kind.RDB, WAIT, 1, false, List.of(), 1, true);
         assertThat(w.await(WAIT)).isTrue();
