@@ -55,8 +55,7 @@ public final class ColdTierBench {
     public static void main(final String[] args) throws Exception {
         final int rows = args.length > 0 ? Integer.parseInt(args[0]) : 10_000_000;
         final int syms = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
-        final Path dir = Files.createDirectories(Path.of(System.getProperty("jtick.bench.dir", "var")).toAbsolutePath());
-        final Path base = Files.createTempDirectory(dir, "bench-cold");
+        final Path base = BenchDirs.temp("bench-cold");
         final List<MemorySegment> day = List.of(SyntheticDay.segment("trade", DAY, rows, syms, 1),
             SyntheticDay.segment("quote", DAY, rows, syms, 2));
         final String sym = String.format("S%04d", syms / 2);

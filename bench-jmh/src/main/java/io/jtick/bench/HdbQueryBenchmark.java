@@ -29,7 +29,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
@@ -67,7 +66,7 @@ public class HdbQueryBenchmark {
 
     @Setup(Level.Trial)
     public void write() throws IOException {
-        root = Files.createTempDirectory(Path.of(System.getProperty("jtick.bench.dir", "var")).toAbsolutePath(), "bench-hdb-query");
+        root = BenchDirs.temp("bench-hdb-query");
         final SymbolCatalog symbols = new SymbolCatalog();
         final var trade = TableLoader.syntheticDay("trade", DATE, rows, 1000, 1, symbols).segment((int) DATE.toEpochDay());
         new PartitionWriter(root, EncodingPolicy.uniform(ColumnEncoding.parse(encoding))).write(DATE, List.of(trade));

@@ -53,8 +53,7 @@ public final class ParquetTierBench {
         final LocalDate day = LocalDate.of(2026, 11, 20);
         final List<MemorySegment> tables = List.of(SyntheticDay.segment("trade", day, rows, syms, 1),
             SyntheticDay.segment("quote", day, rows, syms, 2));
-        final Path dir = Files.createDirectories(Path.of(System.getProperty("jtick.bench.dir", "var")).toAbsolutePath());
-        final Path base = Files.createTempDirectory(dir, "bench-parquet");
+        final Path base = BenchDirs.temp("bench-parquet");
         final com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         final Map<String, List<Double>> mbs = new LinkedHashMap<>();

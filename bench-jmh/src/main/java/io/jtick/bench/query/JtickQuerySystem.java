@@ -1,5 +1,6 @@
 package io.jtick.bench.query;
 
+import io.jtick.bench.BenchDirs;
 import io.jtick.core.hdb.format.ColumnEncoding;
 import io.jtick.core.hdb.ops.TierPolicy;
 import io.jtick.core.hdb.ops.TieringJob;
@@ -28,7 +29,6 @@ import io.netty.buffer.Unpooled;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.EnumMap;
@@ -310,9 +310,7 @@ public final class JtickQuerySystem implements QuerySystem {
      * opened as an HDB. The RDB is dropped once written.
      */
     private QuerySource hdbSource(final TickData d, final int day, final ColumnEncoding encoding) throws IOException {
-        final Path dir = Path.of(System.getProperty("jtick.bench.dir", "var")).toAbsolutePath();
-        Files.createDirectories(dir);
-        root = Files.createTempDirectory(dir, "bench-query-hdb");
+        root = BenchDirs.temp("bench-query-hdb");
         try {
             final RealtimeDatabase rdb = rdb(d, day);
             final EncodingPolicy policy = encoding.isPlain() ? EncodingPolicy.PLAIN : EncodingPolicy.uniform(encoding);
