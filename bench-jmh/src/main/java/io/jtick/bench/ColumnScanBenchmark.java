@@ -9,6 +9,7 @@ import io.jtick.core.hdb.write.BlockCuts;
 import io.jtick.core.hdb.write.EncodingPolicy;
 import io.jtick.core.hdb.write.PartitionWriter;
 import io.jtick.core.rdb.SymbolCatalog;
+import io.jtick.lab.compression.CompressionStudy;
 import io.jtick.lab.compression.TableLoader;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -26,7 +27,6 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
@@ -40,7 +40,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code read}: the column read in batches of 4096 rows into an array, as the study reads it (the
  *       decoded-block cache emptied first, as before each of the study's timed runs); for plain a copy
  *       out of the mapped file;</li>
- *   <li>{@code sum}: the same plus the study's sum of every value (a chain of floating-point adds);</li>
+ *   <li>{@code sum}: the study's own read and sum of every value ({@link CompressionStudy#readSum}: the same batches,
+ *       a chain of floating-point adds);</li>
  *   <li>{@code codecOnly}: the codec alone over the same raw bytes cut into the frames its files use (an
  *       lz4 file's 2 KiB sub-blocks, a zstd file's 32 KiB blocks), decompressed one after the other
  *       into one direct buffer: no file, no checksum, no copy out, the floor of any reader of that codec.</li>
@@ -67,7 +68,6 @@ public class ColumnScanBenchmark {
     private PartitionTable table;
     private ColumnFile file;
     private int rows;
-    private int width;
     private Object batch;
     private ByteBuffer frames;
     private int[] frameEnds;
@@ -77,7 +77,7 @@ public class ColumnScanBenchmark {
 
     @Setup(Level.Trial)
     public void write() throws IOException {
-        root = Files.createTempDirectory(Path.of(System.getProperty("jtick.bench.dir", "var")).toAbsolutePath(), "bench-column-scan");
+        root = BenchDirs.temp("bench-column-scan");
         final var trade = TableLoader.syntheticDay("trade", DATE, 2_000_000, 1000, 42, new SymbolCatalog())
             .segment((int) DATE.toEpochDay());
         parsed = ColumnEncoding.parse(encoding);
@@ -85,7 +85,7 @@ public class ColumnScanBenchmark {
         table = PartitionTable.open(root.resolve(DATE.toString()).resolve("trade"));
         file = table.column(column);
         rows = table.rowCount();
-        width = file.type().width();
+        final int width = file.type().width();
         batch = switch (file.type()) {
             case FLOAT64 -> new double[BATCH];
             case TIMESTAMP, INT64 -> new long[BATCH];
@@ -136,30 +136,7 @@ public class ColumnScanBenchmark {
 
     @Benchmark
     public double sum() {
-        double sum = 0;
-        for (int at = 0; at < rows; at += BATCH) {
-            final int k = Math.min(BATCH, rows - at);
-            file.read(at, k, batch, 0);
-            if (batch instanceof double[] v) {
-                for (int i = 0; i < k; i++) {
-                    sum += v[i];
-                }
-            } else if (batch instanceof long[] v) {
-                for (int i = 0; i < k; i++) {
-                    sum += v[i];
-                }
-            } else if (batch instanceof int[] v) {
-                for (int i = 0; i < k; i++) {
-                    sum += v[i];
-                }
-            } else {
-                final byte[] v = (byte[]) batch;
-                for (int i = 0; i < k * width; i++) {
-                    sum += v[i];
-                }
-            }
-        }
-        return sum;
+        return CompressionStudy.readSum(table, column, 0, rows);
     }
 
     @Benchmark

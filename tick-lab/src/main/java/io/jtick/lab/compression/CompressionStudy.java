@@ -361,7 +361,11 @@ public final class CompressionStudy {
         };
     }
 
-    private static double readSum(final PartitionTable t, final int column, final int from, final int count) {
+    /**
+     * The study's read of rows {@code [from, from + count)} of one column: in batches of at most 4096 values into
+     * an array of the column's type, every value added to a double in row order (what its queries time).
+     */
+    public static double readSum(final PartitionTable t, final int column, final int from, final int count) {
         final ColumnType type = t.schema().type(column);
         // buffers no larger than the read: a 200-row window read with 4096-value buffers spent more
         // time zeroing them than reading a plain column
