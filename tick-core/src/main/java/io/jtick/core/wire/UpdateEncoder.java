@@ -3,6 +3,10 @@ package io.jtick.core.wire;
 import io.jtick.core.schema.ColumnType;
 import io.jtick.core.schema.TableSchema;
 import io.netty.buffer.ByteBuf;
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
 
 import static io.jtick.core.wire.FrameDescriptor.COLUMN_COUNT_OFFSET;
 import static io.jtick.core.wire.FrameDescriptor.COLUMN_HEADER_LENGTH;
@@ -25,9 +29,15 @@ import static io.jtick.core.wire.FrameDescriptor.align8;
  * Flyweight that writes one UPDATE frame into a buffer, column by column, by absolute position.
  * Reuse one instance per thread: {@link #wrap}, set values, {@link #sym} codes index the batch's
  * dictionary built with {@link #addSym}, then {@link #finish}. Nothing is allocated per frame.
+ * Values go straight to the buffer's memory (direct or heap) through a bounds-checked view of it, not
+ * through Netty's setters (a reference-count and index check, and two delegations, per value); a buffer
+ * with neither (a composite) is written through its setters. The buffer must not be reallocated by
+ * anyone else between {@link #wrap} and {@link #finish} (the encoder re-reads its memory whenever it
+ * grows it itself).
  */
 public final class UpdateEncoder {
     private static final int MAX_COLUMNS = 4096;
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
     private ByteBuf buffer;
     private int frameStart;
@@ -37,6 +47,11 @@ public final class UpdateEncoder {
     private int dictOffset;
     private int dictCount;
     private int dictWrite;
+    /** The buffer's memory from index 0 to its capacity, when {@link #viewed}. */
+    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    private boolean viewed;
+    /** The buffer's capacity when last bound: the dictionary grows it only past that. */
+    private int capacity;
 
     /** Bytes a frame of this schema, row count, and dictionary byte total (sum of sym lengths + 1 each) takes. */
     public static int frameLength(final TableSchema schema, final int rowCount, final int dictBytes) {
@@ -58,6 +73,7 @@ public final class UpdateEncoder {
         this.frameStart = buffer.writerIndex();
         final int maxLength = frameLength(schema, rowCount, maxDictBytes);
         buffer.ensureWritable(maxLength);
+        bind();
         buffer.setZero(frameStart, maxLength);
         buffer.setByte(frameStart + VERSION_OFFSET, VERSION);
         buffer.setByte(frameStart + TYPE_OFFSET, MessageType.UPDATE);
@@ -95,6 +111,7 @@ public final class UpdateEncoder {
         this.rowCount = rowCount;
         this.frameStart = buffer.writerIndex();
         buffer.ensureWritable(frameLength(schema, rowCount, maxDictBytes));
+        bind();
         final byte[] name = schema.nameBytes();
         final int nameEnd = TABLE_NAME_OFFSET + align8(name.length);
         buffer.setZero(frameStart, nameEnd);
@@ -154,16 +171,27 @@ public final class UpdateEncoder {
         if (sym.length == 0 || sym.length > FrameDescriptor.MAX_SYM_LENGTH) {
             throw new IllegalArgumentException("symbol length must be 1..255 [length=" + sym.length + "]");
         }
-        buffer.ensureWritable(dictWrite + 1 + sym.length - buffer.writerIndex());
-        buffer.setByte(dictWrite, sym.length);
-        buffer.setBytes(dictWrite + 1, sym);
+        grow(1 + sym.length);
+        if (viewed) {
+            // a sym is a few bytes: one bounds check, then byte stores (a bulk copy's set-up costs more than the copy)
+            view.boundsCheck(dictWrite, 1 + sym.length);
+            final byte[] base = view.byteArray();
+            final long at = view.addressOffset() + dictWrite;
+            UnsafeApi.putByte(base, at, (byte) sym.length);
+            for (int i = 0; i < sym.length; i++) {
+                UnsafeApi.putByte(base, at + 1 + i, sym[i]);
+            }
+        } else {
+            buffer.setByte(dictWrite, sym.length);
+            buffer.setBytes(dictWrite + 1, sym);
+        }
         dictWrite += 1 + sym.length;
         return dictCount++;
     }
 
     /** Adds a symbol copied from a buffer range (1..255 bytes) to the batch dictionary; returns its code. */
     public int addSym(final ByteBuf src, final int offset, final int length) {
-        buffer.ensureWritable(dictWrite + 1 + length - buffer.writerIndex());
+        grow(1 + length);
         buffer.setByte(dictWrite, length);
         buffer.setBytes(dictWrite + 1, src, offset, length);
         dictWrite += 1 + length;
@@ -175,7 +203,7 @@ public final class UpdateEncoder {
      * of {@code src}: a length byte, then the sym, per entry) in one copy.
      */
     public void addDictionary(final ByteBuf src, final int offset, final int bytes, final int count) {
-        buffer.ensureWritable(dictWrite + bytes - buffer.writerIndex());
+        grow(bytes);
         buffer.setBytes(dictWrite, src, offset, bytes);
         dictWrite += bytes;
         dictCount += count;
@@ -195,43 +223,51 @@ public final class UpdateEncoder {
     }
 
     public UpdateEncoder timestamp(final int column, final int row, final long nanos) {
-        buffer.setLongLE(dataOffset[column] + (row << 3), nanos);
+        putLong(dataOffset[column] + (row << 3), nanos);
         return this;
     }
 
     public UpdateEncoder sym(final int row, final int code) {
-        buffer.setIntLE(dataOffset[TableSchema.SYM] + (row << 2), code);
+        putInt(dataOffset[TableSchema.SYM] + (row << 2), code);
         return this;
     }
 
     public UpdateEncoder float64(final int column, final int row, final double value) {
-        buffer.setLongLE(dataOffset[column] + (row << 3), Double.doubleToRawLongBits(value));
+        putLong(dataOffset[column] + (row << 3), Double.doubleToRawLongBits(value));
         return this;
     }
 
     public UpdateEncoder float32(final int column, final int row, final float value) {
-        buffer.setIntLE(dataOffset[column] + (row << 2), Float.floatToRawIntBits(value));
+        putInt(dataOffset[column] + (row << 2), Float.floatToRawIntBits(value));
         return this;
     }
 
     public UpdateEncoder int64(final int column, final int row, final long value) {
-        buffer.setLongLE(dataOffset[column] + (row << 3), value);
+        putLong(dataOffset[column] + (row << 3), value);
         return this;
     }
 
     public UpdateEncoder int32(final int column, final int row, final int value) {
-        buffer.setIntLE(dataOffset[column] + (row << 2), value);
+        putInt(dataOffset[column] + (row << 2), value);
         return this;
     }
 
     public UpdateEncoder int16(final int column, final int row, final short value) {
-        buffer.setShortLE(dataOffset[column] + (row << 1), value);
+        if (viewed) {
+            view.putShort(dataOffset[column] + (row << 1), value, LE);
+        } else {
+            buffer.setShortLE(dataOffset[column] + (row << 1), value);
+        }
         return this;
     }
 
     /** byte, bool (0/1) and char (one ASCII byte) columns. */
     public UpdateEncoder int8(final int column, final int row, final int value) {
-        buffer.setByte(dataOffset[column] + row, value);
+        if (viewed) {
+            view.putByte(dataOffset[column] + row, (byte) value);
+        } else {
+            buffer.setByte(dataOffset[column] + row, value);
+        }
         return this;
     }
 
@@ -274,6 +310,47 @@ public final class UpdateEncoder {
         buffer.setIntLE(frameStart + LENGTH_OFFSET, length);
         buffer.writerIndex(frameStart + length);
         buffer = null;
+        viewed = false;
+        view.wrap(0, 0);
         return length;
+    }
+
+    private void putLong(final int index, final long value) {
+        if (viewed) {
+            view.putLong(index, value, LE);
+        } else {
+            buffer.setLongLE(index, value);
+        }
+    }
+
+    private void putInt(final int index, final int value) {
+        if (viewed) {
+            view.putInt(index, value, LE);
+        } else {
+            buffer.setIntLE(index, value);
+        }
+    }
+
+    /** Makes room for {@code bytes} more of dictionary, and re-reads the buffer's memory if that moved it. */
+    private void grow(final int bytes) {
+        if (dictWrite + bytes <= capacity) {
+            return;
+        }
+        buffer.ensureWritable(dictWrite + bytes - buffer.writerIndex());
+        bind();
+    }
+
+    /** Points {@link #view} at the buffer's memory, index 0 to its capacity, where it has one Java can reach. */
+    private void bind() {
+        capacity = buffer.capacity();
+        if (buffer.hasMemoryAddress()) {
+            view.wrap(buffer.memoryAddress(), buffer.capacity());
+            viewed = true;
+        } else if (buffer.hasArray()) {
+            view.wrap(buffer.array(), buffer.arrayOffset(), buffer.capacity());
+            viewed = true;
+        } else {
+            viewed = false;
+        }
     }
 }

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @ExtendWith(LeakCheck.class)
 class UpdateCodecTest {
@@ -106,6 +107,63 @@ class UpdateCodecTest {
                 zeroed.release();
                 filled.release();
             }
+        }
+    }
+
+    /** The frame {@link #allTypes} writes, into {@code buf} (after 5 bytes), with a dictionary of {@code syms} syms. */
+    private static String encodedInto(final ByteBuf buf, final int rows, final int syms) {
+        buf.writeBytes(new byte[5]);
+        buf.readerIndex(5);
+        final UpdateEncoder enc = new UpdateEncoder().wrap(buf, ALL_TYPES, rows, 0);
+        for (int s = 0; s < syms; s++) {
+            enc.addSym(("SYM" + s).getBytes(StandardCharsets.US_ASCII));
+        }
+        for (int r = 0; r < rows; r++) {
+            enc.timestamp(0, r, 1_700_000_000_000_000_000L + r).sym(r, r % syms).float64(2, r, r * 1.5).float32(3, r, r * 0.25f)
+                .int64(4, r, Long.MAX_VALUE - r).int32(5, r, -r).int16(6, r, (short) (r * 3)).int8(7, r, r).int8(8, r, r % 2)
+                .int8(9, r, 'a' + r % 26).timestamp(10, r, r);
+        }
+        enc.sequence(42).feedTime(7).finish();
+        return ByteBufUtil.hexDump(buf);
+    }
+
+    @Test
+    void shouldWriteTheSameFrameIntoDirectHeapAndCompositeBuffersAndKeepWritingAfterTheDictionaryGrowsTheBuffer() {
+        // a dictionary of 300 syms reserved as 0 bytes: addSym grows each buffer (a new memory block) before the values are set
+        final ByteBuf direct = PooledByteBufAllocator.DEFAULT.directBuffer(16);
+        final ByteBuf heap = Unpooled.buffer(16);
+        final ByteBuf composite = Unpooled.compositeBuffer();
+        try {
+            final String expected = encodedInto(direct, 50, 300);
+            assertThat(direct.capacity()).isGreaterThan(16);
+            assertThat(encodedInto(heap, 50, 300)).isEqualTo(expected);
+            assertThat(encodedInto(composite, 50, 300)).isEqualTo(expected);
+            final UpdateValidator v = new UpdateValidator(REGISTRY);
+            assertThat(v.validate(direct, direct.readerIndex(), direct.readableBytes())).as(v.reason()).isEqualTo(ErrorCode.NONE);
+            final UpdateDecoder d = new UpdateDecoder().wrap(direct, direct.readerIndex());
+            assertThat(d.symCount()).isEqualTo(300);
+            assertThat(d.symString(299)).isEqualTo("SYM299");
+            assertThat(d.symString(d.symCode(49))).isEqualTo("SYM49");
+            assertThat(d.int64(4, 49)).isEqualTo(Long.MAX_VALUE - 49);
+            assertThat((char) d.int8(9, 49)).isEqualTo((char) ('a' + 49 % 26));
+        } finally {
+            direct.release();
+            heap.release();
+            composite.release();
+        }
+    }
+
+    @Test
+    void shouldRefuseAValueOutsideTheBufferInsteadOfWritingPastIt() {
+        final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer(64, 4096);
+        try {
+            final UpdateEncoder enc = new UpdateEncoder().wrap(buf, ALL_TYPES, 2, 8);
+            assertThatThrownBy(() -> enc.int64(4, 1_000_000, 1L))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> enc.int8(7, -1_000_000, 1))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+        } finally {
+            buf.release();
         }
     }
 
