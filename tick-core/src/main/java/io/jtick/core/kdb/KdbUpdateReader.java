@@ -8,6 +8,7 @@ import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.UpdateEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -51,6 +52,9 @@ public final class KdbUpdateReader {
     private int[] entryLength = new int[256];
     private int entries;
     private int rows;
+    /** The message's memory (index 0 to its capacity) while its syms are interned, when it is direct. */
+    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    private boolean direct;
     private ErrorCode code = ErrorCode.NONE;
     private String reason;
 
@@ -143,9 +147,8 @@ public final class KdbUpdateReader {
         }
         for (int c = 0; c < n; c++) {
             if (c == TableSchema.SYM) {
-                final int to = enc.dataOffset(c);
                 for (int row = 0; row < rows; row++) {
-                    out.setIntLE(to + (row << 2), codes[row]);
+                    enc.sym(row, codes[row]);
                 }
             } else if (colPos[c] >= 0) {
                 column(r, schema.type(c), c, colPos[c], mode[c], out, dayStartNanos);
@@ -327,6 +330,9 @@ public final class KdbUpdateReader {
         }
         entries = 0;
         final ByteBuf buf = r.buffer();
+        // each sym's bytes are hashed and compared one by one: through a view of the message, not a Netty getter per byte
+        direct = buf.hasMemoryAddress();
+        view.wrap(direct ? buf.memoryAddress() : 0, direct ? buf.capacity() : 0);
         final int pos = colPos[TableSchema.SYM];
         int p = mode[TableSchema.SYM] == VECTOR ? KdbReader.values(pos) : mode[TableSchema.SYM] == LIST ? KdbReader.values(pos) : pos;
         for (int row = 0; row < rows; row++) {
@@ -359,7 +365,7 @@ public final class KdbUpdateReader {
     private int intern(final ByteBuf buf, final int start, final int length) {
         int h = 1;
         for (int i = 0; i < length; i++) {
-            h = 31 * h + buf.getByte(start + i);
+            h = 31 * h + byteAt(buf, start + i);
         }
         h ^= h >>> 16;
         final int mask = slots.length - 1;
@@ -382,13 +388,17 @@ public final class KdbUpdateReader {
         return entries++;
     }
 
-    private static boolean sameBytes(final ByteBuf buf, final int a, final int b, final int length) {
+    private boolean sameBytes(final ByteBuf buf, final int a, final int b, final int length) {
         for (int i = 0; i < length; i++) {
-            if (buf.getByte(a + i) != buf.getByte(b + i)) {
+            if (byteAt(buf, a + i) != byteAt(buf, b + i)) {
                 return false;
             }
         }
         return true;
+    }
+
+    private byte byteAt(final ByteBuf buf, final int index) {
+        return direct ? view.getByte(index) : buf.getByte(index);
     }
 
     /** Writes column {@code c} of {@code rows} values from the kdb+ object at {@code pos}. */
