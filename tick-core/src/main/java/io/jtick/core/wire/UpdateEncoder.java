@@ -50,8 +50,6 @@ public final class UpdateEncoder {
     /** The buffer's memory from index 0 to its capacity, when {@link #viewed}. */
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private boolean viewed;
-    /** The buffer's capacity when last bound: the dictionary grows it only past that. */
-    private int capacity;
 
     /** Bytes a frame of this schema, row count, and dictionary byte total (sum of sym lengths + 1 each) takes. */
     public static int frameLength(final TableSchema schema, final int rowCount, final int dictBytes) {
@@ -253,21 +251,13 @@ public final class UpdateEncoder {
     }
 
     public UpdateEncoder int16(final int column, final int row, final short value) {
-        if (viewed) {
-            view.putShort(dataOffset[column] + (row << 1), value, LE);
-        } else {
-            buffer.setShortLE(dataOffset[column] + (row << 1), value);
-        }
+        putShort(dataOffset[column] + (row << 1), value);
         return this;
     }
 
     /** byte, bool (0/1) and char (one ASCII byte) columns. */
     public UpdateEncoder int8(final int column, final int row, final int value) {
-        if (viewed) {
-            view.putByte(dataOffset[column] + row, (byte) value);
-        } else {
-            buffer.setByte(dataOffset[column] + row, value);
-        }
+        putByte(dataOffset[column] + row, (byte) value);
         return this;
     }
 
@@ -331,18 +321,32 @@ public final class UpdateEncoder {
         }
     }
 
+    private void putShort(final int index, final short value) {
+        if (viewed) {
+            view.putShort(index, value, LE);
+        } else {
+            buffer.setShortLE(index, value);
+        }
+    }
+
+    private void putByte(final int index, final byte value) {
+        if (viewed) {
+            view.putByte(index, value);
+        } else {
+            buffer.setByte(index, value);
+        }
+    }
+
     /** Makes room for {@code bytes} more of dictionary, and re-reads the buffer's memory if that moved it. */
     private void grow(final int bytes) {
-        if (dictWrite + bytes <= capacity) {
-            return;
+        if (dictWrite + bytes > buffer.capacity()) {
+            buffer.ensureWritable(dictWrite + bytes - buffer.writerIndex());
+            bind();
         }
-        buffer.ensureWritable(dictWrite + bytes - buffer.writerIndex());
-        bind();
     }
 
     /** Points {@link #view} at the buffer's memory, index 0 to its capacity, where it has one Java can reach. */
     private void bind() {
-        capacity = buffer.capacity();
         if (buffer.hasMemoryAddress()) {
             view.wrap(buffer.memoryAddress(), buffer.capacity());
             viewed = true;
