@@ -29,7 +29,8 @@ class FeedPropertiesTest {
     void shouldNameTheBadEntry() {
         final FeedProperties p = bind(Map.of("tick.feed.tp-addresses", "10.0.0.1:5010,10.0.0.2:99999"));
         assertThatThrownBy(() -> p.feedSettings(null)).isInstanceOf(IllegalArgumentException.class).hasMessage(
-            "bad tickerplant address [key=tick.feed.tp-addresses, entry=10.0.0.2:99999, expected=host:port with a port in 1..65535]");
+            "bad tickerplant address [key=tick.feed.tp-addresses, entry=10.0.0.2:99999, expected=host:port with a port in 1..65535,"
+                + " or unix:<path>]");
     }
 
     @Test

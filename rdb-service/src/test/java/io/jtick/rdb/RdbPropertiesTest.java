@@ -29,7 +29,8 @@ class RdbPropertiesTest {
     void shouldNameTheBadEntry() {
         final RdbProperties p = bind(Map.of("tick.rdb.tp-addresses", "tp-0.tp:5010,tp-1.tp"));
         assertThatThrownBy(p::tickerplants).isInstanceOf(IllegalArgumentException.class)
-            .hasMessage("bad tickerplant address [key=tick.rdb.tp-addresses, entry=tp-1.tp, expected=host:port with a port in 1..65535]");
+            .hasMessage("bad tickerplant address [key=tick.rdb.tp-addresses, entry=tp-1.tp, expected=host:port with a port in 1..65535,"
+                + " or unix:<path>]");
     }
 
     @Test

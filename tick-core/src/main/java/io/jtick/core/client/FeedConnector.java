@@ -19,7 +19,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.socket.SocketChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -173,22 +172,21 @@ final class FeedConnector {
         }
         connectAttempts++;
         final Address to = target;
-        final Bootstrap b = new Bootstrap()
-            .group(group)
-            .channel(Transport.socketChannel(group))
-            .option(ChannelOption.TCP_NODELAY, true)
+        final Bootstrap b = Transport.client(group, to)
             .option(ChannelOption.SO_SNDBUF, 1 << 20)
             .option(ChannelOption.WRITE_BUFFER_WATER_MARK, BackPressure.WATER_MARK)
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2_000)
-            .handler(new ChannelInitializer<SocketChannel>() {
+            .handler(new ChannelInitializer<Channel>() {
                 @Override
-                protected void initChannel(final SocketChannel ch) {
-                    tls.install(ch.pipeline(), to.host(), to.port());
+                protected void initChannel(final Channel ch) {
+                    if (!to.isUnix()) {
+                        tls.install(ch.pipeline(), to.host(), to.port());
+                    }
                     FramePipeline.install(ch.pipeline(), 1 << 20);
                     ch.pipeline().addLast(new Handler());
                 }
             });
-        b.connect(to.host(), to.port()).addListener((ChannelFutureListener) this::onConnect);
+        Transport.connect(b, to).addListener((ChannelFutureListener) this::onConnect);
     }
 
     private void onConnect(final ChannelFuture f) {

@@ -21,7 +21,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.socket.SocketChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -208,28 +207,27 @@ public final class TickClient implements AutoCloseable {
             return;
         }
         final Address to = target;
-        final Bootstrap b = new Bootstrap()
-            .group(group)
-            .channel(Transport.socketChannel(group))
-            .option(ChannelOption.TCP_NODELAY, true)
+        final Bootstrap b = Transport.client(group, to)
             .option(ChannelOption.SO_RCVBUF, 1 << 20)
             .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(256 * 1024))
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2000)
-            .handler(new ChannelInitializer<SocketChannel>() {
+            .handler(new ChannelInitializer<Channel>() {
                 @Override
-                protected void initChannel(final SocketChannel ch) {
-                    tls.install(ch.pipeline(), to.host(), to.port());
+                protected void initChannel(final Channel ch) {
+                    if (!to.isUnix()) {
+                        tls.install(ch.pipeline(), to.host(), to.port());
+                    }
                     FramePipeline.install(ch.pipeline(), settings.maxFrameLength());
                     ch.pipeline().addLast(new Handler());
                 }
             });
-        b.connect(to.host(), to.port()).addListener((ChannelFutureListener) f -> {
+        Transport.connect(b, to).addListener((ChannelFutureListener) f -> {
             if (!f.isSuccess()) {
                 if (replay == null) {
                     next("not reachable: " + f.cause());
                     scheduleReconnect();
                 } else {
-                    listener.onError(ErrorCode.NONE, "cannot connect [host=" + to.host() + ", port=" + to.port() + "]: " + f.cause());
+                    listener.onError(ErrorCode.NONE, "cannot connect [tp=" + to + "]: " + f.cause());
                     listener.onDisconnected();
                 }
                 return;

@@ -30,11 +30,35 @@ public final class LeaderHint {
         return m.find() ? new Address(m.group(1), Integer.parseInt(m.group(2))) : null;
     }
 
-    /** A host and port. */
+    /**
+     * A host and port, or a unix domain socket on this machine ({@link #unix}: host {@code unix:<path>}, port 0,
+     * written {@code unix:<path>}).
+     */
     public record Address(String host, int port) {
+        /** The host of a {@link #unix} address starts with this. */
+        public static final String UNIX = "unix:";
+
+        /** The unix domain socket at {@code path}. */
+        public static Address unix(final String path) {
+            return new Address(UNIX + path, 0);
+        }
+
+        /** True for a unix domain socket's address. */
+        public boolean isUnix() {
+            return host != null && host.startsWith(UNIX) && port == 0;
+        }
+
+        /** The socket file's path of a {@link #unix} address. */
+        public String path() {
+            if (!isUnix()) {
+                throw new IllegalStateException("not a unix socket address [address=" + this + "]");
+            }
+            return host.substring(UNIX.length());
+        }
+
         @Override
         public String toString() {
-            return host + ":" + port;
+            return isUnix() ? host : host + ":" + port;
         }
     }
 }

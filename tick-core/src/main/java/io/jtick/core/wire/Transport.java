@@ -1,9 +1,17 @@
 package io.jtick.core.wire;
 
+import io.jtick.core.wire.LeaderHint.Address;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
@@ -11,9 +19,15 @@ import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
-/** Picks native epoll when it loads (Linux), NIO otherwise; {@code -Djtick.transport=nio} forces NIO. */
+import java.net.SocketAddress;
+
+/**
+ * Picks native epoll when it loads (Linux), NIO otherwise; {@code -Djtick.transport=nio} forces NIO. Unix domain
+ * sockets ({@link Address#unix}) need epoll: between processes of one machine they skip the TCP stack.
+ */
 public final class Transport {
     private static final boolean EPOLL = !"nio".equals(System.getProperty("jtick.transport")) && Epoll.isAvailable();
 
@@ -47,5 +61,49 @@ public final class Transport {
 
     public static Class<? extends ServerSocketChannel> serverChannel() {
         return EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+
+    /** The listening channel of a unix domain socket; refused without epoll. */
+    public static Class<? extends ServerChannel> unixServerChannel() {
+        requireUnix("listen on a unix socket");
+        return EpollServerDomainSocketChannel.class;
+    }
+
+    /**
+     * A client's bootstrap on {@code group} for {@code to}: a TCP socket with Nagle off, or a unix domain socket (which has
+     * no such option); the caller adds its own options and handler, then {@link #connect}s.
+     */
+    public static Bootstrap client(final EventLoopGroup group, final Address to) {
+        final Bootstrap b = new Bootstrap().group(group);
+        if (to.isUnix()) {
+            requireUnix("connect to " + to);
+            return b.channel(EpollDomainSocketChannel.class);
+        }
+        return b.channel(socketChannel(group)).option(ChannelOption.TCP_NODELAY, true);
+    }
+
+    /** Connects a {@link #client} bootstrap to {@code to}. */
+    public static ChannelFuture connect(final Bootstrap b, final Address to) {
+        return to.isUnix() ? b.connect(new DomainSocketAddress(to.path())) : b.connect(to.host(), to.port());
+    }
+
+    /**
+     * Who is at the other end of {@code ch}, for logs and status: its remote address, or for a unix socket's client (whose
+     * socket has no name) {@code unix:<path>} of the socket it came in on.
+     */
+    public static String remote(final Channel ch) {
+        final SocketAddress remote = ch.remoteAddress();
+        if (remote instanceof DomainSocketAddress d && d.path().isEmpty() && ch.localAddress() instanceof DomainSocketAddress local) {
+            return Address.UNIX + local.path();
+        }
+        return String.valueOf(remote);
+    }
+
+    /** Refuses ({@link IllegalStateException}, saying to {@code what}) where unix sockets are not available: without epoll. */
+    public static void requireUnix(final String what) {
+        if (!EPOLL) {
+            throw new IllegalStateException("cannot " + what + ": unix sockets need the native epoll transport (Linux, without"
+                + " -Djtick.transport=nio)");
+        }
     }
 }

@@ -21,9 +21,27 @@ class TickerplantAddressesTest {
     }
 
     @Test
+    void shouldReadUnixSocketPaths() {
+        assertThat(TickerplantAddresses.parse(KEY, "unix:/var/run/jtick/tp.sock, unix:var/run/tp.sock,127.0.0.1:5010")).containsExactly(
+            Address.unix("/var/run/jtick/tp.sock"), Address.unix("var/run/tp.sock"), new Address("127.0.0.1", 5010));
+        final Address unix = Address.unix("/tmp/tp.sock");
+        assertThat(unix.isUnix()).isTrue();
+        assertThat(unix.path()).isEqualTo("/tmp/tp.sock");
+        assertThat(new Address("unix", 5010).isUnix()).as("a host named unix").isFalse();
+        assertThat(TickerplantAddresses.format(TickerplantAddresses.parse(KEY, "unix:/tmp/tp.sock,a:1")))
+            .isEqualTo("unix:/tmp/tp.sock,a:1");
+        assertThatThrownBy(() -> TickerplantAddresses.parse(KEY, "unix:")).hasMessage(
+            "bad unix socket path [key=tick.rdb.tp-addresses, path=, expected=a path of 1..107 bytes]");
+        assertThatThrownBy(() -> TickerplantAddresses.parse(KEY, "unix:/" + "d".repeat(107))).hasMessageContaining("bad unix socket path");
+        assertThatThrownBy(() -> TickerplantAddresses.parse(KEY, "unix:/tmp/a,unix:/tmp/a")).hasMessage(
+            "tickerplant address listed twice [key=tick.rdb.tp-addresses, entry=unix:/tmp/a]");
+    }
+
+    @Test
     void shouldNameTheSettingAndTheBadEntry() {
         assertThatThrownBy(() -> TickerplantAddresses.parse(KEY, "127.0.0.1:5010,tp-1")).isInstanceOf(IllegalArgumentException.class)
-            .hasMessage("bad tickerplant address [key=tick.rdb.tp-addresses, entry=tp-1, expected=host:port with a port in 1..65535]");
+            .hasMessage("bad tickerplant address [key=tick.rdb.tp-addresses, entry=tp-1, expected=host:port with a port in 1..65535,"
+                + " or unix:<path>]");
         assertThatThrownBy(() -> TickerplantAddresses.parse(KEY, "tp-0:5010,tp-1:70000")).hasMessageContaining("entry=tp-1:70000");
         assertThatThrownBy(() -> TickerplantAddresses.parse(KEY, "tp-0:0")).hasMessageContaining("entry=tp-0:0");
         assertThatThrownBy(() -> TickerplantAddresses.parse(KEY, "tp-0:x")).hasMessageContaining("entry=tp-0:x");
