@@ -39,7 +39,8 @@ class TpConfiguration {
                                         final TlsSettings tls, final ObjectProvider<ClusterNode> cluster) throws IOException {
         final ClusterNode node = cluster.getIfAvailable();
         final TickerplantServer server = new TickerplantServer(props.toSettings(), props.schemas(), NanoClock.SYSTEM, metrics)
-            .access(access).tls(tls).kdb(props.kdbSettings(access)).kdbText(new QTextCall()).idleSpin(props.idleSpin());
+            .access(access).tls(tls).kdb(props.kdbSettings(access)).kdbText(new QTextCall()).idleSpin(props.idleSpin())
+            .unixSocket(props.unixSocket());
         if (node != null) {
             server.replicated(node);
         }

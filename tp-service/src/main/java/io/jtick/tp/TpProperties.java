@@ -50,6 +50,7 @@ public record TpProperties(
     @DefaultValue("100ms") Duration feedAckInterval,
     @DefaultValue("64MB") DataSize journalMinFreeSpace,
     @DefaultValue("0ms") Duration idleSpin,
+    Path unixSocket,
     @DefaultValue Journal journal,
     @DefaultValue("5011") int kdbPort,
     @DefaultValue Kdb kdb,

@@ -11,6 +11,7 @@ import io.jtick.core.testing.LeakCheck;
 import io.jtick.core.testing.TestSupport;
 import io.jtick.core.tp.TickerplantServer;
 import io.jtick.core.time.NanoClock;
+import io.jtick.core.wire.LeaderHint.Address;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -31,6 +32,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.List;
 
 import static io.jtick.core.testing.TestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,6 +54,9 @@ class TpApplicationIT {
     @TempDir
     static Path journal;
 
+    @TempDir
+    static Path run;
+
     @LocalServerPort
     private int httpPort;
 
@@ -68,6 +73,7 @@ class TpApplicationIT {
         registry.add("tick.tp.port", () -> 0);
         registry.add("tick.tp.kdb-port", () -> 0);
         registry.add("tick.tp.journal-dir", journal::toString);
+        registry.add("tick.tp.unix-socket", () -> run.resolve("tp.sock").toString());
     }
 
     private HttpResponse<String> call(final String method, final String path, final String body) throws Exception {
@@ -116,6 +122,27 @@ class TpApplicationIT {
             assertThat(prom.body()).contains("tick_tp_log_seconds_count",
                 "tick_tp_pub_seconds_bucket{application=\"tp-service\",le=\"+Inf\"}", "tick_tp_rows_total",
                 "tick_tp_journal_sequence");
+        }
+    }
+
+    @Test
+    void shouldServeFeedsAndSubscribersOnItsUnixSocket() throws Exception {
+        final Address unix = Address.unix(run.resolve("tp.sock").toString());
+        final Collector c = new Collector();
+        try (TickClient sub = new TickClient(TickClient.Settings.of(List.of(unix), "it-unix-rdb"), c, c::fromSequence, null,
+            NanoClock.SYSTEM);
+             FeedPublisher feed = new FeedPublisher(FeedPublisher.Settings.of(List.of(unix), "it-unix-feed"), null).connect(5000)) {
+            sub.start();
+            await("subscribed on the unix socket", Duration.ofSeconds(20), sub::isSubscribed);
+            final long before = server.status().journalSequence();
+            for (int id = 1; id <= 10; id++) {
+                final ByteBuf b = feed.alloc().directBuffer(256);
+                TestSupport.trade(b, TableSchema.trade(0), id, id, "UNIX");
+                assertThat(feed.send(b)).isTrue();
+            }
+            await("rows over the unix socket", Duration.ofSeconds(20), () -> c.lastSequence == before + 10);
+            assertThat(c.rows.stream().filter(r -> r.startsWith("trade/UNIX/")).count()).isEqualTo(10);
+            assertThat(call("GET", "/api/status", null).body()).contains("\"name\":\"it-unix-rdb\"", "\"remote\":\"" + unix + "\"");
         }
     }
 

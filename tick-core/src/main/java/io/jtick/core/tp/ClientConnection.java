@@ -2,6 +2,7 @@ package io.jtick.core.tp;
 
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.TruncatedFrameException;
+import io.jtick.core.wire.Transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -87,7 +88,7 @@ final class ClientConnection {
             return;
         }
         rejected = true;
-        log.warn("{}, closing connection [remote={}, name={}, code={}]: {}", refused, ctx.channel().remoteAddress(), name, code.tag(),
+        log.warn("{}, closing connection [remote={}, name={}, code={}]: {}", refused, Transport.remote(ctx.channel()), name, code.tag(),
             reason);
         ctx.channel().config().setAutoRead(false);
         if (answer != null) {
@@ -147,13 +148,13 @@ final class ClientConnection {
     boolean exceptionCaught(final ChannelHandlerContext context, final Throwable cause) {
         if (cause instanceof TruncatedFrameException) {
             tp.countError(ErrorCode.TRUNCATED_FRAME);
-            log.warn("{} closed in the middle of a {} [remote={}, name={}]: {}", label, unit, context.channel().remoteAddress(), name,
+            log.warn("{} closed in the middle of a {} [remote={}, name={}]: {}", label, unit, Transport.remote(context.channel()), name,
                 cause.getMessage());
         } else if (cause instanceof IOException) {
-            log.debug("{} error [remote={}, name={}]: {}", label, context.channel().remoteAddress(), name, cause.toString());
+            log.debug("{} error [remote={}, name={}]: {}", label, Transport.remote(context.channel()), name, cause.toString());
             context.close();
         } else {
-            log.error("unexpected error on {} [remote={}, name={}]", label, context.channel().remoteAddress(), name, cause);
+            log.error("unexpected error on {} [remote={}, name={}]", label, Transport.remote(context.channel()), name, cause);
             return false;
         }
         return true;

@@ -10,6 +10,7 @@ import io.jtick.core.table.SymbolTable;
 import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.ErrorCode;
 import io.jtick.core.wire.UpdateDecoder;
+import io.jtick.core.wire.Transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
@@ -140,7 +141,7 @@ final class SubscriberRegistry {
             channel.flush();
             catchUp(s, i, journal);
         }
-        LOG.info("subscriber [id={}, name={}, remote={}, tables={}, syms={}, from={}]", s.id, name, channel.remoteAddress(),
+        LOG.info("subscriber [id={}, name={}, remote={}, tables={}, syms={}, from={}]", s.id, name, Transport.remote(channel),
             req.tables().isEmpty() ? "all" : req.tables(), req.syms().isEmpty() ? "all" : req.syms().size(), from);
         return null;
     }
@@ -277,7 +278,7 @@ final class SubscriberRegistry {
         s.lastSequence = i;
         subscribers.add(s);
         counters.subscribers(subscribers.size());
-        LOG.info("kdb+ subscriber [id={}, name={}, remote={}, tables={}, syms={}]", s.id, name, channel.remoteAddress(),
+        LOG.info("kdb+ subscriber [id={}, name={}, remote={}, tables={}, syms={}]", s.id, name, Transport.remote(channel),
             table < 0 ? "all" : schemas.get(table).name(), syms.isEmpty() ? "all" : syms.size());
     }
 
@@ -556,7 +557,7 @@ final class SubscriberRegistry {
                     names.add(schemas.get(t).name());
                 }
             }
-            out.add(new TickerplantStatus.SubscriberStatus(s.id, s.name, String.valueOf(s.channel.remoteAddress()), names,
+            out.add(new TickerplantStatus.SubscriberStatus(s.id, s.name, Transport.remote(s.channel), names,
                 s.filter == null ? List.of() : s.filter.symList(), s.state(), s.backlogBytes(), s.updatesSent,
                 s.live ? i : s.lastSequence, s.alert));
         }

@@ -10,6 +10,7 @@ import io.jtick.core.wire.FramePipeline;
 import io.jtick.core.wire.MessageType;
 import io.jtick.core.wire.TruncatedFrameException;
 import io.jtick.core.wire.UpdateValidator;
+import io.jtick.core.wire.Transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -145,7 +146,7 @@ final class TickerplantAdapter extends ChannelInboundHandlerAdapter implements U
         }
         link.asFeed();
         numbered = tp.onFeedHello(this, name);
-        LOG.info("numbered feed connected [remote={}, feed={}, journalled={}]", ctx.channel().remoteAddress(), name,
+        LOG.info("numbered feed connected [remote={}, feed={}, journalled={}]", Transport.remote(ctx.channel()), name,
             numbered.journalled);
     }
 

@@ -33,7 +33,7 @@ import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +41,12 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -75,6 +81,8 @@ public final class TickerplantServer implements AutoCloseable {
     private long spinNanos;
     private ReplicatedLog log;
     private Channel kdbChannel;
+    private Path unixPath;
+    private Channel unixChannel;
     private ChannelGroup connectionsOpen;
     private Tickerplant tp;
     private TickClient upstream;
@@ -141,6 +149,21 @@ public final class TickerplantServer implements AutoCloseable {
     }
 
     /**
+     * Also listens for feeds and subscribers on a unix domain socket at {@code path} (before {@link #start};
+     * {@code tick.tp.unix-socket}), as kdb+ does beside its TCP port: the same protocol, access check and
+     * pipeline, without the TCP stack between processes of one machine (clients give {@code unix:<path>}). A
+     * stale file at the path (no process listening) is replaced; one a live process listens on is refused.
+     * The socket has no TLS (its file's permissions guard it), so it cannot be combined with TLS. Null: none.
+     */
+    public TickerplantServer unixSocket(final Path path) {
+        if (path != null) {
+            TickerplantAddresses.checkUnixPath("tick.tp.unix-socket", path.toString());
+        }
+        this.unixPath = path;
+        return this;
+    }
+
+    /**
      * Cluster mode (before {@link #start}): feeds' updates, end of day and mode changes go to
      * {@code log}, and the tickerplant journals what the log commits ({@link #execute} runs it on the
      * tickerplant thread).
@@ -176,14 +199,17 @@ public final class TickerplantServer implements AutoCloseable {
         tp.counters().backlogGauge(this::totalBacklog);
         try {
             final TlsListener nativeTls = TlsListener.of(tls, "tp", metrics);
-            serverChannel = listen("feeds and subscribers", settings.port(), p -> {
+            serverChannel = listen("feeds and subscribers", new InetSocketAddress(settings.host(), settings.port()), p -> {
                 nativeTls.install(p, TickerplantServer::tlsRequired);
                 TickerplantAdapter.install(p, tp, check);
             });
+            if (unixPath != null) {
+                unixChannel = listen("feeds and subscribers", unixSocketAddress(), p -> TickerplantAdapter.install(p, tp, check));
+            }
             if (kdb.enabled()) {
                 final KdbAccess logins = KdbAccess.of(kdb, InetAddress.getByName(settings.host()));
                 final TlsListener kdbTls = TlsListener.of(tls, "tp-kdb", metrics);
-                kdbChannel = listen("kdb+ clients", kdb.port(), p -> {
+                kdbChannel = listen("kdb+ clients", new InetSocketAddress(settings.host(), kdb.port()), p -> {
                     kdbTls.install(p, null);
                     KdbAdapter.install(p, tp, logins, kdbText);
                 });
@@ -199,9 +225,10 @@ public final class TickerplantServer implements AutoCloseable {
         if (settings.chained()) {
             startUpstream();
         }
-        LOG.info("tickerplant listening [address={}, transport={}, chained={}, access={}, tls={}]", serverChannel.localAddress(),
-            Transport.isEpoll() ? "epoll" : "nio", settings.chained() ? TickerplantAddresses.format(settings.upstream()) : "no",
-            check.describe(), tls.enabled() ? tls.mode() : "off");
+        LOG.info("tickerplant listening [address={}, unixSocket={}, transport={}, chained={}, access={}, tls={}]",
+            serverChannel.localAddress(), unixPath == null ? "off" : unixPath, Transport.isEpoll() ? "epoll" : "nio",
+            settings.chained() ? TickerplantAddresses.format(settings.upstream()) : "no", check.describe(),
+            tls.enabled() ? tls.mode() : "off");
         return this;
     }
 
@@ -220,33 +247,67 @@ public final class TickerplantServer implements AutoCloseable {
         return new WriteBufferWaterMark(Math.min(1 << 20, high / 4), high);
     }
 
-    private Channel listen(final String what, final int port, final Consumer<ChannelPipeline> install) throws IOException {
+    private Channel listen(final String what, final SocketAddress at, final Consumer<ChannelPipeline> install) throws IOException {
+        final boolean unix = at instanceof DomainSocketAddress;
         final ServerBootstrap b = new ServerBootstrap()
             .group(group)
-            .channel(Transport.serverChannel())
-            .option(ChannelOption.SO_REUSEADDR, true)
-            .childOption(ChannelOption.TCP_NODELAY, true)
+            .channel(unix ? Transport.unixServerChannel() : Transport.serverChannel())
             .childOption(ChannelOption.SO_RCVBUF, 1 << 20)
             .childOption(ChannelOption.SO_SNDBUF, 1 << 20)
             .childOption(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(256 * 1024))
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark(settings.maxSubscriberBacklog()))
-            .childHandler(new ChannelInitializer<SocketChannel>() {
+            .childHandler(new ChannelInitializer<Channel>() {
                 @Override
-                protected void initChannel(final SocketChannel ch) {
+                protected void initChannel(final Channel ch) {
                     tp.counters().connectionOpened();
                     connectionsOpen.add(ch);
                     install.accept(ch.pipeline());
                 }
             });
+        if (!unix) {
+            b.option(ChannelOption.SO_REUSEADDR, true).childOption(ChannelOption.TCP_NODELAY, true);
+        }
         try {
-            return b.bind(settings.host(), port).sync().channel();
+            return b.bind(at).sync().channel();
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(e);
         } catch (final Exception e) {
-            throw new IOException("cannot listen for " + what + " [host=" + settings.host() + ", port=" + port + "]: " + e.getMessage(),
-                e);
+            throw new IOException("cannot listen for " + what + " [address=" + at + "]: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The unix socket's address, its file made ready for the bind: a stale file (no process accepts on it) is deleted, a
+     * path that a live process listens on or that is not a socket is refused.
+     */
+    private DomainSocketAddress unixSocketAddress() throws IOException {
+        if (tls.enabled()) {
+            throw new IllegalArgumentException("tick.tp.unix-socket cannot be combined with TLS: the unix socket has no TLS [path="
+                + unixPath + ", tls=" + tls.mode() + "]");
+        }
+        Transport.requireUnix("listen on " + unixPath);
+        if (Files.exists(unixPath, LinkOption.NOFOLLOW_LINKS)) {
+            if (!isSocket(unixPath)) {
+                throw new IOException("cannot listen on the unix socket: the path is not a socket [path=" + unixPath + "]");
+            }
+            try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(unixPath))) {
+                throw new IOException("cannot listen on the unix socket: another process listens on it [path=" + unixPath + "]");
+            } catch (final java.net.ConnectException e) {
+                Files.delete(unixPath);
+                LOG.info("stale unix socket file replaced [path={}]", unixPath);
+            }
+        }
+        final Path parent = unixPath.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        return new DomainSocketAddress(unixPath.toString());
+    }
+
+    /** True when {@code path} is a socket file (its mode's file type {@code S_IFSOCK}). */
+    private static boolean isSocket(final Path path) throws IOException {
+        return Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS) instanceof Integer mode && (mode & 0170000) == 0140000;
     }
 
     public int port() {
@@ -427,6 +488,14 @@ public final class TickerplantServer implements AutoCloseable {
         }
         if (kdbChannel != null) {
             kdbChannel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
+        if (unixChannel != null) {
+            unixChannel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+            try {
+                Files.deleteIfExists(unixPath);
+            } catch (final IOException e) {
+                LOG.warn("unix socket file not deleted [path={}]: {}", unixPath, e.toString());
+            }
         }
         if (connectionsOpen != null) {
             // every feed and subscriber sees the close; event-loop shutdown alone does not promise it
