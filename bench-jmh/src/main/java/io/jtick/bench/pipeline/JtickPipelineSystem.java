@@ -25,6 +25,7 @@ import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
+import io.jtick.core.wire.LeaderHint.Address;
 import io.jtick.core.wire.Transport;
 
 import java.nio.file.Files;
@@ -57,6 +58,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>{@code jtick-tls}, {@code jtick-tls-openssl}: {@code jtick} with {@code tick.tls.mode=required} on the
  * tickerplant's port, the feed and every subscriber connecting with TLS (the server's certificate and name verified),
  * JDK or OpenSSL provider ({@link #tls}): what TLS costs the same run's rows/s and latency.
+ *
+ * <p>{@code jtick-unix}: {@code jtick} with the feed and every subscriber on the tickerplant's unix domain socket
+ * ({@code tick.tp.unix-socket}, {@link #unixSocket}) instead of its TCP port: what the TCP stack costs on one machine.
  */
 final class JtickPipelineSystem extends PipelineSystem {
     static final List<String> TP_LATENCIES = List.of("tick.tp.upd", "tick.tp.log", "tick.tp.pub", "tick.tp.flush");
@@ -77,6 +81,7 @@ final class JtickPipelineSystem extends PipelineSystem {
     private FeedPublisher feed;
     private AckLatency acks;
     private TlsSettings.Provider tls;
+    private boolean unix;
     private long spinNanos;
     /** The subscribers' and the feed's event loops, made here so that they spin as the tickerplant's does. */
     private final List<EventLoopGroup> groups = new ArrayList<>();
@@ -115,8 +120,17 @@ final class JtickPipelineSystem extends PipelineSystem {
         return this;
     }
 
+    /** The feed and every subscriber on the tickerplant's unix socket (before the run). */
+    JtickPipelineSystem unixSocket() {
+        this.unix = true;
+        return this;
+    }
+
     @Override
     String name() {
+        if (unix) {
+            return "jtick-unix";
+        }
         if (tls != null) {
             return tls == TlsSettings.Provider.OPENSSL ? "jtick-tls-openssl" : "jtick-tls";
         }
@@ -144,13 +158,14 @@ final class JtickPipelineSystem extends PipelineSystem {
             ? defaults.withFeedAcks(1, defaults.feedAckInterval()) : defaults;
         server = clusterNodes > 1 ? startCluster(settings.feedAckUpdates(), settings.feedAckInterval())
             : new TickerplantServer(settings, schemas, clock, tpMetrics).tls(tls == null ? TlsSettings.OFF : BenchTls.server(tls))
-                .idleSpin(java.time.Duration.ofNanos(spinNanos)).start();
+                .idleSpin(java.time.Duration.ofNanos(spinNanos)).unixSocket(unix ? dir.resolve("tp.sock") : null).start();
+        final List<Address> tp = List.of(unix ? Address.unix(dir.resolve("tp.sock").toString()) : new Address("127.0.0.1", server.port()));
         final TlsClient tlsClient = TlsClient.of(tls == null ? null : BenchTls.client(tls));
         for (int i = 0; i < subscribers.size(); i++) {
             final Subscriber sub = subscribers.get(i);
             final EventLoopGroup loop = Transport.newGroup(1, "tick-client-bench-rdb-" + i, spinNanos);
             groups.add(loop);
-            final TickClient client = new TickClient(TickClient.Settings.of("127.0.0.1", server.port(), "bench-rdb-" + i), sub,
+            final TickClient client = new TickClient(TickClient.Settings.of(tp, "bench-rdb-" + i), sub,
                 sub::lastSequence, loop, clock).tls(tlsClient);
             clients.add(client);
             client.start();
@@ -166,7 +181,7 @@ final class JtickPipelineSystem extends PipelineSystem {
         }
         final EventLoopGroup feedLoop = Transport.newGroup(1, "feed-bench-feed", spinNanos);
         groups.add(feedLoop);
-        feed = new FeedPublisher(FeedPublisher.Settings.of("127.0.0.1", server.port(), "bench-feed").withNumbered(numbered), feedLoop)
+        feed = new FeedPublisher(FeedPublisher.Settings.of(tp, "bench-feed").withNumbered(numbered), feedLoop)
             .tls(tlsClient);
         feed.connect(5_000);
         if (phase.paced() && numbered) {

@@ -42,9 +42,9 @@ import java.util.Map;
  */
 public final class PipelineBenchmark {
     /** jtick-v1: jtick with a protocol 1 feed (not numbered), only when asked for by name. */
-    static final List<String> SYSTEMS = List.of("jtick", "chronicle", "kafka", "jtick-cluster3", "kafka-rf3");
+    static final List<String> SYSTEMS = List.of("jtick", "jtick-unix", "chronicle", "kafka", "jtick-cluster3", "kafka-rf3");
     static final List<String> KNOWN = List.of("jtick", "jtick-v1", "chronicle", "kafka", "jtick-cluster3", "kafka-rf3", "jtick-tls",
-        "jtick-tls-openssl");
+        "jtick-tls-openssl", "jtick-unix");
     /**
      * Brokers of the Kafka cluster each Kafka system runs on, started once for every run (a cluster
      * takes seconds to start) and each run on a topic of its own. A replicated jtick
@@ -206,7 +206,8 @@ public final class PipelineBenchmark {
         }
 
         static String usage() {
-            return "usage: PipelineBenchmark [--systems jtick,chronicle,kafka,kafka-rf3 (also jtick-v1: a protocol 1 feed)]"
+            return "usage: PipelineBenchmark [--systems jtick,chronicle,kafka,kafka-rf3 (also jtick-v1: a protocol 1 feed; jtick-unix:"
+                + " feed and subscribers on the TP's unix socket)]"
                 + " [--subscribers 1,4]"
                 + " [--rows N (10000000)]"
                 + " [--r rows/update (100)] [--warmup rows (rows/5, max 2M)] [--latency-rate updates/s (10000; 0 = no latency"
@@ -340,6 +341,8 @@ public final class PipelineBenchmark {
             case "jtick-tls-openssl":
                 return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true).spin(o.spinMicros())
                     .tls(TlsSettings.Provider.OPENSSL);
+            case "jtick-unix":
+                return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true).spin(o.spinMicros()).unixSocket();
             case "jtick-cluster3":
                 return new JtickPipelineSystem(schemas, o.insert(), o.dir(), NanoClock.SYSTEM, true, 3).spin(o.spinMicros());
             case "chronicle":
