@@ -4,11 +4,18 @@ import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.MessageType;
 import io.jtick.core.wire.UpdateDecoder;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.embedded.EmbeddedChannel;
 
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** What a tickerplant wrote to an embedded channel, decoded (and released). */
 record Frames(List<Frame> frames) {
@@ -21,6 +28,27 @@ record Frames(List<Frame> frames) {
             return type + (type.equals("update") ? " " + sequence + " x" + updateCount + " " + rows : "")
                 + (error == null ? "" : " " + error);
         }
+    }
+
+    /**
+     * Writes {@code bytes} to a fresh connection's {@code out} and reads the tickerplant's answer from {@code in}: one ERROR
+     * frame, then the close; returns "code: message".
+     */
+    static String errorReply(final InputStream in, final OutputStream out, final byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+        final DataInputStream data = new DataInputStream(in);
+        final byte[] len = new byte[4];
+        data.readFully(len);
+        final int length = Unpooled.wrappedBuffer(len).getIntLE(0);
+        final byte[] frame = new byte[length];
+        System.arraycopy(len, 0, frame, 0, 4);
+        data.readFully(frame, 4, length - 4);
+        final ByteBuf b = Unpooled.wrappedBuffer(frame);
+        assertThat(ControlFrames.type(b, 0)).isEqualTo(MessageType.ERROR);
+        final ControlFrames.Error e = ControlFrames.readError(b);
+        assertThat(data.read()).as("connection closed after the error").isEqualTo(-1);
+        return e.code().tag() + ": " + e.message();
     }
 
     /** Everything written and flushed to {@code ch} since the last call. */

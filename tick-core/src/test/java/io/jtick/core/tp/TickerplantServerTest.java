@@ -27,7 +27,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -295,21 +294,7 @@ class TickerplantServerTest {
     private static String rawError(final int port, final byte[] bytes) throws IOException {
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(10_000);
-            final OutputStream out = s.getOutputStream();
-            out.write(bytes);
-            out.flush();
-            final DataInputStream in = new DataInputStream(s.getInputStream());
-            final byte[] len = new byte[4];
-            in.readFully(len);
-            final int length = Unpooled.wrappedBuffer(len).getIntLE(0);
-            final byte[] frame = new byte[length];
-            System.arraycopy(len, 0, frame, 0, 4);
-            in.readFully(frame, 4, length - 4);
-            final ByteBuf b = Unpooled.wrappedBuffer(frame);
-            assertThat(ControlFrames.type(b, 0)).isEqualTo(MessageType.ERROR);
-            final ControlFrames.Error e = ControlFrames.readError(b);
-            assertThat(in.read()).as("connection closed after the error").isEqualTo(-1);
-            return e.code().tag() + ": " + e.message();
+            return Frames.errorReply(s.getInputStream(), s.getOutputStream(), bytes);
         }
     }
 

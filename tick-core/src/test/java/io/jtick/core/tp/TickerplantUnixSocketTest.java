@@ -12,21 +12,18 @@ import io.jtick.core.testing.TestSupport;
 import io.jtick.core.testing.TestTls;
 import io.jtick.core.time.NanoClock;
 import io.jtick.core.tls.TlsSettings;
-import io.jtick.core.wire.ControlFrames;
 import io.jtick.core.wire.FrameDescriptor;
 import io.jtick.core.wire.LeaderHint.Address;
-import io.jtick.core.wire.MessageType;
 import io.jtick.core.wire.Transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.Channels;
@@ -47,6 +44,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * socket file and the TCP port of one tickerplant, feeds and subscribers on either, bad input answered.
  */
 @ExtendWith(LeakCheck.class)
+@Timeout(120)
 class TickerplantUnixSocketTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final SchemaRegistry SCHEMAS = SchemaRegistry.builtIn(0);
@@ -186,21 +184,7 @@ class TickerplantUnixSocketTest {
     /** Sends raw bytes on a new connection to the socket file; "code: message" of the error frame the TP answers with. */
     private static String rawError(final Path socket, final byte[] bytes) throws IOException {
         try (SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
-            final OutputStream out = Channels.newOutputStream(ch);
-            out.write(bytes);
-            out.flush();
-            final DataInputStream in = new DataInputStream(Channels.newInputStream(ch));
-            final byte[] len = new byte[4];
-            in.readFully(len);
-            final int length = Unpooled.wrappedBuffer(len).getIntLE(0);
-            final byte[] frame = new byte[length];
-            System.arraycopy(len, 0, frame, 0, 4);
-            in.readFully(frame, 4, length - 4);
-            final ByteBuf b = Unpooled.wrappedBuffer(frame);
-            assertThat(ControlFrames.type(b, 0)).isEqualTo(MessageType.ERROR);
-            final ControlFrames.Error e = ControlFrames.readError(b);
-            assertThat(in.read()).as("connection closed after the error").isEqualTo(-1);
-            return e.code().tag() + ": " + e.message();
+            return Frames.errorReply(Channels.newInputStream(ch), Channels.newOutputStream(ch), bytes);
         }
     }
 }
