@@ -162,6 +162,44 @@ final class PipelineReport {
             }
         }
         sb.append(targets(o, all));
+        sb.append(tickPathTargets(o, results, all));
+        return sb.toString();
+    }
+
+    /**
+     * The tick path's targets against raw Chronicle Queue, for jtick over TCP and over the unix socket: as fast as
+     * possible at r=100, one subscriber at 10M rows/s or more and four at 5M or more, each in every run (the slowest run
+     * shown); paced, feed → subscriber p50 at or below Chronicle's (medians of the same repeats) and p99.9 within 1 ms.
+     */
+    static String tickPathTargets(final Options o, final List<RunResult> results, final List<Summary> all) {
+        final StringBuilder sb = new StringBuilder();
+        for (final String ours : List.of("jtick", "jtick-unix")) {
+            for (final Phase ph : o.phases()) {
+                for (final int subs : o.subscribers()) {
+                    final List<RunResult> rs = results.stream()
+                        .filter(r -> r.phase().equals(ph) && r.subscribers() == subs && r.system().equals(ours) && r.ok()).toList();
+                    if (rs.isEmpty()) {
+                        continue;
+                    }
+                    if (!ph.paced() && ph.r() == 100 && (subs == 1 || subs == 4)) {
+                        final double floor = subs == 1 ? 10e6 : 5e6;
+                        final double slowest = rs.stream().mapToDouble(RunResult::rowsPerSecond).min().orElse(Double.NaN);
+                        sb.append(String.format(Locale.ROOT, "%s >= %.0fM rows/s at r=100 in every run, %d subscriber(s): slowest of %d"
+                            + " %,.0f -> %s%n", ours, floor / 1e6, subs, rs.size(), slowest, met(slowest >= floor)));
+                    } else if (ph.paced()) {
+                        final Summary j = find(all, ph.name(), ours, subs);
+                        final Summary c = find(all, ph.name(), "chronicle", subs);
+                        if (c != null) {
+                            sb.append(String.format(Locale.ROOT, "%s feed->subscriber p50 <= chronicle's at %,d updates/s,"
+                                + " %d subscriber(s): %.1f vs %.1f us -> %s%n", ours, ph.rate(), subs, j.p50(), c.p50(),
+                                met(j.p50() <= c.p50())));
+                        }
+                        sb.append(String.format(Locale.ROOT, "%s feed->subscriber p99.9 <= 1000 us at %,d updates/s, %d subscriber(s):"
+                            + " %.0f us -> %s%n", ours, ph.rate(), subs, j.p999(), met(j.p999() <= 1000)));
+                    }
+                }
+            }
+        }
         return sb.toString();
     }
 
